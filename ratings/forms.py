@@ -1,0 +1,393 @@
+"""Forms that turn what members type into engine entries.
+
+Each game form checks its input field by field with messages a player at the table understands,
+then hands :mod:`ratings.engine` the entries; the engine checks the same rules again as a
+backstop. Players are typed by name (a datalist suggests the club's players); a name the club
+does not know yet becomes a new player when the game is saved, so nobody leaves the form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from datetime import timedelta
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings import engine
+from ratings.algorithms import preferans
+from ratings.models import Game, Kind, League, Player, normalise_name
+
+# Big enough for any real paper, small enough that no arithmetic overflows a database column.
+MAX_COLUMN = 1_000_000
+MAX_BULA = 10_000
+MAX_SCORE = 1_000_000_000
+DATETIME_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]
+
+
+class PlayerNameField(forms.CharField):
+    """A player's display name: trimmed, inner spaces collapsed, something readable in it."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 60)
+        kwargs.setdefault(
+            "widget", forms.TextInput(attrs={"list": "club-players", "autocomplete": "off"})
+        )
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not value:
+            return value
+        value = normalise_name(value)
+        if not any(ch.isalnum() for ch in value):
+            raise ValidationError(_("A name needs at least one letter or digit."))
+        if any(ord(ch) < 32 for ch in value):
+            raise ValidationError(_("A name cannot contain control characters."))
+        return value
+
+
+class PlayerForm(forms.ModelForm):
+    """A new player, added from the entry flow or on its own."""
+
+    name = PlayerNameField(label=gettext_lazy("Name"), widget=forms.TextInput())
+
+    class Meta:
+        model = Player
+        fields = ["name", "birth_date"]
+        widgets = {"birth_date": forms.DateInput(attrs={"type": "date"})}
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        if Player.objects.by_names([name]):
+            raise ValidationError(_("The club already has a player called %(name)s.") % {"name": name})
+        return name
+
+    def save(self, commit=True):
+        return Player.objects.create_named(
+            self.cleaned_data["name"], birth_date=self.cleaned_data.get("birth_date")
+        )
+
+
+class GameForm(forms.Form):
+    """What every game has: when it was played, a note, and the one-time submission key."""
+
+    played_at = forms.DateTimeField(
+        label=gettext_lazy("Played at"),
+        input_formats=DATETIME_INPUT_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
+    submission_key = forms.UUIDField(widget=forms.HiddenInput)
+    # Proof that the member saw the preview of exactly this data before saving it.
+    previewed = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    seat_count = 0
+
+    def __init__(self, *args, league: League, **kwargs):
+        self.league = league
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("submission_key", uuid.uuid4())
+        kwargs["initial"].setdefault(
+            "played_at", timezone.localtime().replace(second=0, microsecond=0)
+        )
+        super().__init__(*args, **kwargs)
+        self.players: list[Player | None] = []
+        self.new_player_names: list[str] = []
+
+    # Seats ---------------------------------------------------------------------------------
+
+    def seat_fields(self, seat: int) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.endswith(f"_{seat}")]
+
+    def seats(self):
+        return [(seat, self.seat_fields(seat)) for seat in range(self.seat_count)]
+
+    def filled_seats(self) -> list[int]:
+        return list(range(self.seat_count))
+
+    def clean_played_at(self):
+        played_at = self.cleaned_data["played_at"]
+        if played_at > timezone.now() + timedelta(days=1):
+            raise ValidationError(_("That date is in the future."))
+        return played_at
+
+    def _resolve_players(self) -> None:
+        """Map typed names to players; flag a name typed twice on the seat that repeats it."""
+        seats = self.filled_seats()
+        names = {seat: self.cleaned_data.get(f"player_{seat}") for seat in seats}
+        for seat in seats:
+            if not names[seat] and f"player_{seat}" not in self.errors:
+                self.add_error(f"player_{seat}", _("Every seat needs a player."))
+        known = Player.objects.by_names([name for name in names.values() if name])
+        seen: dict[str, int] = {}
+        self.players, self.new_player_names = [], []
+        for seat in seats:
+            name = names[seat]
+            if not name:
+                continue
+            key = name.lower()
+            if key in seen:
+                self.add_error(
+                    f"player_{seat}",
+                    _("%(name)s already sits in seat %(seat)d: a player takes one seat.")
+                    % {"name": name, "seat": seen[key] + 1},
+                )
+                continue
+            seen[key] = seat
+            player = known.get(key)
+            self.players.append(player)
+            if player is None:
+                self.new_player_names.append(name)
+
+    def clean(self):
+        cleaned = super().clean()
+        self._resolve_players()
+        return cleaned
+
+    # Turning the form into a game ---------------------------------------------------------
+
+    def entries(self, player_ids: list[int]) -> list[engine.Entry]:
+        raise NotImplementedError
+
+    def game_fields(self) -> dict:
+        return {"bula": None, "ended_early": False}
+
+    def placeholder_ids(self) -> list[int]:
+        """Player ids for a preview: new players get negative stand-ins."""
+        ids, fresh = [], 0
+        for player in self.players:
+            if player is None:
+                fresh -= 1
+                ids.append(fresh)
+            else:
+                ids.append(player.pk)
+        return ids
+
+    def prepared(self) -> engine.GameInput:
+        return engine.prepare_game(
+            self.league,
+            played_at=self.cleaned_data["played_at"],
+            entries=self.entries(self.placeholder_ids()),
+            **self.game_fields(),
+        )
+
+    def preview_token(self) -> str:
+        """A signature of the cleaned data, so "save" only works on what was previewed."""
+        data = {
+            name: str(value)
+            for name, value in sorted(self.cleaned_data.items())
+            if name != "previewed"
+        }
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+        return salted_hmac("ratings.game-preview", digest).hexdigest()
+
+    def was_previewed(self) -> bool:
+        return constant_time_compare(self.cleaned_data.get("previewed") or "", self.preview_token())
+
+    def save(self, *, entered_by) -> Game:
+        """Create the new players and record the game, all or nothing.
+
+        A second submission of the same form returns the first one's game, even when both race
+        to create the same new player (the loser's unique-name error finds the winner's game).
+        """
+        key = self.cleaned_data["submission_key"]
+        try:
+            with transaction.atomic():
+                ids = []
+                for player, name in zip(self.players, self._names_in_seat_order(), strict=True):
+                    ids.append(player.pk if player else Player.objects.create_named(name).pk)
+                return engine.game_record(
+                    league=self.league,
+                    played_at=self.cleaned_data["played_at"],
+                    entries=self.entries(ids),
+                    note=self.cleaned_data.get("note", ""),
+                    entered_by=entered_by,
+                    submission_key=key,
+                    **self.game_fields(),
+                )
+        except IntegrityError:
+            game = Game.objects.filter(submission_key=key).first()
+            if game is None:
+                raise
+            return game
+
+    def _names_in_seat_order(self) -> list[str]:
+        return [self.cleaned_data[f"player_{seat}"] for seat in self.filled_seats()]
+
+
+def _column(label, *, side: bool) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=0 if side else -MAX_COLUMN,
+        max_value=MAX_COLUMN,
+        error_messages={
+            "invalid": _("Enter a whole number."),
+            "min_value": _("Side columns are never negative."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+    )
+
+
+class PreferansGameForm(GameForm):
+    """The paper as the club writes it: three seats in seating order, Left, Middle and Right."""
+
+    seat_count = 3
+    bula = forms.IntegerField(
+        label=gettext_lazy("Starting bula"),
+        min_value=1,
+        max_value=MAX_BULA,
+        error_messages={
+            "min_value": _("The starting bula must be above zero."),
+            "invalid": _("Enter a whole number."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    ended_early = forms.BooleanField(
+        label=gettext_lazy("Ended early (time limit or written-off bula)"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in range(self.seat_count):
+            self.fields[f"player_{seat}"] = PlayerNameField(
+                label=_("Seat %(n)d player") % {"n": seat + 1}
+            )
+            self.fields[f"left_{seat}"] = _column(_("Left"), side=True)
+            self.fields[f"middle_{seat}"] = _column(_("Middle"), side=False)
+            self.fields[f"right_{seat}"] = _column(_("Right"), side=True)
+
+    def clean(self):
+        cleaned = super().clean()
+        middles = [cleaned.get(f"middle_{seat}") for seat in range(self.seat_count)]
+        if None not in middles and sum(middles) != 0 and not cleaned.get("ended_early"):
+            total = sum(middles)
+            for seat in range(self.seat_count):
+                self.add_error(
+                    f"middle_{seat}", _("The middle column sums to %(sum)d.") % {"sum": total}
+                )
+            self.add_error(
+                None,
+                _(
+                    "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
+                    "up to zero. Check the bulas, or tick “ended early” if the game was stopped "
+                    "before that."
+                )
+                % {"sum": total},
+            )
+        return cleaned
+
+    def papers(self) -> list[tuple[int, int, int]]:
+        return [
+            (
+                self.cleaned_data[f"left_{seat}"],
+                self.cleaned_data[f"middle_{seat}"],
+                self.cleaned_data[f"right_{seat}"],
+            )
+            for seat in range(self.seat_count)
+        ]
+
+    def final_scores(self) -> list[int]:
+        return preferans.final_scores(self.papers())
+
+    def entries(self, player_ids):
+        return [
+            engine.Entry(player_id=pid, paper=paper)
+            for pid, paper in zip(player_ids, self.papers(), strict=True)
+        ]
+
+    def game_fields(self):
+        return {"bula": self.cleaned_data["bula"], "ended_early": self.cleaned_data["ended_early"]}
+
+
+class ScoredGameForm(GameForm):
+    """A scored game for two or more players: each seat's points; empty rows are ignored."""
+
+    def __init__(self, *args, seats: int = 6, **kwargs):
+        self.seat_count = max(2, min(seats, 50))
+        super().__init__(*args, **kwargs)
+        for seat in range(self.seat_count):
+            self.fields[f"player_{seat}"] = PlayerNameField(
+                label=_("Player %(n)d") % {"n": seat + 1}, required=False
+            )
+            self.fields[f"score_{seat}"] = forms.FloatField(
+                label=_("Score"),
+                required=False,
+                min_value=-MAX_SCORE,
+                max_value=MAX_SCORE,
+                error_messages={"invalid": _("Enter a number.")},
+                widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
+            )
+
+    def filled_seats(self) -> list[int]:
+        data = self.cleaned_data
+        return [
+            seat
+            for seat in range(self.seat_count)
+            if data.get(f"player_{seat}")
+            or data.get(f"score_{seat}") is not None
+            or f"player_{seat}" in self.errors
+            or f"score_{seat}" in self.errors
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        seats = self.filled_seats()
+        for seat in seats:
+            if cleaned.get(f"score_{seat}") is None and f"score_{seat}" not in self.errors:
+                self.add_error(f"score_{seat}", _("Every player needs a score."))
+        if len(seats) < 2:
+            self.add_error(None, _("A game needs at least two players."))
+        return cleaned
+
+    def entries(self, player_ids):
+        scores = [self.cleaned_data[f"score_{seat}"] for seat in self.filled_seats()]
+        return [
+            engine.Entry(player_id=pid, score=score)
+            for pid, score in zip(player_ids, scores, strict=True)
+        ]
+
+
+class DuelGameForm(GameForm):
+    """A head-to-head game: two players and who won."""
+
+    seat_count = 2
+    OUTCOMES = {"1": (1.0, 0.0), "draw": (0.5, 0.5), "0": (0.0, 1.0)}
+    outcome = forms.ChoiceField(
+        label=gettext_lazy("Result"),
+        choices=[
+            ("1", gettext_lazy("First player won")),
+            ("draw", gettext_lazy("Draw")),
+            ("0", gettext_lazy("Second player won")),
+        ],
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in range(self.seat_count):
+            self.fields[f"player_{seat}"] = PlayerNameField(
+                label=_("Player %(n)d") % {"n": seat + 1}
+            )
+
+    def entries(self, player_ids):
+        scores = self.OUTCOMES[self.cleaned_data["outcome"]]
+        return [
+            engine.Entry(player_id=pid, score=score)
+            for pid, score in zip(player_ids, scores, strict=True)
+        ]
+
+
+def game_form_class(league: League) -> type[GameForm]:
+    return {
+        Kind.PREFERANS: PreferansGameForm,
+        Kind.SCORED: ScoredGameForm,
+        Kind.DUEL: DuelGameForm,
+    }[league.kind]

@@ -1,0 +1,392 @@
+"""The club's data: players, leagues, games, each player's result in a game, and standings.
+
+Ratings are written only by :mod:`ratings.engine`; nothing here computes one. A game's results
+carry the rating before and after, so history is read without replaying it, and a
+:class:`Standing` holds each player's current state in a league, so the leaderboard is one query.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+
+class System(models.TextChoices):
+    """The rating system of a league; it decides the kind of game and the ranking direction."""
+
+    PREFKO = "prefko", _("Preferans (prefko, lower is better)")
+    RAYTER_HIGHSCORE = "rayter_highscore", _("Scored game, highest score wins (Rayter)")
+    RAYTER_LOWSCORE = "rayter_lowscore", _("Scored game, lowest score wins (Rayter)")
+    RAYTER_WINNER_TAKES_ALL = "rayter_winnertakesall", _("Scored game, winner takes all (Rayter)")
+    ELO = "elo", _("Head-to-head, classic Elo")
+    FIDE = "fide", _("Head-to-head, FIDE Elo")
+
+
+class Kind(models.TextChoices):
+    PREFERANS = "preferans", _("Preferans")
+    SCORED = "scored", _("Scored game")
+    DUEL = "duel", _("Head-to-head")
+
+
+class Speed(models.TextChoices):
+    STANDARD = "standard", _("Standard")
+    RAPID = "rapid", _("Rapid")
+    BLITZ = "blitz", _("Blitz")
+
+
+RAYTER_SCORE_TYPES = {
+    System.RAYTER_HIGHSCORE: "highscore",
+    System.RAYTER_LOWSCORE: "lowscore",
+    System.RAYTER_WINNER_TAKES_ALL: "winnertakesall",
+}
+
+
+def normalise_name(name: str) -> str:
+    """A display name as stored: trimmed, inner whitespace runs collapsed to one space."""
+    return " ".join(name.split())
+
+
+class PlayerQuerySet(models.QuerySet):
+    def by_names(self, names) -> dict[str, Player]:
+        """Existing players by case-insensitive name, keyed by the lower-cased name."""
+        wanted = {normalise_name(name).lower() for name in names}
+        players = self.annotate(lower_name=Lower("name")).filter(lower_name__in=wanted)
+        return {player.lower_name: player for player in players}
+
+    def create_named(self, name: str, **fields) -> Player:
+        """Create a player with a unique slug made from the name (non-ASCII letters kept)."""
+        name = normalise_name(name)
+        base = slugify(name, allow_unicode=True)[:70] or "player"
+        taken = set(
+            self.filter(slug__startswith=base).values_list("slug", flat=True)
+        )
+        slug, n = base, 1
+        while slug in taken:
+            n += 1
+            slug = f"{base}-{n}"
+        return self.create(name=name, slug=slug, **fields)
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    slug = models.SlugField(max_length=80, unique=True, allow_unicode=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    birth_date = models.DateField(
+        _("birth date"), null=True, blank=True, help_text=_("Used only for FIDE's junior K-factor.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="player_name_unique_ci"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:player", args=[self.slug])
+
+    def age_on(self, day) -> int | None:
+        """Whole years of age on ``day`` (a date), or None when the birth date is unknown."""
+        if self.birth_date is None:
+            return None
+        born = self.birth_date
+        return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+
+
+class League(models.Model):
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    slug = models.SlugField(max_length=80, unique=True)
+    system = models.CharField(_("rating system"), max_length=24, choices=System.choices)
+    start_rating = models.FloatField(
+        _("start rating"), default=1000, help_text=_("Every new player's first rating.")
+    )
+    elo_k = models.PositiveSmallIntegerField(
+        _("K-factor"), default=32, help_text=_("Classic Elo only: the most a game can move.")
+    )
+    speed = models.CharField(
+        _("speed"),
+        max_length=10,
+        choices=Speed.choices,
+        default=Speed.STANDARD,
+        help_text=_("FIDE only: rapid and blitz games use K = 20."),
+    )
+    game_name = models.CharField(
+        _("game name"), max_length=80, blank=True, help_text=_("e.g. Hearts; used in rayter files.")
+    )
+    description = models.TextField(_("description"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        constraints = [
+            models.CheckConstraint(condition=Q(elo_k__gt=0), name="league_elo_k_positive"),
+            models.CheckConstraint(
+                condition=Q(system__in=System.values), name="league_system_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:leaderboard", args=[self.slug])
+
+    def clean(self) -> None:
+        if self.start_rating is None or not math.isfinite(self.start_rating):
+            raise ValidationError({"start_rating": _("The start rating must be a finite number.")})
+        if self.integer_ratings and self.start_rating != int(self.start_rating):
+            raise ValidationError(
+                {"start_rating": _("This rating system uses whole numbers: use a whole number.")}
+            )
+
+    @property
+    def kind(self) -> Kind:
+        if self.system == System.PREFKO:
+            return Kind.PREFERANS
+        if self.system in RAYTER_SCORE_TYPES:
+            return Kind.SCORED
+        return Kind.DUEL
+
+    @property
+    def lower_is_better(self) -> bool:
+        """prefko ratings fall when a player wins: there a LOWER rating is better."""
+        return self.system == System.PREFKO
+
+    @property
+    def rayter_score_type(self) -> str | None:
+        return RAYTER_SCORE_TYPES.get(self.system)
+
+    @property
+    def integer_ratings(self) -> bool:
+        return self.system in (System.PREFKO, System.FIDE)
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        """The fewest and most players a game of this league has."""
+        if self.kind == Kind.PREFERANS:
+            return 3, 3
+        if self.kind == Kind.DUEL:
+            return 2, 2
+        return 2, 50
+
+
+class GameQuerySet(models.QuerySet):
+    def chronological(self) -> GameQuerySet:
+        """Rating order: when played, then the order of entry."""
+        return self.order_by("played_at", "id")
+
+    def newest_first(self) -> GameQuerySet:
+        return self.order_by("-played_at", "-id")
+
+
+class Game(models.Model):
+    # Indexed by game_league_order below; a separate FK index would only slow writes.
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="games", db_index=False
+    )
+    played_at = models.DateTimeField(_("played at"))
+    bula = models.PositiveIntegerField(
+        _("starting bula"), null=True, blank=True, help_text=_("Preferans only.")
+    )
+    ended_early = models.BooleanField(
+        _("ended early"),
+        default=False,
+        help_text=_("The bulas did not add up to zero: a time limit, or written-off bula."),
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The form's one-time token: a second POST of the same form finds the game already recorded.
+    submission_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        indexes = [models.Index(fields=["league", "played_at", "id"], name="game_league_order")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(bula__isnull=True) | Q(bula__gt=0), name="game_bula_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} #{self.pk} ({self.played_at:%Y-%m-%d %H:%M})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:game", args=[self.pk])
+
+    @property
+    def order_key(self) -> tuple:
+        return (self.played_at, self.pk)
+
+
+class Result(models.Model):
+    """One player's part in one game, with the ratings the engine gave them."""
+
+    # Both foreign keys lead composite indexes (result_player_once, result_player_game).
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="results", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="results", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    # The Preferans paper, as written: points against the previous seat, bula, against the next.
+    left = models.PositiveIntegerField(_("left"), null=True, blank=True)
+    middle = models.IntegerField(_("middle"), null=True, blank=True)
+    right = models.PositiveIntegerField(_("right"), null=True, blank=True)
+    # Preferans final score, points of a scored game, or 1 / 0.5 / 0 in a head-to-head game.
+    score = models.FloatField(_("score"))
+    rating_before = models.FloatField(_("rating before"))
+    rating_after = models.FloatField(_("rating after"))
+
+    class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="result_player_once"),
+            models.UniqueConstraint(fields=["game", "seat"], name="result_seat_once"),
+            models.CheckConstraint(
+                condition=(
+                    Q(left__isnull=True, middle__isnull=True, right__isnull=True)
+                    | Q(left__isnull=False, middle__isnull=False, right__isnull=False)
+                ),
+                name="result_paper_complete",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "game"], name="result_player_game")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in game {self.game_id}"
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+    @property
+    def paper(self) -> tuple[int, int, int] | None:
+        if self.middle is None:
+            return None
+        return (self.left, self.middle, self.right)
+
+
+class StandingQuerySet(models.QuerySet):
+    def leaderboard(self, league: League) -> StandingQuerySet:
+        direction = "rating" if league.lower_is_better else "-rating"
+        return (
+            self.filter(league=league, games__gt=0)
+            .select_related("player")
+            .order_by(direction, "player__name")
+        )
+
+
+class Standing(models.Model):
+    """A player's current state in a league, kept by the engine so no page replays history."""
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="standings", db_index=False
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    start_rating = models.FloatField(
+        _("own start rating"),
+        null=True,
+        blank=True,
+        help_text=_("Overrides the league's start rating, e.g. a rating kept on paper before."),
+    )
+    rating = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("games"), default=0)
+    last_change = models.FloatField(_("last change"), null=True, blank=True)
+    last_played_at = models.DateTimeField(_("last played"), null=True, blank=True)
+    peak_rating = models.FloatField(_("peak rating"))
+
+    objects = StandingQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="standing_once"),
+        ]
+        indexes = [models.Index(fields=["league", "rating"], name="standing_board")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.rating:g}"
+
+    def initial_rating(self, league: League | None = None) -> float:
+        league = league or self.league
+        return league.start_rating if self.start_rating is None else self.start_rating
+
+
+class AuditAction(models.TextChoices):
+    CREATE = "create", _("created")
+    UPDATE = "update", _("edited")
+    DELETE = "delete", _("deleted")
+    RESTORE = "restore", _("restored")
+    START_RATING = "start_rating", _("start rating changed")
+
+
+class AuditEntry(models.Model):
+    """Who changed a game or a start rating, when, and the values before and after.
+
+    Written by the engine in the same transaction as the change. ``game_id`` is a plain number,
+    not a foreign key, so the entry outlives a deleted game (whose ``before`` snapshot is what a
+    restore rebuilds it from).
+    """
+
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("who"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    action = models.CharField(_("action"), max_length=16, choices=AuditAction.choices)
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit trail")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,102 @@
+"""Entering games and players: members only."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ratings import engine
+from ratings.access import get_league_for_entry
+from ratings.forms import PlayerForm, ScoredGameForm, game_form_class
+from ratings.models import Player
+
+
+def _form_kwargs(request, form_class) -> dict:
+    if form_class is ScoredGameForm:
+        try:
+            seats = int(request.GET.get("seats", 6))
+        except ValueError:
+            seats = 6
+        return {"seats": seats}
+    return {}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request, slug: str):
+    """Enter a game: fill in, preview the scores and rating changes, then save."""
+    league = get_league_for_entry(request, slug)
+    form_class = game_form_class(league)
+    kwargs = _form_kwargs(request, form_class)
+    preview = None
+    if request.method == "POST":
+        form = form_class(request.POST, league=league, **kwargs)
+        if form.is_valid():
+            try:
+                prepared = form.prepared()
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                if "save" in request.POST and form.was_previewed():
+                    game = form.save(entered_by=request.user)
+                    messages.success(request, _("Game saved and rated."))
+                    return redirect(game)
+                preview = _preview(form, prepared)
+                data = request.POST.copy()
+                data["previewed"] = form.preview_token()
+                form = form_class(data, league=league, **kwargs)
+                form.is_valid()
+    else:
+        form = form_class(league=league, **kwargs)
+    return render(
+        request,
+        "ratings/game_new.html",
+        {
+            "league": league,
+            "form": form,
+            "preview": preview,
+            "player_names": Player.objects.order_by("name").values_list("name", flat=True),
+        },
+    )
+
+
+def _preview(form, prepared) -> list[dict]:
+    """One row per seat: who, their score, and the rating change if the game were the newest."""
+    ratings = engine.game_preview(form.league, prepared)
+    names = [form.cleaned_data[f"player_{seat}"] for seat in form.filled_seats()]
+    return [
+        {
+            "name": name,
+            "new": player is None,
+            "score": score,
+            "before": before,
+            "after": after,
+            "change": after - before,
+        }
+        for name, player, score, (before, after) in zip(
+            names, form.players, prepared.scores, ratings, strict=True
+        )
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_new(request):
+    """Add a player; from the entry form this returns there (``next``)."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
+    if request.method == "POST":
+        form = PlayerForm(request.POST)
+        if form.is_valid():
+            player = form.save()
+            messages.success(request, _("%(name)s joined the club.") % {"name": player.name})
+            return redirect(next_url or player)
+    else:
+        form = PlayerForm()
+    return render(request, "ratings/player_new.html", {"form": form, "next": next_url})

@@ -1,0 +1,286 @@
+"""The rating engine against an independent from-scratch replay."""
+
+import itertools
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratings import engine
+from ratings.algorithms import elo, preferans, rayter
+from ratings.models import Game, League, Player, Result, Standing, System
+
+pytestmark = pytest.mark.django_db
+T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
+_ids = itertools.count()
+
+
+def make_league(system=System.PREFKO, **fields) -> League:
+    n = next(_ids)
+    return League.objects.create(name=f"League {n}", slug=f"league-{n}", system=system, **fields)
+
+
+def make_players(count: int, **fields) -> list[Player]:
+    return [Player.objects.create_named(f"Player {next(_ids)}", **fields) for _ in range(count)]
+
+
+def paper_entries(players, papers):
+    return [engine.Entry(player_id=p.pk, paper=paper) for p, paper in zip(players, papers, strict=True)]
+
+
+def score_entries(players, scores):
+    return [engine.Entry(player_id=p.pk, score=s) for p, s in zip(players, scores, strict=True)]
+
+
+SEED_PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
+
+
+def reference_ratings(league: League) -> dict[int, tuple[float, float]]:
+    """Replay the league from scratch with the algorithms alone: result id -> (before, after)."""
+    league.refresh_from_db()
+    own = dict(
+        Standing.objects.filter(league=league, start_rating__isnull=False).values_list(
+            "player_id", "start_rating"
+        )
+    )
+    rating, games, peak, expected = {}, {}, {}, {}
+    births = dict(Player.objects.values_list("pk", "birth_date"))
+    for game in Game.objects.filter(league=league).chronological().prefetch_related("results"):
+        results = sorted(game.results.all(), key=lambda r: r.seat)
+        for r in results:
+            start = own.get(r.player_id, league.start_rating)
+            rating.setdefault(r.player_id, start)
+            games.setdefault(r.player_id, 0)
+            peak.setdefault(r.player_id, start)
+        before = [rating[r.player_id] for r in results]
+        scores = [r.score for r in results]
+        if league.system == System.PREFKO:
+            changes = preferans.rating_changes([int(b) for b in before], [int(s) for s in scores], game.bula)
+            after = [b + c for b, c in zip(before, changes, strict=True)]
+        elif league.system == System.ELO:
+            after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
+        elif league.system == System.FIDE:
+            ages = []
+            for r in results:
+                born = births[r.player_id]
+                d = game.played_at.date()
+                ages.append(None if born is None else d.year - born.year - ((d.month, d.day) < (born.month, born.day)))
+            after = list(
+                elo.fide(
+                    int(before[0]), int(before[1]), scores[0],
+                    games_a=games[results[0].player_id], games_b=games[results[1].player_id],
+                    age_a=ages[0], age_b=ages[1],
+                    ever_2400_a=peak[results[0].player_id] >= 2400,
+                    ever_2400_b=peak[results[1].player_id] >= 2400,
+                    blitz=league.speed == "blitz", rapid=league.speed == "rapid",
+                )
+            )
+        else:
+            changes = rayter.rate_single_game(scores, before, score_type=league.rayter_score_type)
+            after = [b + c for b, c in zip(before, changes, strict=True)]
+        for r, b, a in zip(results, before, after, strict=True):
+            expected[r.pk] = (b, a)
+            rating[r.player_id] = a
+            games[r.player_id] += 1
+            peak[r.player_id] = max(peak[r.player_id], a)
+    return expected, rating, games
+
+
+def assert_matches_replay(league: League) -> None:
+    expected, rating, games = reference_ratings(league)
+    stored = {
+        pk: (before, after)
+        for pk, before, after in Result.objects.filter(game__league=league).values_list(
+            "pk", "rating_before", "rating_after"
+        )
+    }
+    assert stored == expected
+    standings = {s.player_id: s for s in Standing.objects.filter(league=league)}
+    for pid, value in rating.items():
+        assert standings[pid].rating == value
+        assert standings[pid].games == games[pid]
+    for pid, standing in standings.items():
+        if pid not in rating:
+            assert standing.games == 0
+            assert standing.rating == standing.initial_rating(league)
+
+
+def test_seed_example_with_own_start_ratings():
+    league = make_league()
+    players = [Player.objects.create_named(n) for n in ("Pedja", "Marko", "Johnny")]
+    for player, start in zip(players, (1200, 1150, 1100), strict=True):
+        engine.standing_set_start_rating(league=league, player=player, rating=start)
+    game = engine.game_record(
+        league=league, played_at=T0, entries=paper_entries(players, SEED_PAPERS), bula=30
+    )
+    results = list(game.results.order_by("seat"))
+    assert [r.score for r in results] == [-500, 40, 460]
+    assert [r.rating_after for r in results] == [1173, 1152, 1125]
+    assert [s.rating for s in Standing.objects.filter(league=league).order_by("rating")] == [
+        1125,
+        1152,
+        1173,
+    ]
+
+
+def test_recording_the_newest_game_costs_the_same_whatever_the_history(
+    django_assert_num_queries,
+):
+    """No replay on the fast path: the 3rd and the 40th game take the same queries."""
+    league = make_league()
+    players = make_players(3)
+    papers = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
+    counts = []
+    for n in range(40):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as ctx:
+            engine.game_record(
+                league=league,
+                played_at=T0 + timedelta(hours=n),
+                entries=paper_entries(players, papers),
+                bula=30,
+            )
+        counts.append(len(ctx.captured_queries))
+    assert counts[2] == counts[39]
+    assert counts[39] <= 12
+
+
+def test_backdated_game_replays_from_its_place_and_leaves_other_leagues_alone():
+    league, other = make_league(), make_league()
+    players = make_players(3)
+    papers = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
+    for n in range(5):
+        engine.game_record(
+            league=league, played_at=T0 + timedelta(days=n), entries=paper_entries(players, papers), bula=30
+        )
+        engine.game_record(
+            league=other, played_at=T0 + timedelta(days=n), entries=paper_entries(players, papers), bula=30
+        )
+    other_before = list(Result.objects.filter(game__league=other).values_list("pk", "rating_after"))
+    engine.game_record(
+        league=league,
+        played_at=T0 - timedelta(days=1),
+        entries=paper_entries(players, SEED_PAPERS),
+        bula=30,
+    )
+    assert_matches_replay(league)
+    assert list(Result.objects.filter(game__league=other).values_list("pk", "rating_after")) == other_before
+
+
+def test_deleting_the_only_game_returns_players_to_their_start():
+    league = make_league(System.ELO, start_rating=1600)
+    a, b = make_players(2)
+    game = engine.game_record(league=league, played_at=T0, entries=score_entries([a, b], [1, 0]))
+    engine.game_delete(game=game)
+    assert {s.rating for s in Standing.objects.filter(league=league)} == {1600}
+    assert {s.games for s in Standing.objects.filter(league=league)} == {0}
+
+
+def test_prepare_game_refuses_a_middle_column_that_does_not_sum_to_zero():
+    league = make_league()
+    players = make_players(3)
+    bad = [(0, 1, 0), (0, 0, 0), (0, 0, 0)]
+    with pytest.raises(ValidationError, match="bulas add up to zero"):
+        engine.game_record(league=league, played_at=T0, entries=paper_entries(players, bad), bula=30)
+    game = engine.game_record(
+        league=league, played_at=T0, entries=paper_entries(players, bad), bula=30, ended_early=True
+    )
+    assert game.ended_early
+    assert Game.objects.filter(league=league).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("system", "entries_fn", "message"),
+    [
+        (System.PREFKO, lambda p: paper_entries(p[:2], SEED_PAPERS[:2]), "exactly 3 players"),
+        (System.ELO, lambda p: score_entries(p[:2], [1, 1]), "win and a loss"),
+        (System.RAYTER_HIGHSCORE, lambda p: score_entries([p[0], p[0]], [1, 2]), "one seat"),
+        (System.RAYTER_HIGHSCORE, lambda p: score_entries(p[:2], [1, float("nan")]), "finite"),
+    ],
+)
+def test_engine_refuses_invalid_games_and_writes_nothing(system, entries_fn, message):
+    league = make_league(system)
+    players = make_players(3)
+    bula = 30 if system == System.PREFKO else None
+    with pytest.raises(ValidationError, match=message):
+        engine.game_record(league=league, played_at=T0, entries=entries_fn(players), bula=bula)
+    assert not Game.objects.filter(league=league).exists()
+
+
+# Any sequence of operations ends where a from-scratch replay ends -------------------------------
+
+SYSTEMS = [System.PREFKO, System.ELO, System.FIDE, System.RAYTER_HIGHSCORE, System.RAYTER_LOWSCORE,
+           System.RAYTER_WINNER_TAKES_ALL]
+
+paper = st.tuples(
+    st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400)
+)
+
+
+@st.composite
+def game_data(draw, system):
+    if system == System.PREFKO:
+        papers = draw(st.lists(paper, min_size=3, max_size=3))
+        papers[2] = (papers[2][0], -papers[0][1] - papers[1][1], papers[2][2])
+        return 3, {"papers": papers, "bula": draw(st.sampled_from([10, 30, 50, 60]))}
+    if system in (System.ELO, System.FIDE):
+        return 2, {"scores": draw(st.sampled_from([[1, 0], [0, 1], [0.5, 0.5]]))}
+    n = draw(st.integers(2, 5))
+    return n, {"scores": draw(st.lists(st.integers(-20, 200), min_size=n, max_size=n))}
+
+
+@st.composite
+def operations(draw):
+    system = draw(st.sampled_from(SYSTEMS))
+    ops = []
+    for _ in range(draw(st.integers(1, 14))):
+        kind = draw(st.sampled_from(["add", "add", "add", "edit", "delete", "start"]))
+        seats, data = draw(game_data(system))
+        ops.append(
+            {
+                "kind": kind,
+                "day": draw(st.integers(0, 6)),
+                "seats": draw(st.permutations(range(6)))[:seats],
+                "data": data,
+                "pick": draw(st.integers(0, 100)),
+                "start": draw(st.integers(800, 2600)),
+            }
+        )
+    return system, ops
+
+
+def entries_for(system, players, op):
+    chosen = [players[i] for i in op["seats"]]
+    if system == System.PREFKO:
+        return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
+    return score_entries(chosen, op["data"]["scores"]), None
+
+
+@given(operations())
+def test_any_sequence_of_changes_equals_a_from_scratch_replay(case):
+    system, ops = case
+    extra = {"start_rating": 2350} if system == System.FIDE else {}
+    league = make_league(system, **extra)
+    players = make_players(3) + make_players(3, birth_date=date(2012, 5, 17))
+    for op in ops:
+        games = list(Game.objects.filter(league=league).chronological())
+        played_at = T0 + timedelta(days=op["day"])
+        if op["kind"] == "add" or not games and op["kind"] != "start":
+            entries, bula = entries_for(system, players, op)
+            engine.game_record(league=league, played_at=played_at, entries=entries, bula=bula)
+        elif op["kind"] == "edit":
+            entries, bula = entries_for(system, players, op)
+            game = games[op["pick"] % len(games)]
+            engine.game_update(game=game, played_at=played_at, entries=entries, bula=bula)
+        elif op["kind"] == "delete":
+            engine.game_delete(game=games[op["pick"] % len(games)])
+        else:
+            player = players[op["pick"] % len(players)]
+            engine.standing_set_start_rating(league=league, player=player, rating=op["start"])
+        assert_matches_replay(league)
+    engine.league_recompute(league=league)
+    assert_matches_replay(league)

@@ -1,0 +1,236 @@
+"""Entering games through the browser: the preview step, refusals, new players, double submits."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from ratings import engine
+from ratings.models import Game, League, Player, Result, Standing, System
+
+pytestmark = pytest.mark.django_db
+
+SEED = {
+    "played_at": "2026-03-12T21:30",
+    "bula": "30",
+    "player_0": "Pedja",
+    "left_0": "320",
+    "middle_0": "-20",
+    "right_0": "160",
+    "player_1": "Marko",
+    "left_1": "120",
+    "middle_1": "4",
+    "right_1": "60",
+    "player_2": "Johnny",
+    "left_2": "20",
+    "middle_2": "16",
+    "right_2": "60",
+}
+
+
+@pytest.fixture
+def league():
+    return League.objects.create(name="Preferans", slug="preferans", system=System.PREFKO)
+
+
+@pytest.fixture
+def seed_players(league):
+    players = [Player.objects.create_named(name) for name in ("Pedja", "Marko", "Johnny")]
+    for player, start in zip(players, (1200, 1150, 1100), strict=True):
+        engine.standing_set_start_rating(league=league, player=player, rating=start)
+    return players
+
+
+@pytest.fixture
+def member(client, django_user_model):
+    user = django_user_model.objects.create_user("member", password="pw-for-tests-only")
+    client.force_login(user)
+    return user
+
+
+def url(league):
+    return reverse("ratings:game_new", args=[league.slug])
+
+
+def post(client, league, data, **extra):
+    data = {"submission_key": str(uuid.uuid4()), **data, **extra}
+    return client.post(url(league), data)
+
+
+def preview_then_save(client, league, data):
+    """Post like a member does: check scores, then press Save on the preview."""
+    data = {"submission_key": str(uuid.uuid4()), **data}
+    preview = client.post(url(league), {**data, "preview": "1"})
+    assert preview.status_code == 200
+    token = preview.context["form"]["previewed"].value()
+    assert token
+    return client.post(url(league), {**data, "previewed": token, "save": "1"})
+
+
+def test_anonymous_visitor_is_sent_to_login(client, league):
+    response = client.get(url(league))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+def test_member_sees_an_empty_paper(client, member, league):
+    response = client.get(url(league))
+    assert response.status_code == 200
+    assert b'name="left_0"' in response.content
+    assert b'name="submission_key"' in response.content
+
+
+def test_preview_shows_final_scores_and_changes_before_anything_is_saved(
+    client, member, league, seed_players
+):
+    response = post(client, league, SEED, preview="1")
+    assert response.status_code == 200
+    rows = response.context["preview"]
+    assert [row["score"] for row in rows] == [-500, 40, 460]
+    assert [row["after"] for row in rows] == [1173, 1152, 1125]
+    assert not Game.objects.exists()
+
+
+def test_seed_example_saved_shows_the_game_page(client, member, league, seed_players):
+    response = preview_then_save(client, league, SEED)
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    results = list(game.results.order_by("seat"))
+    assert [r.score for r in results] == [-500, 40, 460]
+    assert [r.rating_after for r in results] == [1173, 1152, 1125]
+    assert game.entered_by == member
+
+
+def test_save_without_preview_of_this_data_shows_the_preview_instead(
+    client, member, league, seed_players
+):
+    response = post(client, league, SEED, save="1", previewed="forged")
+    assert response.status_code == 200
+    assert response.context["preview"]
+    assert not Game.objects.exists()
+
+
+def test_changing_data_after_the_preview_needs_a_new_preview(client, member, league, seed_players):
+    data = {"submission_key": str(uuid.uuid4()), **SEED}
+    token = client.post(url(league), {**data, "preview": "1"}).context["form"]["previewed"].value()
+    changed = {**data, "left_0": "300", "previewed": token, "save": "1"}
+    response = client.post(url(league), changed)
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+
+
+def test_double_submit_records_one_game(client, member, league, seed_players):
+    data = {"submission_key": str(uuid.uuid4()), **SEED}
+    token = client.post(url(league), {**data, "preview": "1"}).context["form"]["previewed"].value()
+    first = client.post(url(league), {**data, "previewed": token, "save": "1"})
+    second = client.post(url(league), {**data, "previewed": token, "save": "1"})
+    assert first["Location"] == second["Location"]
+    assert Game.objects.count() == 1
+    assert Result.objects.count() == 3
+
+
+def test_new_player_is_created_with_the_game_without_leaving_the_form(client, member, league):
+    data = {**SEED, "player_2": "Đorđe Novi"}
+    preview = post(client, league, data, preview="1")
+    assert [row["new"] for row in preview.context["preview"]] == [True, True, True]
+    assert not Player.objects.exists()
+    preview_then_save(client, league, data)
+    assert set(Player.objects.values_list("name", flat=True)) == {"Pedja", "Marko", "Đorđe Novi"}
+    assert Standing.objects.filter(league=league, games=1).count() == 3
+
+
+def test_existing_player_is_matched_whatever_the_case(client, member, league, seed_players):
+    preview_then_save(client, league, {**SEED, "player_0": "  pedja "})
+    assert Player.objects.count() == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"player_1": "Pedja"}, "player_1", "already sits in seat 1"),
+        ({"player_2": ""}, "player_2", "This field is required"),
+        ({"left_0": "12.5"}, "left_0", "whole number"),
+        ({"left_0": "abc"}, "left_0", "whole number"),
+        ({"right_1": "-10"}, "right_1", "never negative"),
+        ({"bula": "0"}, "bula", "above zero"),
+        ({"bula": "-5"}, "bula", "above zero"),
+        ({"middle_0": "99999999999"}, "middle_0", "less than or equal"),
+        ({"middle_2": "17"}, "middle_2", "sums to 1"),
+        ({"played_at": "yesterday"}, "played_at", "valid date"),
+        ({"played_at": "2999-01-01T10:00"}, "played_at", "future"),
+        ({"player_0": "<>!"}, "player_0", "letter or digit"),
+    ],
+)
+def test_paper_form_refuses_bad_input_on_the_field(
+    client, member, league, seed_players, change, field, message
+):
+    response = post(client, league, {**SEED, **change}, save="1")
+    assert response.status_code == 200
+    errors = " ".join(response.context["form"].errors.get(field, []))
+    assert message in errors
+    assert not Game.objects.exists()
+
+
+def test_middle_column_error_explains_why_and_ended_early_allows_it(
+    client, member, league, seed_players
+):
+    response = post(client, league, {**SEED, "middle_2": "17"}, preview="1")
+    assert "the game ends when the bulas add up to zero" in " ".join(
+        response.context["form"].non_field_errors()
+    )
+    preview_then_save(client, league, {**SEED, "middle_2": "17", "ended_early": "on"})
+    assert Game.objects.get().ended_early
+
+
+def test_duel_form_records_a_draw(client, member):
+    league = League.objects.create(name="Chess", slug="chess", system=System.ELO, start_rating=1600)
+    preview_then_save(
+        client,
+        league,
+        {"played_at": "2026-03-12T21:30", "player_0": "Ana", "player_1": "Bo", "outcome": "draw"},
+    )
+    assert sorted(Result.objects.values_list("score", flat=True)) == [0.5, 0.5]
+
+
+def test_scored_form_ignores_empty_rows_and_needs_two_players(client, member):
+    league = League.objects.create(
+        name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE, game_name="Hearts"
+    )
+    data = {"played_at": "2026-03-12T21:30", "player_0": "Ana", "score_0": "26"}
+    response = post(client, league, data, preview="1")
+    assert "at least two players" in " ".join(response.context["form"].non_field_errors())
+    preview_then_save(client, league, {**data, "player_3": "Bo", "score_3": "0"})
+    game = Game.objects.get()
+    assert list(game.results.order_by("seat").values_list("player__name", "score")) == [
+        ("Ana", 26.0),
+        ("Bo", 0.0),
+    ]
+
+
+def test_scored_form_needs_a_score_for_every_named_player(client, member):
+    league = League.objects.create(name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE)
+    data = {"played_at": "2026-03-12T21:30", "player_0": "Ana", "score_0": "26", "player_1": "Bo"}
+    response = post(client, league, data, preview="1")
+    assert "needs a score" in " ".join(response.context["form"].errors["score_1"])
+
+
+def test_member_can_add_a_player_and_return_to_the_form(client, member, league):
+    back = url(league)
+    response = client.post(
+        reverse("ratings:player_new"), {"name": "Mila", "birth_date": "2010-04-01", "next": back}
+    )
+    assert response["Location"] == back
+    assert Player.objects.get().name == "Mila"
+
+
+def test_player_form_refuses_a_name_the_club_has(client, member, seed_players):
+    response = client.post(reverse("ratings:player_new"), {"name": "PEDJA"})
+    assert "already has a player" in " ".join(response.context["form"].errors["name"])
+
+
+def test_player_form_ignores_an_offsite_next(client, member):
+    response = client.post(
+        reverse("ratings:player_new"), {"name": "Mila", "next": "https://evil.example/"}
+    )
+    assert response["Location"] == Player.objects.get().get_absolute_url()
