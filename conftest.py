@@ -2,12 +2,20 @@
 
 import os
 
-from hypothesis import HealthCheck, settings
+import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
-settings.register_profile(
+hypothesis_settings.register_profile(
     "default",
     max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", 60)),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-settings.load_profile("default")
+hypothesis_settings.load_profile("default")
+
+
+@pytest.fixture(autouse=True)
+def _plain_http(settings):
+    """Tests talk plain HTTP to the test client and live server; production redirects to HTTPS."""
+    settings.SECURE_SSL_REDIRECT = False

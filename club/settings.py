@@ -42,7 +42,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not (DEBUG or RUNNING_TESTS):
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set it in the environment (DEBUG is off, so this is production)."
+            "SECRET_KEY is not set: set it in the environment (DEBUG is off: production)."
         )
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
 

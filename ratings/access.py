@@ -16,7 +16,7 @@ from ratings.models import League
 
 
 def club_readable(view):
-    """Let a visitor read the club's pages, unless the club is private and they are not logged in."""
+    """Let visitors read the club's pages, unless the club is private and they are anonymous."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Count, Max, OuterRef, Q, Subquery
@@ -73,6 +74,7 @@ class GameInput:
     player_ids: list[int]
     scores: list[float]
     papers: list[tuple[int, int, int] | None] = field(default_factory=list)
+    ended_early: bool = False
 
 
 # Validation -------------------------------------------------------------------------------------
@@ -139,7 +141,12 @@ def prepare_game(
             raise ValidationError(_("A head-to-head game is a win and a loss, or a draw."))
         papers = [None] * len(entries)
     return GameInput(
-        played_at=played_at, bula=bula, player_ids=player_ids, scores=scores, papers=papers
+        played_at=played_at,
+        bula=bula,
+        player_ids=player_ids,
+        scores=scores,
+        papers=papers,
+        ended_early=ended_early,
     )
 
 
@@ -290,7 +297,9 @@ def game_update(
         game.results.all().delete()
         _insert_results(game, prepared, ratings=None)
         _replay(league, since=min(old_key, game.order_key), touched=old_players)
-        _audit(AuditAction.UPDATE, league, actor, game=game, before=before, after=game_snapshot(game))
+        _audit(
+            AuditAction.UPDATE, league, actor, game=game, before=before, after=game_snapshot(game)
+        )
     return game
 
 
@@ -342,7 +351,8 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
             bula=snapshot["bula"],
             ended_early=snapshot["ended_early"],
             note=snapshot["note"],
-            entered_by_id=snapshot["entered_by_id"],
+            # The member who entered it may have left the club since.
+            entered_by=get_user_model().objects.filter(pk=snapshot["entered_by_id"]).first(),
         )
         _insert_results(game, prepared, ratings=None)
         _replay(league, since=game.order_key)
@@ -368,9 +378,7 @@ def standing_set_start_rating(
         previous = standing.start_rating
         standing.start_rating = rating
         standing.save(update_fields=["start_rating"])
-        first = (
-            Game.objects.filter(league=league, results__player=player).chronological().first()
-        )
+        first = Game.objects.filter(league=league, results__player=player).chronological().first()
         if first is None:
             _save_states(league, _states_before(league, None, {player.pk}))
         else:
@@ -394,7 +402,9 @@ def game_preview(league: League, prepared: GameInput) -> list[tuple[float, float
     league's start rating.
     """
     known = [pid for pid in prepared.player_ids if pid > 0]
-    standings = {s.player_id: s for s in Standing.objects.filter(league=league, player_id__in=known)}
+    standings = {
+        s.player_id: s for s in Standing.objects.filter(league=league, player_id__in=known)
+    }
     states = []
     for pid in prepared.player_ids:
         standing = standings.get(pid)
@@ -402,9 +412,7 @@ def game_preview(league: League, prepared: GameInput) -> list[tuple[float, float
             states.append(PlayerState(rating=league.start_rating, peak=league.start_rating))
         else:
             states.append(
-                PlayerState(
-                    rating=standing.rating, games=standing.games, peak=standing.peak_rating
-                )
+                PlayerState(rating=standing.rating, games=standing.games, peak=standing.peak_rating)
             )
     after = _rater(league, known).new_ratings(prepared, states)
     return [(state.rating, new) for state, new in zip(states, after, strict=True)]
@@ -480,25 +488,7 @@ def games_import(
         if not fresh:
             return summary
 
-        fresh.sort(key=lambda prepared: prepared.played_at)  # stable: file order within a time
-        latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
-        involved = {pid for prepared in fresh for pid in prepared.player_ids}
-        if latest is None or fresh[0].played_at >= latest:
-            states = _current_states(league, involved)
-            rater = _rater(league, involved)
-            ratings = []
-            for prepared in fresh:
-                game_states = [states[pid] for pid in prepared.player_ids]
-                after = rater.new_ratings(prepared, game_states)
-                ratings.append([(s.rating, a) for s, a in zip(game_states, after, strict=True)])
-                for state, new in zip(game_states, after, strict=True):
-                    _advance(state, state.rating, new, prepared.played_at)
-            _bulk_insert(league, fresh, ratings, actor)
-            _save_states(league, states)
-        else:
-            first = _bulk_insert(league, fresh, None, actor)
-            _replay(league, since=first)
-        summary.games = len(fresh)
+        summary.games = games_record_many(league=league, games=fresh, actor=actor)
         _audit(
             AuditAction.CREATE,
             league,
@@ -506,6 +496,37 @@ def games_import(
             after={"imported_games": summary.games, "replaced": summary.replaced},
         )
     return summary
+
+
+def games_record_many(*, league: League, games: Sequence[GameInput], actor=None) -> int:
+    """Record many prepared games (see :func:`prepare_game`) in one transaction.
+
+    Games that all come after the league's latest are rated in memory and written once, with no
+    replay; otherwise they are written and the league is replayed from the earliest of them.
+    Games at the same time keep the order given. Returns the number of games recorded.
+    """
+    if not games:
+        return 0
+    games = sorted(games, key=lambda prepared: prepared.played_at)
+    with transaction.atomic():
+        league = _lock(league)
+        latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
+        involved = {pid for prepared in games for pid in prepared.player_ids}
+        if latest is None or games[0].played_at >= latest:
+            states = _current_states(league, involved)
+            rater = _rater(league, involved)
+            ratings = []
+            for prepared in games:
+                game_states = [states[pid] for pid in prepared.player_ids]
+                after = rater.new_ratings(prepared, game_states)
+                ratings.append([(s.rating, a) for s, a in zip(game_states, after, strict=True)])
+                for state, new in zip(game_states, after, strict=True):
+                    _advance(state, state.rating, new, prepared.played_at)
+            _bulk_insert(league, games, ratings, actor)
+            _save_states(league, states, create=False)
+        else:
+            _replay(league, since=_bulk_insert(league, games, None, actor))
+    return len(games)
 
 
 def _league_player_ids(league: League) -> set[int]:
@@ -556,20 +577,29 @@ def _bulk_insert(league, prepared_games, ratings, actor) -> OrderKey:
     user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
     created = Game.objects.bulk_create(
         [
-            Game(league=league, played_at=prepared.played_at, bula=prepared.bula, entered_by=user)
+            Game(
+                league=league,
+                played_at=prepared.played_at,
+                bula=prepared.bula,
+                ended_early=prepared.ended_early,
+                entered_by=user,
+            )
             for prepared in prepared_games
         ],
         batch_size=2000,
     )
     rows = []
     for index, (game, prepared) in enumerate(zip(created, prepared_games, strict=True)):
-        for seat, (pid, score) in enumerate(
-            zip(prepared.player_ids, prepared.scores, strict=True)
+        papers = prepared.papers or [None] * len(prepared.player_ids)
+        for seat, (pid, score, paper) in enumerate(
+            zip(prepared.player_ids, prepared.scores, papers, strict=True)
         ):
             before, after = ratings[index][seat] if ratings else (0.0, 0.0)
-            rows.append((game.pk, pid, seat, score, before, after))
+            left, middle, right = paper or (None, None, None)
+            rows.append((game.pk, pid, seat, left, middle, right, score, before, after))
     quote = connection.ops.quote_name
-    columns = ["game_id", "player_id", "seat", "score", "rating_before", "rating_after"]
+    columns = ["game_id", "player_id", "seat", "left", "middle", "right", "score"]
+    columns += ["rating_before", "rating_after"]
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
         quote(Result._meta.db_table),
         ", ".join(quote(column) for column in columns),
@@ -653,7 +683,9 @@ def _insert_results(game: Game, prepared: GameInput, ratings: Sequence[tuple] | 
 
 
 def _standings_for(league: League, player_ids: Sequence[int]) -> dict[int, Standing]:
-    standings = {s.player_id: s for s in Standing.objects.filter(league=league, player_id__in=player_ids)}
+    standings = {
+        s.player_id: s for s in Standing.objects.filter(league=league, player_id__in=player_ids)
+    }
     missing = [pid for pid in player_ids if pid not in standings]
     if missing:
         created = Standing.objects.bulk_create(
@@ -672,29 +704,15 @@ def _standings_for(league: League, player_ids: Sequence[int]) -> dict[int, Stand
 
 
 def _rate_newest(league: League, game: Game, prepared: GameInput) -> None:
-    standings = _standings_for(league, prepared.player_ids)
-    states = [
-        PlayerState(
-            rating=standings[pid].rating,
-            games=standings[pid].games,
-            peak=standings[pid].peak_rating,
-        )
-        for pid in prepared.player_ids
-    ]
-    after = _rater(league, prepared.player_ids).new_ratings(prepared, states)
+    states = _current_states(league, set(prepared.player_ids))
+    game_states = [states[pid] for pid in prepared.player_ids]
+    after = _rater(league, prepared.player_ids).new_ratings(prepared, game_states)
     _insert_results(
-        game, prepared, ratings=[(s.rating, a) for s, a in zip(states, after, strict=True)]
+        game, prepared, ratings=[(s.rating, a) for s, a in zip(game_states, after, strict=True)]
     )
-    for pid, state, new in zip(prepared.player_ids, states, after, strict=True):
-        standing = standings[pid]
-        standing.rating = new
-        standing.games = state.games + 1
-        standing.peak_rating = max(state.peak, new)
-        standing.last_change = new - state.rating
-        standing.last_played_at = prepared.played_at
-    Standing.objects.bulk_update(
-        standings.values(), ["rating", "games", "peak_rating", "last_change", "last_played_at"]
-    )
+    for state, new in zip(game_states, after, strict=True):
+        _advance(state, state.rating, new, prepared.played_at)
+    _save_states(league, states, create=False)
 
 
 def _after(since: OrderKey):
@@ -736,9 +754,7 @@ def _states_before(
     ):
         states[pid].games = games
         states[pid].peak = max(states[pid].peak, peak)
-    last_result = (
-        earlier.filter(player_id=OuterRef("pk")).order_by("-game__played_at", "-game_id")
-    )
+    last_result = earlier.filter(player_id=OuterRef("pk")).order_by("-game__played_at", "-game_id")
     last = (
         Player.objects.filter(pk__in=player_ids)
         .annotate(last_id=Subquery(last_result.values("id")[:1]))
@@ -810,14 +826,16 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int] = ())
     return game_count
 
 
-def _save_states(league: League, states: dict[int, PlayerState]) -> None:
-    Standing.objects.bulk_create(
-        [
-            Standing(league=league, player_id=pid, rating=s.rating, peak_rating=s.peak)
-            for pid, s in states.items()
-        ],
-        ignore_conflicts=True,
-    )
+def _save_states(league: League, states: dict[int, PlayerState], create: bool = True) -> None:
+    """Write players' states to their standings (creating missing rows unless told they exist)."""
+    if create:
+        Standing.objects.bulk_create(
+            [
+                Standing(league=league, player_id=pid, rating=s.rating, peak_rating=s.peak)
+                for pid, s in states.items()
+            ],
+            ignore_conflicts=True,
+        )
     adapt = connection.ops.adapt_datetimefield_value
     _executemany(
         Standing,

@@ -67,7 +67,9 @@ class PlayerForm(forms.ModelForm):
     def clean_name(self):
         name = self.cleaned_data["name"]
         if Player.objects.by_names([name]):
-            raise ValidationError(_("The club already has a player called %(name)s.") % {"name": name})
+            raise ValidationError(
+                _("The club already has a player called %(name)s.") % {"name": name}
+            )
         return name
 
     def save(self, commit=True):

@@ -65,9 +65,7 @@ class PlayerQuerySet(models.QuerySet):
         """Create a player with a unique slug made from the name (non-ASCII letters kept)."""
         name = normalise_name(name)
         base = slugify(name, allow_unicode=True)[:70] or "player"
-        taken = set(
-            self.filter(slug__startswith=base).values_list("slug", flat=True)
-        )
+        taken = set(self.filter(slug__startswith=base).values_list("slug", flat=True))
         slug, n = base, 1
         while slug in taken:
             n += 1
@@ -256,9 +254,7 @@ class Result(models.Model):
     """One player's part in one game, with the ratings the engine gave them."""
 
     # Both foreign keys lead composite indexes (result_player_once, result_player_game).
-    game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="results", db_index=False
-    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="results", db_index=False
     )

@@ -27,7 +27,9 @@ def make_players(count: int, **fields) -> list[Player]:
 
 
 def paper_entries(players, papers):
-    return [engine.Entry(player_id=p.pk, paper=paper) for p, paper in zip(players, papers, strict=True)]
+    return [
+        engine.Entry(player_id=p.pk, paper=paper) for p, paper in zip(players, papers, strict=True)
+    ]
 
 
 def score_entries(players, scores):
@@ -57,7 +59,9 @@ def reference_ratings(league: League) -> dict[int, tuple[float, float]]:
         before = [rating[r.player_id] for r in results]
         scores = [r.score for r in results]
         if league.system == System.PREFKO:
-            changes = preferans.rating_changes([int(b) for b in before], [int(s) for s in scores], game.bula)
+            changes = preferans.rating_changes(
+                [int(b) for b in before], [int(s) for s in scores], game.bula
+            )
             after = [b + c for b, c in zip(before, changes, strict=True)]
         elif league.system == System.ELO:
             after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
@@ -66,15 +70,24 @@ def reference_ratings(league: League) -> dict[int, tuple[float, float]]:
             for r in results:
                 born = births[r.player_id]
                 d = game.played_at.date()
-                ages.append(None if born is None else d.year - born.year - ((d.month, d.day) < (born.month, born.day)))
+                ages.append(
+                    None
+                    if born is None
+                    else d.year - born.year - ((d.month, d.day) < (born.month, born.day))
+                )
             after = list(
                 elo.fide(
-                    int(before[0]), int(before[1]), scores[0],
-                    games_a=games[results[0].player_id], games_b=games[results[1].player_id],
-                    age_a=ages[0], age_b=ages[1],
+                    int(before[0]),
+                    int(before[1]),
+                    scores[0],
+                    games_a=games[results[0].player_id],
+                    games_b=games[results[1].player_id],
+                    age_a=ages[0],
+                    age_b=ages[1],
                     ever_2400_a=peak[results[0].player_id] >= 2400,
                     ever_2400_b=peak[results[1].player_id] >= 2400,
-                    blitz=league.speed == "blitz", rapid=league.speed == "rapid",
+                    blitz=league.speed == "blitz",
+                    rapid=league.speed == "rapid",
                 )
             )
         else:
@@ -155,10 +168,16 @@ def test_backdated_game_replays_from_its_place_and_leaves_other_leagues_alone():
     papers = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
     for n in range(5):
         engine.game_record(
-            league=league, played_at=T0 + timedelta(days=n), entries=paper_entries(players, papers), bula=30
+            league=league,
+            played_at=T0 + timedelta(days=n),
+            entries=paper_entries(players, papers),
+            bula=30,
         )
         engine.game_record(
-            league=other, played_at=T0 + timedelta(days=n), entries=paper_entries(players, papers), bula=30
+            league=other,
+            played_at=T0 + timedelta(days=n),
+            entries=paper_entries(players, papers),
+            bula=30,
         )
     other_before = list(Result.objects.filter(game__league=other).values_list("pk", "rating_after"))
     engine.game_record(
@@ -168,7 +187,10 @@ def test_backdated_game_replays_from_its_place_and_leaves_other_leagues_alone():
         bula=30,
     )
     assert_matches_replay(league)
-    assert list(Result.objects.filter(game__league=other).values_list("pk", "rating_after")) == other_before
+    assert (
+        list(Result.objects.filter(game__league=other).values_list("pk", "rating_after"))
+        == other_before
+    )
 
 
 def test_deleting_the_only_game_returns_players_to_their_start():
@@ -185,7 +207,9 @@ def test_prepare_game_refuses_a_middle_column_that_does_not_sum_to_zero():
     players = make_players(3)
     bad = [(0, 1, 0), (0, 0, 0), (0, 0, 0)]
     with pytest.raises(ValidationError, match="bulas add up to zero"):
-        engine.game_record(league=league, played_at=T0, entries=paper_entries(players, bad), bula=30)
+        engine.game_record(
+            league=league, played_at=T0, entries=paper_entries(players, bad), bula=30
+        )
     game = engine.game_record(
         league=league, played_at=T0, entries=paper_entries(players, bad), bula=30, ended_early=True
     )
@@ -213,12 +237,16 @@ def test_engine_refuses_invalid_games_and_writes_nothing(system, entries_fn, mes
 
 # Any sequence of operations ends where a from-scratch replay ends -------------------------------
 
-SYSTEMS = [System.PREFKO, System.ELO, System.FIDE, System.RAYTER_HIGHSCORE, System.RAYTER_LOWSCORE,
-           System.RAYTER_WINNER_TAKES_ALL]
+SYSTEMS = [
+    System.PREFKO,
+    System.ELO,
+    System.FIDE,
+    System.RAYTER_HIGHSCORE,
+    System.RAYTER_LOWSCORE,
+    System.RAYTER_WINNER_TAKES_ALL,
+]
 
-paper = st.tuples(
-    st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400)
-)
+paper = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
 
 
 @st.composite

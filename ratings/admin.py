@@ -1,0 +1,418 @@
+"""Django admin for the club's staff: players, leagues with own start ratings, and games.
+
+The admin edits what the engine rates, never the ratings themselves: saving or deleting a game,
+changing a start rating or a league's rating settings all go through :mod:`ratings.engine`, in
+the admin's request transaction. Results and standings are shown through inlines whose formsets
+validate with the engine's own rules (so a bad paper is a form error, not a 500) and whose
+``save()`` is never called.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Prefetch
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from ratings import engine
+from ratings.models import Game, Kind, League, Player, Result, Standing
+
+# Changing any of these changes every rating of the league: the league is replayed.
+RATING_SETTINGS = ("start_rating", "system", "elo_k", "speed")
+
+
+def _report_formset(formset, new=(), changed=()) -> None:
+    """Fill in what ``formset.save()`` would have, for the admin's change message and log."""
+    formset.new_objects = list(new)
+    formset.changed_objects = list(changed)
+    formset.deleted_objects = [
+        form.instance for form in formset.deleted_forms if form.instance.pk is not None
+    ]
+
+
+# Players ----------------------------------------------------------------------------------------
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "user", "birth_date")
+    list_select_related = ("user",)
+    search_fields = ("name",)
+    prepopulated_fields = {"slug": ("name",)}
+    autocomplete_fields = ("user",)
+    ordering = ("name",)
+
+
+# Leagues ----------------------------------------------------------------------------------------
+
+
+class StandingInlineForm(forms.ModelForm):
+    class Meta:
+        model = Standing
+        fields = ("player", "start_rating")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            # A standing belongs to its player for good; only the own start rating is edited.
+            self.fields["player"].disabled = True
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk is None and cleaned.get("start_rating") is None:
+            self.add_error("start_rating", _("Give the player's own start rating."))
+        return cleaned
+
+
+class StandingFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        league = self.instance
+        if not league.integer_ratings:
+            return
+        for form in self.forms:
+            rating = getattr(form, "cleaned_data", {}).get("start_rating")
+            if rating is not None and rating != int(rating):
+                form.add_error(
+                    "start_rating",
+                    _("This league's ratings are whole numbers: use a whole number."),
+                )
+
+
+class StandingInline(admin.TabularInline):
+    """Each player's own start rating in the league; ratings and game counts are the engine's."""
+
+    model = Standing
+    form = StandingInlineForm
+    formset = StandingFormSet
+    fields = ("player", "start_rating", "rating", "games")
+    readonly_fields = ("rating", "games")
+    autocomplete_fields = ("player",)
+    ordering = ("player__name",)
+    extra = 0
+    can_delete = False
+    verbose_name = _("own start rating")
+    verbose_name_plural = _("own start ratings")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")
+
+    # A standing is part of its league: whoever may change the league may set start ratings.
+    def has_add_permission(self, request, obj=None):
+        return _may(request, "change" if obj else "add", League)
+
+    def has_change_permission(self, request, obj=None):
+        return _may(request, "change" if obj else "add", League)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return _may(request, "view", League) or _may(request, "change", League)
+
+
+class LeagueAdminForm(forms.ModelForm):
+    class Meta:
+        model = League
+        fields = (
+            "name",
+            "slug",
+            "system",
+            "start_rating",
+            "elo_k",
+            "speed",
+            "game_name",
+            "description",
+        )
+
+    def clean_system(self):
+        system = self.cleaned_data["system"]
+        league = self.instance
+        if (
+            league.pk is not None
+            and League(system=system).kind != league.kind
+            and league.games.exists()
+        ):
+            # The games on record are of the old kind (papers, scores, or duels): they cannot be
+            # rated by a system of another kind.
+            raise ValidationError(
+                _("This league has games of another kind: choose a %(kind)s system.")
+                % {"kind": league.kind.label}
+            )
+        return system
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm
+    list_display = ("name", "system", "start_rating", "game_count")
+    search_fields = ("name",)
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = (StandingInline,)
+    actions = ("recompute_ratings",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(game_count=Count("games"))
+
+    @admin.display(description=_("games"), ordering="game_count")
+    def game_count(self, league):
+        return league.game_count
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Standing:
+            return super().save_formset(request, form, formset, change)
+        new, changed = [], []
+        for standing_form in formset.forms:
+            if "start_rating" not in standing_form.changed_data:
+                continue
+            standing = engine.standing_set_start_rating(
+                league=form.instance,
+                player=standing_form.cleaned_data["player"],
+                rating=standing_form.cleaned_data["start_rating"],
+                actor=request.user,
+            )
+            if standing_form.instance.pk is None:
+                new.append(standing)
+            else:
+                changed.append((standing, ["start_rating"]))
+        _report_formset(formset, new=new, changed=changed)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        league = form.instance
+        changed = set(form.changed_data) & set(RATING_SETTINGS)
+        if change and changed and league.standings.exists():
+            count = engine.league_recompute(league=league)
+            self.message_user(
+                request,
+                ngettext(
+                    "The rating settings changed: %(count)d game re-rated.",
+                    "The rating settings changed: %(count)d games re-rated.",
+                    count,
+                )
+                % {"count": count},
+            )
+
+    @admin.action(description=_("Recompute ratings"), permissions=["change"])
+    def recompute_ratings(self, request, queryset):
+        done = [
+            (league.name, engine.league_recompute(league=league))
+            for league in queryset.order_by("name")
+        ]
+        total = sum(count for _name, count in done)
+        details = ", ".join(f"{name}: {count}" for name, count in done)
+        self.message_user(
+            request,
+            ngettext(
+                "Recomputed %(leagues)d league, %(games)d games rated (%(details)s).",
+                "Recomputed %(leagues)d leagues, %(games)d games rated (%(details)s).",
+                len(done),
+            )
+            % {"leagues": len(done), "games": total, "details": details},
+            messages.SUCCESS,
+        )
+
+
+# Games ------------------------------------------------------------------------------------------
+
+
+class ResultInlineForm(forms.ModelForm):
+    class Meta:
+        model = Result
+        fields = ("player", "seat", "left", "middle", "right", "score")
+        help_texts = {
+            "score": _("Scored and head-to-head games; a Preferans score comes from the paper."),
+            "seat": _("Seats are taken in this order: 0, 1, 2, ..."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["score"].required = False
+
+    def clean(self):
+        cleaned = super().clean()
+        columns = ("left", "middle", "right")
+        missing = [column for column in columns if cleaned.get(column) is None]
+        if 0 < len(missing) < len(columns) and not any(c in self.errors for c in columns):
+            for column in missing:
+                self.add_error(column, _("Fill in all three columns of the paper, or none."))
+        return cleaned
+
+    @property
+    def paper(self) -> tuple[int, int, int] | None:
+        left, middle, right = (self.cleaned_data.get(c) for c in ("left", "middle", "right"))
+        if left is None or middle is None or right is None:
+            return None
+        return (left, middle, right)
+
+
+class ResultFormSet(forms.BaseInlineFormSet):
+    """The seats of a game, checked by the engine's own rules before anything is written."""
+
+    def get_form_kwargs(self, index):
+        kwargs = super().get_form_kwargs(index)
+        if index is not None and index >= self.initial_form_count():
+            kwargs["initial"] = {"seat": index}
+        return kwargs
+
+    def seat_forms(self) -> list:
+        """The filled-in, not deleted rows, in seat order."""
+        rows = [
+            form
+            for form in self.forms
+            if getattr(form, "cleaned_data", None) and not self._should_delete_form(form)
+        ]
+        return sorted(rows, key=lambda form: form.cleaned_data["seat"])
+
+    def entries(self, league: League) -> list[engine.Entry]:
+        preferans = league.kind == Kind.PREFERANS
+        return [
+            engine.Entry(
+                player_id=form.cleaned_data["player"].pk,
+                paper=form.paper if preferans else None,
+                score=None if preferans else form.cleaned_data.get("score"),
+            )
+            for form in self.seat_forms()
+        ]
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        game = self.instance
+        if game.league_id is None or game.played_at is None:
+            return  # the game's own form shows what is missing
+        league = game.league
+        if league.kind != Kind.PREFERANS and any(form.paper for form in self.seat_forms()):
+            raise ValidationError(_("Only Preferans games have a paper: enter scores instead."))
+        engine.prepare_game(
+            league,
+            played_at=game.played_at,
+            entries=self.entries(league),
+            bula=game.bula,
+            ended_early=game.ended_early,
+        )
+
+
+class ResultInline(admin.TabularInline):
+    model = Result
+    form = ResultInlineForm
+    formset = ResultFormSet
+    fields = ("player", "seat", "left", "middle", "right", "score", "rating_before", "rating_after")
+    readonly_fields = ("rating_before", "rating_after")
+    autocomplete_fields = ("player",)
+    ordering = ("seat",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")
+
+    def get_extra(self, request, obj=None, **kwargs):
+        return 0 if obj else 3
+
+    # Results are part of their game: whoever may add or change the game may edit its seats.
+    def has_add_permission(self, request, obj=None):
+        return _may(request, "change" if obj else "add", Game)
+
+    def has_change_permission(self, request, obj=None):
+        return _may(request, "change" if obj else "add", Game)
+
+    def has_delete_permission(self, request, obj=None):
+        return _may(request, "change" if obj else "add", Game)
+
+    def has_view_permission(self, request, obj=None):
+        return _may(request, "view", Game) or _may(request, "change", Game)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "league", "played_at", "players", "entered_by")
+    list_display_links = ("id", "played_at")
+    list_filter = ("league",)
+    list_select_related = ("league", "entered_by")
+    date_hierarchy = "played_at"
+    search_fields = ("results__player__name",)
+    fields = ("league", "played_at", "bula", "ended_early", "note", "entered_by")
+    readonly_fields = ("entered_by",)
+    inlines = (ResultInline,)
+    ordering = ("-played_at", "-id")
+
+    def get_queryset(self, request):
+        seats = Result.objects.select_related("player").order_by("seat")
+        return super().get_queryset(request).prefetch_related(Prefetch("results", queryset=seats))
+
+    def get_readonly_fields(self, request, obj=None):
+        # The engine re-rates a game within its league; moving it to another league is a delete
+        # and a new game.
+        if obj is not None:
+            return (*self.readonly_fields, "league")
+        return self.readonly_fields
+
+    @admin.display(description=_("players"))
+    def players(self, game):
+        return ", ".join(result.player.name for result in game.results.all())
+
+    def save_model(self, request, obj, form, change):
+        """Nothing here: the game is written with its results by the engine in save_related."""
+
+    def save_formset(self, request, form, formset, change):
+        # save_related hands the results to the engine; saving the inline would bypass it.
+        raise RuntimeError("A game's results are written by the rating engine only.")
+
+    def save_related(self, request, form, formsets, change):
+        game = form.instance
+        (seats,) = [formset for formset in formsets if formset.model is Result]
+        if change and not form.has_changed() and not seats.has_changed():
+            _report_formset(seats)
+            return  # saved as it was: no replay
+        entries = seats.entries(game.league)
+        if change:
+            engine.game_update(
+                game=game,
+                played_at=game.played_at,
+                entries=entries,
+                bula=game.bula,
+                ended_early=game.ended_early,
+                note=game.note,
+                actor=request.user,
+            )
+        else:
+            recorded = engine.game_record(
+                league=game.league,
+                played_at=game.played_at,
+                entries=entries,
+                bula=game.bula,
+                ended_early=game.ended_early,
+                note=game.note,
+                entered_by=request.user,
+            )
+            # The admin logs and redirects to the object it built: make it the recorded game.
+            game.pk = recorded.pk
+            game._state.adding = False
+        game.refresh_from_db()
+        edited = [seat for seat in seats.seat_forms() if seat.has_changed()]
+        _report_formset(
+            seats,
+            new=[seat.instance for seat in edited if seat.instance.pk is None],
+            changed=[
+                (seat.instance, seat.changed_data)
+                for seat in edited
+                if seat.instance.pk is not None
+            ],
+        )
+
+    def delete_model(self, request, obj):
+        engine.game_delete(game=obj, actor=request.user)
+
+    def delete_queryset(self, request, queryset):
+        # Newest first: each deletion then replays only the games after it.
+        with transaction.atomic():
+            for game in queryset.order_by("-played_at", "-id"):
+                engine.game_delete(game=game, actor=request.user)
+
+
+def _may(request, action: str, model) -> bool:
+    opts = model._meta
+    return request.user.has_perm(f"{opts.app_label}.{action}_{opts.model_name}")

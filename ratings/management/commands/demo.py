@@ -1,0 +1,233 @@
+"""A demo club on an empty database: three leagues, a few hundred games, and a login to try it.
+
+Every game goes through the rating engine, recorded in the order it was played (so each one is
+the league's newest and takes the engine's fast path). The random choices come from a seeded
+generator, so every run makes the same club; only the dates follow today's date, so the club
+always looks recently active.
+"""
+
+import random
+from datetime import date, datetime, time, timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from ratings import engine
+from ratings.models import League, Player, Speed, System
+
+DEMO_USERNAME = "demo"
+DEFAULT_PASSWORD = "demo-club-2026"
+SEED = 2026
+HISTORY_DAYS = 180
+
+# The seed document's worked example, the first game of the Preferans league: own start ratings,
+# then the paper (left, middle, right) of each seat. Its page shows -500/40/460, 1173/1152/1125.
+SEED_BULA = 30
+SEED_GAME = [
+    ("Pedja", 1200, (320, -20, 160)),
+    ("Marko", 1150, (120, 4, 60)),
+    ("Johnny", 1100, (20, 16, 60)),
+]
+PREFERANS_PLAYERS = [
+    "Pedja", "Marko", "Johnny", "Ana", "Bojan", "Dragan",
+    "Jelena", "Milica", "Nikola", "Stefan", "Vesna", "Zoran",
+]  # fmt: skip
+HEARTS_PLAYERS = ["Ana", "Marko", "Jelena", "Nikola", "Dahlia", "John", "Ahmed", "Lei"]
+CHESS_PLAYERS = ["Stefan", "Nikola", "Bojan", "Ivan", "Petar", "Luka", "Sara", "Mia"]
+# Juniors (under 18 for the whole history): FIDE gives them K = 40.
+JUNIOR_AGES = {"Luka": 14, "Sara": 15, "Mia": 16}
+
+PREFERANS_GAMES = 300
+HEARTS_GAMES = 150
+CHESS_GAMES = 150
+
+
+class Command(BaseCommand):
+    help = "Fill an empty database with a demo club: leagues, players, games and a demo login."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--password",
+            default=DEFAULT_PASSWORD,
+            help=f"the demo login's password (default: {DEFAULT_PASSWORD})",
+        )
+
+    def handle(self, *args, password: str, **options):
+        if League.objects.exists():
+            self.stdout.write(
+                "The club already has data (it has leagues): the demo was not created."
+            )
+            return
+        if get_user_model().objects.filter(username=DEMO_USERNAME).exists():
+            raise CommandError(
+                f'A user "{DEMO_USERNAME}" already exists: the demo was not created.'
+            )
+        with transaction.atomic():
+            summary = DemoClub(random.Random(SEED), timezone.localdate()).build(password)
+        self.stdout.write(self.style.SUCCESS("Demo club created:"))
+        for line in summary:
+            self.stdout.write(f"  {line}")
+        self.stdout.write(
+            f'Demo login: username "{DEMO_USERNAME}", password "{password}".\n'
+            "  This account is STAFF and SUPERUSER, so the admin (/admin/) works in the demo.\n"
+            "  Change its password or delete it before the club is used for real."
+        )
+
+
+class DemoClub:
+    def __init__(self, rng: random.Random, today: date):
+        self.rng = rng
+        self.today = today
+        self.first_day = today - timedelta(days=HISTORY_DAYS)
+        self.players: dict[str, Player] = {}
+        # A hidden strength per player, so some players really are better than others.
+        self.skill: dict[str, float] = {}
+
+    def build(self, password: str) -> list[str]:
+        self.user = get_user_model().objects.create_superuser(
+            username=DEMO_USERNAME, email="", password=password
+        )
+        for name in dict.fromkeys(PREFERANS_PLAYERS + HEARTS_PLAYERS + CHESS_PLAYERS):
+            birth_date = None
+            if name in JUNIOR_AGES:
+                birth_date = date(self.today.year - JUNIOR_AGES[name], 1, 1)
+            self.players[name] = Player.objects.create_named(name, birth_date=birth_date)
+            self.skill[name] = self.rng.gauss(0, 1)
+        return [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
+
+    # Leagues ------------------------------------------------------------------------------------
+
+    def preferans(self) -> str:
+        league = League.objects.create(
+            name="Preferans",
+            slug="preferans",
+            system=System.PREFKO,
+            start_rating=1000,
+            game_name="Preferans",
+            description="Three players, papers as written at the table. Lower rating is better.",
+        )
+        for name, start, _paper in SEED_GAME:
+            engine.standing_set_start_rating(
+                league=league, player=self.players[name], rating=start, actor=self.user
+            )
+        self.record(
+            league,
+            datetime.combine(self.first_day, time(19, 30)),
+            [
+                engine.Entry(player_id=self.players[name].pk, paper=paper)
+                for name, _start, paper in SEED_GAME
+            ],
+            bula=SEED_BULA,
+            note="The worked example of the prefko seed document.",
+        )
+        for played_at in self.evenings(PREFERANS_GAMES):
+            seats = self.rng.sample(PREFERANS_PLAYERS, 3)
+            bula, papers = self.preferans_paper(seats)
+            entries = [
+                engine.Entry(player_id=self.players[name].pk, paper=paper)
+                for name, paper in zip(seats, papers, strict=True)
+            ]
+            self.record(league, played_at, entries, bula=bula)
+        return f"Preferans (prefko): {PREFERANS_GAMES + 1} games, {len(PREFERANS_PLAYERS)} players"
+
+    def hearts(self) -> str:
+        league = League.objects.create(
+            name="Hearts",
+            slug="hearts",
+            system=System.RAYTER_LOWSCORE,
+            start_rating=1000,
+            game_name="Hearts",
+            description="Three to five players; the lowest score wins.",
+        )
+        for played_at in self.evenings(HEARTS_GAMES):
+            seats = self.rng.sample(HEARTS_PLAYERS, self.rng.randint(3, 5))
+            entries = [
+                engine.Entry(
+                    player_id=self.players[name].pk,
+                    score=min(130, max(0, round(self.rng.gauss(60 - 15 * self.skill[name], 30)))),
+                )
+                for name in seats
+            ]
+            self.record(league, played_at, entries)
+        players = len(HEARTS_PLAYERS)
+        return f"Hearts (Rayter, lowest score wins): {HEARTS_GAMES} games, {players} players"
+
+    def chess(self) -> str:
+        league = League.objects.create(
+            name="Chess",
+            slug="chess",
+            system=System.FIDE,
+            start_rating=1500,
+            speed=Speed.STANDARD,
+            game_name="Chess",
+            description="Standard time control, FIDE rules; juniors get K = 40.",
+        )
+        for played_at in self.evenings(CHESS_GAMES):
+            white, black = self.rng.sample(CHESS_PLAYERS, 2)
+            gap = 200 * (self.skill[black] - self.skill[white])
+            white_wins = 1 / (1 + 10 ** (gap / 400))
+            roll = self.rng.random()
+            if roll < 0.2:
+                scores = (0.5, 0.5)
+            elif roll < 0.2 + 0.8 * white_wins:
+                scores = (1, 0)
+            else:
+                scores = (0, 1)
+            entries = [
+                engine.Entry(player_id=self.players[name].pk, score=score)
+                for name, score in zip((white, black), scores, strict=True)
+            ]
+            self.record(league, played_at, entries)
+        juniors = ", ".join(JUNIOR_AGES)
+        return (
+            f"Chess (FIDE, standard): {CHESS_GAMES} games, {len(CHESS_PLAYERS)} players "
+            f"(juniors: {juniors})"
+        )
+
+    # Building blocks ----------------------------------------------------------------------------
+
+    def record(self, league, played_at, entries, *, bula=None, note="") -> None:
+        engine.game_record(
+            league=league,
+            played_at=timezone.make_aware(played_at),
+            entries=entries,
+            bula=bula,
+            note=note,
+            entered_by=self.user,
+        )
+
+    def evenings(self, count: int) -> list[datetime]:
+        """``count`` club evenings after the first day and before today, in the order played."""
+        moments = []
+        for _ in range(count):
+            day = self.first_day + timedelta(days=self.rng.randint(1, HISTORY_DAYS - 1))
+            minutes = self.rng.randrange(18 * 60, 23 * 60, 15)
+            moments.append(datetime.combine(day, time(minutes // 60, minutes % 60)))
+        return sorted(moments)
+
+    def preferans_paper(self, seats: list[str]) -> tuple[int, list[tuple[int, int, int]]]:
+        """A finished game's paper: bulas summing to zero, side columns as written at a table."""
+        rng = self.rng
+        bula = rng.choice((30, 30, 50, 60))
+        while True:
+            middles = [rng.randint(-bula, bula) for _ in range(2)]
+            middles.append(-sum(middles))
+            if abs(middles[2]) <= bula:
+                break
+        # The stronger the player (with luck), the lower their final bula.
+        form = sorted(seats, key=lambda name: self.skill[name] + rng.gauss(0, 1.5), reverse=True)
+        middle_of = dict(zip(form, sorted(middles), strict=True))
+        papers = []
+        for name in seats:
+            # Whoever finished low played (and won) many hands, so wrote more on their sides.
+            activity = 1.5 if middle_of[name] < 0 else 1.0
+            papers.append((self.side(activity), middle_of[name], self.side(activity)))
+        return bula, papers
+
+    def side(self, activity: float) -> int:
+        """Points written against a neighbour: tens, now and then a two-point soup."""
+        if self.rng.random() < 0.15:
+            return 2 * self.rng.randint(0, 10)
+        return 10 * min(60, int(self.rng.expovariate(1 / (6 * activity))))

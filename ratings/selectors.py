@@ -1,0 +1,238 @@
+"""Reads for the public pages: each loads, up front, exactly what its page shows.
+
+Every function here issues a fixed number of queries whatever the size of the league or the
+player's history (the view tests pin the counts), so they use subqueries, window functions and
+``values_list`` rather than per-row lookups. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import (
+    Count,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, Rank
+
+from ratings.models import Game, League, Player, Result, Standing, System
+
+
+def _count(queryset: QuerySet, group_by: str) -> Subquery:
+    """A correlated COUNT(*) subquery: ``queryset`` already filtered on an OuterRef."""
+    counted = queryset.order_by().values(group_by).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+# Leagues ----------------------------------------------------------------------------------------
+
+
+def leagues_overview() -> QuerySet[League]:
+    """Every league with its number of (active) players and games and its last game: one query."""
+    players = Standing.objects.filter(league=OuterRef("pk"), games__gt=0)
+    games = Game.objects.filter(league=OuterRef("pk"))
+    last_game = (
+        Game.objects.filter(league=OuterRef("pk"))
+        .order_by()
+        .values("league")
+        .annotate(last=Max("played_at"))
+        .values("last")
+    )
+    return League.objects.annotate(
+        player_count=_count(players, "league"),
+        game_count=_count(games, "league"),
+        last_played_at=Subquery(last_game),
+    ).order_by("name")
+
+
+# Leaderboard ------------------------------------------------------------------------------------
+
+
+def league_standings(league: League, *, min_games: int | None = None) -> QuerySet[Standing]:
+    """The league's ranked standings, optionally only players with ``min_games`` games or more.
+
+    ``rank`` is computed by the database over the rows shown, in the league's direction (lowest
+    rating first for prefko), so it stays right on any page and under any other sort order.
+    Equal ratings share a rank (1, 2, 2, 4).
+    """
+    standings = Standing.objects.leaderboard(league)
+    if min_games:
+        standings = standings.filter(games__gte=min_games)
+    best_first = F("rating").asc() if league.lower_is_better else F("rating").desc()
+    return standings.only(
+        "rating",
+        "games",
+        "last_change",
+        "last_played_at",
+        "league_id",
+        "player__name",
+        "player__slug",
+    ).annotate(rank=Window(Rank(), order_by=best_first))
+
+
+def league_players(league: League) -> list[tuple[str, str]]:
+    """(slug, name) of everyone who has played in the league, by name: for a filter's choices."""
+    return list(
+        Standing.objects.filter(league=league, games__gt=0)
+        .order_by("player__name")
+        .values_list("player__slug", "player__name")
+    )
+
+
+# Games ------------------------------------------------------------------------------------------
+
+
+def _results_by_seat() -> Prefetch:
+    return Prefetch(
+        "results",
+        queryset=Result.objects.select_related("player")
+        .only(
+            "game_id",
+            "seat",
+            "score",
+            "rating_before",
+            "rating_after",
+            "left",
+            "middle",
+            "right",
+            "player__name",
+            "player__slug",
+        )
+        .order_by("seat"),
+    )
+
+
+def league_games(league: League, *, player_slug: str | None = None) -> QuerySet[Game]:
+    """The league's games, newest first, each with its results in seat order.
+
+    The results are prefetched, so a page of games costs two queries whatever its length (three
+    with the paginator's count).
+    """
+    games = Game.objects.filter(league=league)
+    if player_slug is not None:
+        games = games.filter(results__player__slug=player_slug)
+    return (
+        games.newest_first()
+        .only("pk", "league_id", "played_at", "bula", "ended_early")
+        .prefetch_related(_results_by_seat())
+    )
+
+
+def _neighbour(*, newer: bool) -> Subquery:
+    """The id of the game just before or after the outer one in its league's rating order."""
+    played_at, pk = OuterRef("played_at"), OuterRef("pk")
+    if newer:
+        condition = Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
+        order = ("played_at", "pk")
+    else:
+        condition = Q(played_at__lt=played_at) | Q(played_at=played_at, pk__lt=pk)
+        order = ("-played_at", "-pk")
+    neighbours = Game.objects.filter(condition, league=OuterRef("league_id")).order_by(*order)
+    return Subquery(neighbours.values("pk")[:1])
+
+
+def game_detail() -> QuerySet[Game]:
+    """Games with their league, who entered them, the previous and next game's id (``previous_id``,
+    ``next_id``, None at either end of the league) and their results: two queries for one game.
+    """
+    return (
+        Game.objects.select_related("league", "entered_by")
+        .annotate(previous_id=_neighbour(newer=False), next_id=_neighbour(newer=True))
+        .prefetch_related(_results_by_seat())
+    )
+
+
+# Players ----------------------------------------------------------------------------------------
+
+
+def player_standings(player: Player) -> QuerySet[Standing]:
+    """The player's standing in every league they have played in, with their ``rank`` there.
+
+    The rank counts the league's players rated better (lower for prefko, higher otherwise) in a
+    correlated subquery, so it costs no query per league.
+    """
+    mine = OuterRef("rating")
+    better = Standing.objects.filter(league=OuterRef("league_id"), games__gt=0).filter(
+        Q(league__system=System.PREFKO, rating__lt=mine)
+        | (~Q(league__system=System.PREFKO) & Q(rating__gt=mine))
+    )
+    return (
+        Standing.objects.filter(player=player, games__gt=0)
+        .select_related("league")
+        .annotate(rank=_count(better, "league") + 1)
+        .order_by("league__name")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One of a player's games, as their history on the player page shows it."""
+
+    league_id: int
+    game_id: int
+    played_at: datetime
+    score: float
+    rating_before: float
+    rating_after: float
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+def player_history(player: Player) -> dict[int, list[HistoryRow]]:
+    """Every game the player played, oldest first, grouped by league id: one query.
+
+    Plain tuples rather than model instances: a player with thousands of games needs all of them
+    for the chart, and building that many objects would dominate the page's time.
+    """
+    rows = (
+        Result.objects.filter(player=player)
+        .order_by("game__played_at", "game_id")
+        .values_list(
+            "game__league_id",
+            "game_id",
+            "game__played_at",
+            "score",
+            "rating_before",
+            "rating_after",
+        )
+    )
+    history: dict[int, list[HistoryRow]] = defaultdict(list)
+    for row in rows:
+        history[row[0]].append(HistoryRow(*row))
+    return history
+
+
+def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, list[Player]]:
+    """The other players of the given games, in seat order, keyed by game id: one query.
+
+    Only the games on the pages being shown are asked for, so the cost does not grow with the
+    player's history.
+    """
+    ids = list(game_ids)
+    opponents: dict[int, list[Player]] = defaultdict(list)
+    if not ids:
+        return opponents
+    results = (
+        Result.objects.filter(game_id__in=ids)
+        .exclude(player=player)
+        .select_related("player")
+        .only("game_id", "seat", "player__name", "player__slug")
+        .order_by("game_id", "seat")
+    )
+    for result in results:
+        opponents[result.game_id].append(result.player)
+    return opponents

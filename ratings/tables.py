@@ -1,0 +1,273 @@
+"""The pages' tables: display only. Each gets an already optimised queryset or list from
+:mod:`ratings.selectors`; formatting lives in ``render_<column>`` and the helpers below.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+import django_tables2 as tables
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models import Kind
+
+MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
+NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
+
+
+# Formatting -------------------------------------------------------------------------------------
+
+
+def whole(value: float) -> int:
+    """Round half away from zero, as people do (Python's round() goes to the even number)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
+def number_text(value: float) -> str:
+    """A number as shown: whole numbers without decimals, others with up to two, real minus."""
+    text = str(int(value)) if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
+    return text.replace("-", MINUS)
+
+
+def decimal_text(value: float, places: int = 3, *, plus: bool = False) -> str:
+    """A computed term: up to ``places`` decimals, trailing zeros dropped, real minus sign."""
+    text = f"{value:+.{places}f}" if plus else f"{value:.{places}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.replace("-", MINUS)
+
+
+def rating_text(value: float) -> str:
+    """A rating as shown everywhere: no decimals (Elo and Rayter keep theirs for sorting)."""
+    return str(whole(value)).replace("-", MINUS)
+
+
+def change_html(value: float | None) -> SafeString | str:
+    """A rating change with its sign and an up/down class, so colour is never the only cue."""
+    if value is None:
+        return "—"
+    rounded = whole(value)
+    if rounded > 0:
+        return format_html('<span class="up">+{}</span>', rounded)
+    if rounded < 0:
+        return format_html('<span class="down">{}{}</span>', MINUS, -rounded)
+    return "0"
+
+
+def score_text(score: float, kind: str) -> str:
+    """A game score: the points, or win / draw / loss for a head-to-head game."""
+    if kind == Kind.DUEL:
+        if score >= 1:
+            return str(_("Win"))
+        return str(_("Draw")) if score > 0 else str(_("Loss"))
+    return number_text(score)
+
+
+def when_text(value: datetime | None, *, time: bool = True) -> str:
+    """A moment in the club's time zone, compact enough for a phone."""
+    if value is None:
+        return "—"
+    return date_format(timezone.localtime(value), "Y-m-d H:i" if time else "Y-m-d")
+
+
+def player_link(player) -> SafeString:
+    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.name)
+
+
+# Leaderboard ------------------------------------------------------------------------------------
+
+
+class LeaderboardTable(tables.Table):
+    """A league's standings; ``rank`` comes from the queryset (a window over the rating)."""
+
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "player__name"), attrs=NUMBER)
+    player = tables.Column(
+        verbose_name=_("Player"), accessor="player", order_by=("player__name",), linkify=True
+    )
+    rating = tables.Column(verbose_name=_("Rating"), attrs=NUMBER)
+    games = tables.Column(verbose_name=_("Games"), order_by=("games", "player__name"), attrs=NUMBER)
+    last_change = tables.Column(
+        verbose_name=_("Last change"), order_by=("last_change", "player__name"), attrs=NUMBER
+    )
+    last_played_at = tables.Column(
+        verbose_name=_("Last played"), order_by=("last_played_at", "player__name")
+    )
+
+    class Meta:
+        attrs = {"class": "leaderboard"}
+        empty_text = _("No one has played in this league yet.")
+
+    def render_player(self, value) -> str:
+        return value.name
+
+    def render_rating(self, value: float) -> str:
+        return rating_text(value)
+
+    def render_last_change(self, value: float) -> SafeString | str:
+        return change_html(value)
+
+    def render_last_played_at(self, value: datetime) -> str:
+        return when_text(value, time=False)
+
+    def order_rating(self, queryset, is_descending: bool):
+        # Ties keep the name order both ways, so a page break never depends on the direction.
+        rating = F("rating").desc() if is_descending else F("rating").asc()
+        return queryset.order_by(rating, "player__name", "pk"), True
+
+
+# Games ------------------------------------------------------------------------------------------
+
+
+class LeagueGamesTable(tables.Table):
+    """A league's games, newest first; each game's results come prefetched in seat order."""
+
+    played_at = tables.Column(verbose_name=_("Played"), linkify=True, orderable=False)
+    players = tables.Column(
+        verbose_name=_("Players, score and change"),
+        accessor="pk",
+        empty_values=(),
+        orderable=False,
+    )
+
+    class Meta:
+        attrs = {"class": "games"}
+        empty_text = _("No games.")
+
+    def __init__(self, *args, kind: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+
+    def render_played_at(self, value: datetime) -> str:
+        return when_text(value)
+
+    def render_players(self, record) -> SafeString:
+        return format_html_join(
+            " · ",
+            '<span class="seat">{} {} ({})</span>',
+            (
+                (player_link(r.player), score_text(r.score, self.kind), change_html(r.change))
+                for r in record.results.all()
+            ),
+        )
+
+
+class GameResultsTable(tables.Table):
+    """One game's seats: the paper (Preferans), score, and each player's rating before and after."""
+
+    seat = tables.Column(verbose_name=_("Seat"), attrs=NUMBER)
+    player = tables.Column(verbose_name=_("Player"), linkify=True)
+    left = tables.Column(verbose_name=_("Left"), attrs=NUMBER)
+    middle = tables.Column(verbose_name=_("Middle"), attrs=NUMBER)
+    right = tables.Column(verbose_name=_("Right"), attrs=NUMBER)
+    score = tables.Column(verbose_name=_("Score"), attrs=NUMBER)
+    rating_before = tables.Column(verbose_name=_("Rating before"), attrs=NUMBER)
+    change = tables.Column(verbose_name=_("Change"), accessor="change", attrs=NUMBER)
+    rating_after = tables.Column(verbose_name=_("Rating after"), attrs=NUMBER)
+
+    class Meta:
+        attrs = {"class": "results"}
+        orderable = False
+
+    def __init__(self, results, *, kind: str):
+        headers = {
+            Kind.PREFERANS: _("Final score"),
+            Kind.SCORED: _("Score"),
+            Kind.DUEL: _("Result"),
+        }
+        super().__init__(
+            results,
+            exclude=() if kind == Kind.PREFERANS else ("left", "middle", "right"),
+            extra_columns=[("score", tables.Column(verbose_name=headers[kind], attrs=NUMBER))],
+        )
+        self.kind = kind
+
+    def render_seat(self, value: int) -> int:
+        return value + 1
+
+    def render_player(self, value) -> str:
+        return value.name
+
+    def render_middle(self, value: int) -> str:
+        return number_text(value)
+
+    def render_score(self, value: float) -> str:
+        return score_text(value, self.kind)
+
+    def render_rating_before(self, value: float) -> str:
+        return rating_text(value)
+
+    def render_change(self, value: float) -> SafeString | str:
+        return change_html(value)
+
+    def render_rating_after(self, value: float) -> str:
+        return rating_text(value)
+
+
+class PrefkoTermsTable(tables.Table):
+    """prefko's terms for each pair of players: C = D + T + N."""
+
+    pair = tables.Column(verbose_name=_("Pair"))
+    d = tables.Column(verbose_name="D", attrs=NUMBER)
+    t = tables.Column(verbose_name="T", attrs=NUMBER)
+    n = tables.Column(verbose_name="N", attrs=NUMBER)
+    c = tables.Column(verbose_name="C", attrs=NUMBER)
+
+    class Meta:
+        attrs = {"class": "terms"}
+        orderable = False
+
+    def _term(self, value: float) -> str:
+        return decimal_text(value, 3, plus=True)
+
+    render_d = render_t = render_n = render_c = _term
+
+
+# Player page ------------------------------------------------------------------------------------
+
+
+class PlayerGamesTable(tables.Table):
+    """A player's games in one league (``selectors.HistoryRow``), newest first.
+
+    The opponents are looked up only for the rows on the current page: the view sets
+    ``opponents`` (game id -> players) after pagination.
+    """
+
+    played_at = tables.Column(verbose_name=_("Played"), orderable=False)
+    opponents = tables.Column(
+        verbose_name=_("Opponents"), accessor="game_id", empty_values=(), orderable=False
+    )
+    score = tables.Column(verbose_name=_("Score"), orderable=False, attrs=NUMBER)
+    change = tables.Column(verbose_name=_("Change"), orderable=False, attrs=NUMBER)
+    rating_after = tables.Column(verbose_name=_("Rating after"), orderable=False, attrs=NUMBER)
+
+    class Meta:
+        attrs = {"class": "player-games"}
+        per_page = 50
+
+    def __init__(self, rows, *, kind: str, prefix: str):
+        super().__init__(rows, prefix=prefix)
+        self.kind = kind
+        self.opponents: dict[int, list] = {}
+
+    def render_played_at(self, value: datetime, record) -> SafeString:
+        url = reverse("ratings:game", args=[record.game_id])
+        return format_html('<a href="{}">{}</a>', url, when_text(value))
+
+    def render_opponents(self, value: int) -> SafeString:
+        return format_html_join(", ", "{}", ((player_link(p),) for p in self.opponents[value]))
+
+    def render_score(self, value: float) -> str:
+        return score_text(value, self.kind)
+
+    def render_change(self, value: float) -> SafeString | str:
+        return change_html(value)
+
+    def render_rating_after(self, value: float) -> str:
+        return rating_text(value)

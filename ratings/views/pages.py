@@ -1,0 +1,363 @@
+"""The club's public pages: leagues, leaderboards and their export, games, players.
+
+Every view reads through :mod:`ratings.selectors`, so each page runs a fixed number of queries
+however big the league or the player's history (pinned in ``tests/views/test_page_queries.py``).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.http import content_disposition_header, urlencode
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
+
+from ratings import selectors
+from ratings.access import can_enter_games, club_readable
+from ratings.algorithms import preferans
+from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.tables import (
+    GameResultsTable,
+    LeaderboardTable,
+    LeagueGamesTable,
+    PlayerGamesTable,
+    PrefkoTermsTable,
+    change_html,
+    decimal_text,
+)
+
+PER_PAGE = 50
+EXPORT_FORMATS = ("csv", "json")
+EXPORT_COLUMNS = ("rank", "name", "rating", "games", "last_change", "last_played")
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class FixedPaginator(Paginator):
+    """Pages of PER_PAGE rows, whatever ``?per_page=`` says: django-tables2 reads that from the
+    request, and a visitor's -1 would crash the page while 10**9 would load a whole league."""
+
+    def __init__(self, object_list, per_page, *args, **kwargs):
+        super().__init__(object_list, PER_PAGE, *args, **kwargs)
+
+
+PAGINATION = {"per_page": PER_PAGE, "paginator_class": FixedPaginator}
+
+
+class MinGamesForm(forms.Form):
+    """The leaderboard's filter: only players with at least this many games."""
+
+    min_games = forms.IntegerField(
+        label=_("Minimum games"), min_value=0, max_value=1_000_000, required=False
+    )
+
+
+class PlayerFilterForm(forms.Form):
+    """The games list's filter: one player's games; the choices are the league's players."""
+
+    player = forms.ChoiceField(
+        label=_("Player"),
+        required=False,
+        error_messages={"invalid_choice": _("No player “%(value)s” has played in this league.")},
+    )
+
+    def __init__(self, data, *, players: list[tuple[str, str]]):
+        super().__init__(data)
+        self.fields["player"].choices = [("", _("Everyone")), *players]
+
+
+def _min_games(request: HttpRequest) -> tuple[MinGamesForm, int | None]:
+    form = MinGamesForm(request.GET)
+    return form, form.cleaned_data["min_games"] if form.is_valid() else None
+
+
+# Leagues ----------------------------------------------------------------------------------------
+
+
+@require_safe
+@club_readable
+def home(request: HttpRequest) -> HttpResponse:
+    """The leagues, with how many play in each and when they last did."""
+    return render(
+        request,
+        "ratings/home.html",
+        {
+            "leagues": selectors.leagues_overview(),
+            "can_enter_games": can_enter_games(request.user),
+        },
+    )
+
+
+@require_safe
+@club_readable
+def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's standings: ranked in the league's direction, sortable, filterable."""
+    league = get_object_or_404(League, slug=slug)
+    filter_form, min_games = _min_games(request)
+    table = LeaderboardTable(
+        selectors.league_standings(league, min_games=min_games),
+        order_by="rating" if league.lower_is_better else "-rating",
+    )
+    RequestConfig(request, paginate=PAGINATION).configure(table)
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "league": league,
+            "table": table,
+            "filter_form": filter_form,
+            "min_games": min_games,
+            "export_query": urlencode({"min_games": min_games}) if min_games else "",
+            "can_enter_games": can_enter_games(request.user),
+        },
+    )
+
+
+def _export_number(value: float | None, league: League) -> float | int | None:
+    if value is None:
+        return None
+    return round(value) if league.integer_ratings else round(value, 2)
+
+
+def _spreadsheet_text(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading apostrophe stops a formula from running."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _export_filename(league: League, fmt: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
+    return f"{stem}-standings.{fmt}"
+
+
+@require_safe
+@club_readable
+def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """The leaderboard (with its filter) as a CSV or JSON download, in rank order."""
+    if fmt not in EXPORT_FORMATS:
+        raise Http404("Unknown export format")
+    league = get_object_or_404(League, slug=slug)
+    filter_form, min_games = _min_games(request)
+    if not filter_form.is_valid():
+        return HttpResponseBadRequest(
+            " ".join(filter_form.errors["min_games"]), content_type="text/plain; charset=utf-8"
+        )
+    standings = selectors.league_standings(league, min_games=min_games)
+    rows = [
+        {
+            "rank": standing.rank,
+            "name": standing.player.name,
+            "rating": _export_number(standing.rating, league),
+            "games": standing.games,
+            "last_change": _export_number(standing.last_change, league),
+            "last_played": (
+                timezone.localtime(standing.last_played_at).isoformat()
+                if standing.last_played_at
+                else None
+            ),
+        }
+        for standing in standings
+    ]
+    disposition = content_disposition_header(True, _export_filename(league, fmt))
+    if fmt == "json":
+        payload = {
+            "league": {
+                "name": league.name,
+                "slug": league.slug,
+                "system": league.system,
+                "lower_is_better": league.lower_is_better,
+            },
+            "standings": rows,
+        }
+        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        writer = csv.writer(response)
+        writer.writerow(EXPORT_COLUMNS)
+        for row in rows:
+            row["name"] = _spreadsheet_text(row["name"])
+            writer.writerow(["" if row[col] is None else row[col] for col in EXPORT_COLUMNS])
+    response["Content-Disposition"] = disposition
+    return response
+
+
+# Games ------------------------------------------------------------------------------------------
+
+
+@require_safe
+@club_readable
+def league_games(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's games, newest first, optionally one player's only."""
+    league = get_object_or_404(League, slug=slug)
+    filter_form = PlayerFilterForm(request.GET, players=selectors.league_players(league))
+    if filter_form.is_valid():
+        games = selectors.league_games(
+            league, player_slug=filter_form.cleaned_data["player"] or None
+        )
+    else:
+        games = Game.objects.none()
+    table = LeagueGamesTable(games, kind=league.kind)
+    RequestConfig(request, paginate=PAGINATION).configure(table)
+    return render(
+        request,
+        "ratings/league_games.html",
+        {
+            "league": league,
+            "table": table,
+            "filter_form": filter_form,
+            "can_enter_games": can_enter_games(request.user),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class ChangeExplained:
+    """How one player's change follows from the pair terms: "(C12 + C13) / 2 = −27.4 → −27"."""
+
+    name: str
+    formula: str
+    average: str
+    change: SafeString | str
+
+
+@dataclass(frozen=True)
+class TermsExplained:
+    """prefko's working for one game: the pair terms as a table and each player's change."""
+
+    table: PrefkoTermsTable
+    changes: list[ChangeExplained]
+
+
+PAIRS = ((0, 1), (0, 2), (1, 2))
+# Each seat's change is the average of its two pairs' C, negated where it is the pair's second.
+CHANGE_FORMULAS = ("(C12 + C13) / 2", "(−C12 + C23) / 2", "(−C13 − C23) / 2")
+
+
+def _prefko_terms(results: list[Result], bula: int) -> TermsExplained:
+    """Recompute the terms from the stored ratings before the game, as the engine rated it."""
+    terms = preferans.rating_terms(
+        [int(r.rating_before) for r in results], [int(r.score) for r in results], bula
+    )
+    names = [r.player.name for r in results]
+    rows = [
+        {
+            "pair": f"{i + 1}–{j + 1}: {names[i]} – {names[j]}",
+            "d": terms.d[k],
+            "t": terms.t[k],
+            "n": terms.n[k],
+            "c": terms.c[k],
+        }
+        for k, (i, j) in enumerate(PAIRS)
+    ]
+    c12, c13, c23 = terms.c
+    averages = ((c12 + c13) / 2, (-c12 + c23) / 2, (-c13 - c23) / 2)
+    changes = [
+        ChangeExplained(
+            name=name,
+            formula=formula,
+            average=decimal_text(average, 4),
+            change=change_html(change),
+        )
+        for name, formula, average, change in zip(
+            names, CHANGE_FORMULAS, averages, terms.changes, strict=True
+        )
+    ]
+    return TermsExplained(table=PrefkoTermsTable(rows), changes=changes)
+
+
+@require_safe
+@club_readable
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One game: its paper or scores, each player's rating change, and for prefko the why."""
+    game = get_object_or_404(selectors.game_detail(), pk=pk)
+    league = game.league
+    results = list(game.results.all())
+    terms = None
+    if league.system == System.PREFKO and game.bula and len(results) == 3:
+        terms = _prefko_terms(results, game.bula)
+    return render(
+        request,
+        "ratings/game_detail.html",
+        {
+            "game": game,
+            "league": league,
+            "results": results,
+            "table": GameResultsTable(results, kind=league.kind),
+            "terms": terms,
+            "edited": (game.updated_at - game.created_at).total_seconds() > 1,
+        },
+    )
+
+
+# Players ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class LeagueSection:
+    """A player's part of one league on their page."""
+
+    standing: Standing
+    chart: SafeString
+    table: PlayerGamesTable
+
+    @property
+    def league(self) -> League:
+        return self.standing.league
+
+
+# The chart shows a title only on its sampled markers (at most a few hundred): formatting the
+# dates of thousands of games up front would cost more than the rest of the page together.
+_lazy_point_title = lazy(point_title, str)
+_GAME_ID = 987654321
+
+
+def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
+    # One reverse() for the whole series rather than one per game.
+    head, _sep, tail = reverse("ratings:game", args=[_GAME_ID]).rpartition(str(_GAME_ID))
+    points = [
+        ChartPoint(
+            row.played_at,
+            row.rating_after,
+            f"{head}{row.game_id}{tail}",
+            _lazy_point_title(row.played_at, row.rating_after, row.change),
+        )
+        for row in rows
+    ]
+    return rating_history_svg(
+        [ChartSeries(league.name, points)], lower_is_better=league.lower_is_better
+    )
+
+
+@require_safe
+@club_readable
+def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's leagues: rating, rank, rating history chart and games, page by page."""
+    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    history = selectors.player_history(player)
+    config = RequestConfig(request, paginate=PAGINATION)
+    sections = []
+    for standing in selectors.player_standings(player):
+        league = standing.league
+        rows = history.get(league.pk, [])
+        table = PlayerGamesTable(rows[::-1], kind=league.kind, prefix=f"{league.slug}-")
+        config.configure(table)
+        sections.append(LeagueSection(standing=standing, chart=_chart(league, rows), table=table))
+    # Opponents only for the rows on the pages shown, all leagues at once.
+    opponents = selectors.opponents_by_game(
+        (row.record.game_id for section in sections for row in section.table.page.object_list),
+        player=player,
+    )
+    for section in sections:
+        section.table.opponents = opponents
+    return render(request, "ratings/player_detail.html", {"player": player, "sections": sections})

@@ -1,0 +1,171 @@
+"""The management commands: recompute_ratings and demo."""
+
+import itertools
+from datetime import UTC, datetime, timedelta
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from ratings import engine
+from ratings.models import Game, League, Player, Result, Standing, System
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 1, 10, 20, 0, tzinfo=UTC)
+PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
+_ids = itertools.count()
+
+
+def make_league(system=System.PREFKO, **fields) -> League:
+    n = next(_ids)
+    return League.objects.create(name=f"League {n}", slug=f"league-{n}", system=system, **fields)
+
+
+def preferans_league_with_games(count: int) -> League:
+    league = make_league()
+    players = [Player.objects.create_named(f"Player {next(_ids)}") for _ in range(3)]
+    for day in range(count):
+        seats = players[day % 3 :] + players[: day % 3]
+        engine.game_record(
+            league=league,
+            played_at=T0 + timedelta(days=day),
+            entries=[
+                engine.Entry(player_id=p.pk, paper=paper)
+                for p, paper in zip(seats, PAPERS, strict=True)
+            ],
+            bula=30,
+        )
+    return league
+
+
+def stored_ratings(league) -> dict[int, tuple[float, float]]:
+    return {
+        pk: (before, after)
+        for pk, before, after in Result.objects.filter(game__league=league).values_list(
+            "pk", "rating_before", "rating_after"
+        )
+    }
+
+
+def run(*args, **options) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out, **options)
+    return out.getvalue()
+
+
+# recompute_ratings ------------------------------------------------------------------------------
+
+
+def test_recompute_ratings_replays_every_league():
+    first, second = preferans_league_with_games(4), preferans_league_with_games(2)
+    expected = stored_ratings(first), stored_ratings(second)
+    Result.objects.update(rating_before=0, rating_after=0)
+
+    out = run("recompute_ratings")
+
+    assert (stored_ratings(first), stored_ratings(second)) == expected
+    assert f"{first.name} ({first.slug}): 4 games rated" in out
+    assert f"{second.name} ({second.slug}): 2 games rated" in out
+
+
+def test_recompute_ratings_replays_only_the_named_league():
+    first, second = preferans_league_with_games(3), preferans_league_with_games(1)
+    expected = stored_ratings(first)
+    Result.objects.update(rating_after=0)
+
+    out = run("recompute_ratings", first.slug)
+
+    assert stored_ratings(first) == expected
+    assert set(
+        Result.objects.filter(game__league=second).values_list("rating_after", flat=True)
+    ) == {0}
+    assert out.strip() == f"{first.name} ({first.slug}): 3 games rated"
+
+
+def test_recompute_ratings_refuses_an_unknown_slug_and_replays_nothing():
+    league = preferans_league_with_games(1)
+    Result.objects.update(rating_after=0)
+
+    with pytest.raises(CommandError, match="Unknown league: no-such-league"):
+        run("recompute_ratings", league.slug, "no-such-league")
+
+    assert set(Result.objects.values_list("rating_after", flat=True)) == {0}
+
+
+# demo -------------------------------------------------------------------------------------------
+
+
+def test_demo_builds_the_club_with_the_seed_game_first():
+    out = run("demo")
+
+    preferans = League.objects.get(slug="preferans")
+    assert preferans.system == System.PREFKO
+    first = Game.objects.filter(league=preferans).chronological().first()
+    results = list(first.results.select_related("player").order_by("seat"))
+    assert [r.player.name for r in results] == ["Pedja", "Marko", "Johnny"]
+    assert [r.paper for r in results] == PAPERS
+    assert first.bula == 30
+    assert [r.score for r in results] == [-500, 40, 460]
+    assert [r.rating_before for r in results] == [1200, 1150, 1100]
+    assert [r.rating_after for r in results] == [1173, 1152, 1125]
+
+    assert Game.objects.count() >= 500
+    assert Game.objects.filter(league=preferans).count() >= 300
+    hearts, chess = League.objects.get(slug="hearts"), League.objects.get(slug="chess")
+    assert hearts.system == System.RAYTER_LOWSCORE
+    assert (chess.system, chess.start_rating, chess.speed) == (System.FIDE, 1500, "standard")
+    assert Game.objects.filter(league=hearts).count() >= 100
+    assert Game.objects.filter(league=chess).count() >= 100
+    assert Player.objects.filter(birth_date__isnull=False).exists()
+    in_several = [p for p in Player.objects.all() if p.standings.count() > 1]
+    assert len(in_several) >= 3
+
+    user = get_user_model().objects.get(username="demo")
+    assert user.is_staff and user.is_superuser
+    assert user.check_password("demo-club-2026")
+    assert 'password "demo-club-2026"' in out
+    assert "STAFF and SUPERUSER" in out
+
+
+def test_demo_ratings_equal_a_replay_from_scratch():
+    """The demo records every game in played order: the fast path must match a full replay."""
+    run("demo")
+    leagues = list(League.objects.all())
+    before = {league.pk: stored_ratings(league) for league in leagues}
+    boards = {
+        league.pk: list(Standing.objects.filter(league=league).values_list("rating"))
+        for league in leagues
+    }
+
+    for league in leagues:
+        engine.league_recompute(league=league)
+
+    assert {league.pk: stored_ratings(league) for league in leagues} == before
+    assert {
+        league.pk: list(Standing.objects.filter(league=league).values_list("rating"))
+        for league in leagues
+    } == boards
+
+
+def test_demo_does_nothing_when_the_club_has_data():
+    run("demo", password="another-secret-1")
+    games = Game.objects.count()
+
+    out = run("demo")
+
+    assert "already has data" in out
+    assert Game.objects.count() == games
+    assert League.objects.count() == 3
+    assert get_user_model().objects.get(username="demo").check_password("another-secret-1")
+
+
+def test_demo_on_a_club_with_a_league_creates_nothing():
+    make_league()
+
+    out = run("demo")
+
+    assert "already has data" in out
+    assert not Game.objects.exists()
+    assert not get_user_model().objects.filter(username="demo").exists()

@@ -1,0 +1,241 @@
+"""Many writers at once: nothing lost, nothing duplicated, every rating equal to a replay.
+
+On PostgreSQL (what a club deploys) real clients post the entry form in parallel to a live server
+while an admin edits and deletes earlier games of the same league and an import runs in another.
+On SQLite, separate processes write to one database file and must queue, not fail.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from ratings import engine
+from ratings.models import Game, League, Player, Result, Standing, System
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPERS = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
+T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
+
+
+class Browser:
+    """A member's browser: a session cookie, CSRF, and the form's hidden fields."""
+
+    def __init__(self, base_url: str, user):
+        client = Client()
+        client.force_login(user)
+        self.base_url = base_url
+        self.cookies = {"sessionid": client.cookies["sessionid"].value}
+        self.opener = urllib.request.build_opener(_NoRedirect())
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self._open(path, None)
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        body = {**data, "csrfmiddlewaretoken": self.cookies["csrftoken"]}
+        return self._open(path, urllib.parse.urlencode(body).encode())
+
+    def _open(self, path: str, body: bytes | None) -> tuple[int, str]:
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        request = urllib.request.Request(
+            self.base_url + path, data=body, headers={"Cookie": cookie}
+        )
+        try:
+            response = self.opener.open(request, timeout=120)
+        except urllib.error.HTTPError as error:
+            response = error
+        with response:
+            for header in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+            return response.status, response.read().decode(errors="replace")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert match, f"no hidden {name} in the page"
+    return match.group(1)
+
+
+def enter_game(browser: Browser, path: str, players, played_at: datetime, statuses: list):
+    status, page = browser.get(path)
+    data = {
+        "submission_key": str(uuid.uuid4()),
+        "played_at": played_at.strftime("%Y-%m-%dT%H:%M"),
+        "bula": "30",
+    }
+    for seat, (player, paper) in enumerate(zip(players, PAPERS, strict=True)):
+        data[f"player_{seat}"] = player.name
+        data[f"left_{seat}"], data[f"middle_{seat}"], data[f"right_{seat}"] = paper
+    status, page = browser.post(path, {**data, "preview": "1"})
+    statuses.append(status)
+    data["previewed"] = hidden(page, "previewed")
+    status, _page = browser.post(path, {**data, "save": "1"})
+    statuses.append(status)
+    # A refresh after the POST, or a double click: the same form again.
+    status, _page = browser.post(path, {**data, "save": "1"})
+    statuses.append(status)
+
+
+def assert_matches_replay(league: League) -> None:
+    stored = sorted(
+        Result.objects.filter(game__league=league).values_list(
+            "pk", "rating_before", "rating_after"
+        )
+    )
+    standings = sorted(
+        Standing.objects.filter(league=league).values_list("player_id", "rating", "games")
+    )
+    engine.league_recompute(league=league)
+    assert stored == sorted(
+        Result.objects.filter(game__league=league).values_list(
+            "pk", "rating_before", "rating_after"
+        )
+    )
+    assert standings == sorted(
+        Standing.objects.filter(league=league).values_list("player_id", "rating", "games")
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_entries_edits_deletes_and_imports_on_postgresql(live_server, django_user_model):
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL); SQLite below")
+    league = League.objects.create(name="Preferans", slug="preferans", system=System.PREFKO)
+    hearts = League.objects.create(name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE)
+    players = [Player.objects.create_named(f"Player {n}") for n in range(9)]
+    earlier = [
+        engine.game_record(
+            league=league,
+            played_at=T0 - timedelta(days=30 - n),
+            entries=[
+                engine.Entry(player_id=p.pk, paper=paper)
+                for p, paper in zip(players[n % 6 : n % 6 + 3], PAPERS, strict=True)
+            ],
+            bula=30,
+        )
+        for n in range(12)
+    ]
+    members = [django_user_model.objects.create_user(f"member{n}") for n in range(20)]
+    path = reverse("ratings:game_new", args=[league.slug])
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def guarded(target, *args):
+        def run():
+            try:
+                target(*args)
+            except BaseException as error:  # reported below, with the thread's failure
+                errors.append(error)
+            finally:
+                connection.close()
+
+        return threading.Thread(target=run)
+
+    def admin_work():
+        for n, game in enumerate(earlier[:6]):
+            if n % 2:
+                engine.game_delete(game=game)
+            else:
+                engine.game_update(
+                    game=game,
+                    played_at=game.played_at + timedelta(hours=1),
+                    entries=[
+                        engine.Entry(player_id=p.pk, paper=paper)
+                        for p, paper in zip(reversed(players[:3]), PAPERS, strict=True)
+                    ],
+                    bula=50,
+                )
+
+    def import_work():
+        for n in range(5):
+            engine.games_import(
+                league=hearts,
+                games=[
+                    engine.ImportedGame(
+                        played_at=T0 + timedelta(hours=n * 10 + k),
+                        scores=[(f"Hearts {j}", (j * 7 + k) % 26) for j in range(4)],
+                    )
+                    for k in range(10)
+                ],
+            )
+
+    threads = [
+        guarded(
+            enter_game,
+            Browser(live_server.url, member),
+            path,
+            players[n % 7 : n % 7 + 3],
+            T0 + timedelta(minutes=n),
+            statuses,
+        )
+        for n, member in enumerate(members)
+    ]
+    threads += [guarded(admin_work), guarded(import_work)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not any(thread.is_alive() for thread in threads), "a client hung: deadlock?"
+    assert not errors, errors
+    assert 500 not in statuses
+    assert statuses.count(302) == 40  # each save and its repeat redirect to the game
+    assert Game.objects.filter(league=league, played_at__gte=T0).count() == 20
+    assert Game.objects.filter(league=league).count() == 20 + 12 - 3
+    assert Game.objects.filter(league=hearts).count() == 50
+    assert_matches_replay(league)
+    assert_matches_replay(hearts)
+
+
+def test_sqlite_writers_in_separate_processes_queue_instead_of_failing(tmp_path):
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        "DEBUG": "true",
+    }
+    run = [sys.executable, "manage.py"]
+    subprocess.run([*run, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    setup = (
+        "from ratings.models import League, Player, System;"
+        "League.objects.create(name='P', slug='p', system=System.PREFKO);"
+        "[Player.objects.create_named(f'Player {n}') for n in range(5)]"
+    )
+    subprocess.run([*run, "shell", "-c", setup], cwd=ROOT, env=env, check=True)
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.concurrency_worker", "record", "p", str(n), "8"],
+            cwd=ROOT,
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(6)
+    ]
+    failures = [w.stderr.read() for w in workers if w.wait(timeout=300) != 0]
+    assert not failures, failures
+    verified = subprocess.run(
+        [sys.executable, "-m", "tests.concurrency_worker", "verify", "p"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert verified.stdout.split() == ["OK", "48"]

@@ -1,0 +1,228 @@
+"""The leaderboard: its direction, true ranks on every page and sort, the filter, the exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from ratings import engine
+from ratings.models import System
+
+from .conftest import SEED_PAPERS
+from .test_pages import text
+
+pytestmark = pytest.mark.django_db
+
+
+def board(client, league, **params):
+    return client.get(reverse("ratings:leaderboard", args=[league.slug]), params)
+
+
+def shown(response) -> list:
+    """The standings on the page, in the order shown."""
+    return [row.record for row in response.context["table"].page.object_list]
+
+
+def names(response) -> list[str]:
+    return [standing.player.name for standing in shown(response)]
+
+
+def ranks(response) -> dict[str, int]:
+    return {standing.player.name: standing.rank for standing in shown(response)}
+
+
+def export(client, league, fmt, **params):
+    return client.get(reverse("ratings:leaderboard_export", args=[league.slug, fmt]), params)
+
+
+@pytest.fixture
+def chess(make_league, make_player, record_game):
+    """Classic Elo from 2100: Alice beats Bob twice, Bob beats Cleo, Dan draws Cleo."""
+    league = make_league(System.ELO, name="Chess club", start_rating=2100)
+    alice, bob, cleo, dan = (make_player(n) for n in ("Alice", "Bob", "Cleo", "Dan"))
+    record_game(league, [alice, bob], scores=[1, 0])
+    record_game(league, [alice, bob], scores=[1, 0])
+    record_game(league, [bob, cleo], scores=[1, 0])
+    record_game(league, [dan, cleo], scores=[0.5, 0.5])
+    return league
+
+
+@pytest.fixture
+def ladder(make_league, make_player, record_game):
+    """An Elo league of 60 players whose ratings all differ: own start ratings, one draw each.
+
+    Names run against the ratings (P00 is last), so sorting by name is not sorting by rank.
+    """
+    league = make_league(System.ELO, name="Ladder")
+    players = [make_player(f"P{n:02d}") for n in range(60)]
+    for n, player in enumerate(players):
+        engine.standing_set_start_rating(league=league, player=player, rating=1500 + 10 * n)
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        record_game(league, [a, b], scores=[0.5, 0.5])
+    return league
+
+
+# Direction and rank -----------------------------------------------------------------------------
+
+
+def test_prefko_ranks_the_lowest_rating_first_and_says_so(client, seed_game, seed_league):
+    response = board(client, seed_league)
+
+    assert names(response) == ["Johnny", "Marko", "Pedja"]
+    assert ranks(response) == {"Johnny": 1, "Marko": 2, "Pedja": 3}
+    assert "a LOWER rating is better" in text(response)
+    assert "1 Johnny 1125 1 +25" in text(response)
+    assert "3 Pedja 1173 1 −27" in text(response)
+
+
+def test_elo_ranks_the_highest_rating_first(client, chess):
+    response = board(client, chess)
+
+    assert names(response)[0] == "Alice"
+    ratings = [s.rating for s in shown(response)]
+    assert ratings == sorted(ratings, reverse=True)
+    assert "higher rating is better" in text(response)
+
+
+def test_elo_ratings_show_no_decimals(client, chess):
+    alice = shown(board(client, chess))[0]
+    assert alice.rating != int(alice.rating)
+    assert f"Alice {round(alice.rating)} 2" in text(board(client, chess))
+
+
+def test_equal_ratings_share_a_rank(client, make_league, make_player, record_game):
+    league = make_league(System.ELO)
+    a, b, c, d = (make_player(n) for n in ("A", "B", "C", "D"))
+    record_game(league, [a, b], scores=[1, 0])
+    record_game(league, [c, d], scores=[1, 0])
+
+    assert ranks(board(client, league)) == {"A": 1, "C": 1, "B": 3, "D": 3}
+
+
+def test_rank_stays_true_on_a_later_page_and_under_another_sort(client, ladder):
+    first = board(client, ladder)
+    assert first.context["table"].paginator.num_pages == 2
+    everyone = names(first)
+    second = board(client, ladder, page=2)
+    everyone += names(second)
+    true_rank = {name: n for n, name in enumerate(everyone, start=1)}
+
+    assert list(ranks(second).values()) == list(range(51, 61))
+    by_name = board(client, ladder, sort="player")
+    assert names(by_name) == sorted(true_rank)[:50]
+    assert ranks(by_name) == {name: true_rank[name] for name in names(by_name)}
+    by_games = board(client, ladder, sort="-games", page=2)
+    assert ranks(by_games) == {name: true_rank[name] for name in names(by_games)}
+
+
+def test_sorting_by_rating_reverses_the_board(client, seed_game, seed_league):
+    response = board(client, seed_league, sort="-rating")
+    assert names(response) == ["Pedja", "Marko", "Johnny"]
+    assert ranks(response) == {"Pedja": 3, "Marko": 2, "Johnny": 1}
+
+
+def test_unknown_sort_and_page_are_ignored(client, seed_game, seed_league):
+    response = board(client, seed_league, sort="nonsense", page="99")
+    assert response.status_code == 200
+    assert names(response) == ["Johnny", "Marko", "Pedja"]
+
+
+# Filter -----------------------------------------------------------------------------------------
+
+
+def test_min_games_keeps_only_regular_players(
+    client, seed_game, seed_league, seed_players, make_player, record_game
+):
+    pedja, marko, _johnny = seed_players
+    record_game(seed_league, [pedja, marko, make_player("Guest")], papers=SEED_PAPERS)
+
+    response = board(client, seed_league, min_games=2)
+    assert sorted(names(response)) == ["Marko", "Pedja"]
+    assert set(ranks(response).values()) == {1, 2}
+    assert "Only players with at least 2 games" in text(response)
+    assert "standings.csv?min_games=2" in response.content.decode()
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "1e3", "99999999999"])
+def test_invalid_min_games_is_a_message_not_an_error(client, seed_game, seed_league, value):
+    response = board(client, seed_league, min_games=value)
+
+    assert response.status_code == 200
+    assert "Showing everyone instead." in text(response)
+    assert len(names(response)) == 3
+
+
+# Export -----------------------------------------------------------------------------------------
+
+
+def test_csv_export_has_the_board_in_rank_order(client, seed_game, seed_league):
+    response = export(client, seed_league, "csv")
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == (
+        'attachment; filename="friday-preferans-standings.csv"'
+    )
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["rank", "name", "rating", "games", "last_change", "last_played"]
+    assert [row[:5] for row in rows[1:]] == [
+        ["1", "Johnny", "1125", "1", "25"],
+        ["2", "Marko", "1152", "1", "2"],
+        ["3", "Pedja", "1173", "1", "-27"],
+    ]
+    assert rows[1][5].startswith("2026-01-01T20:00:00")
+
+
+def test_csv_export_defuses_spreadsheet_formulas_in_names(
+    client, seed_league, make_player, record_game
+):
+    hostile = ['=HYPERLINK("http://x")', "+1+1", "-Bob", "@SUM(A1)"]
+    players = [make_player(name) for name in hostile[:3]]
+    record_game(seed_league, players, papers=SEED_PAPERS)
+    record_game(seed_league, [make_player(hostile[3]), *players[:2]], papers=SEED_PAPERS)
+
+    rows = list(csv.reader(io.StringIO(export(client, seed_league, "csv").content.decode())))
+    exported = {row[1] for row in rows[1:]}
+    assert exported == {"'" + name for name in hostile}
+    # Numbers stay numbers, negative ones included.
+    assert any(row[4].startswith("-") for row in rows[1:])
+
+
+def test_exports_apply_the_filter(
+    client, seed_game, seed_league, seed_players, make_player, record_game
+):
+    record_game(seed_league, [*seed_players[:2], make_player("Guest")], papers=SEED_PAPERS)
+
+    response = export(client, seed_league, "csv", min_games=2)
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert sorted(row[1] for row in rows[1:]) == ["Marko", "Pedja"]
+    standings = json.loads(export(client, seed_league, "json", min_games=2).content)["standings"]
+    assert sorted(row["name"] for row in standings) == ["Marko", "Pedja"]
+
+
+def test_export_refuses_an_invalid_filter(client, seed_league):
+    assert export(client, seed_league, "csv", min_games="x").status_code == 400
+
+
+def test_json_export(client, chess):
+    response = export(client, chess, "json")
+
+    assert response["Content-Disposition"] == 'attachment; filename="chess-club-standings.json"'
+    data = json.loads(response.content)
+    assert data["league"] == {
+        "name": "Chess club",
+        "slug": "chess-club",
+        "system": "elo",
+        "lower_is_better": False,
+    }
+    first = data["standings"][0]
+    assert list(first) == ["rank", "name", "rating", "games", "last_change", "last_played"]
+    assert first["name"] == "Alice"
+    assert first["rank"] == 1
+    assert first["games"] == 2
+    # Elo ratings are floats; the export keeps two decimals.
+    assert first["rating"] == round(first["rating"], 2)
+    assert first["rating"] != int(first["rating"])

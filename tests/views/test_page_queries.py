@@ -1,0 +1,140 @@
+"""Every page runs a fixed number of SQL queries, whatever the size of the club.
+
+The counts are pinned so that an N+1 (a query per standing, per game, per opponent or per league)
+fails here instead of slowing the pages down as the leagues grow. For a logged-in visitor the
+HTML pages add two queries, the session and the user, which the base layout needs for its menu;
+the export renders no layout and so adds none.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game, Standing, System
+
+from .conftest import SEED_PAPERS
+
+pytestmark = pytest.mark.django_db
+
+LOGGED_IN = 2  # the session and the user, for the pages with the base layout
+QUERIES = {
+    "home": 1,  # the leagues, their player and game counts and last game as subqueries
+    "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
+    "export": 2,  # the league; all its (filtered) standings with their rank
+    "games": 5,  # the league; the filter's players; the count, the page of games, their results
+    "games_by_player": 5,  # the same: the player is found among the filter's choices
+    "game": 2,  # the game with its league, who entered it and its neighbours; its results
+    "player": 4,  # the player; their standings with ranks; their whole history; the opponents
+}
+
+
+def logged_in(page: str) -> int:
+    return QUERIES[page] + (0 if page == "export" else LOGGED_IN)
+
+
+def urls(league, game, player) -> dict[str, str]:
+    return {
+        "home": reverse("ratings:home"),
+        "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
+        "export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]),
+        "games": reverse("ratings:league_games", args=[league.slug]),
+        "games_by_player": reverse("ratings:league_games", args=[league.slug])
+        + f"?player={player.slug}",
+        "game": reverse("ratings:game", args=[game.pk]),
+        "player": reverse("ratings:player", args=[player.slug]),
+    }
+
+
+@pytest.fixture
+def small_club(seed_game, seed_league, seed_players):
+    """One league, one game, three players."""
+    return urls(seed_league, seed_game, seed_players[0])
+
+
+@pytest.fixture
+def big_club(prefko_league_with, make_league, record_game):
+    """Three leagues; the busiest has 70 players and 160 games, more than a page of each.
+
+    Its busiest player also plays in the other two leagues, so the player page has three
+    sections with a chart and a table each.
+    """
+    league, people = prefko_league_with(players=70, games=160)
+    busiest = Standing.objects.filter(league=league).order_by("-games").first().player
+    opponents = [person for person in people if person != busiest]
+    for system in (System.ELO, System.FIDE):
+        other = make_league(system)
+        for n in range(60):
+            record_game(other, [busiest, opponents[n]], scores=[n % 2, 1 - n % 2])
+    middle = Game.objects.filter(league=league).newest_first()[80]
+    return urls(league, middle, busiest)
+
+
+@pytest.mark.parametrize("page", QUERIES)
+def test_each_page_runs_a_pinned_number_of_queries_for_visitors(
+    page, client, small_club, django_assert_num_queries
+):
+    """No N+1: the count is the page's, not the data's (see the module docstring)."""
+    with django_assert_num_queries(QUERIES[page]):
+        assert client.get(small_club[page]).status_code == 200
+
+
+@pytest.mark.parametrize("page", QUERIES)
+def test_each_page_runs_a_pinned_number_of_queries_for_members(
+    page, member_client, small_club, django_assert_num_queries
+):
+    """Logged in: the same queries plus the session and the user, and still at most ten."""
+    assert logged_in(page) <= 10
+    with django_assert_num_queries(logged_in(page)):
+        assert member_client.get(small_club[page]).status_code == 200
+
+
+def test_the_counts_do_not_grow_with_the_club(
+    client, staff_client, big_club, django_assert_num_queries
+):
+    """No N+1 as the league grows: many players, games, pages and leagues, the same counts."""
+    for page, url in big_club.items():
+        with django_assert_num_queries(QUERIES[page]):
+            assert client.get(url).status_code == 200, page
+        with django_assert_num_queries(logged_in(page)):
+            assert staff_client.get(url).status_code == 200, page
+
+
+def test_later_pages_and_other_sorts_cost_the_same(client, big_club, django_assert_num_queries):
+    """Paging and sorting change the SQL, never the number of queries."""
+    for url, extra in (
+        (big_club["leaderboard"], "&page=2&sort=-games"),
+        (big_club["games"], "?page=3"),
+    ):
+        page = "leaderboard" if "min_games" in url else "games"
+        with django_assert_num_queries(QUERIES[page]):
+            assert client.get(url + extra).status_code == 200
+
+
+def test_a_player_with_thousands_of_games_is_still_four_queries(
+    client, elo_league_with, django_assert_num_queries
+):
+    """The chart needs every game but gets them in one query; opponents only for one page."""
+    league = elo_league_with(player="Marathon", opponents=40, games=3200)
+    player = Standing.objects.get(league=league, player__name="Marathon").player
+    url = reverse("ratings:player", args=[player.slug])
+
+    with django_assert_num_queries(QUERIES["player"]):
+        response = client.get(url, {f"{league.slug}-page": 20})
+    assert response.status_code == 200
+    (section,) = response.context["sections"]
+    assert section.standing.games == 3200
+    assert len(section.table.page.object_list) == 50
+    assert section.table.page.number == 20
+
+
+def test_a_seed_sized_game_with_terms_is_two_queries(
+    client, seed_league, seed_players, record_game, django_assert_num_queries
+):
+    """The prefko terms are recomputed from the stored ratings: no query of their own."""
+    game = record_game(seed_league, seed_players, papers=SEED_PAPERS)
+    with django_assert_num_queries(QUERIES["game"]):
+        assert (
+            "Why the ratings moved"
+            in client.get(reverse("ratings:game", args=[game.pk])).content.decode()
+        )
