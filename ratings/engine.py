@@ -22,7 +22,8 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import Count, F, Max, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils.translation import gettext as _
 
 from ratings.algorithms import elo, preferans, rayter
@@ -745,29 +746,30 @@ def _states_before(
         states[pid] = PlayerState(rating=league.start_rating, peak=league.start_rating)
     if since is None:
         return states
-    earlier = Result.objects.filter(game__league=league).filter(_before_result(since))
-    for pid, games, peak in (
-        earlier.filter(player_id__in=player_ids)
-        .values("player_id")
-        .annotate(games=Count("id"), peak=Max("rating_after"))
-        .values_list("player_id", "games", "peak")
-    ):
-        states[pid].games = games
-        states[pid].peak = max(states[pid].peak, peak)
-    last_result = earlier.filter(player_id=OuterRef("pk")).order_by("-game__played_at", "-game_id")
-    last = (
-        Player.objects.filter(pk__in=player_ids)
-        .annotate(last_id=Subquery(last_result.values("id")[:1]))
-        .filter(last_id__isnull=False)
-        .values("last_id")
+    # One pass over the earlier results: each player's count, peak and last result, by window
+    # functions (a correlated subquery per player costs a scan of the league per player).
+    by_player = {"partition_by": [F("player_id")]}
+    newest_first = [F("game__played_at").desc(), F("game_id").desc()]
+    last_rows = (
+        Result.objects.filter(game__league=league, player_id__in=player_ids)
+        .filter(_before_result(since))
+        .annotate(
+            position=Window(RowNumber(), order_by=newest_first, **by_player),
+            games=Window(Count("id"), **by_player),
+            peak=Window(Max("rating_after"), **by_player),
+        )
+        .filter(position=1)
+        .values_list(
+            "player_id", "rating_before", "rating_after", "game__played_at", "games", "peak"
+        )
     )
-    for pid, before, after, played_at in Result.objects.filter(id__in=last).values_list(
-        "player_id", "rating_before", "rating_after", "game__played_at"
-    ):
+    for pid, before, after, played_at, games, peak in last_rows:
         state = states[pid]
         state.rating = after
         state.last_change = after - before
         state.last_played_at = played_at
+        state.games = games
+        state.peak = max(state.peak, peak)
     return states
 
 

@@ -1,0 +1,376 @@
+"""The club benchmark: a large synthetic club on a fresh database, and the figures that matter.
+
+    python bench/run.py                      # SQLite file bench/out/bench.sqlite3, full size
+    DATABASE_URL=postgres://... python bench/run.py
+    python bench/run.py --players 300 --games 20000 --scored 10000   # a quick run
+
+It builds 2,000 players, a 200,000-game Preferans league with realistic skew (a few players with
+thousands of games), a 1,000-game Preferans league and, through ``import_rayter``, a 100,000-game
+scored league; then it prints a table of: recording a new game at history sizes 1,000 and
+200,000; the leaderboard, games list, game page and a heavy player's page through Django's test
+client with their SQL query counts; a full replay after editing the league's first game; peak
+memory; and ``import_rayter`` of the 100,000-game file next to the ``rayter`` 2.1.0 CLI on the
+same file (installed into bench/out/rayter-venv on first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(ROOT))
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=200_000, help="Preferans games")
+    parser.add_argument("--scored", type=int, default=100_000, help="games in the rayter file")
+    parser.add_argument("--samples", type=int, default=30, help="timed repetitions per figure")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--keep", action="store_true", help="reuse bench/out's database as is")
+    return parser.parse_args()
+
+
+def setup_django(fresh: bool) -> str:
+    OUT.mkdir(parents=True, exist_ok=True)
+    if "DATABASE_URL" not in os.environ:
+        path = OUT / "bench.sqlite3"
+        if fresh:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    os.environ.setdefault("SECRET_KEY", "benchmark-only-not-a-deployment-secret")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # the test client speaks plain HTTP
+    warnings.filterwarnings("ignore", message="No directory at")  # static files are not timed
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    if fresh and connection.vendor == "postgresql":
+        call_command("flush", interactive=False, verbosity=0)
+    call_command("migrate", verbosity=0)
+    return connection.vendor
+
+
+class PeakMemory:
+    """Samples this process's resident memory in a thread: the peak during a block."""
+
+    def __enter__(self):
+        self.peak = _rss()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(0.01):
+            self.peak = max(self.peak, _rss())
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss())
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def mib(n: float) -> str:
+    return f"{n / 2**20:,.0f} MiB"
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.1f} ms"
+
+
+def random_paper(rng: random.Random) -> list[tuple[int, int, int]]:
+    """A finished paper: side columns >= 0 (multiples of 2), middle column summing to zero."""
+    a, b = rng.randint(-40, 40), rng.randint(-40, 40)
+    middles = [a, b, -a - b]
+    return [(2 * rng.randint(0, 120), middle, 2 * rng.randint(0, 120)) for middle in middles]
+
+
+def skew_weights(count: int) -> list[float]:
+    """Cumulative Zipf-like weights: the regulars play far more than the rest.
+
+    With 2,000 players and 600,000 seats the busiest player gets about 4,000 games and the
+    median player about 200.
+    """
+    cumulative, total = [], 0.0
+    for rank in range(count):
+        total += (rank + 20) ** -0.8
+        cumulative.append(total)
+    return cumulative
+
+
+def skewed_players(rng: random.Random, players: list[int], count: int, weights) -> list[int]:
+    """``count`` distinct players drawn with the skew of ``weights``."""
+    chosen: list[int] = []
+    while len(chosen) < count:
+        pid = rng.choices(players, cum_weights=weights)[0]
+        if pid not in chosen:
+            chosen.append(pid)
+    return chosen
+
+
+def build_preferans(league, players, games: int, rng: random.Random, start: datetime) -> float:
+    from ratings import engine
+
+    began = time.perf_counter()
+    weights = skew_weights(len(players))
+    batch = []
+    for n in range(games):
+        seats = skewed_players(rng, players, 3, weights)
+        batch.append(
+            engine.prepare_game(
+                league,
+                played_at=start + timedelta(minutes=7 * n),
+                entries=[
+                    engine.Entry(player_id=pid, paper=paper)
+                    for pid, paper in zip(seats, random_paper(rng), strict=True)
+                ],
+                bula=rng.choice([30, 50, 60]),
+            )
+        )
+        if len(batch) == 20_000:
+            engine.games_record_many(league=league, games=batch)
+            batch = []
+    engine.games_record_many(league=league, games=batch)
+    return time.perf_counter() - began
+
+
+def time_recording(league, players, rng, samples: int, start: datetime) -> list[float]:
+    from ratings import engine
+
+    times = []
+    weights = skew_weights(len(players))
+    for n in range(samples):
+        seats = skewed_players(rng, players, 3, weights)
+        entries = [
+            engine.Entry(player_id=pid, paper=paper)
+            for pid, paper in zip(seats, random_paper(rng), strict=True)
+        ]
+        began = time.perf_counter()
+        engine.game_record(
+            league=league, played_at=start + timedelta(minutes=n), entries=entries, bula=30
+        )
+        times.append(time.perf_counter() - began)
+    return times
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
+
+
+def time_page(client, url: str, samples: int) -> tuple[float, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    response = client.get(url)  # warm up
+    assert response.status_code == 200, (url, response.status_code)
+    times = []
+    for _ in range(samples):
+        began = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - began)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return statistics.median(times), len(queries.captured_queries)
+
+
+def write_rayter_file(path: Path, names: list[str], games: int, rng: random.Random) -> None:
+    start = datetime(2020, 1, 1, 18, 0)
+    lines = ["score_type lowscore", "game_name Hearts", ""]
+    for n in range(games):
+        when = start + timedelta(minutes=3 * n)
+        lines.append(f"game {when:%Y-%m-%d %H:%M}")
+        for name in rng.sample(names, rng.randint(3, 5)):
+            lines.append(f"{name} {rng.randint(0, 130)}")
+        lines.append("")
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def rayter_cli() -> Path:
+    venv = OUT / "rayter-venv"
+    if not (venv / "bin" / "rayter").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [str(venv / "bin" / "pip"), "install", "--quiet", "rayter==2.1.0"], check=True
+        )
+    return venv / "bin" / "rayter"
+
+
+def timed_run(command: list[str], **kwargs) -> tuple[float, subprocess.CompletedProcess]:
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True, **kwargs)
+    return time.perf_counter() - began, done
+
+
+def main() -> None:
+    args = parse_args()
+    vendor = setup_django(fresh=not args.keep)
+    from django.db.models import Count
+    from django.test import Client
+
+    from ratings import engine
+    from ratings.models import Game, League, Player, Result, System
+
+    rng = random.Random(args.seed)
+    rows: list[tuple[str, str]] = []
+    start = datetime(2015, 1, 1, 19, 0, tzinfo=UTC)
+
+    print(f"Building {args.players:,} players and {args.games:,} Preferans games on {vendor}…")
+    players = [Player(name=f"Player {n:04d}", slug=f"player-{n:04d}") for n in range(args.players)]
+    Player.objects.bulk_create(players, batch_size=2000)
+    player_ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
+    big = League.objects.create(name="Big Preferans", slug="big", system=System.PREFKO)
+    small = League.objects.create(name="Small Preferans", slug="small", system=System.PREFKO)
+    build_seconds = build_preferans(big, player_ids, args.games, rng, start)
+    build_preferans(small, player_ids[:40], 1000, rng, start)
+    rows.append(
+        ("build: Preferans games bulk-recorded", f"{args.games:,} in {build_seconds:.1f} s")
+    )
+
+    end = start + timedelta(minutes=7 * args.games + 60)
+    for league, label in ((small, "1,000"), (big, f"{args.games:,}")):
+        times = time_recording(league, player_ids, rng, args.samples, end)
+        rows.append(
+            (
+                f"record a game, history {label}",
+                f"median {ms(statistics.median(times))}, p95 {ms(p95(times))}",
+            )
+        )
+
+    heavy_id, heavy_games = (
+        Result.objects.filter(game__league=big)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+        .order_by("-n")
+        .first()
+    )
+    heavy = Player.objects.get(pk=heavy_id)
+    first_game = Game.objects.filter(league=big).chronological().first()
+    client = Client()
+    pages = [
+        ("leaderboard", f"/leagues/{big.slug}/"),
+        ("games list", f"/leagues/{big.slug}/games/"),
+        ("game page", f"/games/{first_game.pk}/"),
+        (f"heavy player's page ({heavy_games:,} games)", f"/players/{heavy.slug}/"),
+    ]
+    for label, url in pages:
+        median, queries = time_page(client, url, args.samples)
+        rows.append((f"page: {label}", f"median {ms(median)}, {queries} SQL queries"))
+
+    results = list(first_game.results.order_by("seat"))
+    papers = [(r.left + 2, r.middle, r.right) for r in results]
+    with PeakMemory() as memory:
+        began = time.perf_counter()
+        engine.game_update(
+            game=first_game,
+            played_at=first_game.played_at,
+            entries=[
+                engine.Entry(player_id=r.player_id, paper=paper)
+                for r, paper in zip(results, papers, strict=True)
+            ],
+            bula=first_game.bula,
+        )
+        replay = time.perf_counter() - began
+    seats = Result.objects.filter(game__league=big).count()
+    rows.append(
+        (
+            f"full replay after editing the first game ({seats:,} results)",
+            f"{replay:.1f} s, peak memory {mib(memory.peak)}",
+        )
+    )
+
+    if args.scored:
+        names = [f"Hearts{n:04d}" for n in range(min(args.players, 400))]
+        file = OUT / f"hearts-{args.scored}.txt"
+        write_rayter_file(file, names, args.scored, rng)
+        cli = rayter_cli()
+        cli_seconds, cli_done = timed_run([str(cli), str(file), "-m", "json"])
+        import_seconds, _done = timed_run(
+            [
+                sys.executable,
+                "manage.py",
+                "import_rayter",
+                str(file),
+                "--league",
+                "hearts",
+                "--no-progress",
+            ],
+            cwd=ROOT,
+            env=os.environ,
+        )
+        _s, ours = timed_run(
+            [sys.executable, "manage.py", "standings", "hearts", "--format", "json"],
+            cwd=ROOT,
+            env=os.environ,
+        )
+        theirs = json.loads(cli_done.stdout)
+        same = _same_standings(theirs, json.loads(ours.stdout))
+        rows.append(
+            (
+                f"import_rayter, {args.scored:,}-game file (every game and rating stored)",
+                f"{import_seconds:.2f} s",
+            )
+        )
+        rows.append(("rayter 2.1.0 CLI, same file", f"{cli_seconds:.2f} s"))
+        rows.append(
+            (
+                "import_rayter / rayter CLI",
+                f"{import_seconds / cli_seconds:.2f}x, standings identical: {same}",
+            )
+        )
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rows.append(("peak memory of the benchmark process", mib(peak)))
+    report(rows, args, vendor)
+
+
+def _same_standings(theirs, ours) -> bool:
+    """rayter's JSON rows against ours: names, game counts and ratings rounded as rayter does."""
+    if isinstance(theirs, dict):
+        theirs = theirs.get("players") or theirs.get("standings") or list(theirs.values())[0]
+    mine = {row["name"]: (row["games"], round(row["rating"])) for row in ours}
+    cli = {}
+    for row in theirs:
+        name = row.get("name") or row.get("Name")
+        games = row.get("games", row.get("Games"))
+        rating = row.get("rating", row.get("Rating"))
+        cli[name] = (games, round(rating))
+    return mine == cli
+
+
+def report(rows: list[tuple[str, str]], args, vendor: str) -> None:
+    machine = f"{os.cpu_count()} cores, {vendor}, Python {sys.version.split()[0]}"
+    header = f"Benchmark {datetime.now():%Y-%m-%d}, {machine}"
+    width = max(len(label) for label, _ in rows)
+    lines = [header, ""] + [f"| {label.ljust(width)} | {value} |" for label, value in rows]
+    text = "\n".join(lines)
+    print(text)
+    (OUT / f"results-{vendor}.txt").write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
