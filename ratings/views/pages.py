@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -65,17 +66,33 @@ class MinGamesForm(forms.Form):
 
 
 class PlayerFilterForm(forms.Form):
-    """The games list's filter: one player's games; the choices are the league's players."""
+    """The games list's filter: one player's games, by name or slug.
 
-    player = forms.ChoiceField(
-        label=_("Player"),
-        required=False,
-        error_messages={"invalid_choice": _("No player “%(value)s” has played in this league.")},
-    )
+    A text field rather than a list of the league's players: a league of thousands would make
+    every games page carry (and render) thousands of options.
+    """
 
-    def __init__(self, data, *, players: list[tuple[str, str]]):
+    player = forms.CharField(label=_("Player"), required=False, max_length=80)
+
+    def __init__(self, data, *, league: League):
         super().__init__(data)
-        self.fields["player"].choices = [("", _("Everyone")), *players]
+        self.league = league
+
+    def clean_player(self) -> str | None:
+        typed = " ".join(self.cleaned_data["player"].split())
+        if not typed:
+            return None
+        player = (
+            Standing.objects.filter(league=self.league, games__gt=0)
+            .filter(Q(player__slug=typed) | Q(player__name__iexact=typed))
+            .values_list("player__slug", flat=True)
+            .first()
+        )
+        if player is None:
+            raise forms.ValidationError(
+                _("No player “%(value)s” has played in this league."), params={"value": typed}
+            )
+        return player
 
 
 def _min_games(request: HttpRequest) -> tuple[MinGamesForm, int | None]:
@@ -200,11 +217,9 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
 def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's games, newest first, optionally one player's only."""
     league = get_object_or_404(League, slug=slug)
-    filter_form = PlayerFilterForm(request.GET, players=selectors.league_players(league))
+    filter_form = PlayerFilterForm(request.GET, league=league)
     if filter_form.is_valid():
-        games = selectors.league_games(
-            league, player_slug=filter_form.cleaned_data["player"] or None
-        )
+        games = selectors.league_games(league, player_slug=filter_form.cleaned_data["player"])
     else:
         games = Game.objects.none()
     table = LeagueGamesTable(games, kind=league.kind)
