@@ -17,7 +17,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.functional import lazy
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
@@ -331,9 +330,23 @@ class LeagueSection:
         return self.standing.league
 
 
-# The chart shows a title only on its sampled markers (at most a few hundred): formatting the
-# dates of thousands of games up front would cost more than the rest of the page together.
-_lazy_point_title = lazy(point_title, str)
+class _PointTitle:
+    """A chart point's tooltip, formatted only if the chart draws that point as a marker.
+
+    The chart shows titles on its sampled markers (at most a few hundred): formatting the dates
+    of thousands of games up front, or wrapping each in Django's lazy proxy, would cost more than
+    the rest of the page together.
+    """
+
+    __slots__ = ("change", "rating", "when")
+
+    def __init__(self, when, rating: float, change: float) -> None:
+        self.when, self.rating, self.change = when, rating, change
+
+    def __str__(self) -> str:
+        return point_title(self.when, self.rating, self.change)
+
+
 _GAME_ID = 987654321
 
 
@@ -345,7 +358,7 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
             row.played_at,
             row.rating_after,
             f"{head}{row.game_id}{tail}",
-            _lazy_point_title(row.played_at, row.rating_after, row.change),
+            _PointTitle(row.played_at, row.rating_after, row.change),
         )
         for row in rows
     ]
