@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from django.test import override_settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -13,6 +14,14 @@ hypothesis_settings.register_profile(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 hypothesis_settings.load_profile("default")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _plain_http_live_server():
+    """The same for pytest-django's live server, whose middleware reads the settings once, when
+    the session starts it (before any function-scoped ``settings`` override below)."""
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        yield
 
 
 @pytest.fixture(autouse=True)

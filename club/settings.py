@@ -50,6 +50,8 @@ ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG or RUNNING_TESTS else []
 )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A form sent from an expired page gets the club's own 403 page, saying how to send it again.
+CSRF_FAILURE_VIEW = "ratings.views.errors.csrf_failure"
 
 # A private club shows nothing to visitors who are not logged in.
 CLUB_PRIVATE = env_bool("CLUB_PRIVATE", False)
@@ -64,6 +66,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_tables2",
+    "axes",
     "ratings",
 ]
 
@@ -77,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: it turns a lockout into the response below.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "club.urls"
@@ -124,6 +129,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Login throttling (django-axes): after 5 failed logins for one username from one address, that
+# pair is refused for 15 minutes (429), so guessing a member's password from a browser is slow
+# while nobody else is locked out. Staff unlock early in the admin ("Access attempts") or with
+# `manage.py axes_reset`. The axes backend needs the request: tests log in with force_login.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:home"
 LOGOUT_REDIRECT_URL = "ratings:home"
@@ -131,6 +150,11 @@ LOGOUT_REDIRECT_URL = "ratings:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sr-latn", "Srpski"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates as ISO with a 24-hour clock (club/formats/en); Serbian and Russian use Django's.
+FORMAT_MODULE_PATH = ["club.formats"]
+# The language picked in the header is kept for a year on that device (Django's default is the
+# browser session, so a phone at the table would fall back to English every evening).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -161,7 +185,10 @@ CSRF_COOKIE_SECURE = not DEBUG
 SESSION_COOKIE_HTTPONLY = True
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# On with DEBUG off so `check --deploy` is clean (security.W021). The token only allows the
+# domain's owner to submit it at hstspreload.org; nothing is listed until they do. A domain whose
+# subdomains are not all on HTTPS sets SECURE_HSTS_PRELOAD=false.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

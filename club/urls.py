@@ -7,3 +7,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("ratings.urls")),
 ]
+
+# Rendered without the request: a server error may be the database failing.
+handler500 = "ratings.views.errors.server_error"

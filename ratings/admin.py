@@ -9,16 +9,21 @@ validate with the engine's own rules (so a bad paper is a form error, not a 500)
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import engine
-from ratings.models import Game, Kind, League, Player, Result, Standing
+from ratings.models import AuditAction, AuditEntry, Game, Kind, League, Player, Result, Standing
 
 # Changing any of these changes every rating of the league: the league is replayed.
 RATING_SETTINGS = ("start_rating", "system", "elo_k", "speed")
@@ -411,6 +416,141 @@ class GameAdmin(admin.ModelAdmin):
         with transaction.atomic():
             for game in queryset.order_by("-played_at", "-id"):
                 engine.game_delete(game=game, actor=request.user)
+
+
+# Audit trail -----------------------------------------------------------------------------------
+
+
+def _moment_text(iso: str) -> str:
+    try:
+        moment = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return str(iso)
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return date_format(moment, "DATETIME_FORMAT")
+
+
+def _seat_text(row: dict) -> str:
+    if row.get("paper"):
+        return " / ".join(str(n) for n in row["paper"])
+    return ""
+
+
+def _audit_html(data) -> str:
+    """A snapshot from the audit trail as staff read it: a game as its seats, else key: value."""
+    if data is None:
+        return "—"
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        facts = [_("played %(when)s") % {"when": _moment_text(data.get("played_at"))}]
+        if data.get("bula") is not None:
+            facts.append(_("bula %(bula)s") % {"bula": data["bula"]})
+        if data.get("ended_early"):
+            facts.append(_("ended early"))
+        if data.get("note"):
+            facts.append(_("note: %(note)s") % {"note": data["note"]})
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{} (#{})</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    row.get("seat", 0) + 1,
+                    row.get("player"),
+                    row.get("player_id"),
+                    _seat_text(row),
+                    row.get("score"),
+                )
+                for row in data["results"]
+            ),
+        )
+        return format_html(
+            "<p>{}</p><table><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>"
+            "</thead><tbody>{}</tbody></table>",
+            ", ".join(str(fact) for fact in facts),
+            _("seat"),
+            _("player"),
+            _("paper (left / middle / right)"),
+            _("score"),
+            rows,
+        )
+    if isinstance(data, dict):
+        return format_html_join(
+            format_html("<br>"),
+            "{}: {}",
+            (
+                (key.replace("_", " "), "—" if value is None else value)
+                for key, value in data.items()
+            ),
+        )
+    return str(data)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Who changed which game or start rating, and what it was before and after.
+
+    Read-only for everyone, superusers included: the trail is evidence, written only by the
+    engine. Staff with the view permission read it; those who may add games can restore a
+    deleted game from its entry.
+    """
+
+    list_display = ("at", "user", "action", "league", "game_id", "player")
+    list_filter = ("action", "league")
+    list_select_related = ("user", "league", "player")
+    search_fields = ("player__name", "user__username")
+    date_hierarchy = "at"
+    fields = ("at", "user", "action", "league", "game_id", "player", "before_shown", "after_shown")
+    readonly_fields = fields
+    actions = ("restore_deleted_games",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_restore_permission(self, request) -> bool:
+        return _may(request, "add", Game)
+
+    @admin.display(description=_("before"))
+    def before_shown(self, entry):
+        return _audit_html(entry.before)
+
+    @admin.display(description=_("after"))
+    def after_shown(self, entry):
+        return _audit_html(entry.after)
+
+    @admin.action(description=_("Restore deleted game"), permissions=["restore"])
+    def restore_deleted_games(self, request, queryset):
+        """Bring back each selected deleted game under its old id; the league is re-rated."""
+        for entry in queryset.select_related("league").order_by("at", "id"):
+            if entry.action != AuditAction.DELETE:
+                self.message_user(
+                    request,
+                    _("Entry %(entry)d is not a deletion: only a deleted game can be restored.")
+                    % {"entry": entry.pk},
+                    messages.WARNING,
+                )
+                continue
+            try:
+                game = engine.game_restore(entry=entry, actor=request.user)
+            except ValidationError as error:
+                self.message_user(
+                    request,
+                    _("Game %(game)s was not restored: %(reason)s")
+                    % {"game": entry.game_id, "reason": " ".join(error.messages)},
+                    messages.ERROR,
+                )
+            else:
+                self.message_user(
+                    request,
+                    _("Game %(game)d is back in %(league)s; the league is re-rated.")
+                    % {"game": game.pk, "league": game.league.name},
+                    messages.SUCCESS,
+                )
 
 
 def _may(request, action: str, model) -> bool:

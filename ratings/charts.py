@@ -126,7 +126,9 @@ def rating_history_svg(
     columns = 1 if len(drawn) == 1 else 2
     column_width = (width - 2 * _PAD_X) / columns
     legend_rows = math.ceil(len(drawn) / columns)
-    top = 8 + legend_rows * _LEGEND_ROW + 10
+    # The top gridline's label is drawn above its line: leave it room below the legend (at phone
+    # size it would otherwise run into the legend text).
+    top = 8 + legend_rows * _LEGEND_ROW + _FONT_PHONE
     left, right = _PAD_X, width - _PAD_X
     bottom = height - _BOTTOM
     if bottom - top < 60:  # many leagues in a short chart: grow rather than squash the plot

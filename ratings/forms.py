@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 import uuid
 from datetime import timedelta
 
@@ -29,6 +30,10 @@ from ratings.models import Game, Kind, League, Player, normalise_name
 MAX_COLUMN = 1_000_000
 MAX_BULA = 10_000
 MAX_SCORE = 1_000_000_000
+# Invisible characters that reverse or isolate the direction of the text after them.
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Games and birth dates before this year are typing mistakes.
+EARLIEST_YEAR = 1900
 DATETIME_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]
 
 
@@ -49,8 +54,16 @@ class PlayerNameField(forms.CharField):
         value = normalise_name(value)
         if not any(ch.isalnum() for ch in value):
             raise ValidationError(_("A name needs at least one letter or digit."))
-        if any(ord(ch) < 32 for ch in value):
+        if any(unicodedata.category(ch) == "Cc" for ch in value):
             raise ValidationError(_("A name cannot contain control characters."))
+        if any(ch in DIRECTION_CONTROLS for ch in value):
+            # They reorder the text around them: a name could pose as another on the boards.
+            raise ValidationError(_("A name cannot contain text-direction controls."))
+        if "\ufffd" in value:
+            # What a browser's bytes that were not UTF-8 decode to: the name was mangled.
+            raise ValidationError(
+                _("A name cannot contain characters that could not be read (�): retype it.")
+            )
         return value
 
 
@@ -63,6 +76,18 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "birth_date"]
         widgets = {"birth_date": forms.DateInput(attrs={"type": "date"})}
+
+    def clean_birth_date(self):
+        born = self.cleaned_data.get("birth_date")
+        if born is None:
+            return born
+        if born > timezone.localdate():
+            raise ValidationError(_("A birth date cannot be in the future."))
+        if born.year < EARLIEST_YEAR:
+            raise ValidationError(
+                _("A birth date before %(year)d must be a typo.") % {"year": EARLIEST_YEAR}
+            )
+        return born
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -119,6 +144,9 @@ class GameForm(forms.Form):
         played_at = self.cleaned_data["played_at"]
         if played_at > timezone.now() + timedelta(days=1):
             raise ValidationError(_("That date is in the future."))
+        if played_at.year < EARLIEST_YEAR:
+            # Also keeps dates that cannot be converted to UTC (year 1 east of Greenwich) out.
+            raise ValidationError(_("That date is too long ago."))
         return played_at
 
     def _resolve_players(self) -> None:
@@ -226,14 +254,15 @@ class GameForm(forms.Form):
 
 
 def _column(label, *, side: bool) -> forms.IntegerField:
+    errors = {"invalid": _("Enter a whole number.")}
+    if side:
+        # The middle column's lower bound is only a size limit: the default message says so.
+        errors["min_value"] = _("Side columns are never negative.")
     return forms.IntegerField(
         label=label,
         min_value=0 if side else -MAX_COLUMN,
         max_value=MAX_COLUMN,
-        error_messages={
-            "invalid": _("Enter a whole number."),
-            "min_value": _("Side columns are never negative."),
-        },
+        error_messages=errors,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
     )
 
@@ -246,9 +275,10 @@ class PreferansGameForm(GameForm):
         label=gettext_lazy("Starting bula"),
         min_value=1,
         max_value=MAX_BULA,
+        # Lazy: a class attribute is built once, at import, before any language is active.
         error_messages={
-            "min_value": _("The starting bula must be above zero."),
-            "invalid": _("Enter a whole number."),
+            "min_value": gettext_lazy("The starting bula must be above zero."),
+            "invalid": gettext_lazy("Enter a whole number."),
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )

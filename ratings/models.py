@@ -58,8 +58,17 @@ class PlayerQuerySet(models.QuerySet):
     def by_names(self, names) -> dict[str, Player]:
         """Existing players by case-insensitive name, keyed by the lower-cased name."""
         wanted = {normalise_name(name).lower() for name in names}
-        players = self.annotate(lower_name=Lower("name")).filter(lower_name__in=wanted)
-        return {player.lower_name: player for player in players}
+        ascii_keys = {key for key in wanted if key.isascii()}
+        found = {}
+        if ascii_keys:
+            players = self.annotate(lower_name=Lower("name")).filter(lower_name__in=ascii_keys)
+            found = {player.lower_name: player for player in players}
+        if wanted - ascii_keys:
+            # SQLite's LOWER() folds only ASCII letters: in SQL "Đorđe" would not find "Đorđe",
+            # and creating her again would break player_name_unique_ci. Python folds them all.
+            ids = [pk for pk, name in self.values_list("pk", "name") if name.lower() in wanted]
+            found |= {player.name.lower(): player for player in self.filter(pk__in=ids)}
+        return found
 
     def create_named(self, name: str, **fields) -> Player:
         """Create a player with a unique slug made from the name (non-ASCII letters kept)."""
@@ -75,7 +84,7 @@ class PlayerQuerySet(models.QuerySet):
 
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=60)
-    slug = models.SlugField(max_length=80, unique=True, allow_unicode=True)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user account"),
@@ -87,7 +96,7 @@ class Player(models.Model):
     birth_date = models.DateField(
         _("birth date"), null=True, blank=True, help_text=_("Used only for FIDE's junior K-factor.")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -114,7 +123,7 @@ class Player(models.Model):
 
 class League(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
-    slug = models.SlugField(max_length=80, unique=True)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
     system = models.CharField(_("rating system"), max_length=24, choices=System.choices)
     start_rating = models.FloatField(
         _("start rating"), default=1000, help_text=_("Every new player's first rating.")
@@ -133,7 +142,7 @@ class League(models.Model):
         _("game name"), max_length=80, blank=True, help_text=_("e.g. Hearts; used in rayter files.")
     )
     description = models.TextField(_("description"), blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("league")
@@ -202,7 +211,11 @@ class GameQuerySet(models.QuerySet):
 class Game(models.Model):
     # Indexed by game_league_order below; a separate FK index would only slow writes.
     league = models.ForeignKey(
-        League, on_delete=models.CASCADE, related_name="games", db_index=False
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="games",
+        db_index=False,
     )
     played_at = models.DateTimeField(_("played at"))
     bula = models.PositiveIntegerField(
@@ -222,10 +235,12 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     # The form's one-time token: a second POST of the same form finds the game already recorded.
-    submission_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    submission_key = models.UUIDField(
+        _("submission key"), null=True, blank=True, unique=True, editable=False
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -254,9 +269,19 @@ class Result(models.Model):
     """One player's part in one game, with the ratings the engine gave them."""
 
     # Both foreign keys lead composite indexes (result_player_once, result_player_game).
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
+    game = models.ForeignKey(
+        Game,
+        verbose_name=_("game"),
+        on_delete=models.CASCADE,
+        related_name="results",
+        db_index=False,
+    )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="results", db_index=False
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="results",
+        db_index=False,
     )
     seat = models.PositiveSmallIntegerField(_("seat"))
     # The Preferans paper, as written: points against the previous seat, bula, against the next.
@@ -312,9 +337,15 @@ class Standing(models.Model):
     """A player's current state in a league, kept by the engine so no page replays history."""
 
     league = models.ForeignKey(
-        League, on_delete=models.CASCADE, related_name="standings", db_index=False
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_index=False,
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="standings"
+    )
     start_rating = models.FloatField(
         _("own start rating"),
         null=True,
@@ -371,10 +402,17 @@ class AuditEntry(models.Model):
         related_name="+",
     )
     action = models.CharField(_("action"), max_length=16, choices=AuditAction.choices)
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="audit_entries"
+    )
     game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Player,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)

@@ -130,14 +130,10 @@ def _neighbour(*, newer: bool) -> Subquery:
     played_at, pk = OuterRef("played_at"), OuterRef("pk")
     games = Game.objects.filter(league=OuterRef("league_id"))
     if newer:
-        neighbours = games.filter(played_at__gte=played_at).exclude(
-            played_at=played_at, pk__lte=pk
-        )
+        neighbours = games.filter(played_at__gte=played_at).exclude(played_at=played_at, pk__lte=pk)
         order = ("played_at", "pk")
     else:
-        neighbours = games.filter(played_at__lte=played_at).exclude(
-            played_at=played_at, pk__gte=pk
-        )
+        neighbours = games.filter(played_at__lte=played_at).exclude(played_at=played_at, pk__gte=pk)
         order = ("-played_at", "-pk")
     return Subquery(neighbours.order_by(*order).values("pk")[:1])
 

@@ -11,15 +11,19 @@ import django_tables2 as tables
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, get_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from ratings.models import Kind
 
 MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
+# django-tables2's pager says "previous" and "next" but has no Serbian catalog: ours supplies
+# these two words (catalogs in LOCALE_PATHS come first).
+PAGER_WORDS = (gettext_noop("previous"), gettext_noop("next"))
 
 
 # Formatting -------------------------------------------------------------------------------------
@@ -30,10 +34,15 @@ def whole(value: float) -> int:
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
+def _localised(text: str) -> str:
+    """A number written with "." and "-" as the active language writes it: "−27,4" in Russian."""
+    return text.replace(".", get_format("DECIMAL_SEPARATOR")).replace("-", MINUS)
+
+
 def number_text(value: float) -> str:
     """A number as shown: whole numbers without decimals, others with up to two, real minus."""
     text = str(int(value)) if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
-    return text.replace("-", MINUS)
+    return _localised(text)
 
 
 def decimal_text(value: float, places: int = 3, *, plus: bool = False) -> str:
@@ -41,7 +50,7 @@ def decimal_text(value: float, places: int = 3, *, plus: bool = False) -> str:
     text = f"{value:+.{places}f}" if plus else f"{value:.{places}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
-    return text.replace("-", MINUS)
+    return _localised(text)
 
 
 def rating_text(value: float) -> str:
@@ -71,10 +80,24 @@ def score_text(score: float, kind: str) -> str:
 
 
 def when_text(value: datetime | None, *, time: bool = True) -> str:
-    """A moment in the club's time zone, compact enough for a phone."""
+    """A moment in the club's time zone in the active language's short format."""
     if value is None:
         return "—"
-    return date_format(timezone.localtime(value), "Y-m-d H:i" if time else "Y-m-d")
+    return date_format(
+        timezone.localtime(value), "SHORT_DATETIME_FORMAT" if time else "SHORT_DATE_FORMAT"
+    )
+
+
+def when_html(value: datetime | None, *, time: bool = True) -> SafeString | str:
+    """when_text for a table cell: the date and the time each stay whole on a narrow screen
+    (a phone would otherwise break "2026-11-15" at its hyphens)."""
+    if value is None:
+        return "—"
+    local = timezone.localtime(value)
+    day = format_html('<span class="nowrap">{}</span>', date_format(local, "SHORT_DATE_FORMAT"))
+    if not time:
+        return day
+    return format_html('{} <span class="nowrap">{}</span>', day, date_format(local, "TIME_FORMAT"))
 
 
 def player_link(player) -> SafeString:
@@ -113,8 +136,8 @@ class LeaderboardTable(tables.Table):
     def render_last_change(self, value: float) -> SafeString | str:
         return change_html(value)
 
-    def render_last_played_at(self, value: datetime) -> str:
-        return when_text(value, time=False)
+    def render_last_played_at(self, value: datetime) -> SafeString | str:
+        return when_html(value, time=False)
 
     def order_rating(self, queryset, is_descending: bool):
         # Ties keep the name order both ways, so a page break never depends on the direction.
@@ -144,8 +167,8 @@ class LeagueGamesTable(tables.Table):
         super().__init__(*args, **kwargs)
         self.kind = kind
 
-    def render_played_at(self, value: datetime) -> str:
-        return when_text(value)
+    def render_played_at(self, value: datetime) -> SafeString | str:
+        return when_html(value)
 
     def render_players(self, record) -> SafeString:
         return format_html_join(
@@ -258,7 +281,7 @@ class PlayerGamesTable(tables.Table):
 
     def render_played_at(self, value: datetime, record) -> SafeString:
         url = reverse("ratings:game", args=[record.game_id])
-        return format_html('<a href="{}">{}</a>', url, when_text(value))
+        return format_html('<a href="{}">{}</a>', url, when_html(value))
 
     def render_opponents(self, value: int) -> SafeString:
         return format_html_join(", ", "{}", ((player_link(p),) for p in self.opponents[value]))

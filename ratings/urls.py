@@ -1,6 +1,25 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from ratings.views import entry, pages
+from ratings.views import entry, files, pages
+
+
+class PlayerSlugConverter:
+    """A player's slug: letters of any script, digits, "_" and "-", as slugify makes it.
+
+    Narrower than <str:>, so a hostile path (a NUL byte, which PostgreSQL refuses in a query) is
+    a 404 before any view runs.
+    """
+
+    regex = r"[-\w]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(PlayerSlugConverter, "player_slug")
 
 app_name = "ratings"
 
@@ -13,8 +32,10 @@ urlpatterns = [
         name="leaderboard_export",
     ),
     path("leagues/<slug:slug>/games/", pages.league_games, name="league_games"),
+    path("leagues/<slug:slug>/rayter.txt", files.rayter_export, name="rayter_export"),
+    path("leagues/<slug:slug>/import/", files.rayter_import, name="rayter_import"),
     path("leagues/<slug:slug>/games/new/", entry.game_new, name="game_new"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
     path("players/new/", entry.player_new, name="player_new"),
-    path("players/<str:slug>/", pages.player_detail, name="player"),
+    path("players/<player_slug:slug>/", pages.player_detail, name="player"),
 ]

@@ -1,0 +1,36 @@
+"""Print a league's standings, best first, as text (like the rayter command), JSON or CSV."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings import rayter_files
+from ratings.models import League
+
+
+class Command(BaseCommand):
+    help = (
+        "Print a league's standings best first: name, games, rating and change (each player's "
+        "change in the league's last game, 0 for those who did not play it)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", metavar="SLUG", help="the league's slug")
+        parser.add_argument(
+            "--format",
+            choices=("text", "json", "csv"),
+            default="text",
+            help="text: rayter's table, ratings rounded as rayter rounds; json and csv: unrounded",
+        )
+
+    def handle(self, *args, slug: str, format: str, **options):
+        league = League.objects.filter(slug=slug).first()
+        if league is None:
+            raise CommandError(f"Unknown league: {slug}")
+        rows = rayter_files.league_standings_rows(league)
+        if format == "json":
+            text = rayter_files.standings_json(rows)
+        elif format == "csv":
+            text = rayter_files.standings_csv(rows)
+        else:
+            title = league.game_name or league.name
+            text = rayter_files.standings_text(title, league.games.count(), rows)
+        self.stdout.write(text, ending="")

@@ -1,0 +1,660 @@
+"""Rayter files in and out: the one path from a file's bytes to the engine, and back.
+
+The ``import_rayter``, ``export_rayter`` and ``standings`` commands and the import and download
+pages all come through here, so a file is read, checked and imported the same way wherever it
+comes from. Parsing, formatting and the rating arithmetic are :mod:`ratings.algorithms.rayter`'s;
+every write goes through :func:`ratings.engine.games_import`.
+
+What the club does differently from the ``rayter`` command, on purpose:
+
+- A file with any problem is refused as a whole, with every problem and its line; nothing is
+  written (not even the league the import would have created).
+- Games are rated by time, then file order (the engine's (played_at, id) order); rayter rates
+  them in file order. For a file in time order the two agree; for any other the import says so.
+- Player names are the club's: "john" in a file is the club's John. One file spelling a name two
+  ways ("John" and "john") is refused, since rayter would rate them as two players.
+- rayter names cannot hold spaces or punctuation, so the export writes "Anna Maria" as
+  ``Anna_Maria`` (see :func:`rayter_name`), and the import reads a name it does not know back as
+  the one club player whose name is written that way.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ratings import engine
+from ratings.algorithms import rayter
+from ratings.models import RAYTER_SCORE_TYPES, Game, Kind, League, Player, Result, Standing
+
+# The league system each rayter score type creates.
+SYSTEM_FOR_SCORE_TYPE = {score_type: system for system, score_type in RAYTER_SCORE_TYPES.items()}
+PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
+LEAGUE_NAME_MAX = League._meta.get_field("name").max_length
+LEAGUE_SLUG_MAX = League._meta.get_field("slug").max_length
+GAME_NAME_MAX = League._meta.get_field("game_name").max_length
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_KEYWORDS = frozenset({"game", "game_name", "score_type"})
+_NAME_MARKS = "_+-"
+_PROGRESS_STEP = 20_000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a file cannot be imported: its line (None for the file as a whole) and why."""
+
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return self.message if self.line is None else f"line {self.line}: {self.message}"
+
+
+class RayterImportError(Exception):
+    """A file that cannot be imported, with every problem found: nothing was written."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        # Problems of the whole file (the league, an empty file) first, then in line order.
+        self.problems = sorted(problems, key=lambda p: (p.line is not None, p.line or 0))
+        super().__init__("\n".join(str(problem) for problem in self.problems))
+
+
+class RayterExportError(Exception):
+    """A league that cannot be written as a rayter file, with every reason."""
+
+    def __init__(self, problems: Iterable[str]):
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass
+class RayterImport:
+    """What an import did (or, for a dry run, would do)."""
+
+    league: League
+    league_created: bool
+    summary: engine.ImportSummary
+    file_games: int
+    # Things worth knowing that do not stop the import (e.g. games not in time order).
+    notices: list[str] = field(default_factory=list)
+    # For each skipped game's line, the line of the same game earlier in the file (if any).
+    repeated_in_file: dict[int, int] = field(default_factory=dict)
+    # The league's standings after the import; filled only for dry runs (previews).
+    standings: list[rayter.Standing] = field(default_factory=list)
+
+    def skip_reason(self, game: engine.ImportedGame) -> str:
+        earlier = self.repeated_in_file.get(game.line or 0)
+        if earlier is not None:
+            return f"the same game as on line {earlier}"
+        return "already in the league"
+
+
+class NoProgress:
+    """A progress bar that shows nothing: the default; the command passes tqdm instead."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __enter__(self) -> NoProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+Progress = Callable[..., NoProgress]
+
+
+# Reading ---------------------------------------------------------------------------------------
+
+
+def binary_problem(data: bytes) -> Problem | None:
+    """A NUL byte means a binary file (a spreadsheet, an archive), never a text file."""
+    at = data.find(b"\x00")
+    if at < 0:
+        return None
+    line = data.count(b"\n", 0, at) + 1
+    return Problem(
+        line,
+        "the file contains NUL bytes: it is a binary file (a spreadsheet? an archive?), not a"
+        " rayter text file",
+    )
+
+
+def is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def read_rayter(data: bytes, *, progress: Progress = NoProgress) -> rayter.RayterFile:
+    """Parse the bytes of a rayter file: UTF-8, a byte order mark allowed, any line endings.
+
+    Never raises: a binary file, bytes that are not UTF-8 and every syntax error are in the
+    result's ``errors``, each with its line.
+    """
+    return _read(data, progress)[0]
+
+
+def _read(data: bytes, progress: Progress) -> tuple[rayter.RayterFile, list[str]]:
+    """The parsed file and its lines (to find where a name stands when reporting it)."""
+    problem = binary_problem(data)
+    if problem is not None:
+        return rayter.RayterFile(errors=(rayter.ParseError(problem.line, problem.message),)), []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        # parse_bytes names each line that is not UTF-8 and still checks the others.
+        parsed = rayter.parse_bytes(data)
+        text = data.decode("utf-8", errors="replace")
+    else:
+        parsed = None
+    # Line ends as rayter.parse reads them: LF, CRLF or CR.
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if parsed is None:
+        with progress(total=len(lines), desc="Reading", unit=" lines") as bar:
+            parsed = rayter.parse_lines(_ticking(lines, bar))
+    return parsed, lines
+
+
+def _ticking(lines: list[str], bar: NoProgress) -> Iterator[str]:
+    for start in range(0, len(lines), _PROGRESS_STEP):
+        yield from lines[start : start + _PROGRESS_STEP]
+        bar.update(min(_PROGRESS_STEP, len(lines) - start))
+
+
+# Names -----------------------------------------------------------------------------------------
+
+
+def rayter_name(name: str) -> str:
+    """How a club player's name is written in a rayter file (names there are one word).
+
+    Letters, digits, ``_``, ``+`` and ``-`` are kept; anything else (a space, an apostrophe, a
+    dot) becomes ``_``; a name that is one of the file's keywords gets a trailing ``_``. So
+    "Anna Maria" is ``Anna_Maria`` and "O'Brien" is ``O_Brien``.
+    """
+    name = unicodedata.normalize("NFC", "_".join(name.split()))
+    written = "".join(c if c.isalnum() or c in _NAME_MARKS else "_" for c in name) or "_"
+    return written + "_" if written in _KEYWORDS else written
+
+
+def _line_of(lines: list[str], game_line: int, name: str) -> int:
+    """The line of ``name`` in the game starting on ``game_line`` (the game's line if not found)."""
+    for index in range(game_line, len(lines)):
+        tokens = lines[index].split()
+        if tokens and tokens[0] == "game":
+            break
+        if tokens and tokens[0] == name:
+            return index + 1
+    return game_line
+
+
+def _name_problems(
+    games: Sequence[rayter.RayterGame], lines: list[str], max_seats: int
+) -> list[Problem]:
+    """What the club cannot store although rayter reads it: long names, names spelled two ways,
+    games with more seats than a scored game has."""
+    problems = []
+    checked: set[str] = set()  # names as written, each checked once
+    first_spelling: dict[str, tuple[str, int]] = {}
+    for game in games:
+        results = game.results
+        if len(results) > max_seats:
+            problems.append(
+                Problem(
+                    game.line,
+                    f"the game has {len(results)} players; a game has at most {max_seats}",
+                )
+            )
+        for name, _score in results:
+            if name in checked:
+                continue
+            checked.add(name)
+            line = _line_of(lines, game.line, name)
+            first = first_spelling.setdefault(name.lower(), (name, line))
+            if first[0] != name:
+                problems.append(
+                    Problem(
+                        line,
+                        f"{name!r} is {first[0]!r} (line {first[1]}) spelled differently: the"
+                        " club counts them as one player, rayter as two; spell them the same",
+                    )
+                )
+            elif len(name) > PLAYER_NAME_MAX:
+                problems.append(
+                    Problem(
+                        line,
+                        f"the name {name[:20]}… is {len(name)} characters long; the club's"
+                        f" names have at most {PLAYER_NAME_MAX}",
+                    )
+                )
+    return problems
+
+
+def _club_spellings(names: Iterable[str]) -> dict[str, str]:
+    """For each name of the file the club knows, the club's spelling of it.
+
+    The same name in any case is the same player (as in the engine); a name the club does not
+    have is matched to the one player whose name :func:`rayter_name` writes that way, so a file
+    exported from the club comes back to the same players.
+    """
+    club = list(Player.objects.values_list("name", flat=True))
+    exact = {name.lower(): name for name in club}
+    written: dict[str, list[str]] = defaultdict(list)
+    for name in club:
+        written[rayter_name(name).lower()].append(name)
+    spellings = {}
+    for name in names:
+        known = exact.get(name.lower())
+        if known is None and len(written.get(name.lower(), ())) == 1:
+            known = written[name.lower()][0]
+        if known is not None:
+            spellings[name] = known
+    return spellings
+
+
+# Times -----------------------------------------------------------------------------------------
+
+
+def _aware_times(
+    games: Sequence[rayter.RayterGame], zone: tzinfo
+) -> tuple[dict[str, datetime], list[Problem]]:
+    """Each distinct ``YYYY-MM-DD HH:MM`` of the file as an aware datetime in the club's zone.
+
+    A wall time the clocks skipped (a DST gap) is a problem; one they passed twice is read as
+    the first (fold 0), like any other ambiguous local time.
+    """
+    times: dict[str, datetime] = {}
+    # Each day's date, and whether the clocks change that day (only then can a time be missing).
+    days: dict[str, tuple[tuple[int, int, int], bool]] = {}
+    problems = []
+    for game in games:
+        text = game.time
+        if text in times:
+            continue
+        day = days.get(text[:10])
+        if day is None:
+            date = (int(text[:4]), int(text[5:7]), int(text[8:10]))
+            midnight = datetime(*date, tzinfo=zone).utcoffset()
+            changes = midnight != datetime(*date, 23, 59, tzinfo=zone).utcoffset()
+            day = days[text[:10]] = (date, changes)
+        aware = datetime(*day[0], int(text[11:13]), int(text[14:16]), tzinfo=zone)
+        # In a gap the offset before the change (fold 0) is smaller than the one after it.
+        if day[1] and aware.utcoffset() < aware.replace(fold=1).utcoffset():
+            problems.append(
+                Problem(
+                    game.line,
+                    f"{text} does not exist in the club's time zone {zone} (the clocks skipped it)",
+                )
+            )
+        times[text] = aware
+    return times, problems
+
+
+def _first_out_of_order(games: Sequence[rayter.RayterGame]) -> rayter.RayterGame | None:
+    for before, game in itertools.pairwise(games):
+        if game.time < before.time:
+            return game
+    return None
+
+
+# Importing -------------------------------------------------------------------------------------
+
+
+def import_rayter(
+    *,
+    data: bytes,
+    league_slug: str,
+    replace: bool = False,
+    actor=None,
+    name: str | None = None,
+    create: bool = True,
+    dry_run: bool = False,
+    progress: Progress = NoProgress,
+) -> RayterImport:
+    """Import a rayter file into the league ``league_slug``, all or nothing.
+
+    With ``create`` a new slug makes a scored league (its system from the file's score type, its
+    name ``name``, else the file's game_name, else the slug). ``replace`` deletes the league's
+    games first; without it games already in the league are skipped, so importing a file twice
+    changes nothing. ``dry_run`` does everything, reads the resulting standings and rolls it all
+    back: the preview. Raises :class:`RayterImportError` with every problem (each with its line
+    where it has one); then nothing is written.
+    """
+    parsed, lines = _read(data, progress)
+    problems = [Problem(error.line, error.message) for error in parsed.errors]
+    if not parsed.games and not parsed.errors:
+        problems.append(Problem(None, "the file has no games"))
+    _fewest, most = League(system=SYSTEM_FOR_SCORE_TYPE[rayter.SCORE_TYPE_HIGH_SCORE]).seats
+    problems += _name_problems(parsed.games, lines, most)
+    times, time_problems = _aware_times(parsed.games, timezone.get_default_timezone())
+    problems += time_problems
+
+    notices = []
+    late = _first_out_of_order(parsed.games)
+    if late is not None and not problems:
+        notices.append(
+            f"The games are not in time order (line {late.line}: {late.time} comes after a later"
+            " game). The club rates games by time, rayter in file order, so these standings can"
+            " differ from the rayter command's."
+        )
+
+    try:
+        with transaction.atomic():
+            league, created, league_problems = _target_league(
+                league_slug, parsed, name=name, create=create, notices=notices
+            )
+            if problems or league_problems:
+                raise RayterImportError([*league_problems, *problems])
+            spellings = _club_spellings({n for game in parsed.games for n in game.names})
+            games = _imported_games(parsed.games, times, spellings, progress)
+            # One step: the engine reports no progress of its own. Shown at once (no delay) so a
+            # long import says which phase it is in.
+            with progress(
+                total=len(games), desc="Rating and saving", unit=" games", delay=0
+            ) as bar:
+                summary = engine.games_import(
+                    league=league, games=games, replace=replace, actor=actor
+                )
+                bar.update(len(games))
+            result = RayterImport(
+                league=league,
+                league_created=created,
+                summary=summary,
+                file_games=len(parsed.games),
+                notices=notices,
+                repeated_in_file=_repeated_in_file(parsed.games, summary.skipped),
+            )
+            if dry_run:
+                result.standings = league_standings_rows(league)
+                transaction.set_rollback(True)
+    except ValidationError as error:
+        # The engine's backstop: whatever the checks above missed, still without a 500.
+        raise RayterImportError([Problem(None, message) for message in error.messages]) from error
+    except IntegrityError as error:
+        raise RayterImportError(
+            [Problem(None, f"the database refused the import ({error}); nothing was written")]
+        ) from error
+    return result
+
+
+def _target_league(
+    slug: str, parsed: rayter.RayterFile, *, name: str | None, create: bool, notices: list[str]
+) -> tuple[League | None, bool, list[Problem]]:
+    """The league to import into (created when new and allowed), and why it cannot be used."""
+    league = League.objects.filter(slug=slug).first()
+    score_type = parsed.score_type
+    if league is None:
+        if not create:
+            return None, False, [Problem(None, f"there is no league {slug!r}")]
+        return _create_league(slug, parsed, name)
+    if name is not None and name != league.name:
+        notices.append(f"--name is ignored: the league {league.name!r} already exists.")
+    if league.kind != Kind.SCORED:
+        kind = league.get_system_display()
+        return (
+            league,
+            False,
+            [
+                Problem(
+                    None,
+                    f"the league {league.name!r} ({slug}) is not a scored league ({kind}): a"
+                    " rayter file goes into a scored league",
+                )
+            ],
+        )
+    if league.rayter_score_type != score_type:
+        implied = ""
+        if score_type == rayter.SCORE_TYPE_HIGH_SCORE:
+            implied = " (a file without a score_type line is highscore)"
+        return (
+            league,
+            False,
+            [
+                Problem(
+                    None,
+                    f"the file's score type is {score_type}{implied} but the league"
+                    f" {league.name!r} ({slug}) is {league.rayter_score_type}",
+                )
+            ],
+        )
+    return league, False, []
+
+
+def _create_league(
+    slug: str, parsed: rayter.RayterFile, name: str | None
+) -> tuple[League | None, bool, list[Problem]]:
+    problems = []
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        problems.append(
+            Problem(None, f"{slug!r} is not a slug: use letters, digits, '-' and '_' only")
+        )
+    if len(slug) > LEAGUE_SLUG_MAX:
+        problems.append(Problem(None, f"the slug is longer than {LEAGUE_SLUG_MAX} characters"))
+    game_name = parsed.game_name or ""
+    if len(game_name) > GAME_NAME_MAX:
+        problems.append(Problem(None, f"the game_name is longer than {GAME_NAME_MAX} characters"))
+    if name is not None:
+        league_name = " ".join(name.split())
+        if not league_name:
+            problems.append(Problem(None, "the league's name is empty"))
+        elif League.objects.filter(name=league_name).exists():
+            problems.append(Problem(None, f"there is already a league named {league_name!r}"))
+    else:
+        # The file's game name is a natural name, but two leagues may play the same game.
+        league_name = game_name[:LEAGUE_NAME_MAX] or slug
+        if League.objects.filter(name=league_name).exists():
+            league_name = f"{league_name} ({slug})"
+        if League.objects.filter(name=league_name).exists():
+            problems.append(
+                Problem(None, f"there is already a league named {league_name!r}: give a name")
+            )
+    if len(league_name) > LEAGUE_NAME_MAX:
+        problems.append(
+            Problem(None, f"the league's name is longer than {LEAGUE_NAME_MAX} characters")
+        )
+    if problems:
+        return None, False, problems
+    league = League.objects.create(
+        slug=slug,
+        name=league_name,
+        system=SYSTEM_FOR_SCORE_TYPE[parsed.score_type],
+        game_name=game_name,
+    )
+    return league, True, []
+
+
+def _imported_games(
+    games: Sequence[rayter.RayterGame],
+    times: dict[str, datetime],
+    spellings: dict[str, str],
+    progress: Progress,
+) -> list[engine.ImportedGame]:
+    """The file's games as the engine takes them: aware times, the club's spelling of names."""
+    imported = []
+    renamed = {name: club for name, club in spellings.items() if name != club}
+    with progress(total=len(games), desc="Checking", unit=" games") as bar:
+        for start in range(0, len(games), _PROGRESS_STEP):
+            for game in games[start : start + _PROGRESS_STEP]:
+                results = game.results
+                scores = [(renamed.get(n, n), s) for n, s in results] if renamed else results
+                imported.append(engine.ImportedGame(times[game.time], scores, game.line))
+            bar.update(min(_PROGRESS_STEP, len(games) - start))
+    return imported
+
+
+def _repeated_in_file(
+    games: Sequence[rayter.RayterGame], skipped: Sequence[engine.ImportedGame]
+) -> dict[int, int]:
+    """For each skipped game repeated in the file, the line of its first copy.
+
+    Each name has one spelling in an accepted file, so names compare as written.
+    """
+    if not skipped:
+        return {}
+    first: dict[tuple, int] = {}
+    for game in games:
+        first.setdefault((game.time, tuple(sorted(game.results))), game.line)
+    by_line = {game.line: game for game in games}
+    repeated = {}
+    for imported in skipped:
+        game = by_line[imported.line]
+        line = first[(game.time, tuple(sorted(game.results)))]
+        if line != game.line:
+            repeated[game.line] = line
+    return repeated
+
+
+# Standings -------------------------------------------------------------------------------------
+
+
+def league_standings_rows(league: League) -> list[rayter.Standing]:
+    """The league's standings, best first: name, games, rating and change (two queries).
+
+    The change is the player's change in the league's very last game, 0 for everyone who did
+    not play it: the ``rayter`` command's Delta column.
+    """
+    last_game = Game.objects.filter(league=league).newest_first().values("id")[:1]
+    changes = {
+        player_id: after - before
+        for player_id, before, after in Result.objects.filter(game_id__in=last_game).values_list(
+            "player_id", "rating_before", "rating_after"
+        )
+    }
+    return [
+        rayter.Standing(name, games, rating, changes.get(player_id, 0.0))
+        for player_id, name, games, rating in Standing.objects.leaderboard(league).values_list(
+            "player_id", "player__name", "games", "rating"
+        )
+    ]
+
+
+def standings_text(title: str, game_count: int, rows: Sequence[rayter.Standing]) -> str:
+    """The standings as the ``rayter`` command prints them, with its Delta column called Change.
+
+    rayter.render_cli_text renders only from a parsed file, so its line format is repeated here;
+    tests/test_rayter_files.py checks the two agree line for line on the CLI's own outputs.
+    """
+    lines = [
+        f"Game: {title}",
+        f"Total number of games: {game_count}",
+        f"{'Name':<15}{'Games':<10}{'Rating':<10}{'Change':<10}",
+    ]
+    for row in rows:
+        lines.append(f"{row.name:<15}{row.games:7d}{round(row.rating):9d}{round(row.change):9d}")
+    return "\n".join(lines) + "\n"
+
+
+def standings_json(rows: Sequence[rayter.Standing]) -> str:
+    """The standings as a JSON list of {name, games, rating, change}, ratings unrounded."""
+    return (
+        json.dumps(
+            [
+                {"name": r.name, "games": r.games, "rating": r.rating, "change": r.change}
+                for r in rows
+            ],
+            ensure_ascii=False,
+            indent=1,
+        )
+        + "\n"
+    )
+
+
+def spreadsheet_text(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading apostrophe stops a formula from running."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def standings_csv(rows: Sequence[rayter.Standing]) -> str:
+    """The standings as CSV with a header row; names cannot run as spreadsheet formulas."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["name", "games", "rating", "change"])
+    for row in rows:
+        writer.writerow([spreadsheet_text(row.name), row.games, row.rating, row.change])
+    return out.getvalue()
+
+
+# Exporting -------------------------------------------------------------------------------------
+
+
+def export_rayter(league: League) -> str:
+    """The league's games as a rayter file: importing it into an empty league gives the same
+    standings.
+
+    Games in rating order ((played_at, id)), times in the club's time zone to the minute (games
+    in the same minute keep their order, since an import keeps file order), seats in order,
+    whole-number scores without ".0". One query. Raises :class:`RayterExportError` for a league
+    that is not a scored one, a score that is not a whole number, or two players whose names
+    would be written the same way.
+    """
+    score_type = league.rayter_score_type
+    if score_type is None:
+        raise RayterExportError(
+            [f"{league.name} is not a scored league: only scored leagues have rayter files"]
+        )
+    zone = timezone.get_default_timezone()
+    rows = (
+        Result.objects.filter(game__league=league)
+        .order_by("game__played_at", "game_id", "seat")
+        .values_list("game_id", "game__played_at", "player__name", "score")
+    )
+    problems: list[str] = []
+    written: dict[str, str] = {}
+    writers: dict[str, str] = {}
+    games: list[rayter.RayterGame] = []
+    for game_id, seats in itertools.groupby(rows.iterator(chunk_size=10_000), lambda r: r[0]):
+        seats = list(seats)
+        played_at = seats[0][1].astimezone(zone)
+        time = (
+            f"{played_at.year:04d}-{played_at.month:02d}-{played_at.day:02d}"
+            f" {played_at.hour:02d}:{played_at.minute:02d}"
+        )
+        results = []
+        for _id, _at, name, score in seats:
+            as_written = written.get(name)
+            if as_written is None:
+                as_written = written[name] = rayter_name(name)
+                other = writers.setdefault(as_written.lower(), name)
+                if other != name:
+                    problems.append(
+                        f"{other!r} and {name!r} would both be written as {as_written!r}:"
+                        " rename one of them"
+                    )
+            if not score.is_integer() or abs(score) > rayter.MAX_SCORE:
+                problems.append(
+                    f"game {game_id} ({time}): {name}'s score {score:g} is not a whole number of"
+                    " at most 15 digits, which is all a rayter file can hold"
+                )
+                continue
+            results.append((as_written, int(score)))
+        games.append(rayter.RayterGame(time, tuple(results)))
+    if problems:
+        raise RayterExportError(problems)
+    game_name = " ".join(league.game_name.split()) or None
+    try:
+        return rayter.format_file(games, score_type=score_type, game_name=game_name)
+    except ValueError as error:
+        raise RayterExportError([str(error)]) from error

@@ -1,0 +1,187 @@
+"""Rayter files in the browser: staff upload one to a league (preview, then confirm), and anyone
+who may read a league downloads it as one. The work is :mod:`ratings.rayter_files`'s.
+
+Between the preview and the confirmation the uploaded text waits in the visitor's session (the
+database-backed session by default), under a random token the confirm form carries: the file
+need not be uploaded twice, and the confirmation imports exactly the bytes that were previewed.
+Only one upload waits per session; a new upload replaces it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import filesizeformat
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_safe
+
+from ratings import rayter_files
+from ratings.access import club_readable, get_league_for_staff
+from ratings.models import Kind, League
+
+SESSION_KEY = "rayter_upload"
+# A file with thousands of problems still gets a readable page; the count says how many more.
+PROBLEMS_SHOWN = 200
+
+
+class RayterUploadForm(forms.Form):
+    """A rayter file for a league: at most RAYTER_UPLOAD_MAX_BYTES, and text, not binary.
+
+    Bytes that are not UTF-8 pass here: the preview lists them line by line with the file's
+    other problems.
+    """
+
+    file = forms.FileField(
+        label=gettext_lazy("Rayter file"),
+        help_text=gettext_lazy("A text file in the rayter format, UTF-8."),
+    )
+    replace = forms.BooleanField(
+        label=gettext_lazy("Replace the league's games"),
+        required=False,
+        help_text=gettext_lazy(
+            "Delete every game of the league first. Without it, games already in the league "
+            "are skipped, so uploading a file twice adds nothing."
+        ),
+    )
+
+    def clean_file(self) -> bytes:
+        """The file's bytes, once they are known to be small enough and text."""
+        upload = self.cleaned_data["file"]
+        limit = settings.RAYTER_UPLOAD_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                _("The file is %(size)s; a rayter file may be at most %(limit)s.")
+                % {"size": filesizeformat(upload.size), "limit": filesizeformat(limit)}
+            )
+        data = b"".join(upload.chunks())
+        problem = rayter_files.binary_problem(data)
+        if problem is not None:
+            raise forms.ValidationError(
+                _("This is not a text file (it contains NUL bytes): upload a rayter text file.")
+            )
+        return data
+
+
+def _problems_context(problems: list[rayter_files.Problem]) -> dict:
+    return {"problems": problems[:PROBLEMS_SHOWN], "more_problems": len(problems) - PROBLEMS_SHOWN}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rayter_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload a rayter file to a league, see what it would do, then confirm: staff only."""
+    league = get_league_for_staff(request, slug)
+    if league.kind != Kind.SCORED:
+        raise Http404("Only scored leagues take rayter files")
+    if request.method == "POST" and "confirm" in request.POST:
+        return _confirm(request, league)
+
+    context: dict = {"league": league, "max_bytes": settings.RAYTER_UPLOAD_MAX_BYTES}
+    if request.method == "POST":
+        form = RayterUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            data = form.cleaned_data["file"]
+            replace = form.cleaned_data["replace"]
+            context.update(_preview(request, league, data, replace))
+    else:
+        form = RayterUploadForm()
+    context["form"] = form
+    return render(request, "ratings/rayter_import.html", context)
+
+
+def _preview(request: HttpRequest, league: League, data: bytes, replace: bool) -> dict:
+    """Import in a transaction that is rolled back; keep the file for the confirmation."""
+    request.session.pop(SESSION_KEY, None)
+    try:
+        preview = rayter_files.import_rayter(
+            data=data,
+            league_slug=league.slug,
+            replace=replace,
+            actor=request.user,
+            create=False,
+            dry_run=True,
+        )
+    except rayter_files.RayterImportError as error:
+        return {"not_utf8": not rayter_files.is_utf8(data), **_problems_context(error.problems)}
+    token = secrets.token_urlsafe(16)
+    request.session[SESSION_KEY] = {
+        "token": token,
+        "league": league.pk,
+        "replace": replace,
+        # The bytes were checked to be UTF-8; the text is what a JSON session can hold.
+        "text": data.decode("utf-8"),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    return {"preview": preview, "token": token, "replace": replace}
+
+
+def _confirm(request: HttpRequest, league: League) -> HttpResponse:
+    pending = request.session.get(SESSION_KEY)
+    if (
+        not pending
+        or pending.get("league") != league.pk
+        or not secrets.compare_digest(str(pending.get("token")), request.POST.get("token", ""))
+    ):
+        messages.error(
+            request, _("That upload is no longer waiting to be imported: upload the file again.")
+        )
+        return redirect("ratings:rayter_import", league.slug)
+    data = pending["text"].encode("utf-8")
+    if hashlib.sha256(data).hexdigest() != pending["sha256"]:
+        raise Http404("The stored upload is damaged")
+    del request.session[SESSION_KEY]
+    try:
+        done = rayter_files.import_rayter(
+            data=data,
+            league_slug=league.slug,
+            replace=pending["replace"],
+            actor=request.user,
+            create=False,
+        )
+    except rayter_files.RayterImportError as error:
+        # The league changed between preview and confirmation; nothing was written.
+        context = {"league": league, "form": RayterUploadForm()}
+        context.update(_problems_context(error.problems))
+        return render(request, "ratings/rayter_import.html", context)
+    summary = done.summary
+    counts = {
+        "games": summary.games,
+        "skipped": len(summary.skipped),
+        "new": len(summary.new_players),
+    }
+    messages.success(
+        request,
+        _("Imported %(games)d games; %(skipped)d skipped as already there; %(new)d new players.")
+        % counts,
+    )
+    return redirect(league)
+
+
+@require_safe
+@club_readable
+def rayter_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """A scored league's games as a rayter file download (two queries)."""
+    league = get_object_or_404(League, slug=slug)
+    if league.kind != Kind.SCORED:
+        raise Http404("Only scored leagues have rayter files")
+    try:
+        text = rayter_files.export_rayter(league)
+    except rayter_files.RayterExportError as error:
+        messages.error(
+            request,
+            _("This league cannot be written as a rayter file: %(why)s")
+            % {"why": " ".join(error.problems[:5])},
+        )
+        return redirect(league)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, f"{league.slug}.txt")
+    return response

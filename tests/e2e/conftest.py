@@ -1,0 +1,145 @@
+"""End-to-end tests in a real browser: Debian's Chromium, driven by Playwright for Python.
+
+They need ``/usr/bin/chromium`` (``apt-get install chromium``) and the ``playwright`` package
+(the test extra). Playwright never downloads a browser here: it starts the system's Chromium
+(never run ``playwright install``). Without either, the tests are skipped with the reason, so
+the plain test command passes on any machine; with ``E2E_REQUIRED=1`` (CI sets it) a missing
+browser fails them instead, so CI cannot skip them silently.
+
+``SCREENSHOTS=1`` makes the tests save the pages to ``docs/screenshots/`` (see the README).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
+# As root Chromium needs --no-sandbox; the rest keep it off the (closed) network and quiet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT_DIR = Path(settings.BASE_DIR) / "docs" / "screenshots"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing (pip install -e '.[test]')"
+    return None
+
+
+@pytest.fixture(scope="session")
+def live_server(request) -> Iterator:
+    """pytest-django's live server, built with production's HTTPS redirect off.
+
+    Its middleware is built once, when the server starts, so the per-test ``settings``
+    override (tests/conftest.py) comes too late for SecurityMiddleware, which would send the
+    browser to https:// on a server that speaks plain HTTP.
+    """
+    from django.test.utils import override_settings
+    from pytest_django.live_server_helper import LiveServer
+
+    address = (
+        request.config.getvalue("liveserver")
+        or os.environ.get("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        server = LiveServer(address)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    """Chromium for one test module.
+
+    Playwright's sync API keeps an asyncio loop running in this thread while it is started,
+    and Django refuses database calls from a thread with a running loop; the tests' own
+    database work (builders, the transactional flush) is plain synchronous code, so the check
+    is switched off while the browser runs, and back on after.
+    """
+    reason = _missing()
+    if reason:
+        if os.environ.get("E2E_REQUIRED") == "1":
+            pytest.fail(f"E2E_REQUIRED=1 but the browser tests cannot run: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+class Browsing:
+    """A page in a fresh browser context, and the JavaScript errors it has met."""
+
+    def __init__(self, page, base_url: str):
+        self.page = page
+        self.base_url = base_url
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base_url + path)
+
+    def scrolls_sideways(self) -> bool:
+        """Whether the page is wider than the screen (a table's own scroll box does not count)."""
+        return self.page.evaluate(
+            "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+        )
+
+    def screenshot(self, name: str) -> None:
+        """docs/screenshots/<name>.png of the whole page, only when SCREENSHOTS=1."""
+        if os.environ.get("SCREENSHOTS") != "1":
+            return
+        SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SCREENSHOT_DIR / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def open_browser(browser, live_server):
+    """open_browser(viewport) -> Browsing: a new context, so no cookies leak between tests."""
+    contexts = []
+
+    def open_(viewport: dict) -> Browsing:
+        context = browser.new_context(viewport=viewport, color_scheme="light", locale="en-GB")
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return Browsing(context.new_page(), live_server.url)
+
+    yield open_
+    for context in contexts:
+        context.close()

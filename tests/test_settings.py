@@ -1,0 +1,90 @@
+"""Production settings: `check --deploy` is clean, and nothing starts without a secret key.
+
+Each test runs manage.py in a fresh process with the environment a deployment would have: no
+DEBUG, the secret key and host names from the environment, nothing else borrowed from the
+developer's shell that could change a setting.
+"""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Variables club/settings.py reads: a test sets those it means to, and no others leak in.
+SETTINGS_VARIABLES = (
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "CLUB_PRIVATE",
+    "SECURE_SSL_REDIRECT",
+    "BEHIND_HTTPS_PROXY",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_PRELOAD",
+    "DJANGO_SETTINGS_MODULE",
+)
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def production(**env: str) -> dict[str, str]:
+    return {"SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "club.example.org", **env}
+
+
+def test_check_deploy_is_clean_for_production_settings():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **production())
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    # Nothing silenced either: clean because the settings are, not because a check is muted.
+    assert "System check identified no issues (0 silenced)." in done.stdout
+    assert "WARNING" not in done.stdout + done.stderr
+
+
+def test_production_settings_use_the_secret_key_and_hosts_from_the_environment():
+    env = production()
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.SECRET_KEY == __import__('os').environ['SECRET_KEY'], s.ALLOWED_HOSTS,"
+        " s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
+        " s.SECURE_HSTS_SECONDS, s.AXES_FAILURE_LIMIT)"
+    )
+
+    done = manage("shell", "--verbosity", "0", "-c", script, **env)
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "False",
+        "True",
+        "['club.example.org']",
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "5",
+    ]
+
+
+def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off():
+    for env in ({}, {"DEBUG": "false"}, {"DEBUG": "0", "SECRET_KEY": ""}):
+        done = manage("check", ALLOWED_HOSTS="club.example.org", **env)
+
+        assert done.returncode != 0, env
+        assert "SECRET_KEY is not set" in done.stderr, env
+
+
+def test_development_runs_without_a_secret_key():
+    done = manage("check", DEBUG="true")
+
+    assert done.returncode == 0, done.stderr
