@@ -58,16 +58,21 @@ def rating_text(value: float) -> str:
     return str(whole(value)).replace("-", MINUS)
 
 
-def change_html(value: float | None) -> SafeString | str:
-    """A rating change with its sign and an up/down class, so colour is never the only cue."""
+def change_html(value: float | None, *, lower_is_better: bool = False) -> SafeString | str:
+    """A rating change with its sign, coloured by whether it is better or worse for the player.
+
+    The sign is always printed, so colour is never the only cue; in prefko a fall is the good
+    direction (a lower rating is better), so −27 there is "better".
+    """
     if value is None:
         return "—"
     rounded = whole(value)
+    if rounded == 0:
+        return "0"
+    css = "better" if (rounded < 0) == lower_is_better else "worse"
     if rounded > 0:
-        return format_html('<span class="up">+{}</span>', rounded)
-    if rounded < 0:
-        return format_html('<span class="down">{}{}</span>', MINUS, -rounded)
-    return "0"
+        return format_html('<span class="{}">+{}</span>', css, rounded)
+    return format_html('<span class="{}">{}{}</span>', css, MINUS, -rounded)
 
 
 def score_text(score: float, kind: str) -> str:
@@ -108,7 +113,12 @@ def player_link(player) -> SafeString:
 
 
 class LeaderboardTable(tables.Table):
-    """A league's standings; ``rank`` comes from the queryset (a window over the rating)."""
+    """A league's standings; ``rank`` comes from the queryset (a window over the rating).
+
+    The view sets ``lower_is_better`` from the league, for the colour of the last change.
+    """
+
+    lower_is_better = False
 
     rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "player__name"), attrs=NUMBER)
     player = tables.Column(
@@ -134,7 +144,7 @@ class LeaderboardTable(tables.Table):
         return rating_text(value)
 
     def render_last_change(self, value: float) -> SafeString | str:
-        return change_html(value)
+        return change_html(value, lower_is_better=self.lower_is_better)
 
     def render_last_played_at(self, value: datetime) -> SafeString | str:
         return when_html(value, time=False)
@@ -175,7 +185,11 @@ class LeagueGamesTable(tables.Table):
             " · ",
             '<span class="seat">{} {} ({})</span>',
             (
-                (player_link(r.player), score_text(r.score, self.kind), change_html(r.change))
+                (
+                    player_link(r.player),
+                    score_text(r.score, self.kind),
+                    change_html(r.change, lower_is_better=self.kind == Kind.PREFERANS),
+                )
                 for r in record.results.all()
             ),
         )
@@ -227,7 +241,7 @@ class GameResultsTable(tables.Table):
         return rating_text(value)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value)
+        return change_html(value, lower_is_better=self.kind == Kind.PREFERANS)
 
     def render_rating_after(self, value: float) -> str:
         return rating_text(value)
@@ -290,7 +304,7 @@ class PlayerGamesTable(tables.Table):
         return score_text(value, self.kind)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value)
+        return change_html(value, lower_is_better=self.kind == Kind.PREFERANS)
 
     def render_rating_after(self, value: float) -> str:
         return rating_text(value)

@@ -75,6 +75,9 @@ def _preview(form, prepared) -> list[dict]:
             "before": before,
             "after": after,
             "change": after - before,
+            # prefko: a fall is the good direction (a lower rating is better).
+            "better": after != before and (after < before) == form.league.lower_is_better,
+            "worse": after != before and (after < before) != form.league.lower_is_better,
         }
         for name, player, score, (before, after) in zip(
             names, form.players, prepared.scores, ratings, strict=True

@@ -126,6 +126,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
         selectors.league_standings(league, min_games=min_games),
         order_by="rating" if league.lower_is_better else "-rating",
     )
+    table.lower_is_better = league.lower_is_better
     RequestConfig(request, paginate=PAGINATION).configure(table)
     return render(
         request,
@@ -281,7 +282,7 @@ def _prefko_terms(results: list[Result], bula: int) -> TermsExplained:
             name=name,
             formula=formula,
             average=decimal_text(average, 4),
-            change=change_html(change),
+            change=change_html(change, lower_is_better=True),
         )
         for name, formula, average, change in zip(
             names, CHANGE_FORMULAS, averages, terms.changes, strict=True

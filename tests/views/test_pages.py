@@ -120,8 +120,9 @@ def test_the_seed_game_page_shows_paper_scores_and_ratings(client, seed_game):
     assert "3 Johnny 20 16 60 460 1100 +25 1125" in page
     assert "ended early" not in page.lower()
     html = response.content.decode()
-    assert '<span class="down">−27</span>' in html
-    assert '<span class="up">+25</span>' in html
+    # prefko: a lower rating is better, so Pedja's fall is the good colour and Johnny's rise not.
+    assert '<span class="better">−27</span>' in html
+    assert '<span class="worse">+25</span>' in html
 
 
 def test_the_seed_game_page_explains_the_prefko_terms(client, seed_game):
