@@ -352,17 +352,10 @@ def main() -> None:
     report(rows, args, vendor)
 
 
-def _same_standings(theirs, ours) -> bool:
-    """rayter's JSON rows against ours: names, game counts and ratings rounded as rayter does."""
-    if isinstance(theirs, dict):
-        theirs = theirs.get("players") or theirs.get("standings") or list(theirs.values())[0]
+def _same_standings(theirs: dict, ours: list[dict]) -> bool:
+    """rayter's JSON (an object keyed by name) against ours: names, games, rounded ratings."""
+    cli = {row["name"]: (row["matches"], round(row["rating"])) for row in theirs.values()}
     mine = {row["name"]: (row["games"], round(row["rating"])) for row in ours}
-    cli = {}
-    for row in theirs:
-        name = row.get("name") or row.get("Name")
-        games = row.get("games", row.get("Games"))
-        rating = row.get("rating", row.get("Rating"))
-        cli[name] = (games, round(rating))
     return mine == cli
 
 

@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q, Window
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.algorithms import elo, preferans, rayter
@@ -161,6 +162,9 @@ class Rater:
         self.league = league
         self.system = league.system
         self.birth_dates = birth_dates or {}
+        if league.kind == Kind.SCORED:
+            self.score_type = rayter.normalize_score_type(league.rayter_score_type)
+            self.k = rayter.default_k(self.score_type)
 
     def new_ratings(self, game: GameInput, states: Sequence[PlayerState]) -> list[float]:
         ratings = [state.rating for state in states]
@@ -169,9 +173,8 @@ class Rater:
             changes = preferans.rating_changes(ints, [int(s) for s in game.scores], game.bula)
             return [float(r + c) for r, c in zip(ints, changes, strict=True)]
         if self.league.kind == Kind.SCORED:
-            changes = rayter.rate_single_game(
-                game.scores, ratings, score_type=self.league.rayter_score_type
-            )
+            # Checked by prepare_game on the way in: finite scores, 2 to 50 of them.
+            changes = rayter.rate_valid_game(game.scores, ratings, self.score_type, self.k)
             return [r + c for r, c in zip(ratings, changes, strict=True)]
         result = game.scores[0]
         if self.system == System.ELO:
@@ -470,21 +473,28 @@ def games_import(
         summary.players = len(names)
 
         existing = _game_fingerprints(league, games) if not replace else set()
+        ids = {name: players[name.lower()].pk for name in names}
+        low, high = league.seats
         fresh: list[GameInput] = []
         for game in games:
-            prepared = prepare_game(
-                league,
-                played_at=game.played_at,
-                entries=[
-                    Entry(player_id=players[name.lower()].pk, score=score)
-                    for name, score in game.scores
-                ],
+            # The checks of prepare_game, spelled out for a hundred thousand scored games.
+            player_ids = [ids[name] for name, _score in game.scores]
+            scores = [float(score) for _name, score in game.scores]
+            if not low <= len(player_ids) <= high or len(set(player_ids)) != len(player_ids):
+                raise ValidationError(
+                    _("Line %(line)s: a game needs %(low)d to %(high)d different players.")
+                    % {"line": game.line, "low": low, "high": high}
+                )
+            if not all(math.isfinite(score) for score in scores):
+                raise ValidationError(
+                    _("Line %(line)s: a score is not a finite number.") % {"line": game.line}
+                )
+            prepared = GameInput(
+                played_at=game.played_at, bula=None, player_ids=player_ids, scores=scores
             )
-            fingerprint = _fingerprint(prepared.played_at, prepared.player_ids, prepared.scores)
-            if fingerprint in existing:
+            if existing and _fingerprint(game.played_at, player_ids, scores) in existing:
                 summary.skipped.append(game)
                 continue
-            existing.add(fingerprint)
             fresh.append(prepared)
         if not fresh:
             return summary
@@ -574,41 +584,64 @@ def _game_fingerprints(league: League, games: Sequence[ImportedGame]) -> set[tup
 
 
 def _bulk_insert(league, prepared_games, ratings, actor) -> OrderKey:
-    """Insert games and their results in bulk; returns the first game's order key."""
+    """Insert games and their results with two prepared statements; returns the first key.
+
+    Model instances and bulk_create cost more than SQLite's own work at this size (100,000 games
+    of a file). The games' ids are read back in insertion order: the league is locked, so no one
+    else adds games to it meanwhile.
+    """
     user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
-    created = Game.objects.bulk_create(
-        [
-            Game(
-                league=league,
-                played_at=prepared.played_at,
-                bula=prepared.bula,
-                ended_early=prepared.ended_early,
-                entered_by=user,
-            )
-            for prepared in prepared_games
-        ],
-        batch_size=2000,
-    )
-    rows = []
-    for index, (game, prepared) in enumerate(zip(created, prepared_games, strict=True)):
-        papers = prepared.papers or [None] * len(prepared.player_ids)
-        for seat, (pid, score, paper) in enumerate(
-            zip(prepared.player_ids, prepared.scores, papers, strict=True)
-        ):
-            before, after = ratings[index][seat] if ratings else (0.0, 0.0)
-            left, middle, right = paper or (None, None, None)
-            rows.append((game.pk, pid, seat, left, middle, right, score, before, after))
     quote = connection.ops.quote_name
-    columns = ["game_id", "player_id", "seat", "left", "middle", "right", "score"]
-    columns += ["rating_before", "rating_after"]
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(Result._meta.db_table),
-        ", ".join(quote(column) for column in columns),
-        ", ".join(["%s"] * len(columns)),
-    )
+    adapt = connection.ops.adapt_datetimefield_value
+    now = adapt(timezone.now())
+    game_table, result_table = quote(Game._meta.db_table), quote(Result._meta.db_table)
+    game_columns = ["league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"]
+    game_columns += ["created_at", "updated_at"]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-    return created[0].order_key
+        cursor.execute(f"SELECT MAX(id) FROM {game_table} WHERE league_id = %s", [league.pk])
+        (highest,) = cursor.fetchone()
+        cursor.executemany(
+            _insert_sql(game_table, game_columns),
+            [
+                (
+                    league.pk,
+                    adapt(prepared.played_at),
+                    prepared.bula,
+                    prepared.ended_early,
+                    "",
+                    user.pk if user else None,
+                    now,
+                    now,
+                )
+                for prepared in prepared_games
+            ],
+        )
+        cursor.execute(
+            f"SELECT id FROM {game_table} WHERE league_id = %s AND id > %s ORDER BY id",
+            [league.pk, highest or 0],
+        )
+        game_ids = [row[0] for row in cursor.fetchall()]
+        if len(game_ids) != len(prepared_games):
+            raise RuntimeError("games inserted and read back differ: was the league not locked?")
+        rows = []
+        for index, (game_id, prepared) in enumerate(zip(game_ids, prepared_games, strict=True)):
+            papers = prepared.papers or [None] * len(prepared.player_ids)
+            seats = ratings[index] if ratings else [(0.0, 0.0)] * len(prepared.player_ids)
+            for seat, (pid, score, paper, (before, after)) in enumerate(
+                zip(prepared.player_ids, prepared.scores, papers, seats, strict=True)
+            ):
+                left, middle, right = paper or (None, None, None)
+                rows.append((game_id, pid, seat, left, middle, right, score, before, after))
+        result_columns = ["game_id", "player_id", "seat", "left", "middle", "right", "score"]
+        result_columns += ["rating_before", "rating_after"]
+        cursor.executemany(_insert_sql(result_table, result_columns), rows)
+    return (prepared_games[0].played_at, game_ids[0])
+
+
+def _insert_sql(table: str, columns: list[str]) -> str:
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(column) for column in columns)
+    return f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
 
 
 def league_recompute(*, league: League) -> int:

@@ -90,16 +90,8 @@ class RayterImport:
     file_games: int
     # Things worth knowing that do not stop the import (e.g. games not in time order).
     notices: list[str] = field(default_factory=list)
-    # For each skipped game's line, the line of the same game earlier in the file (if any).
-    repeated_in_file: dict[int, int] = field(default_factory=dict)
     # The league's standings after the import; filled only for dry runs (previews).
     standings: list[rayter.Standing] = field(default_factory=list)
-
-    def skip_reason(self, game: engine.ImportedGame) -> str:
-        earlier = self.repeated_in_file.get(game.line or 0)
-        if earlier is not None:
-            return f"the same game as on line {earlier}"
-        return "already in the league"
 
 
 class NoProgress:
@@ -383,7 +375,6 @@ def import_rayter(
                 summary=summary,
                 file_games=len(parsed.games),
                 notices=notices,
-                repeated_in_file=_repeated_in_file(parsed.games, summary.skipped),
             )
             if dry_run:
                 result.standings = league_standings_rows(league)
@@ -503,28 +494,6 @@ def _imported_games(
                 imported.append(engine.ImportedGame(times[game.time], scores, game.line))
             bar.update(min(_PROGRESS_STEP, len(games) - start))
     return imported
-
-
-def _repeated_in_file(
-    games: Sequence[rayter.RayterGame], skipped: Sequence[engine.ImportedGame]
-) -> dict[int, int]:
-    """For each skipped game repeated in the file, the line of its first copy.
-
-    Each name has one spelling in an accepted file, so names compare as written.
-    """
-    if not skipped:
-        return {}
-    first: dict[tuple, int] = {}
-    for game in games:
-        first.setdefault((game.time, tuple(sorted(game.results))), game.line)
-    by_line = {game.line: game for game in games}
-    repeated = {}
-    for imported in skipped:
-        game = by_line[imported.line]
-        line = first[(game.time, tuple(sorted(game.results)))]
-        if line != game.line:
-            repeated[game.line] = line
-    return repeated
 
 
 # Standings -------------------------------------------------------------------------------------

@@ -135,7 +135,9 @@ def test_demo_ratings_equal_a_replay_from_scratch():
     leagues = list(League.objects.all())
     before = {league.pk: stored_ratings(league) for league in leagues}
     boards = {
-        league.pk: list(Standing.objects.filter(league=league).values_list("rating"))
+        league.pk: list(
+            Standing.objects.filter(league=league).order_by("player_id").values_list("rating")
+        )
         for league in leagues
     }
 
@@ -144,7 +146,9 @@ def test_demo_ratings_equal_a_replay_from_scratch():
 
     assert {league.pk: stored_ratings(league) for league in leagues} == before
     assert {
-        league.pk: list(Standing.objects.filter(league=league).values_list("rating"))
+        league.pk: list(
+            Standing.objects.filter(league=league).order_by("player_id").values_list("rating")
+        )
         for league in leagues
     } == boards
 

@@ -456,13 +456,17 @@ def test_importing_twice_skips_every_game_with_non_ascii_capitals(tmp_path):
     assert Player.objects.count() == 2
 
 
-def test_a_game_repeated_in_the_file_is_reported_as_such(tmp_path):
+def test_a_game_repeated_in_the_file_counts_twice_as_in_rayter_and_once_is_enough(tmp_path):
+    """rayter rates both copies; importing the same file again still changes nothing."""
     text = "game 2020-01-01 10:00\na 1\nb 2\ngame 2020-01-01 10:00\nb 2\na 1\n"
+    file = write(tmp_path, text)
 
-    out = import_file(write(tmp_path, text), "twice")
+    assert "Games imported: 2 of 2" in import_file(file, "twice")
+    out = import_file(file, "twice")
 
-    assert "Games imported: 1 of 2" in out
-    assert "line 4: the same game as on line 1" in out
+    assert "Games imported: 0 of 2" in out
+    assert "line 4: already in the league" in out
+    assert Game.objects.filter(league__slug="twice").count() == 2
 
 
 def test_replace_deletes_the_leagues_games_first(tmp_path):

@@ -170,6 +170,23 @@ def rate_single_game(
     return changes
 
 
+def rate_valid_game(
+    scores: Sequence[Number], ratings: Sequence[Number], score_type: str, k: Number
+) -> list[float]:
+    """:func:`rate_single_game` without its argument checks, for a caller that has checked them.
+
+    The web app's engine rates games it validated on entry, hundreds of thousands in a replay;
+    ``score_type`` must be normalised (:func:`normalize_score_type`) and ``k`` given
+    (:func:`default_k`).
+    """
+    return _changes(scores, ratings, score_type, k)
+
+
+def default_k(score_type: str) -> float:
+    """rayter's K for a (normalised) score type: 0.05, or 0.02 for winner-takes-all."""
+    return _default_k(score_type)
+
+
 def rate_game(
     current: Mapping[str, float],
     results: Sequence[tuple[str, Number]],

@@ -63,7 +63,7 @@ class Command(BaseCommand):
         write(f"Games imported: {summary.games} of {done.file_games}")
         write(f"Games skipped: {len(summary.skipped)}")
         for game in summary.skipped:
-            write(f"  line {game.line}: {done.skip_reason(game)}")
+            write(f"  line {game.line}: already in the league")
         write(f"Players: {summary.players}")
         new = summary.new_players
         shown = ", ".join(new[:NAMES_SHOWN]) + (
