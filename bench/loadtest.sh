@@ -22,7 +22,7 @@ fi
 export DATABASE_URL=$DB_URL SECRET_KEY=loadtest-only-not-a-secret DEBUG=false
 export ALLOWED_HOSTS=127.0.0.1 SECURE_SSL_REDIRECT=false
 .venv/bin/python manage.py collectstatic --no-input -v0
-HEAVY=$(.venv/bin/python manage.py shell -c "
+HEAVY=$(.venv/bin/python manage.py shell --no-imports -c "
 from django.db.models import Count
 from ratings.models import Result
 pid = Result.objects.filter(game__league__slug='big').values_list('player_id').annotate(n=Count('id')).order_by('-n')[0][0]
