@@ -22,6 +22,8 @@ import math
 import struct
 from numbers import Real
 
+from ratings.algorithms._checks import finite_number
+
 __all__ = ["classic", "fide", "fide_expected", "fide_k_factor"]
 
 RESULTS = (0, 0.5, 1)
@@ -49,9 +51,9 @@ def classic(
     a = _perl_number("rating a", a)
     b = _perl_number("rating b", b)
     _result(result)
-    if _number("k", k) <= 0:
+    if finite_number("k", k) <= 0:
         raise ValueError(f"k must be a positive number, got {k!r}")
-    if _number("divisor", divisor) <= 0:
+    if finite_number("divisor", divisor) <= 0:
         raise ValueError(f"divisor must be a positive number, got {divisor!r}")
     # Perl keeps whole numbers as integers, so B - A is exact like Python's int arithmetic; the
     # rest is float arithmetic in the module's order.
@@ -93,7 +95,7 @@ def fide_k_factor(
     ``None`` means "not given", as in the library: games default to 32 and age to 18, so a player
     with no record counts as experienced and adult. ``games=0`` and ``age=0`` are real values.
     """
-    rating_value = _number("rating", rating)
+    rating_value = finite_number("rating", rating)
     games_value = 32.0 if games is None else _non_negative("games", games)
     age_value = 18.0 if age is None else _non_negative("age", age)
     _flag("ever_2400", ever_2400)
@@ -113,8 +115,8 @@ def fide_expected(a: float, b: float) -> float:
 
     The rating difference is capped at 400 points each way before ``1 / (1 + 10 ** (d / 400))``.
     """
-    a_value = _number("rating a", a)
-    b_value = _number("rating b", b)
+    a_value = finite_number("rating a", a)
+    b_value = finite_number("rating b", b)
     diff = min(max(b_value - a_value, -FIDE_MAX_DIFF), FIDE_MAX_DIFF)
     return 1 / (1 + _v8_pow(10.0, diff / 400))
 
@@ -147,11 +149,11 @@ def fide(
     >>> fide(1400, 1400, 1, age_a=15)
     (1420, 1390)
     """
-    a_value = _number("rating a", a)
-    b_value = _number("rating b", b)
+    a_value = finite_number("rating a", a)
+    b_value = finite_number("rating b", b)
     _result(result)
     for name, given in (("k", k), ("k_a", k_a), ("k_b", k_b)):
-        if given is not None and _number(name, given) <= 0:
+        if given is not None and finite_number(name, given) <= 0:
             raise ValueError(f"{name} must be a positive number, got {given!r}")
     # Checked here, under the caller's names, even when an explicit K makes them unused.
     for name, given in (
@@ -385,27 +387,14 @@ def _v8_pow(x: float, y: float) -> float:
 # Validation --------------------------------------------------------------------------------------
 
 
-def _number(name: str, value: object) -> float:
-    """A finite real number (not a bool), returned as a float."""
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise ValueError(f"{name} must be a number, got {value!r}")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise ValueError(f"{name} is too large, got {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return number
-
-
 def _perl_number(name: str, value: object) -> float:
     """A finite number kept as Perl keeps it: whole numbers exact, anything else a float."""
-    number = _number(name, value)
+    number = finite_number(name, value)
     return value if isinstance(value, int) else number
 
 
 def _non_negative(name: str, value: object) -> float:
-    number = _number(name, value)
+    number = finite_number(name, value)
     if number < 0:
         raise ValueError(f"{name} cannot be negative, got {value!r}")
     return number

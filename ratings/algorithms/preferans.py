@@ -30,7 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import lru_cache
-from numbers import Real
+
+from ratings.algorithms._checks import finite_number
 
 __all__ = ["PrefkoTerms", "final_scores", "rating_changes", "rating_terms"]
 
@@ -105,7 +106,7 @@ def rating_terms(ratings: Sequence[float], scores: Sequence[float], bula: float)
     """
     r = _three_numbers("ratings", ratings)
     s = _three_numbers("scores", scores)
-    bula_value = _finite_number("bula", bula)
+    bula_value = finite_number("bula", bula)
     if bula_value <= 0:
         raise ValueError(f"bula must be a positive number, got {bula!r}")
 
@@ -223,17 +224,5 @@ def _three_numbers(name: str, values: Sequence[float]) -> tuple[float, float, fl
     items = list(values)
     if len(items) != SEATS:
         raise ValueError(f"prefko rates exactly 3 players, got {len(items)} {name}")
-    first, second, third = (_finite_number(f"{name}[{i}]", v) for i, v in enumerate(items))
+    first, second, third = (finite_number(f"{name}[{i}]", v) for i, v in enumerate(items))
     return first, second, third
-
-
-def _finite_number(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise ValueError(f"{name} must be a number, got {value!r}")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise ValueError(f"{name} is too large, got {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return number
