@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from tests.seed import SEED_PAPERS
 
 pytestmark = pytest.mark.django_db
 
 T0 = datetime(2026, 1, 10, 20, 0, tzinfo=UTC)
-SEED_PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 OTHER_PAPERS = [
     [(10, 2, 4), (6, -1, 8), (0, -1, 2)],
     [(40, -6, 20), (0, 4, 10), (12, 2, 0)],

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ratings import engine
 from ratings.algorithms import elo, preferans, rayter
 from ratings.models import Game, League, Player, Result, Standing, System
+from tests.seed import SEED_PAPERS
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
@@ -34,9 +35,6 @@ def paper_entries(players, papers):
 
 def score_entries(players, scores):
     return [engine.Entry(player_id=p.pk, score=s) for p, s in zip(players, scores, strict=True)]
-
-
-SEED_PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 
 
 def reference_ratings(league: League) -> dict[int, tuple[float, float]]:

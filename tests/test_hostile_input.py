@@ -29,6 +29,7 @@ from ratings import engine
 from ratings.algorithms import rayter
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from tests.conftest import T0
+from tests.seed import SEED_FORM as SEED
 
 pytestmark = pytest.mark.django_db
 
@@ -40,22 +41,6 @@ FUZZ = hypothesis_settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-SEED = {
-    "played_at": "2026-03-12T21:30",
-    "bula": "30",
-    "player_0": "Pedja",
-    "left_0": "320",
-    "middle_0": "-20",
-    "right_0": "160",
-    "player_1": "Marko",
-    "left_1": "120",
-    "middle_1": "4",
-    "right_1": "60",
-    "player_2": "Johnny",
-    "left_2": "20",
-    "middle_2": "16",
-    "right_2": "60",
-}
 
 
 @pytest.fixture(autouse=True)

@@ -18,10 +18,9 @@ from hypothesis import strategies as st
 
 from ratings.algorithms import preferans
 from ratings.algorithms.preferans import final_scores, rating_changes, rating_terms
+from tests.seed import SEED_PAPERS
 
 VECTORS = Path(__file__).parent / "vectors"
-
-SEED_PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 
 
 @functools.cache

@@ -9,9 +9,9 @@ import pytest
 
 from ratings import engine
 from ratings.models import System
+from tests.seed import SEED_PAPERS
 
 T0 = datetime(2025, 1, 1, 20, 0, tzinfo=UTC)
-SEED_PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 
 
 def random_paper(rng: random.Random) -> list[tuple[int, int, int]]:

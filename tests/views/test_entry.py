@@ -7,25 +7,9 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import Game, League, Player, Result, Standing, System
+from tests.seed import SEED_FORM as SEED
 
 pytestmark = pytest.mark.django_db
-
-SEED = {
-    "played_at": "2026-03-12T21:30",
-    "bula": "30",
-    "player_0": "Pedja",
-    "left_0": "320",
-    "middle_0": "-20",
-    "right_0": "160",
-    "player_1": "Marko",
-    "left_1": "120",
-    "middle_1": "4",
-    "right_1": "60",
-    "player_2": "Johnny",
-    "left_2": "20",
-    "middle_2": "16",
-    "right_2": "60",
-}
 
 
 @pytest.fixture
