@@ -313,6 +313,7 @@ def _first_out_of_order(games: Sequence[rayter.RayterGame]) -> rayter.RayterGame
 # Importing -------------------------------------------------------------------------------------
 
 
+@engine.collection_paused()
 def import_rayter(
     *,
     data: bytes,

@@ -1,6 +1,7 @@
 """The rating engine against an independent from-scratch replay."""
 
 import itertools
+import random
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -310,3 +311,58 @@ def test_any_sequence_of_changes_equals_a_from_scratch_replay(case):
         assert_matches_replay(league)
     engine.league_recompute(league=league)
     assert_matches_replay(league)
+
+
+def random_prepared(league, players, rng, count, start):
+    """``count`` valid Preferans games among ``players``, a day apart from ``start``."""
+    games = []
+    for n in range(count):
+        chosen = rng.sample(players, 3)
+        middles = [rng.randrange(-40, 41, 2), rng.randrange(-40, 41, 2)]
+        papers = [(rng.randrange(0, 200), m, rng.randrange(0, 200)) for m in [*middles, 0]]
+        papers[2] = (papers[2][0], -sum(middles), papers[2][2])
+        games.append(
+            engine.prepare_game(
+                league,
+                played_at=start + timedelta(days=n),
+                entries=paper_entries(chosen, papers),
+                bula=rng.choice([30, 50, 100]),
+            )
+        )
+    return games
+
+
+def test_recording_many_games_at_once_equals_a_replay_whether_newest_or_backdated():
+    """Hundreds of results: several multi-row INSERT statements and a remainder; then a batch
+    dated inside the history, which is written and replayed from its first game."""
+    rng = random.Random(5)
+    league = make_league()
+    players = make_players(7)
+    newest = random_prepared(league, players, rng, 150, T0)
+    assert engine.games_record_many(league=league, games=newest) == 150
+    assert Result.objects.filter(game__league=league).count() == 450
+    assert_matches_replay(league)
+
+    backdated = random_prepared(league, players, rng, 40, T0 + timedelta(hours=12))
+    assert engine.games_record_many(league=league, games=backdated) == 40
+    assert Game.objects.filter(league=league).count() == 190
+    assert_matches_replay(league)
+
+
+def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
+    import gc
+
+    from ratings import rayter_files
+
+    assert gc.isenabled()
+    rayter_files.import_rayter(data=b"game 2026-01-01 20:00\nAnn 10\nBob 7\n", league_slug="gc")
+    assert gc.isenabled()
+    with pytest.raises(rayter_files.RayterImportError):
+        rayter_files.import_rayter(data=b"game 2026-01-02 20:00\nAnn ten\n", league_slug="gc")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        engine.league_recompute(league=League.objects.get(slug="gc"))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
