@@ -173,7 +173,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 RAYTER_UPLOAD_MAX_BYTES = int(os.environ.get("RAYTER_UPLOAD_MAX_BYTES", 8 * 1024 * 1024))
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+DJANGO_TABLES2_TEMPLATE = "ratings/table.html"
 
 # Production hardening: on whenever DEBUG is off.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
