@@ -11,7 +11,9 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.utils import translation
 from django.utils.text import slugify
 
 from ratings import engine
@@ -20,6 +22,13 @@ from ratings.models import Game, League, Player, System
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
 PASSWORD = "pw-for-tests-only"
 _numbers = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request in another language leaves it active in the thread: every test starts afresh."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
