@@ -12,9 +12,9 @@ from datetime import datetime
 import django_tables2 as tables
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import F
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format, get_format, localize
+from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from django_tables2.rows import BoundRow
 from django_tables2.utils import Accessor, signature
 
+from ratings.links import url_maker
 from ratings.models import Kind
 
 MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
@@ -111,10 +112,6 @@ def when_html(value: datetime | None, *, time: bool = True) -> SafeString | str:
     return format_html('{} <span class="nowrap">{}</span>', day, date_format(local, "TIME_FORMAT"))
 
 
-def player_link(player) -> SafeString:
-    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.name)
-
-
 # The base table ---------------------------------------------------------------------------------
 
 
@@ -132,6 +129,17 @@ class ClubTable(tables.Table):
     bound_row and table, ``linkify``, and static cell attributes. A column with ``localize`` set,
     or with attributes computed per cell, is refused rather than rendered differently.
     """
+
+    @cached_property
+    def player_url(self) -> Callable[[object], str]:
+        return url_maker("ratings:player")
+
+    @cached_property
+    def game_url(self) -> Callable[[object], str]:
+        return url_maker("ratings:game")
+
+    def player_link(self, player) -> SafeString:
+        return format_html('<a href="{}">{}</a>', self.player_url(player.slug), player.name)
 
     def body_html(self) -> SafeString:
         cells = [self._cell_renderer(column) for column in self.columns]
@@ -207,9 +215,7 @@ class LeaderboardTable(ClubTable):
     lower_is_better = False
 
     rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "player__name"), attrs=NUMBER)
-    player = tables.Column(
-        verbose_name=_("Player"), accessor="player", order_by=("player__name",), linkify=True
-    )
+    player = tables.Column(verbose_name=_("Player"), accessor="player", order_by=("player__name",))
     rating = tables.Column(verbose_name=_("Rating"), attrs=NUMBER)
     games = tables.Column(verbose_name=_("Games"), order_by=("games", "player__name"), attrs=NUMBER)
     last_change = tables.Column(
@@ -223,8 +229,8 @@ class LeaderboardTable(ClubTable):
         attrs = {"class": "leaderboard"}
         empty_text = _("No one has played in this league yet.")
 
-    def render_player(self, value) -> str:
-        return value.name
+    def render_player(self, value) -> SafeString:
+        return self.player_link(value)
 
     def render_rating(self, value: float) -> str:
         return rating_text(value)
@@ -247,7 +253,7 @@ class LeaderboardTable(ClubTable):
 class LeagueGamesTable(ClubTable):
     """A league's games, newest first; each game's results come prefetched in seat order."""
 
-    played_at = tables.Column(verbose_name=_("Played"), linkify=True, orderable=False)
+    played_at = tables.Column(verbose_name=_("Played"), orderable=False)
     players = tables.Column(
         verbose_name=_("Players, score and change"),
         accessor="pk",
@@ -263,8 +269,8 @@ class LeagueGamesTable(ClubTable):
         super().__init__(*args, **kwargs)
         self.kind = kind
 
-    def render_played_at(self, value: datetime) -> SafeString | str:
-        return when_html(value)
+    def render_played_at(self, value: datetime, record) -> SafeString:
+        return format_html('<a href="{}">{}</a>', self.game_url(record.pk), when_html(value))
 
     def render_players(self, record) -> SafeString:
         return format_html_join(
@@ -272,7 +278,7 @@ class LeagueGamesTable(ClubTable):
             '<span class="seat">{} {} ({})</span>',
             (
                 (
-                    player_link(r.player),
+                    self.player_link(r.player),
                     score_text(r.score, self.kind),
                     change_html(r.change, lower_is_better=self.kind == Kind.PREFERANS),
                 )
@@ -285,7 +291,7 @@ class GameResultsTable(ClubTable):
     """One game's seats: the paper (Preferans), score, and each player's rating before and after."""
 
     seat = tables.Column(verbose_name=_("Seat"), attrs=NUMBER)
-    player = tables.Column(verbose_name=_("Player"), linkify=True)
+    player = tables.Column(verbose_name=_("Player"))
     left = tables.Column(verbose_name=_("Left"), attrs=NUMBER)
     middle = tables.Column(verbose_name=_("Middle"), attrs=NUMBER)
     right = tables.Column(verbose_name=_("Right"), attrs=NUMBER)
@@ -314,8 +320,8 @@ class GameResultsTable(ClubTable):
     def render_seat(self, value: int) -> int:
         return value + 1
 
-    def render_player(self, value) -> str:
-        return value.name
+    def render_player(self, value) -> SafeString:
+        return self.player_link(value)
 
     def render_middle(self, value: int) -> str:
         return number_text(value)
@@ -380,11 +386,10 @@ class PlayerGamesTable(ClubTable):
         self.opponents: dict[int, list] = {}
 
     def render_played_at(self, value: datetime, record) -> SafeString:
-        url = reverse("ratings:game", args=[record.game_id])
-        return format_html('<a href="{}">{}</a>', url, when_html(value))
+        return format_html('<a href="{}">{}</a>', self.game_url(record.game_id), when_html(value))
 
     def render_opponents(self, value: int) -> SafeString:
-        return format_html_join(", ", "{}", ((player_link(p),) for p in self.opponents[value]))
+        return format_html_join(", ", "{}", ((self.player_link(p),) for p in self.opponents[value]))
 
     def render_score(self, value: float) -> str:
         return score_text(value, self.kind)

@@ -15,7 +15,6 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
@@ -27,6 +26,7 @@ from ratings import selectors
 from ratings.access import can_enter_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.links import url_maker
 from ratings.models import Game, League, Player, Result, Standing, System
 from ratings.tables import (
     GameResultsTable,
@@ -348,17 +348,13 @@ class _PointTitle:
         return point_title(self.when, self.rating, self.change)
 
 
-_GAME_ID = 987654321
-
-
 def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
-    # One reverse() for the whole series rather than one per game.
-    head, _sep, tail = reverse("ratings:game", args=[_GAME_ID]).rpartition(str(_GAME_ID))
+    game_url = url_maker("ratings:game")
     points = [
         ChartPoint(
             row.played_at,
             row.rating_after,
-            f"{head}{row.game_id}{tail}",
+            game_url(row.game_id),
             _PointTitle(row.played_at, row.rating_after, row.change),
         )
         for row in rows
