@@ -27,6 +27,8 @@ def url_maker(viewname: str) -> Callable[[object], str]:
     head, _marker, tail = reverse(viewname, args=[_MARKER]).rpartition(_MARKER)
 
     def url(arg: object) -> str:
+        if isinstance(arg, int):  # a game's id: nothing to quote (a chart has thousands)
+            return f"{head}{arg}{tail}"
         return f"{head}{quote(str(arg), safe=_SAFE)}{tail}"
 
     return url
