@@ -659,8 +659,10 @@ def _insert_games(league: League, games: Sequence[GameInput], actor) -> list[int
 
 # A result row's columns: the paper's three last, left out (NULL) for games without one, which
 # spares a scored import a third of the values it would send.
-RESULT_COLUMNS = ["game_id", "player_id", "seat", "score", "rating_before", "rating_after"]
-RESULT_COLUMNS += ["left", "middle", "right"]
+RESULT_COLUMNS = [
+    *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
+    *("left", "middle", "right"),
+]
 
 
 def _result_rows(

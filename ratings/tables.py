@@ -126,8 +126,9 @@ class ClubTable(tables.Table):
     (tests/views/test_tables.py compares it with django-tables2's own rendering) for what these
     tables use: a value from the column's accessor, ``empty_values`` and ``default``,
     ``render_<column>`` or ``Column.render`` taking any of value, record, column, bound_column,
-    bound_row and table, ``linkify``, and static cell attributes. A column with ``localize`` set,
-    or with attributes computed per cell, is refused rather than rendered differently.
+    bound_row and table, and static cell attributes. A column with ``linkify`` or ``localize``,
+    or with attributes computed per cell, is refused rather than rendered differently; links come
+    from :meth:`player_link` and the ``*_url`` makers (one ``reverse()`` per page).
     """
 
     @cached_property
@@ -158,14 +159,18 @@ class ClubTable(tables.Table):
         """The function that renders this column's cell of a row: its ``<td>`` as HTML."""
         column = bound_column.column
         td_attrs = column.attrs.get("td", column.attrs.get("cell", {}))
-        if column.localize is not None or any(callable(value) for value in td_attrs.values()):
+        if (
+            bound_column.link
+            or column.localize is not None
+            or any(callable(value) for value in td_attrs.values())
+        ):
             raise ImproperlyConfigured(
                 f"{type(self).__name__}.{bound_column.name}: ClubTable renders static cell"
-                " attributes and unlocalised values only"
+                " attributes and unlocalised values without linkify only"
             )
         opening = f"<td {bound_column.attrs['td'].as_html()}>"
         accessor = Accessor(bound_column.accessor)
-        render, link = bound_column.render, bound_column.link
+        render = bound_column.render
         wanted, everything = signature(render)
         empty, default = column.empty_values, bound_column.default
 
@@ -183,11 +188,9 @@ class ClubTable(tables.Table):
                     "bound_row": row,
                     "table": self,
                 }
-                content = render(
-                    **(arguments if everything else {name: arguments[name] for name in wanted})
-                )
-                if link:
-                    content = link(content, **arguments)
+                if not everything:
+                    arguments = {name: arguments[name] for name in wanted}
+                content = render(**arguments)
             return opening + _html(content) + "</td>"
 
         return cell

@@ -96,6 +96,9 @@ def test_a_column_it_cannot_render_the_same_is_refused():
     class PerCell(ClubTable):
         n = tables.Column(attrs={"td": {"title": lambda value: value}})
 
-    for table in (Localised([{"n": 1.5}]), PerCell([{"n": 1}])):
+    class Linked(ClubTable):
+        n = tables.Column(linkify=lambda value: f"/{value}/")
+
+    for table in (Localised([{"n": 1.5}]), PerCell([{"n": 1}]), Linked([{"n": 1}])):
         with pytest.raises(ImproperlyConfigured, match="static cell attributes"):
             table.body_html()
