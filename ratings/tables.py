@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable
 from datetime import datetime
@@ -15,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format, get_format, localize
 from django.utils.functional import cached_property
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext_lazy as _
@@ -191,19 +190,10 @@ class ClubTable(tables.Table):
                 if not everything:
                     arguments = {name: arguments[name] for name in wanted}
                 content = render(**arguments)
-            return opening + _html(content) + "</td>"
+            # What the template engine does to a value it prints: localise, then escape.
+            return opening + conditional_escape(localize(template_localtime(content))) + "</td>"
 
         return cell
-
-
-def _html(content) -> str:
-    """A cell's content as the template engine prints it: numbers and moments localised, text
-    escaped unless it is already safe HTML."""
-    if hasattr(content, "__html__"):
-        return content.__html__()
-    if not isinstance(content, str):
-        content = localize(template_localtime(content))
-    return html.escape(str(content))
 
 
 # Leaderboard ------------------------------------------------------------------------------------
