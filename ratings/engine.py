@@ -670,16 +670,15 @@ def _result_rows(
 ) -> list[tuple]:
     """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans); without
     ``ratings`` the ratings are placeholders a replay fills in."""
-    ratings = ratings or [(0.0, 0.0)] * len(prepared.player_ids)
-    rows = [
-        (game_id, pid, seat, score, before, after)
-        for seat, (pid, score, (before, after)) in enumerate(
-            zip(prepared.player_ids, prepared.scores, ratings, strict=True)
+    seats = len(prepared.player_ids)
+    ratings = ratings or [(0.0, 0.0)] * seats
+    papers = prepared.papers if any(prepared.papers) else [()] * seats
+    return [
+        (game_id, pid, seat, score, before, after, *paper)
+        for seat, (pid, score, (before, after), paper) in enumerate(
+            zip(prepared.player_ids, prepared.scores, ratings, papers, strict=True)
         )
     ]
-    if any(prepared.papers):
-        rows = [(*row, *paper) for row, paper in zip(rows, prepared.papers, strict=True)]
-    return rows
 
 
 def _insert_results(rows: list[tuple]) -> None:
