@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ratings import engine
 from ratings.algorithms import elo, preferans, rayter
 from ratings.models import Game, League, Player, Result, Standing, System
-from tests.seed import SEED_PAPERS
+from tests.seed import SEED_PAPERS, random_paper
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
@@ -317,15 +317,11 @@ def random_prepared(league, players, rng, count, start):
     """``count`` valid Preferans games among ``players``, a day apart from ``start``."""
     games = []
     for n in range(count):
-        chosen = rng.sample(players, 3)
-        middles = [rng.randrange(-40, 41, 2), rng.randrange(-40, 41, 2)]
-        papers = [(rng.randrange(0, 200), m, rng.randrange(0, 200)) for m in [*middles, 0]]
-        papers[2] = (papers[2][0], -sum(middles), papers[2][2])
         games.append(
             engine.prepare_game(
                 league,
                 played_at=start + timedelta(days=n),
-                entries=paper_entries(chosen, papers),
+                entries=paper_entries(rng.sample(players, 3), random_paper(rng)),
                 bula=rng.choice([30, 50, 100]),
             )
         )

@@ -9,16 +9,9 @@ import pytest
 
 from ratings import engine
 from ratings.models import System
-from tests.seed import SEED_PAPERS
+from tests.seed import SEED_PAPERS, random_paper
 
 T0 = datetime(2025, 1, 1, 20, 0, tzinfo=UTC)
-
-
-def random_paper(rng: random.Random) -> list[tuple[int, int, int]]:
-    """A finished Preferans paper: side columns never negative, the middle column sums to 0."""
-    a, b = rng.randrange(-30, 30, 2), rng.randrange(-30, 30, 2)
-    middles = [a, b, -a - b]
-    return [(rng.randrange(0, 300, 2), m, rng.randrange(0, 300, 2)) for m in middles]
 
 
 @pytest.fixture

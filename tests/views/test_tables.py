@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from ratings.models import System
 from ratings.tables import ClubTable
-
-from .conftest import random_paper
+from tests.seed import random_paper
 
 pytestmark = pytest.mark.django_db
 
