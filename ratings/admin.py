@@ -23,7 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import engine
-from ratings.models import AuditAction, AuditEntry, Game, Kind, League, Player, Result, Standing
+from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
+from ratings.systems import rating_system
 
 # Changing any of these changes every rating of the league: the league is replayed.
 RATING_SETTINGS = ("start_rating", "system", "elo_k", "speed")
@@ -138,7 +139,7 @@ class LeagueAdminForm(forms.ModelForm):
         league = self.instance
         if (
             league.pk is not None
-            and League(system=system).kind != league.kind
+            and rating_system(system).kind != league.kind
             and league.games.exists()
         ):
             # The games on record are of the old kind (papers, scores, or duels): they cannot be
@@ -273,12 +274,12 @@ class ResultFormSet(forms.BaseInlineFormSet):
         return sorted(rows, key=lambda form: form.cleaned_data["seat"])
 
     def entries(self, league: League) -> list[engine.Entry]:
-        preferans = league.kind == Kind.PREFERANS
+        has_paper = league.rating_system.has_paper
         return [
             engine.Entry(
                 player_id=form.cleaned_data["player"].pk,
-                paper=form.paper if preferans else None,
-                score=None if preferans else form.cleaned_data.get("score"),
+                paper=form.paper if has_paper else None,
+                score=None if has_paper else form.cleaned_data.get("score"),
             )
             for form in self.seat_forms()
         ]
@@ -291,7 +292,7 @@ class ResultFormSet(forms.BaseInlineFormSet):
         if game.league_id is None or game.played_at is None:
             return  # the game's own form shows what is missing
         league = game.league
-        if league.kind != Kind.PREFERANS and any(form.paper for form in self.seat_forms()):
+        if not league.rating_system.has_paper and any(form.paper for form in self.seat_forms()):
             raise ValidationError(_("Only Preferans games have a paper: enter scores instead."))
         engine.prepare_game(
             league,

@@ -12,7 +12,6 @@ import hashlib
 import json
 import unicodedata
 import uuid
-from datetime import timedelta
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -23,8 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import engine
-from ratings.algorithms import preferans
-from ratings.models import Game, Kind, League, Player, normalise_name
+from ratings.models import Game, League, Player, normalise_name
 
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
 MAX_COLUMN = 1_000_000
@@ -32,8 +30,8 @@ MAX_BULA = 10_000
 MAX_SCORE = 1_000_000_000
 # Invisible characters that reverse or isolate the direction of the text after them.
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Games and birth dates before this year are typing mistakes.
-EARLIEST_YEAR = 1900
+# Birth dates before this year are typing mistakes, as game dates are (the engine's rule).
+EARLIEST_YEAR = engine.EARLIEST_YEAR
 DATETIME_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]
 
 
@@ -142,11 +140,8 @@ class GameForm(forms.Form):
 
     def clean_played_at(self):
         played_at = self.cleaned_data["played_at"]
-        if played_at > timezone.now() + timedelta(days=1):
-            raise ValidationError(_("That date is in the future."))
-        if played_at.year < EARLIEST_YEAR:
-            # Also keeps dates that cannot be converted to UTC (year 1 east of Greenwich) out.
-            raise ValidationError(_("That date is too long ago."))
+        # The engine's rule, here so the message sits under the field.
+        engine.check_played_at(played_at)
         return played_at
 
     def _resolve_players(self) -> None:
@@ -326,9 +321,6 @@ class PreferansGameForm(GameForm):
             for seat in range(self.seat_count)
         ]
 
-    def final_scores(self) -> list[int]:
-        return preferans.final_scores(self.papers())
-
     def entries(self, player_ids):
         return [
             engine.Entry(player_id=pid, paper=paper)
@@ -418,8 +410,5 @@ class DuelGameForm(GameForm):
 
 
 def game_form_class(league: League) -> type[GameForm]:
-    return {
-        Kind.PREFERANS: PreferansGameForm,
-        Kind.SCORED: ScoredGameForm,
-        Kind.DUEL: DuelGameForm,
-    }[league.kind]
+    """The league's entry form: its rating system names it."""
+    return league.rating_system.form_class()

@@ -18,35 +18,9 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from ratings.systems import Kind, RatingSystem, Speed, System, rating_system
 
-class System(models.TextChoices):
-    """The rating system of a league; it decides the kind of game and the ranking direction."""
-
-    PREFKO = "prefko", _("Preferans (prefko, lower is better)")
-    RAYTER_HIGHSCORE = "rayter_highscore", _("Scored game, highest score wins (Rayter)")
-    RAYTER_LOWSCORE = "rayter_lowscore", _("Scored game, lowest score wins (Rayter)")
-    RAYTER_WINNER_TAKES_ALL = "rayter_winnertakesall", _("Scored game, winner takes all (Rayter)")
-    ELO = "elo", _("Head-to-head, classic Elo")
-    FIDE = "fide", _("Head-to-head, FIDE Elo")
-
-
-class Kind(models.TextChoices):
-    PREFERANS = "preferans", _("Preferans")
-    SCORED = "scored", _("Scored game")
-    DUEL = "duel", _("Head-to-head")
-
-
-class Speed(models.TextChoices):
-    STANDARD = "standard", _("Standard")
-    RAPID = "rapid", _("Rapid")
-    BLITZ = "blitz", _("Blitz")
-
-
-RAYTER_SCORE_TYPES = {
-    System.RAYTER_HIGHSCORE: "highscore",
-    System.RAYTER_LOWSCORE: "lowscore",
-    System.RAYTER_WINNER_TAKES_ALL: "winnertakesall",
-}
+__all__ = ["Kind", "Speed", "System"]  # defined with the systems, kept importable from here
 
 
 def normalise_name(name: str) -> str:
@@ -113,13 +87,6 @@ class Player(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("ratings:player", args=[self.slug])
 
-    def age_on(self, day) -> int | None:
-        """Whole years of age on ``day`` (a date), or None when the birth date is unknown."""
-        if self.birth_date is None:
-            return None
-        born = self.birth_date
-        return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
-
 
 class League(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
@@ -169,34 +136,24 @@ class League(models.Model):
             )
 
     @property
+    def rating_system(self) -> RatingSystem:
+        """The object that knows this league's rules: ask it, do not compare system codes."""
+        return rating_system(self.system)
+
+    # Shortcuts to the system, for templates and queries that read the league.
+
+    @property
     def kind(self) -> Kind:
-        if self.system == System.PREFKO:
-            return Kind.PREFERANS
-        if self.system in RAYTER_SCORE_TYPES:
-            return Kind.SCORED
-        return Kind.DUEL
+        return self.rating_system.kind
 
     @property
     def lower_is_better(self) -> bool:
         """prefko ratings fall when a player wins: there a LOWER rating is better."""
-        return self.system == System.PREFKO
-
-    @property
-    def rayter_score_type(self) -> str | None:
-        return RAYTER_SCORE_TYPES.get(self.system)
+        return self.rating_system.lower_is_better
 
     @property
     def integer_ratings(self) -> bool:
-        return self.system in (System.PREFKO, System.FIDE)
-
-    @property
-    def seats(self) -> tuple[int, int]:
-        """The fewest and most players a game of this league has."""
-        if self.kind == Kind.PREFERANS:
-            return 3, 3
-        if self.kind == Kind.DUEL:
-            return 2, 2
-        return 2, 50
+        return self.rating_system.integer_ratings
 
 
 class GameQuerySet(models.QuerySet):
@@ -325,11 +282,10 @@ class Result(models.Model):
 
 class StandingQuerySet(models.QuerySet):
     def leaderboard(self, league: League) -> StandingQuerySet:
-        direction = "rating" if league.lower_is_better else "-rating"
         return (
             self.filter(league=league, games__gt=0)
             .select_related("player")
-            .order_by(direction, "player__name")
+            .order_by(league.rating_system.best_first(), "player__name")
         )
 
 

@@ -29,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
@@ -37,17 +38,14 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.algorithms import rayter
-from ratings.models import RAYTER_SCORE_TYPES, Game, Kind, League, Player, Result, Standing
+from ratings.formatting import spreadsheet_text
+from ratings.models import Game, League, Player, Result, Standing
+from ratings.systems import for_rayter_score_type
 
-# The league system each rayter score type creates.
-SYSTEM_FOR_SCORE_TYPE = {score_type: system for system, score_type in RAYTER_SCORE_TYPES.items()}
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
 LEAGUE_NAME_MAX = League._meta.get_field("name").max_length
 LEAGUE_SLUG_MAX = League._meta.get_field("slug").max_length
 GAME_NAME_MAX = League._meta.get_field("game_name").max_length
-# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_KEYWORDS = frozenset({"game", "game_name", "score_type"})
 _NAME_MARKS = "_+-"
 _PROGRESS_STEP = 20_000
 
@@ -80,6 +78,13 @@ class RayterExportError(Exception):
         super().__init__("\n".join(self.problems))
 
 
+class SkippedGame(NamedTuple):
+    """A game of the file skipped as already in the league."""
+
+    line: int
+    played_at: datetime
+
+
 @dataclass
 class RayterImport:
     """What an import did (or, for a dry run, would do)."""
@@ -92,6 +97,8 @@ class RayterImport:
     notices: list[str] = field(default_factory=list)
     # The league's standings after the import; filled only for dry runs (previews).
     standings: list[rayter.Standing] = field(default_factory=list)
+    # The games skipped as already in the league, with their lines.
+    skipped: list[SkippedGame] = field(default_factory=list)
 
 
 class NoProgress:
@@ -187,7 +194,7 @@ def rayter_name(name: str) -> str:
     """
     name = unicodedata.normalize("NFC", "_".join(name.split()))
     written = "".join(c if c.isalnum() or c in _NAME_MARKS else "_" for c in name) or "_"
-    return written + "_" if written in _KEYWORDS else written
+    return written + "_" if written in rayter.KEYWORDS else written
 
 
 def _line_of(lines: list[str], game_line: int, name: str) -> int:
@@ -338,7 +345,7 @@ def import_rayter(
     problems = [Problem(error.line, error.message) for error in parsed.errors]
     if not parsed.games and not parsed.errors:
         problems.append(Problem(None, "the file has no games"))
-    _fewest, most = League(system=SYSTEM_FOR_SCORE_TYPE[rayter.SCORE_TYPE_HIGH_SCORE]).seats
+    _fewest, most = for_rayter_score_type(parsed.score_type).seats
     problems += _name_problems(parsed.games, lines, most)
     times, time_problems = _aware_times(parsed.games, timezone.get_default_timezone())
     problems += time_problems
@@ -376,10 +383,18 @@ def import_rayter(
                 summary=summary,
                 file_games=len(parsed.games),
                 notices=notices,
+                skipped=[
+                    SkippedGame(parsed.games[index].line, games[index].played_at)
+                    for index in summary.skipped
+                ],
             )
             if dry_run:
                 result.standings = league_standings_rows(league)
                 transaction.set_rollback(True)
+    except engine.InvalidGame as error:
+        # The league's rules refused a game: say on which line.
+        line = parsed.games[error.index].line
+        raise RayterImportError([Problem(line, message) for message in error.messages]) from error
     except ValidationError as error:
         # The engine's backstop: whatever the checks above missed, still without a 500.
         raise RayterImportError([Problem(None, message) for message in error.messages]) from error
@@ -402,7 +417,7 @@ def _target_league(
         return _create_league(slug, parsed, name)
     if name is not None and name != league.name:
         notices.append(f"--name is ignored: the league {league.name!r} already exists.")
-    if league.kind != Kind.SCORED:
+    if league.rating_system.rayter_score_type is None:
         kind = league.get_system_display()
         return (
             league,
@@ -415,7 +430,7 @@ def _target_league(
                 )
             ],
         )
-    if league.rayter_score_type != score_type:
+    if league.rating_system.rayter_score_type != score_type:
         implied = ""
         if score_type == rayter.SCORE_TYPE_HIGH_SCORE:
             implied = " (a file without a score_type line is highscore)"
@@ -426,7 +441,7 @@ def _target_league(
                 Problem(
                     None,
                     f"the file's score type is {score_type}{implied} but the league"
-                    f" {league.name!r} ({slug}) is {league.rayter_score_type}",
+                    f" {league.name!r} ({slug}) is {league.rating_system.rayter_score_type}",
                 )
             ],
         )
@@ -472,7 +487,7 @@ def _create_league(
     league = League.objects.create(
         slug=slug,
         name=league_name,
-        system=SYSTEM_FOR_SCORE_TYPE[parsed.score_type],
+        system=for_rayter_score_type(parsed.score_type).code,
         game_name=game_name,
     )
     return league, True, []
@@ -492,7 +507,7 @@ def _imported_games(
             for game in games[start : start + _PROGRESS_STEP]:
                 results = game.results
                 scores = [(renamed.get(n, n), s) for n, s in results] if renamed else results
-                imported.append(engine.ImportedGame(times[game.time], scores, game.line))
+                imported.append(engine.ImportedGame(times[game.time], scores))
             bar.update(min(_PROGRESS_STEP, len(games) - start))
     return imported
 
@@ -552,11 +567,6 @@ def standings_json(rows: Sequence[rayter.Standing]) -> str:
     )
 
 
-def spreadsheet_text(text: str) -> str:
-    """Text a spreadsheet shows as text: a leading apostrophe stops a formula from running."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
 def standings_csv(rows: Sequence[rayter.Standing]) -> str:
     """The standings as CSV with a header row; names cannot run as spreadsheet formulas."""
     out = io.StringIO()
@@ -580,7 +590,7 @@ def export_rayter(league: League) -> str:
     that is not a scored one, a score that is not a whole number, or two players whose names
     would be written the same way.
     """
-    score_type = league.rayter_score_type
+    score_type = league.rating_system.rayter_score_type
     if score_type is None:
         raise RayterExportError(
             [f"{league.name} is not a scored league: only scored leagues have rayter files"]

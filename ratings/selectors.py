@@ -14,12 +14,10 @@ from datetime import datetime
 
 from django.db.models import (
     Count,
-    F,
     IntegerField,
     Max,
     OuterRef,
     Prefetch,
-    Q,
     QuerySet,
     Subquery,
     Value,
@@ -27,7 +25,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Rank
 
-from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.models import Game, League, Player, Result, Standing
+from ratings.systems import better_in_any_league
 
 
 def _count(queryset: QuerySet, group_by: str) -> Subquery:
@@ -70,7 +69,6 @@ def league_standings(league: League, *, min_games: int | None = None) -> QuerySe
     standings = Standing.objects.leaderboard(league)
     if min_games:
         standings = standings.filter(games__gte=min_games)
-    best_first = F("rating").asc() if league.lower_is_better else F("rating").desc()
     return standings.only(
         "rating",
         "games",
@@ -79,7 +77,7 @@ def league_standings(league: League, *, min_games: int | None = None) -> QuerySe
         "league_id",
         "player__name",
         "player__slug",
-    ).annotate(rank=Window(Rank(), order_by=best_first))
+    ).annotate(rank=Window(Rank(), order_by=league.rating_system.best_first()))
 
 
 # Games ------------------------------------------------------------------------------------------
@@ -158,10 +156,8 @@ def player_standings(player: Player) -> QuerySet[Standing]:
     The rank counts the league's players rated better (lower for prefko, higher otherwise) in a
     correlated subquery, so it costs no query per league.
     """
-    mine = OuterRef("rating")
     better = Standing.objects.filter(league=OuterRef("league_id"), games__gt=0).filter(
-        Q(league__system=System.PREFKO, rating__lt=mine)
-        | (~Q(league__system=System.PREFKO) & Q(rating__gt=mine))
+        better_in_any_league("rating", OuterRef("rating"))
     )
     return (
         Standing.objects.filter(player=player, games__gt=0)

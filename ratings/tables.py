@@ -1,18 +1,17 @@
 """The pages' tables: display only. Each gets an already optimised queryset or list from
-:mod:`ratings.selectors`; formatting lives in ``render_<column>`` and the helpers below.
+:mod:`ratings.selectors` and the league's rating system; formatting lives in ``render_<column>``,
+through :mod:`ratings.formatting`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from datetime import datetime
 
 import django_tables2 as tables
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import F
-from django.utils import timezone
-from django.utils.formats import date_format, get_format, localize
+from django.utils.formats import localize
 from django.utils.functional import cached_property
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -22,93 +21,14 @@ from django.utils.translation import gettext_noop
 from django_tables2.rows import BoundRow
 from django_tables2.utils import Accessor, signature
 
+from ratings.formatting import change_html, decimal_text, number_text, rating_text, when_html
 from ratings.links import url_maker
-from ratings.models import Kind
+from ratings.systems import RatingSystem
 
-MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
 # django-tables2's pager says "previous" and "next" but has no Serbian catalog: ours supplies
 # these two words (catalogs in LOCALE_PATHS come first).
 PAGER_WORDS = (gettext_noop("previous"), gettext_noop("next"))
-
-
-# Formatting -------------------------------------------------------------------------------------
-
-
-def whole(value: float) -> int:
-    """Round half away from zero, as people do (Python's round() goes to the even number)."""
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
-
-
-def _localised(text: str) -> str:
-    """A number written with "." and "-" as the active language writes it: "−27,4" in Russian."""
-    return text.replace(".", get_format("DECIMAL_SEPARATOR")).replace("-", MINUS)
-
-
-def number_text(value: float) -> str:
-    """A number as shown: whole numbers without decimals, others with up to two, real minus."""
-    text = str(int(value)) if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
-    return _localised(text)
-
-
-def decimal_text(value: float, places: int = 3, *, plus: bool = False) -> str:
-    """A computed term: up to ``places`` decimals, trailing zeros dropped, real minus sign."""
-    text = f"{value:+.{places}f}" if plus else f"{value:.{places}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return _localised(text)
-
-
-def rating_text(value: float) -> str:
-    """A rating as shown everywhere: no decimals (Elo and Rayter keep theirs for sorting)."""
-    return str(whole(value)).replace("-", MINUS)
-
-
-def change_html(value: float | None, *, lower_is_better: bool = False) -> SafeString | str:
-    """A rating change with its sign, coloured by whether it is better or worse for the player.
-
-    The sign is always printed, so colour is never the only cue; in prefko a fall is the good
-    direction (a lower rating is better), so −27 there is "better".
-    """
-    if value is None:
-        return "—"
-    rounded = whole(value)
-    if rounded == 0:
-        return "0"
-    css = "better" if (rounded < 0) == lower_is_better else "worse"
-    if rounded > 0:
-        return format_html('<span class="{}">+{}</span>', css, rounded)
-    return format_html('<span class="{}">{}{}</span>', css, MINUS, -rounded)
-
-
-def score_text(score: float, kind: str) -> str:
-    """A game score: the points, or win / draw / loss for a head-to-head game."""
-    if kind == Kind.DUEL:
-        if score >= 1:
-            return str(_("Win"))
-        return str(_("Draw")) if score > 0 else str(_("Loss"))
-    return number_text(score)
-
-
-def when_text(value: datetime | None, *, time: bool = True) -> str:
-    """A moment in the club's time zone in the active language's short format."""
-    if value is None:
-        return "—"
-    return date_format(
-        timezone.localtime(value), "SHORT_DATETIME_FORMAT" if time else "SHORT_DATE_FORMAT"
-    )
-
-
-def when_html(value: datetime | None, *, time: bool = True) -> SafeString | str:
-    """when_text for a table cell: the date and the time each stay whole on a narrow screen
-    (a phone would otherwise break "2026-11-15" at its hyphens)."""
-    if value is None:
-        return "—"
-    local = timezone.localtime(value)
-    day = format_html('<span class="nowrap">{}</span>', date_format(local, "SHORT_DATE_FORMAT"))
-    if not time:
-        return day
-    return format_html('{} <span class="nowrap">{}</span>', day, date_format(local, "TIME_FORMAT"))
 
 
 # The base table ---------------------------------------------------------------------------------
@@ -200,12 +120,7 @@ class ClubTable(tables.Table):
 
 
 class LeaderboardTable(ClubTable):
-    """A league's standings; ``rank`` comes from the queryset (a window over the rating).
-
-    The view sets ``lower_is_better`` from the league, for the colour of the last change.
-    """
-
-    lower_is_better = False
+    """A league's standings; ``rank`` comes from the queryset (a window over the rating)."""
 
     rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "player__name"), attrs=NUMBER)
     player = tables.Column(verbose_name=_("Player"), accessor="player", order_by=("player__name",))
@@ -222,6 +137,10 @@ class LeaderboardTable(ClubTable):
         attrs = {"class": "leaderboard"}
         empty_text = _("No one has played in this league yet.")
 
+    def __init__(self, *args, system: RatingSystem, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.system = system
+
     def render_player(self, value) -> SafeString:
         return self.player_link(value)
 
@@ -229,7 +148,7 @@ class LeaderboardTable(ClubTable):
         return rating_text(value)
 
     def render_last_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.lower_is_better)
+        return change_html(value, lower_is_better=self.system.lower_is_better)
 
     def render_last_played_at(self, value: datetime) -> SafeString | str:
         return when_html(value, time=False)
@@ -258,9 +177,9 @@ class LeagueGamesTable(ClubTable):
         attrs = {"class": "games"}
         empty_text = _("No games.")
 
-    def __init__(self, *args, kind: str, **kwargs):
+    def __init__(self, *args, system: RatingSystem, **kwargs):
         super().__init__(*args, **kwargs)
-        self.kind = kind
+        self.system = system
 
     def render_played_at(self, value: datetime, record) -> SafeString:
         return format_html('<a href="{}">{}</a>', self.game_url(record.pk), when_html(value))
@@ -272,8 +191,8 @@ class LeagueGamesTable(ClubTable):
             (
                 (
                     self.player_link(r.player),
-                    score_text(r.score, self.kind),
-                    change_html(r.change, lower_is_better=self.kind == Kind.PREFERANS),
+                    self.system.score_text(r.score),
+                    change_html(r.change, lower_is_better=self.system.lower_is_better),
                 )
                 for r in record.results.all()
             ),
@@ -297,18 +216,14 @@ class GameResultsTable(ClubTable):
         attrs = {"class": "results"}
         orderable = False
 
-    def __init__(self, results, *, kind: str):
-        headers = {
-            Kind.PREFERANS: _("Final score"),
-            Kind.SCORED: _("Score"),
-            Kind.DUEL: _("Result"),
-        }
+    def __init__(self, results, *, system: RatingSystem):
+        score = tables.Column(verbose_name=system.score_label, attrs=NUMBER)
         super().__init__(
             results,
-            exclude=() if kind == Kind.PREFERANS else ("left", "middle", "right"),
-            extra_columns=[("score", tables.Column(verbose_name=headers[kind], attrs=NUMBER))],
+            exclude=() if system.has_paper else ("left", "middle", "right"),
+            extra_columns=[("score", score)],
         )
-        self.kind = kind
+        self.system = system
 
     def render_seat(self, value: int) -> int:
         return value + 1
@@ -320,13 +235,13 @@ class GameResultsTable(ClubTable):
         return number_text(value)
 
     def render_score(self, value: float) -> str:
-        return score_text(value, self.kind)
+        return self.system.score_text(value)
 
     def render_rating_before(self, value: float) -> str:
         return rating_text(value)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.kind == Kind.PREFERANS)
+        return change_html(value, lower_is_better=self.system.lower_is_better)
 
     def render_rating_after(self, value: float) -> str:
         return rating_text(value)
@@ -373,9 +288,9 @@ class PlayerGamesTable(ClubTable):
         attrs = {"class": "player-games"}
         per_page = 50
 
-    def __init__(self, rows, *, kind: str, prefix: str):
+    def __init__(self, rows, *, system: RatingSystem, prefix: str):
         super().__init__(rows, prefix=prefix)
-        self.kind = kind
+        self.system = system
         self.opponents: dict[int, list] = {}
 
     def render_played_at(self, value: datetime, record) -> SafeString:
@@ -385,10 +300,10 @@ class PlayerGamesTable(ClubTable):
         return format_html_join(", ", "{}", ((self.player_link(p),) for p in self.opponents[value]))
 
     def render_score(self, value: float) -> str:
-        return score_text(value, self.kind)
+        return self.system.score_text(value)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.kind == Kind.PREFERANS)
+        return change_html(value, lower_is_better=self.system.lower_is_better)
 
     def render_rating_after(self, value: float) -> str:
         return rating_text(value)

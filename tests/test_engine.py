@@ -90,7 +90,9 @@ def reference_ratings(league: League) -> dict[int, tuple[float, float]]:
                 )
             )
         else:
-            changes = rayter.rate_single_game(scores, before, score_type=league.rayter_score_type)
+            changes = rayter.rate_single_game(
+                scores, before, score_type=league.rating_system.rayter_score_type
+            )
             after = [b + c for b, c in zip(before, changes, strict=True)]
         for r, b, a in zip(results, before, after, strict=True):
             expected[r.pk] = (b, a)

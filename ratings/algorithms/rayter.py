@@ -95,7 +95,8 @@ WINNER_TAKES_ALL_K: Final = 0.02
 # floats, the file holds ints) and no sum can overflow.
 MAX_SCORE: Final = 10**15 - 1
 
-_KEYWORDS: Final = frozenset({"game", "game_name", "score_type"})
+# The words that open a line of a rayter file: a player cannot be named one of them.
+KEYWORDS: Final = frozenset({"game", "game_name", "score_type"})
 _NAME_PUNCTUATION: Final = "_+-"
 _TIME_FORMAT: Final = "YYYY-MM-DD HH:MM"
 # Every valid time of day as written ("HH:MM", or rayter's "HH.MM") and as stored ("HH:MM").
@@ -552,7 +553,7 @@ def _is_decimal(text: str) -> bool:
 
 def _name_problem(name: str) -> str | None:
     """Why rayter would not read ``name`` as a player name (``[\\w+-]+``), or None."""
-    if name in _KEYWORDS:
+    if name in KEYWORDS:
         return f"{name!r} is a keyword and cannot be a player's name"
     letters = name
     for mark in _NAME_PUNCTUATION:

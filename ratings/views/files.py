@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from ratings import rayter_files
 from ratings.access import club_readable, get_league_for_staff
-from ratings.models import Kind, League
+from ratings.models import League
 
 SESSION_KEY = "rayter_upload"
 # A file with thousands of problems still gets a readable page; the count says how many more.
@@ -79,7 +79,7 @@ def _problems_context(problems: list[rayter_files.Problem]) -> dict:
 def rayter_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a rayter file to a league, see what it would do, then confirm: staff only."""
     league = get_league_for_staff(request, slug)
-    if league.kind != Kind.SCORED:
+    if league.rating_system.rayter_score_type is None:
         raise Http404("Only scored leagues take rayter files")
     if request.method == "POST" and "confirm" in request.POST:
         return _confirm(request, league)
@@ -167,7 +167,7 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
 def rayter_export(request: HttpRequest, slug: str) -> HttpResponse:
     """A scored league's games as a rayter file download (two queries)."""
     league = get_object_or_404(League, slug=slug)
-    if league.kind != Kind.SCORED:
+    if league.rating_system.rayter_score_type is None:
         raise Http404("Only scored leagues have rayter files")
     try:
         text = rayter_files.export_rayter(league)

@@ -26,23 +26,20 @@ from ratings import selectors
 from ratings.access import can_enter_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.formatting import change_html, decimal_text, spreadsheet_text
 from ratings.links import url_maker
-from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.models import Game, League, Player, Result, Standing
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
     LeagueGamesTable,
     PlayerGamesTable,
     PrefkoTermsTable,
-    change_html,
-    decimal_text,
 )
 
 PER_PAGE = 50
 EXPORT_FORMATS = ("csv", "json")
 EXPORT_COLUMNS = ("rank", "name", "rating", "games", "last_change", "last_played")
-# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class FixedPaginator(Paginator):
@@ -124,9 +121,9 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     filter_form, min_games = _min_games(request)
     table = LeaderboardTable(
         selectors.league_standings(league, min_games=min_games),
+        system=league.rating_system,
         order_by="rating" if league.lower_is_better else "-rating",
     )
-    table.lower_is_better = league.lower_is_better
     RequestConfig(request, paginate=PAGINATION).configure(table)
     return render(
         request,
@@ -146,11 +143,6 @@ def _export_number(value: float | None, league: League) -> float | int | None:
     if value is None:
         return None
     return round(value) if league.integer_ratings else round(value, 2)
-
-
-def _spreadsheet_text(text: str) -> str:
-    """Text a spreadsheet shows as text: a leading apostrophe stops a formula from running."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _export_filename(league: League, fmt: str) -> str:
@@ -203,7 +195,7 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         writer = csv.writer(response)
         writer.writerow(EXPORT_COLUMNS)
         for row in rows:
-            row["name"] = _spreadsheet_text(row["name"])
+            row["name"] = spreadsheet_text(row["name"])
             writer.writerow(["" if row[col] is None else row[col] for col in EXPORT_COLUMNS])
     response["Content-Disposition"] = disposition
     return response
@@ -222,7 +214,7 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
         games = selectors.league_games(league, player_slug=filter_form.cleaned_data["player"])
     else:
         games = Game.objects.none()
-    table = LeagueGamesTable(games, kind=league.kind)
+    table = LeagueGamesTable(games, system=league.rating_system)
     RequestConfig(request, paginate=PAGINATION).configure(table)
     return render(
         request,
@@ -259,11 +251,8 @@ PAIRS = ((0, 1), (0, 2), (1, 2))
 CHANGE_FORMULAS = ("(C12 + C13) / 2", "(−C12 + C23) / 2", "(−C13 − C23) / 2")
 
 
-def _prefko_terms(results: list[Result], bula: int) -> TermsExplained:
-    """Recompute the terms from the stored ratings before the game, as the engine rated it."""
-    terms = preferans.rating_terms(
-        [int(r.rating_before) for r in results], [int(r.score) for r in results], bula
-    )
+def _explain_terms(results: list[Result], terms: preferans.PrefkoTerms) -> TermsExplained:
+    """Show the terms the game was rated with (recomputed from the stored ratings before it)."""
     names = [r.player.name for r in results]
     rows = [
         {
@@ -298,9 +287,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(selectors.game_detail(), pk=pk)
     league = game.league
     results = list(game.results.all())
-    terms = None
-    if league.system == System.PREFKO and game.bula and len(results) == 3:
-        terms = _prefko_terms(results, game.bula)
+    terms = league.rating_system.rating_terms(
+        [r.rating_before for r in results], [r.score for r in results], game.bula
+    )
     return render(
         request,
         "ratings/game_detail.html",
@@ -308,8 +297,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "league": league,
             "results": results,
-            "table": GameResultsTable(results, kind=league.kind),
-            "terms": terms,
+            "table": GameResultsTable(results, system=league.rating_system),
+            "terms": terms and _explain_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
         },
     )
@@ -375,7 +364,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     for standing in selectors.player_standings(player):
         league = standing.league
         rows = history.get(league.pk, [])
-        table = PlayerGamesTable(rows[::-1], kind=league.kind, prefix=f"{league.slug}-")
+        table = PlayerGamesTable(rows[::-1], system=league.rating_system, prefix=f"{league.slug}-")
         config.configure(table)
         sections.append(LeagueSection(standing=standing, chart=_chart(league, rows), table=table))
     # Opponents only for the rows on the pages shown, all leagues at once.

@@ -61,8 +61,8 @@ class Command(BaseCommand):
         if summary.replaced:
             write(f"Deleted first (--replace): {summary.replaced} games")
         write(f"Games imported: {summary.games} of {done.file_games}")
-        write(f"Games skipped: {len(summary.skipped)}")
-        for game in summary.skipped:
+        write(f"Games skipped: {len(done.skipped)}")
+        for game in done.skipped:
             write(f"  line {game.line}: already in the league")
         write(f"Players: {summary.players}")
         new = summary.new_players

@@ -1,0 +1,62 @@
+"""The rating engine: the one place that writes ratings.
+
+Every service here runs in one transaction with the league locked, so two tables submitting at
+once, or an admin correcting an old game while a new one comes in, queue up per league instead of
+interleaving. Games are rated in (played_at, id) order, each by the league's rating system
+(:mod:`ratings.systems`).
+
+- Recording a game that is the newest of its league rates just that game from the players'
+  standings: its cost does not depend on the league's history.
+- Anything else (a game dated before the latest, an edit, a deletion, a changed start rating)
+  replays the league from the earliest affected game forward; earlier games are untouched, and so
+  are other leagues.
+
+The package, one module per seam:
+
+- :mod:`~ratings.engine.validation`: the one validator every game passes;
+- :mod:`~ratings.engine.state`: games as rated and players' states, read from the database;
+- :mod:`~ratings.engine.games`: record, edit, delete, restore, start ratings, with the audit trail;
+- :mod:`~ratings.engine.bulk`: many games at once (imports);
+- :mod:`~ratings.engine.replay`: rating the newest game, replaying from an earlier one;
+- :mod:`~ratings.engine.writes`: the SQL that writes games, results and standings.
+
+Callers use the names below (``from ratings import engine; engine.game_record(...)``).
+"""
+
+from ratings.engine.bulk import ImportedGame, ImportSummary, games_import, games_record_many
+from ratings.engine.games import (
+    game_delete,
+    game_preview,
+    game_record,
+    game_restore,
+    game_snapshot,
+    game_update,
+    league_recompute,
+    standing_set_start_rating,
+)
+from ratings.engine.replay import collection_paused
+from ratings.engine.state import Entry, GameInput, PlayerState
+from ratings.engine.validation import EARLIEST_YEAR, InvalidGame, check_played_at, prepare_game
+
+__all__ = [
+    "EARLIEST_YEAR",
+    "Entry",
+    "GameInput",
+    "ImportSummary",
+    "ImportedGame",
+    "InvalidGame",
+    "PlayerState",
+    "check_played_at",
+    "collection_paused",
+    "game_delete",
+    "game_preview",
+    "game_record",
+    "game_restore",
+    "game_snapshot",
+    "game_update",
+    "games_import",
+    "games_record_many",
+    "league_recompute",
+    "prepare_game",
+    "standing_set_start_rating",
+]

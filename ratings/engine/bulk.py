@@ -1,0 +1,174 @@
+"""Many games at once: a file's games imported into a league, all or nothing.
+
+The games go through the same validator as a single game (:mod:`ratings.engine.validation`);
+when they all come after the league's latest game they are rated in memory and each row written
+once, otherwise written and the league replayed from the earliest of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from operator import attrgetter
+
+from django.db import transaction
+from django.db.models import Max
+
+from ratings.engine import writes
+from ratings.engine.games import audit, lock
+from ratings.engine.replay import collection_paused, replay
+from ratings.engine.state import (
+    GameInput,
+    current_states,
+    league_player_ids,
+    rater,
+    states_before,
+)
+from ratings.engine.validation import prepare_scored_games
+from ratings.models import AuditAction, Game, League, Player, Result
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """A game from a file: when, and (player name, score) in seat order."""
+
+    played_at: datetime
+    scores: list[tuple[str, float]]
+
+
+@dataclass
+class ImportSummary:
+    games: int = 0
+    # Positions (in the games given) of the games skipped as already in the league.
+    skipped: list[int] = field(default_factory=list)
+    players: int = 0
+    new_players: list[str] = field(default_factory=list)
+    replaced: int = 0
+
+
+def games_import(
+    *,
+    league: League,
+    games: Sequence[ImportedGame],
+    replace: bool = False,
+    actor=None,
+) -> ImportSummary:
+    """Add many games to a league at once (a rayter file), all or nothing.
+
+    Players are found by name (case-insensitive) or created. Without ``replace`` a game already in
+    the league at the same time with the same players and scores is skipped, so importing a file
+    twice changes nothing; with ``replace`` the league's games are deleted first. Raises
+    :class:`~ratings.engine.validation.InvalidGame` (its ``index`` is the game's position in
+    ``games``) for a game the league's rules refuse; then nothing is written.
+    """
+    summary = ImportSummary()
+    with transaction.atomic():
+        league = lock(league)
+        if replace:
+            summary.replaced = Game.objects.filter(league=league).count()
+            Result.objects.filter(game__league=league).delete()
+            Game.objects.filter(league=league).delete()
+            writes.save_states(league, states_before(league, None, league_player_ids(league)))
+
+        names = {name for game in games for name, _score in game.scores}
+        players = Player.objects.by_names(names)
+        for name in sorted(names, key=str.lower):
+            if name.lower() not in players:
+                players[name.lower()] = Player.objects.create_named(name)
+                summary.new_players.append(name)
+        summary.players = len(names)
+
+        ids = {name: players[name.lower()].pk for name in names}
+        prepared = prepare_scored_games(
+            league,
+            [
+                (
+                    game.played_at,
+                    [ids[name] for name, _score in game.scores],
+                    [score for _name, score in game.scores],
+                )
+                for game in games
+            ],
+        )
+        existing = _game_fingerprints(league, prepared) if not replace else set()
+        fresh: list[GameInput] = []
+        for index, game in enumerate(prepared):
+            if existing and _fingerprint(game.played_at, game.player_ids, game.scores) in existing:
+                summary.skipped.append(index)
+                continue
+            fresh.append(game)
+        if not fresh:
+            return summary
+
+        summary.games = games_record_many(league=league, games=fresh, actor=actor)
+        audit(
+            AuditAction.CREATE,
+            league,
+            actor,
+            after={"imported_games": summary.games, "replaced": summary.replaced},
+        )
+    return summary
+
+
+def games_record_many(*, league: League, games: Sequence[GameInput], actor=None) -> int:
+    """Record many checked games (see :mod:`ratings.engine.validation`) in one transaction.
+
+    Games that all come after the league's latest are rated in memory and each result written
+    once, with no replay; otherwise they are written and the league is replayed from the earliest
+    of them. Games at the same time keep the order given. Returns the number of games recorded.
+    """
+    if not games:
+        return 0
+    games = sorted(games, key=attrgetter("played_at"))
+    with transaction.atomic(), collection_paused():
+        league = lock(league)
+        latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
+        game_ids = writes.insert_games(league, games, actor)
+        if latest is not None and games[0].played_at < latest:
+            rows = []
+            for game_id, prepared in zip(game_ids, games, strict=True):
+                rows += writes.result_rows(game_id, prepared, None)
+            writes.insert_results(rows)
+            replay(league, since=(games[0].played_at, game_ids[0]))
+            return len(games)
+        involved = {pid for prepared in games for pid in prepared.player_ids}
+        states = current_states(league, involved)
+        rate = rater(league, involved)
+        rows = []
+        for game_id, prepared in zip(game_ids, games, strict=True):
+            game_states = [states[pid] for pid in prepared.player_ids]
+            after = rate(prepared, game_states)
+            rows += writes.result_rows(
+                game_id, prepared, [(s.rating, a) for s, a in zip(game_states, after, strict=True)]
+            )
+            for state, new in zip(game_states, after, strict=True):
+                state.advance(new, prepared.played_at)
+        writes.insert_results(rows)
+        writes.save_states(league, states, create=False)
+    return len(games)
+
+
+def _fingerprint(played_at: datetime, player_ids, scores) -> tuple:
+    return (played_at, tuple(sorted(zip(player_ids, scores, strict=True))))
+
+
+def _game_fingerprints(league: League, games: Sequence[GameInput]) -> set[tuple]:
+    """Fingerprints of the league's games in the time span of ``games``."""
+    if not games:
+        return set()
+    start = min(game.played_at for game in games)
+    end = max(game.played_at for game in games)
+    rows = (
+        Result.objects.filter(
+            game__league=league, game__played_at__gte=start, game__played_at__lte=end
+        )
+        .order_by("game_id")
+        .values_list("game_id", "game__played_at", "player_id", "score")
+    )
+    by_game: dict[int, tuple[datetime, list, list]] = {}
+    for game_id, played_at, player_id, score in rows:
+        entry = by_game.setdefault(game_id, (played_at, [], []))
+        entry[1].append(player_id)
+        entry[2].append(score)
+    return {_fingerprint(*entry) for entry in by_game.values()}

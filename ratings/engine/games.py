@@ -1,0 +1,265 @@
+"""The services that change a league's games: record, edit, delete, restore, set a start rating,
+recompute. Each runs in one transaction with the league's row locked and leaves an audit entry.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ratings.engine import writes
+from ratings.engine.replay import rate_newest, replay
+from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
+from ratings.engine.validation import prepare_game
+from ratings.models import AuditAction, AuditEntry, Game, League, Player, Standing
+
+
+def lock(league: League) -> League:
+    """Lock the league row until the transaction ends: one writer per league at a time."""
+    return League.objects.select_for_update().get(pk=league.pk)
+
+
+def game_record(
+    *,
+    league: League,
+    played_at: datetime,
+    entries: Sequence[Entry],
+    bula: int | None = None,
+    ended_early: bool = False,
+    note: str = "",
+    entered_by=None,
+    submission_key: uuid.UUID | None = None,
+) -> Game:
+    """Record a game and rate it.
+
+    With a ``submission_key`` a repeated submission (a double click, a refresh after POST) returns
+    the game the first one recorded instead of recording it twice.
+    """
+    prepared = prepare_game(
+        league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
+    )
+    with transaction.atomic():
+        league = lock(league)
+        if submission_key is not None:
+            existing = Game.objects.filter(submission_key=submission_key).first()
+            if existing is not None:
+                return existing
+        game = Game.objects.create(
+            league=league,
+            played_at=played_at,
+            bula=bula,
+            ended_early=ended_early,
+            note=note,
+            entered_by=entered_by,
+            submission_key=submission_key,
+        )
+        newest = not Game.objects.filter(league=league, played_at__gt=played_at).exists()
+        if newest:
+            rate_newest(league, game, prepared)
+        else:
+            writes.insert_results(writes.result_rows(game.pk, prepared, None))
+            replay(league, since=game.order_key)
+        audit(AuditAction.CREATE, league, entered_by, game=game, after=game_snapshot(game))
+    return game
+
+
+def game_update(
+    *,
+    game: Game,
+    played_at: datetime,
+    entries: Sequence[Entry],
+    bula: int | None = None,
+    ended_early: bool = False,
+    note: str | None = None,
+    actor=None,
+) -> Game:
+    """Change a game's players, paper or scores, or date, and re-rate the league from it."""
+    with transaction.atomic():
+        league = lock(game.league)
+        prepared = prepare_game(
+            league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
+        )
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        before = game_snapshot(game)
+        old_key = game.order_key
+        old_players = set(game.results.values_list("player_id", flat=True))
+        game.played_at = played_at
+        game.bula = bula
+        game.ended_early = ended_early
+        if note is not None:
+            game.note = note
+        game.save()
+        game.results.all().delete()
+        writes.insert_results(writes.result_rows(game.pk, prepared, None))
+        replay(league, since=min(old_key, game.order_key), touched=old_players)
+        audit(
+            AuditAction.UPDATE, league, actor, game=game, before=before, after=game_snapshot(game)
+        )
+    return game
+
+
+def game_delete(*, game: Game, actor=None) -> None:
+    """Delete a game and re-rate its league from where it was; the audit trail keeps a copy."""
+    with transaction.atomic():
+        league = lock(game.league)
+        game = Game.objects.get(pk=game.pk)
+        before = game_snapshot(game)
+        key = game.order_key
+        players = set(game.results.values_list("player_id", flat=True))
+        game.delete()
+        replay(league, since=key, touched=players)
+        audit(AuditAction.DELETE, league, actor, game=game, game_id=before["id"], before=before)
+
+
+def game_restore(*, entry: AuditEntry, actor=None) -> Game:
+    """Bring a deleted game back, under its old id, from its audit entry; re-rate the league."""
+    if entry.action != AuditAction.DELETE or not entry.before:
+        raise ValidationError(_("Only a deleted game can be restored."))
+    snapshot = entry.before
+    with transaction.atomic():
+        league = lock(entry.league)
+        if Game.objects.filter(pk=snapshot["id"]).exists():
+            raise ValidationError(_("That game has already been restored."))
+        player_ids = {row["player_id"] for row in snapshot["results"]}
+        if Player.objects.filter(pk__in=player_ids).count() != len(player_ids):
+            raise ValidationError(_("A player of that game no longer exists."))
+        played_at = datetime.fromisoformat(snapshot["played_at"])
+        entries = [
+            Entry(
+                player_id=row["player_id"],
+                score=row["score"],
+                paper=tuple(row["paper"]) if row["paper"] else None,
+            )
+            for row in sorted(snapshot["results"], key=lambda row: row["seat"])
+        ]
+        prepared = prepare_game(
+            league,
+            played_at=played_at,
+            entries=entries,
+            bula=snapshot["bula"],
+            ended_early=snapshot["ended_early"],
+        )
+        game = Game.objects.create(
+            pk=snapshot["id"],
+            league=league,
+            played_at=played_at,
+            bula=snapshot["bula"],
+            ended_early=snapshot["ended_early"],
+            note=snapshot["note"],
+            # The member who entered it may have left the club since.
+            entered_by=get_user_model().objects.filter(pk=snapshot["entered_by_id"]).first(),
+        )
+        writes.insert_results(writes.result_rows(game.pk, prepared, None))
+        replay(league, since=game.order_key)
+        audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
+    return game
+
+
+def standing_set_start_rating(
+    *, league: League, player: Player, rating: float | None, actor=None
+) -> Standing:
+    """Give a player their own start rating in a league (None: the league's) and re-rate."""
+    if rating is not None and not math.isfinite(rating):
+        raise ValidationError(_("The start rating must be a finite number."))
+    if rating is not None and league.integer_ratings and rating != int(rating):
+        raise ValidationError(_("This league's ratings are whole numbers."))
+    with transaction.atomic():
+        league = lock(league)
+        standing, _created = Standing.objects.get_or_create(
+            league=league,
+            player=player,
+            defaults={"rating": league.start_rating, "peak_rating": league.start_rating},
+        )
+        previous = standing.start_rating
+        standing.start_rating = rating
+        standing.save(update_fields=["start_rating"])
+        first = Game.objects.filter(league=league, results__player=player).chronological().first()
+        if first is None:
+            writes.save_states(league, states_before(league, None, {player.pk}))
+        else:
+            replay(league, since=first.order_key, touched={player.pk})
+        audit(
+            AuditAction.START_RATING,
+            league,
+            actor,
+            player=player,
+            before={"start_rating": previous},
+            after={"start_rating": rating},
+        )
+        standing.refresh_from_db()
+    return standing
+
+
+def game_preview(league: League, prepared: GameInput) -> list[tuple[float, float]]:
+    """The (before, after) ratings a game would give if it were the league's newest.
+
+    Writes nothing; players not yet created (given negative placeholder ids) start from the
+    league's start rating.
+    """
+    known = [pid for pid in prepared.player_ids if pid > 0]
+    standings = {
+        s.player_id: s for s in Standing.objects.filter(league=league, player_id__in=known)
+    }
+    states = []
+    for pid in prepared.player_ids:
+        standing = standings.get(pid)
+        if standing is None:
+            states.append(PlayerState(rating=league.start_rating, peak=league.start_rating))
+        else:
+            states.append(
+                PlayerState(rating=standing.rating, games=standing.games, peak=standing.peak_rating)
+            )
+    after = rater(league, known)(prepared, states)
+    return [(state.rating, new) for state, new in zip(states, after, strict=True)]
+
+
+def league_recompute(*, league: League) -> int:
+    """Replay a whole league from scratch; returns the number of games rated."""
+    with transaction.atomic():
+        league = lock(league)
+        return replay(league, since=None)
+
+
+def game_snapshot(game: Game) -> dict:
+    """A game as plain data, for the audit trail and for restoring a deleted game."""
+    results = game.results.order_by("seat").values_list(
+        "player_id", "player__name", "seat", "left", "middle", "right", "score"
+    )
+    return {
+        "id": game.pk,
+        "played_at": game.played_at.isoformat(),
+        "bula": game.bula,
+        "ended_early": game.ended_early,
+        "note": game.note,
+        "entered_by_id": game.entered_by_id,
+        "results": [
+            {
+                "player_id": player_id,
+                "player": name,
+                "seat": seat,
+                "paper": None if middle is None else [left, middle, right],
+                "score": score,
+            }
+            for player_id, name, seat, left, middle, right, score in results
+        ],
+    }
+
+
+def audit(action, league, actor, *, game=None, game_id=None, player=None, before=None, after=None):
+    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    AuditEntry.objects.create(
+        action=action,
+        league=league,
+        user=user,
+        game_id=game_id if game_id is not None else (game.pk if game else None),
+        player=player,
+        before=before,
+        after=after,
+    )

@@ -1,0 +1,108 @@
+"""Rating games in order: the league's newest game from the standings, anything else by
+replaying the league from the earliest game it changes."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable
+from contextlib import contextmanager
+
+from django.db.models import Q
+
+from ratings.engine import writes
+from ratings.engine.state import (
+    GameInput,
+    OrderKey,
+    current_states,
+    rater,
+    states_before,
+)
+from ratings.models import Game, League, Result, Standing
+
+
+@contextmanager
+def collection_paused():
+    """Pause Python's cyclic garbage collector for a bulk job.
+
+    A hundred thousand games make millions of small objects, none of them garbage until the job
+    ends; the collector would walk them all again and again (a third of an import's time).
+    Reference counting still frees everything as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
+    """Rate the league's newest game from its players' standings: no replay, whatever the
+    history's length."""
+    states = current_states(league, set(prepared.player_ids))
+    game_states = [states[pid] for pid in prepared.player_ids]
+    after = rater(league, prepared.player_ids)(prepared, game_states)
+    ratings = [(s.rating, a) for s, a in zip(game_states, after, strict=True)]
+    writes.insert_results(writes.result_rows(game.pk, prepared, ratings))
+    for state, new in zip(game_states, after, strict=True):
+        state.advance(new, prepared.played_at)
+    writes.save_states(league, states, create=False)
+
+
+def _after(since: OrderKey) -> Q:
+    played_at, game_id = since
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, id__gte=game_id)
+
+
+@collection_paused()
+def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
+    """Re-rate the league's games from ``since`` on (all of them when None).
+
+    ``touched`` names players whose standing must be refreshed even if they play no game from
+    ``since`` on (e.g. the players of a deleted game). Returns the number of games rated.
+    """
+    games = Game.objects.filter(league=league)
+    if since is not None:
+        games = games.filter(_after(since))
+    results = Result.objects.filter(game__in=games.values("id"))
+
+    player_ids = set(results.values_list("player_id", flat=True).distinct()) | set(touched)
+    if since is None:
+        player_ids |= set(
+            Standing.objects.filter(league=league).values_list("player_id", flat=True)
+        )
+    states = states_before(league, since, player_ids)
+    rate = rater(league, player_ids)
+
+    # Two cursors walk the same (played_at, id) order: the games, and their results by seat.
+    result_rows = results.order_by("game__played_at", "game_id", "seat").values_list(
+        "game_id", "id", "player_id", "score", "rating_before", "rating_after"
+    )
+    pending = iter(result_rows.iterator(chunk_size=20_000))
+    row = next(pending, None)
+    updates = []
+    game_count = 0
+    for game_id, played_at, bula in (
+        games.chronological().values_list("id", "played_at", "bula").iterator(chunk_size=20_000)
+    ):
+        seats = []
+        while row is not None and row[0] == game_id:
+            seats.append(row)
+            row = next(pending, None)
+        game_states = [states[seat[2]] for seat in seats]
+        prepared = GameInput(
+            played_at=played_at,
+            bula=bula,
+            player_ids=[seat[2] for seat in seats],
+            scores=[seat[3] for seat in seats],
+        )
+        for seat, state, new in zip(seats, game_states, rate(prepared, game_states), strict=True):
+            if seat[4] != state.rating or seat[5] != new:
+                updates.append((state.rating, new, seat[1]))
+            state.advance(new, played_at)
+        game_count += 1
+
+    writes.update_ratings(updates)
+    writes.save_states(league, states)
+    return game_count

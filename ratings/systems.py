@@ -1,0 +1,341 @@
+"""The rating systems: one object per system, which every other module asks.
+
+A league has one rating system (``League.system`` stores its code; ``League.rating_system`` is
+the object). The object knows what kind of game the league plays, how many seats a game has,
+which way is better, whether ratings are whole numbers, how a game's entries become scores (and
+what is refused), how to rate a game, which entry form the league uses, and how a score reads.
+Nothing else compares system or kind strings: a fifth system is a subclass here, its algorithm in
+``ratings/algorithms/`` and its form in ``ratings/forms.py`` (see docs/ARCHITECTURE.md).
+
+The model is pretix's payment providers: the core asks the provider instead of switching on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, ClassVar
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings import formatting
+from ratings.algorithms import elo, preferans, rayter
+
+if TYPE_CHECKING:
+    from ratings.engine.state import GameInput, PlayerState
+    from ratings.models import League
+
+# A player who has ever reached this FIDE rating keeps K = 10 for good.
+FIDE_EVER_2400 = 2400
+
+
+class System(models.TextChoices):
+    """The code a league stores for its rating system."""
+
+    PREFKO = "prefko", gettext_lazy("Preferans (prefko, lower is better)")
+    RAYTER_HIGHSCORE = "rayter_highscore", gettext_lazy("Scored game, highest score wins (Rayter)")
+    RAYTER_LOWSCORE = "rayter_lowscore", gettext_lazy("Scored game, lowest score wins (Rayter)")
+    RAYTER_WINNER_TAKES_ALL = (
+        "rayter_winnertakesall",
+        gettext_lazy("Scored game, winner takes all (Rayter)"),
+    )
+    ELO = "elo", gettext_lazy("Head-to-head, classic Elo")
+    FIDE = "fide", gettext_lazy("Head-to-head, FIDE Elo")
+
+
+class Kind(models.TextChoices):
+    """What is played, which decides the entry form: several systems may rate one kind."""
+
+    PREFERANS = "preferans", gettext_lazy("Preferans")
+    SCORED = "scored", gettext_lazy("Scored game")
+    DUEL = "duel", gettext_lazy("Head-to-head")
+
+
+class Speed(models.TextChoices):
+    STANDARD = "standard", gettext_lazy("Standard")
+    RAPID = "rapid", gettext_lazy("Rapid")
+    BLITZ = "blitz", gettext_lazy("Blitz")
+
+
+# (scores, papers) of a game's seats, as the engine stores them.
+Scored = tuple[list[float], list[tuple[int, int, int] | None]]
+# Rates one game: its input and its players' states before it -> their ratings after it.
+RateGame = Callable[["GameInput", Sequence["PlayerState"]], list[float]]
+
+
+class RatingSystem:
+    """What a rating system knows; subclasses fill it in. Instances are shared and immutable."""
+
+    code: ClassVar[str]
+    kind: ClassVar[str]
+    # The fewest and most players a game has.
+    seats: ClassVar[tuple[int, int]]
+    lower_is_better: ClassVar[bool] = False
+    integer_ratings: ClassVar[bool] = False
+    has_paper: ClassVar[bool] = False
+    # FIDE's K-factor depends on the player's age: the engine loads birth dates only for these.
+    uses_birth_dates: ClassVar[bool] = False
+    # The rayter file format's score type, for systems that read and write rayter files.
+    rayter_score_type: ClassVar[str | None] = None
+    # Dotted path of the entry form (forms import the engine, which imports this module).
+    form_path: ClassVar[str]
+    score_label: ClassVar = gettext_lazy("Score")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.code}>"
+
+    @property
+    def label(self) -> str:
+        return System(self.code).label
+
+    def form_class(self):
+        return import_string(self.form_path)
+
+    # Entering a game --------------------------------------------------------------------------
+
+    def scores(self, entries: Sequence, *, bula: int | None, ended_early: bool) -> Scored:
+        """Check the system's own rules on a game's seats (``engine.Entry``) and return the
+        scores and papers to store; raises ValidationError saying what is wrong."""
+        if bula is not None:
+            raise ValidationError(_("Only Preferans games have a bula."))
+        return self.checked_scores([entry.score for entry in entries]), [None] * len(entries)
+
+    def checked_scores(self, scores: Sequence) -> list[float]:
+        """A game's scores as given (a file brings them so), checked: finite numbers, and the
+        system's own rules."""
+        checked = []
+        for score in scores:
+            if score is None or isinstance(score, bool) or not math.isfinite(score):
+                raise ValidationError(_("Every seat needs a score that is a finite number."))
+            checked.append(float(score))
+        return checked
+
+    # Rating -----------------------------------------------------------------------------------
+
+    def rater(self, league: League, birth_dates: dict[int, date]) -> RateGame:
+        """The function that rates one game of ``league``; ``birth_dates`` by player id."""
+        raise NotImplementedError
+
+    # Showing ----------------------------------------------------------------------------------
+
+    def score_text(self, score: float) -> str:
+        """A game score as a page shows it."""
+        return formatting.number_text(score)
+
+    def rating_terms(self, ratings: Sequence[float], scores: Sequence[float], bula: int | None):
+        """The intermediate terms of a game's rating, for the game page to explain, or None."""
+        return None
+
+    def best_first(self, field: str = "rating"):
+        """An ordering expression that puts the best rating first."""
+        expression = models.F(field)
+        return expression.asc() if self.lower_is_better else expression.desc()
+
+    def better(self, field: str, than) -> models.Q:
+        """A filter for ratings in ``field`` better than ``than`` (a value or expression)."""
+        return models.Q(**{f"{field}__{'lt' if self.lower_is_better else 'gt'}": than})
+
+
+class Prefko(RatingSystem):
+    """Preferans for three, rated by prefko (preferans-rating-js): a lower rating is better."""
+
+    code = System.PREFKO
+    kind = Kind.PREFERANS
+    seats = (3, 3)
+    lower_is_better = True
+    integer_ratings = True
+    has_paper = True
+    form_path = "ratings.forms.PreferansGameForm"
+    score_label = gettext_lazy("Final score")
+
+    def scores(self, entries, *, bula, ended_early):
+        if bula is None or isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
+            raise ValidationError(_("The starting bula must be a whole number above zero."))
+        papers = []
+        for entry in entries:
+            if entry.paper is None:
+                raise ValidationError(_("Every Preferans seat needs its paper."))
+            left, middle, right = entry.paper
+            if left < 0 or right < 0:
+                raise ValidationError(_("The side columns of a paper are never negative."))
+            papers.append((left, middle, right))
+        middle_sum = sum(paper[1] for paper in papers)
+        if middle_sum != 0 and not ended_early:
+            raise ValidationError(
+                _(
+                    "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
+                    "up to zero. Mark the game as ended early if it was stopped before that."
+                )
+                % {"sum": middle_sum}
+            )
+        return [float(s) for s in preferans.final_scores(papers)], papers
+
+    def checked_scores(self, scores):
+        raise ValidationError(_("Every Preferans seat needs its paper."))
+
+    def rating_terms(self, ratings, scores, bula):
+        if not bula or len(ratings) != 3:
+            return None
+        return preferans.rating_terms([int(r) for r in ratings], [int(s) for s in scores], bula)
+
+    def rater(self, league, birth_dates):
+        def rate(game, states):
+            ratings = [int(state.rating) for state in states]
+            changes = preferans.rating_changes(ratings, [int(s) for s in game.scores], game.bula)
+            return [float(r + c) for r, c in zip(ratings, changes, strict=True)]
+
+        return rate
+
+
+class Rayter(RatingSystem):
+    """A scored game for two or more, rated by rayter with one of its score types."""
+
+    kind = Kind.SCORED
+    seats = (2, 50)
+    form_path = "ratings.forms.ScoredGameForm"
+
+    def rater(self, league, birth_dates):
+        score_type = self.rayter_score_type
+        k = rayter.default_k(score_type)
+
+        def rate(game, states):
+            ratings = [state.rating for state in states]
+            # Checked on the way in: finite scores, 2 to 50 of them.
+            changes = rayter.rate_valid_game(game.scores, ratings, score_type, k)
+            return [r + c for r, c in zip(ratings, changes, strict=True)]
+
+        return rate
+
+
+class RayterHighscore(Rayter):
+    code = System.RAYTER_HIGHSCORE
+    rayter_score_type = rayter.SCORE_TYPE_HIGH_SCORE
+
+
+class RayterLowscore(Rayter):
+    code = System.RAYTER_LOWSCORE
+    rayter_score_type = rayter.SCORE_TYPE_LOW_SCORE
+
+
+class RayterWinnerTakesAll(Rayter):
+    code = System.RAYTER_WINNER_TAKES_ALL
+    rayter_score_type = rayter.SCORE_TYPE_WINNER_TAKES_ALL
+
+
+class HeadToHead(RatingSystem):
+    """Two players, a win and a loss or a draw (scores 1 and 0, or 0.5 each)."""
+
+    kind = Kind.DUEL
+    seats = (2, 2)
+    form_path = "ratings.forms.DuelGameForm"
+    score_label = gettext_lazy("Result")
+
+    def checked_scores(self, scores):
+        checked = super().checked_scores(scores)
+        if sorted(checked) not in ([0.0, 1.0], [0.5, 0.5]):
+            raise ValidationError(_("A head-to-head game is a win and a loss, or a draw."))
+        return checked
+
+    def score_text(self, score):
+        if score >= 1:
+            return str(_("Win"))
+        return str(_("Draw")) if score > 0 else str(_("Loss"))
+
+
+class ClassicElo(HeadToHead):
+    """Classic Elo (Chess::Elo) with the league's K."""
+
+    code = System.ELO
+
+    def rater(self, league, birth_dates):
+        k = league.elo_k
+
+        def rate(game, states):
+            return list(elo.classic(states[0].rating, states[1].rating, game.scores[0], k=k))
+
+        return rate
+
+
+class FideElo(HeadToHead):
+    """FIDE's rules (@echecs/elo): K from the player's games, age and peak; whole numbers."""
+
+    code = System.FIDE
+    integer_ratings = True
+    uses_birth_dates = True
+
+    def rater(self, league, birth_dates):
+        blitz, rapid = league.speed == Speed.BLITZ, league.speed == Speed.RAPID
+
+        def rate(game, states):
+            day = game.played_at.date()
+            a, b = states
+            new_a, new_b = elo.fide(
+                int(a.rating),
+                int(b.rating),
+                game.scores[0],
+                games_a=a.games,
+                games_b=b.games,
+                age_a=age_on(birth_dates.get(game.player_ids[0]), day),
+                age_b=age_on(birth_dates.get(game.player_ids[1]), day),
+                ever_2400_a=a.peak >= FIDE_EVER_2400,
+                ever_2400_b=b.peak >= FIDE_EVER_2400,
+                blitz=blitz,
+                rapid=rapid,
+            )
+            return [float(new_a), float(new_b)]
+
+        return rate
+
+
+def age_on(born: date | None, day: date) -> int | None:
+    """Whole years of age on ``day``, or None when the birth date is unknown.
+
+    Never negative: a game dated before a birth date (a typo in either) counts as age 0 rather
+    than stopping the league's ratings; the forms refuse such a birth date on the way in.
+    """
+    if born is None:
+        return None
+    return max(0, day.year - born.year - ((day.month, day.day) < (born.month, born.day)))
+
+
+SYSTEMS: dict[str, RatingSystem] = {
+    system.code: system
+    for system in (
+        Prefko(),
+        RayterHighscore(),
+        RayterLowscore(),
+        RayterWinnerTakesAll(),
+        ClassicElo(),
+        FideElo(),
+    )
+}
+
+
+def rating_system(code: str) -> RatingSystem:
+    """The system with this code; KeyError for an unknown one (the database refuses those)."""
+    return SYSTEMS[code]
+
+
+def better_in_any_league(field: str, than, *, system_field: str = "league__system") -> models.Q:
+    """A filter for ratings better than ``than`` in their own league's direction, for queries
+    over several leagues (the systems grouped by direction, so the database sees two ranges)."""
+    parts = []
+    for lower in (True, False):
+        codes = [s.code for s in SYSTEMS.values() if s.lower_is_better == lower]
+        if codes:
+            direction = "lt" if lower else "gt"
+            parts.append(models.Q(**{f"{system_field}__in": codes, f"{field}__{direction}": than}))
+    return functools.reduce(operator.or_, parts)
+
+
+def for_rayter_score_type(score_type: str) -> RatingSystem:
+    """The system that rates a rayter file of this score type."""
+    score_type = rayter.normalize_score_type(score_type)
+    return next(s for s in SYSTEMS.values() if s.rayter_score_type == score_type)
