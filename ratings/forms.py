@@ -115,6 +115,12 @@ class GameForm(forms.Form):
     previewed = forms.CharField(widget=forms.HiddenInput, required=False)
 
     seat_count = 0
+    # How the entry page shows this form: the seats' fragment, the fields shown with the date
+    # (before the seats) and after the seats, and a script that enhances it.
+    seats_template = "ratings/game_seats.html"
+    header_field_names: tuple[str, ...] = ()
+    result_field_names: tuple[str, ...] = ()
+    script: str | None = None
 
     def __init__(self, *args, league: League, **kwargs):
         self.league = league
@@ -137,6 +143,12 @@ class GameForm(forms.Form):
 
     def filled_seats(self) -> list[int]:
         return list(range(self.seat_count))
+
+    def header_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.header_field_names]
+
+    def result_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.result_field_names]
 
     def clean_played_at(self):
         played_at = self.cleaned_data["played_at"]
@@ -266,6 +278,9 @@ class PreferansGameForm(GameForm):
     """The paper as the club writes it: three seats in seating order, Left, Middle and Right."""
 
     seat_count = 3
+    seats_template = "ratings/game_paper.html"
+    header_field_names = ("bula", "ended_early")
+    script = "paper.js"
     bula = forms.IntegerField(
         label=gettext_lazy("Starting bula"),
         min_value=1,
@@ -350,6 +365,11 @@ class ScoredGameForm(GameForm):
                 widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
             )
 
+    @property
+    def more_rows(self) -> int:
+        """The number of rows the "More rows" link asks for."""
+        return self.seat_count + 4
+
     def filled_seats(self) -> list[int]:
         data = self.cleaned_data
         return [
@@ -383,6 +403,7 @@ class DuelGameForm(GameForm):
     """A head-to-head game: two players and who won."""
 
     seat_count = 2
+    result_field_names = ("outcome",)
     OUTCOMES = {"1": (1.0, 0.0), "draw": (0.5, 0.5), "0": (0.0, 1.0)}
     outcome = forms.ChoiceField(
         label=gettext_lazy("Result"),

@@ -52,10 +52,11 @@
     }, template);
   }
 
-  function enhance(form) {
+  function enhance(paper) {
+    var form = paper.form;
     var messages = {};
     Object.keys(DEFAULT_MESSAGES).forEach(function (key) {
-      messages[key] = form.getAttribute("data-msg-" + key) || DEFAULT_MESSAGES[key];
+      messages[key] = paper.getAttribute("data-msg-" + key) || DEFAULT_MESSAGES[key];
     });
     var sumBox = form.querySelector("[data-middle-sum]");
     if (sumBox && !sumBox.hasAttribute("aria-live")) sumBox.setAttribute("aria-live", "polite");
@@ -138,7 +139,7 @@
   var api = { finalScores: finalScores, middleStatus: middleStatus, parseWhole: parseWhole, nameKey: nameKey, fill: fill };
   if (typeof module === "object" && module.exports) module.exports = api;
   if (typeof document === "undefined") return;
-  function start() { Array.prototype.forEach.call(document.querySelectorAll("form.paper-form"), enhance); }
+  function start() { Array.prototype.forEach.call(document.querySelectorAll("form fieldset.paper"), enhance); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
