@@ -1,4 +1,4 @@
-"""Names the club tells apart as a person would: the typo at the table is caught, a new name is not."""
+"""Names told apart as a person would: the typo at the table is caught, a new name is not."""
 
 import pytest
 from hypothesis import given
