@@ -8,6 +8,7 @@ carry the rating before and after, so history is read without replaying it, and 
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,9 +16,11 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from ratings.names import search_key
 from ratings.systems import Kind, RatingSystem, Speed, System, rating_system
 
 __all__ = ["Kind", "Speed", "System"]  # defined with the systems, kept importable from here
@@ -43,6 +46,21 @@ class PlayerQuerySet(models.QuerySet):
             ids = [pk for pk, name in self.values_list("pk", "name") if name.lower() in wanted]
             found |= {player.name.lower(): player for player in self.filter(pk__in=ids)}
         return found
+
+    def free_slug(self, name: str, *, keep: Player | None = None) -> str:
+        """A slug made from the name that no other player (nor an old address) uses."""
+        base = slugify(name, allow_unicode=True)[:70] or "player"
+        others = self.exclude(pk=keep.pk) if keep is not None else self
+        taken = set(others.filter(slug__startswith=base).values_list("slug", flat=True))
+        aliases = PlayerAlias.objects.filter(slug__startswith=base)
+        if keep is not None:
+            aliases = aliases.exclude(player=keep)
+        taken |= set(aliases.values_list("slug", flat=True))
+        slug, n = base, 1
+        while slug in taken:
+            n += 1
+            slug = f"{base}-{n}"
+        return slug
 
     def create_named(self, name: str, **fields) -> Player:
         """Create a player with a unique slug made from the name (non-ASCII letters kept)."""
@@ -71,6 +89,8 @@ class Player(models.Model):
         _("birth date"), null=True, blank=True, help_text=_("Used only for FIDE's junior K-factor.")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The name's keys (ratings.names.search_key), kept with the name for the directory's search.
+    search_key = models.CharField(max_length=200, editable=False, default="", db_index=True)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -84,8 +104,29 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        # Derived from the name, so it can never disagree with it.
+        self.search_key = search_key(self.name)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("ratings:player", args=[self.slug])
+
+
+class PlayerAlias(models.Model):
+    """An address a player had before a rename or a merge: it redirects to their page."""
+
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=True)
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="aliases"
+    )
+
+    class Meta:
+        verbose_name = _("old address")
+        verbose_name_plural = _("old addresses")
+
+    def __str__(self) -> str:
+        return f"{self.slug} → {self.player}"
 
 
 class League(models.Model):
@@ -109,6 +150,24 @@ class League(models.Model):
         _("game name"), max_length=80, blank=True, help_text=_("e.g. Hearts; used in rayter files.")
     )
     description = models.TextField(_("description"), blank=True)
+    provisional_games = models.PositiveSmallIntegerField(
+        _("provisional until"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Players with fewer games are listed after the ranked ones, unranked. Empty: the "
+            "system's default (10 games for Preferans and scored games, 0 for head-to-head)."
+        ),
+    )
+    inactive_days = models.PositiveSmallIntegerField(
+        _("inactive after (days)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Players without a game for this many days are hidden from the ranking (a toggle "
+            "shows them). Empty: never."
+        ),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -154,6 +213,23 @@ class League(models.Model):
     @property
     def integer_ratings(self) -> bool:
         return self.rating_system.integer_ratings
+
+    @property
+    def provisional_until(self) -> int:
+        """Players with fewer games than this are provisional (0: nobody is)."""
+        if self.provisional_games is None:
+            return self.rating_system.default_provisional_games
+        return self.provisional_games
+
+    @property
+    def has_thresholds(self) -> bool:
+        return bool(self.provisional_until or self.inactive_days)
+
+    def inactive_before(self, now=None):
+        """Players whose last game is before this moment are inactive (None: nobody is)."""
+        if not self.inactive_days:
+            return None
+        return (now or timezone.now()) - timedelta(days=self.inactive_days)
 
 
 class GameQuerySet(models.QuerySet):
@@ -338,6 +414,8 @@ class AuditAction(models.TextChoices):
     DELETE = "delete", _("deleted")
     RESTORE = "restore", _("restored")
     START_RATING = "start_rating", _("start rating changed")
+    MERGE = "merge", _("players merged")
+    RENAME = "rename", _("player renamed")
 
 
 class AuditEntry(models.Model):
@@ -358,8 +436,14 @@ class AuditEntry(models.Model):
         related_name="+",
     )
     action = models.CharField(_("action"), max_length=16, choices=AuditAction.choices)
+    # None for a change that is no league's (a rename, a merge of a player who never played).
     league = models.ForeignKey(
-        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="audit_entries"
+        League,
+        verbose_name=_("league"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="audit_entries",
     )
     game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
     player = models.ForeignKey(

@@ -39,7 +39,8 @@ from django.utils import timezone
 from ratings import engine
 from ratings.algorithms import rayter
 from ratings.formatting import spreadsheet_text
-from ratings.models import Game, League, Player, Result, Standing
+from ratings.models import Game, League, Player, Result
+from ratings.selectors import Status, league_standings
 from ratings.systems import for_rayter_score_type
 
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
@@ -489,6 +490,9 @@ def _create_league(
         name=league_name,
         system=for_rayter_score_type(parsed.score_type).code,
         game_name=game_name,
+        # rayter ranks everyone: a league made from its file starts without a provisional
+        # threshold, so its standings are the rayter command's (the admin can set one).
+        provisional_games=0,
     )
     return league, True, []
 
@@ -515,11 +519,20 @@ def _imported_games(
 # Standings -------------------------------------------------------------------------------------
 
 
-def league_standings_rows(league: League) -> list[rayter.Standing]:
+@dataclass(frozen=True, slots=True)
+class LeagueStanding(rayter.Standing):
+    """A line of a league's standings, with the player's place on the leaderboard."""
+
+    status: Status = Status.RANKED
+
+
+def league_standings_rows(league: League) -> list[LeagueStanding]:
     """The league's standings, best first: name, games, rating and change (two queries).
 
     The change is the player's change in the league's very last game, 0 for everyone who did
-    not play it: the ``rayter`` command's Delta column.
+    not play it: the ``rayter`` command's Delta column. In a league with a provisional or
+    inactivity threshold the ranked players come first, as on the leaderboard; without one the
+    order is rayter's.
     """
     last_game = Game.objects.filter(league=league).newest_first().values("id")[:1]
     changes = {
@@ -529,35 +542,61 @@ def league_standings_rows(league: League) -> list[rayter.Standing]:
         )
     }
     return [
-        rayter.Standing(name, games, rating, changes.get(player_id, 0.0))
-        for player_id, name, games, rating in Standing.objects.leaderboard(league).values_list(
-            "player_id", "player__name", "games", "rating"
-        )
+        LeagueStanding(name, games, rating, changes.get(player_id, 0.0), Status(status))
+        for player_id, name, games, rating, status in league_standings(
+            league, show_inactive=True
+        ).values_list("player_id", "player__name", "games", "rating", "status")
     ]
 
 
-def standings_text(title: str, game_count: int, rows: Sequence[rayter.Standing]) -> str:
-    """The standings as the ``rayter`` command prints them, with its Delta column called Change.
+def standings_text(
+    title: str, game_count: int, rows: Sequence[rayter.Standing], *, status: bool = False
+) -> str:
+    """The standings as the ``rayter`` command prints them, with its Delta column called Change
+    (and with ``status``, a last column saying who is provisional or inactive).
 
     rayter.render_cli_text renders only from a parsed file, so its line format is repeated here;
     tests/test_rayter_files.py checks the two agree line for line on the CLI's own outputs.
     """
+    head = f"{'Name':<15}{'Games':<10}{'Rating':<10}{'Change':<10}"
     lines = [
         f"Game: {title}",
         f"Total number of games: {game_count}",
-        f"{'Name':<15}{'Games':<10}{'Rating':<10}{'Change':<10}",
+        head + ("Status" if status else ""),
     ]
     for row in rows:
-        lines.append(f"{row.name:<15}{row.games:7d}{round(row.rating):9d}{round(row.change):9d}")
+        line = f"{row.name:<15}{row.games:7d}{round(row.rating):9d}{round(row.change):9d}"
+        if status and row.status != Status.RANKED:
+            line += f"   {row.status.label}"
+        lines.append(line)
     return "\n".join(lines) + "\n"
 
 
-def standings_json(rows: Sequence[rayter.Standing]) -> str:
-    """The standings as a JSON list of {name, games, rating, change}, ratings unrounded."""
+STATUS_COLUMNS = ("provisional", "inactive")
+
+
+def _status_fields(row, status: bool) -> dict:
+    if not status:
+        return {}
+    return {
+        "provisional": row.status == Status.PROVISIONAL,
+        "inactive": row.status == Status.INACTIVE,
+    }
+
+
+def standings_json(rows: Sequence[rayter.Standing], *, status: bool = False) -> str:
+    """The standings as a JSON list of {name, games, rating, change}, ratings unrounded (with
+    ``status``, also whether each is provisional or inactive)."""
     return (
         json.dumps(
             [
-                {"name": r.name, "games": r.games, "rating": r.rating, "change": r.change}
+                {
+                    "name": r.name,
+                    "games": r.games,
+                    "rating": r.rating,
+                    "change": r.change,
+                    **_status_fields(r, status),
+                }
                 for r in rows
             ],
             ensure_ascii=False,
@@ -567,13 +606,14 @@ def standings_json(rows: Sequence[rayter.Standing]) -> str:
     )
 
 
-def standings_csv(rows: Sequence[rayter.Standing]) -> str:
+def standings_csv(rows: Sequence[rayter.Standing], *, status: bool = False) -> str:
     """The standings as CSV with a header row; names cannot run as spreadsheet formulas."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["name", "games", "rating", "change"])
+    writer.writerow(["name", "games", "rating", "change", *(STATUS_COLUMNS if status else ())])
     for row in rows:
-        writer.writerow([spreadsheet_text(row.name), row.games, row.rating, row.change])
+        extra = _status_fields(row, status).values()
+        writer.writerow([spreadsheet_text(row.name), row.games, row.rating, row.change, *extra])
     return out.getvalue()
 
 

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import (
+    Case,
     Count,
+    F,
+    IntegerChoices,
     IntegerField,
     Max,
     OuterRef,
@@ -21,9 +24,11 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
+    When,
     Window,
 )
 from django.db.models.functions import Coalesce, Rank
+from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Game, League, Player, Result, Standing
 from ratings.systems import better_in_any_league
@@ -59,25 +64,53 @@ def leagues_overview() -> QuerySet[League]:
 # Leaderboard ------------------------------------------------------------------------------------
 
 
-def league_standings(league: League, *, min_games: int | None = None) -> QuerySet[Standing]:
-    """The league's ranked standings, optionally only players with ``min_games`` games or more.
+class Status(IntegerChoices):
+    """Where a player stands on a leaderboard: ranked, or listed after the ranked, unranked."""
+
+    RANKED = 0, _("ranked")
+    PROVISIONAL = 1, _("provisional")
+    INACTIVE = 2, _("inactive")
+
+
+def league_standings(
+    league: League, *, min_games: int | None = None, show_inactive: bool = False
+) -> QuerySet[Standing]:
+    """The league's standings: the ranked players best first, then the provisional ones (fewer
+    games than the league's threshold) and, when asked for, the inactive ones (no game for the
+    league's number of days), each with its ``status`` (:class:`Status`).
 
     ``rank`` is computed by the database over the rows shown, in the league's direction (lowest
-    rating first for prefko), so it stays right on any page and under any other sort order.
-    Equal ratings share a rank (1, 2, 2, 4).
+    rating first for prefko), so it stays right on any page and under any other sort order;
+    only ranked players have one that counts. Equal ratings share a rank (1, 2, 2, 4).
+    Optionally only players with ``min_games`` games or more.
     """
     standings = Standing.objects.leaderboard(league)
     if min_games:
         standings = standings.filter(games__gte=min_games)
-    return standings.only(
-        "rating",
-        "games",
-        "last_change",
-        "last_played_at",
-        "league_id",
-        "player__name",
-        "player__slug",
-    ).annotate(rank=Window(Rank(), order_by=league.rating_system.best_first()))
+    inactive_before = league.inactive_before()
+    if inactive_before is not None and not show_inactive:
+        standings = standings.filter(last_played_at__gte=inactive_before)
+    whens = []
+    if inactive_before is not None:
+        whens.append(When(last_played_at__lt=inactive_before, then=Value(Status.INACTIVE)))
+    if league.provisional_until:
+        whens.append(When(games__lt=league.provisional_until, then=Value(Status.PROVISIONAL)))
+    status = Case(*whens, default=Value(Status.RANKED)) if whens else Value(Status.RANKED)
+    best_first = league.rating_system.best_first()
+    return (
+        standings.only(
+            "rating",
+            "games",
+            "last_change",
+            "last_played_at",
+            "league_id",
+            "player__name",
+            "player__slug",
+        )
+        .annotate(status=status)
+        .annotate(rank=Window(Rank(), partition_by=[F("status")], order_by=best_first))
+        .order_by("status", best_first, "player__name")
+    )
 
 
 # Games ------------------------------------------------------------------------------------------

@@ -87,6 +87,9 @@ class RatingSystem:
     # Dotted path of the entry form (forms import the engine, which imports this module).
     form_path: ClassVar[str]
     score_label: ClassVar = gettext_lazy("Score")
+    # Players with fewer games are listed after the ranked ones, unranked, unless the league
+    # says otherwise: a rating from a handful of games says little in these systems.
+    default_provisional_games: ClassVar[int] = 10
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.code}>"
@@ -234,6 +237,8 @@ class HeadToHead(RatingSystem):
 
     kind = Kind.DUEL
     seats = (2, 2)
+    # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
+    default_provisional_games = 0
     form_path = "ratings.forms.DuelGameForm"
     score_label = gettext_lazy("Result")
 

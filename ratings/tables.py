@@ -23,6 +23,7 @@ from django_tables2.utils import Accessor, signature
 
 from ratings.formatting import change_html, decimal_text, number_text, rating_text, when_html
 from ratings.links import url_maker
+from ratings.selectors import Status
 from ratings.systems import RatingSystem
 
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
@@ -120,9 +121,13 @@ class ClubTable(tables.Table):
 
 
 class LeaderboardTable(ClubTable):
-    """A league's standings; ``rank`` comes from the queryset (a window over the rating)."""
+    """A league's standings; ``rank`` and ``status`` come from the queryset
+    (:func:`ratings.selectors.league_standings`): provisional and inactive players are listed
+    after the ranked ones, marked, without a rank."""
 
-    rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "player__name"), attrs=NUMBER)
+    rank = tables.Column(
+        verbose_name=_("Rank"), order_by=("status", "rank", "player__name"), attrs=NUMBER
+    )
     player = tables.Column(verbose_name=_("Player"), accessor="player", order_by=("player__name",))
     rating = tables.Column(verbose_name=_("Rating"), attrs=NUMBER)
     games = tables.Column(verbose_name=_("Games"), order_by=("games", "player__name"), attrs=NUMBER)
@@ -141,8 +146,14 @@ class LeaderboardTable(ClubTable):
         super().__init__(*args, **kwargs)
         self.system = system
 
-    def render_player(self, value) -> SafeString:
-        return self.player_link(value)
+    def render_rank(self, value: int, record) -> int | str:
+        return value if record.status == Status.RANKED else ""
+
+    def render_player(self, value, record) -> SafeString:
+        if record.status == Status.RANKED:
+            return self.player_link(value)
+        label = Status(record.status).label
+        return format_html('{} <span class="badge">{}</span>', self.player_link(value), label)
 
     def render_rating(self, value: float) -> str:
         return rating_text(value)
@@ -155,8 +166,9 @@ class LeaderboardTable(ClubTable):
 
     def order_rating(self, queryset, is_descending: bool):
         # Ties keep the name order both ways, so a page break never depends on the direction.
+        # Ranked players stay above the provisional and inactive ones either way.
         rating = F("rating").desc() if is_descending else F("rating").asc()
-        return queryset.order_by(rating, "player__name", "pk"), True
+        return queryset.order_by("status", rating, "player__name", "pk"), True
 
 
 # Games ------------------------------------------------------------------------------------------

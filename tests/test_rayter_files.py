@@ -644,7 +644,10 @@ def scored_leagues(draw):
 def test_export_then_import_gives_the_same_standings(case):
     system, games = case
     with transaction.atomic():
-        league = League.objects.create(name="Original", slug="original", system=system)
+        # Without thresholds, as a league made from a rayter file starts.
+        league = League.objects.create(
+            name="Original", slug="original", system=system, provisional_games=0
+        )
         players = [Player.objects.create_named(name) for name in NAMES]
         # Recorded out of order on purpose: back-dated games make the engine replay.
         for seconds, seats, scores in games:

@@ -17,6 +17,7 @@ The package, one module per seam:
 - :mod:`~ratings.engine.state`: games as rated and players' states, read from the database;
 - :mod:`~ratings.engine.games`: record, edit, delete, restore, start ratings, with the audit trail;
 - :mod:`~ratings.engine.bulk`: many games at once (imports);
+- :mod:`~ratings.engine.players`: merging and renaming players;
 - :mod:`~ratings.engine.replay`: rating the newest game, replaying from an earlier one;
 - :mod:`~ratings.engine.writes`: the SQL that writes games, results and standings.
 
@@ -34,6 +35,7 @@ from ratings.engine.games import (
     league_recompute,
     standing_set_start_rating,
 )
+from ratings.engine.players import player_merge, player_rename
 from ratings.engine.replay import collection_paused
 from ratings.engine.state import Entry, GameInput, PlayerState
 from ratings.engine.validation import EARLIEST_YEAR, InvalidGame, check_played_at, prepare_game
@@ -57,6 +59,8 @@ __all__ = [
     "games_import",
     "games_record_many",
     "league_recompute",
+    "player_merge",
+    "player_rename",
     "prepare_game",
     "standing_set_start_rating",
 ]

@@ -14,7 +14,7 @@ from django import forms
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
@@ -28,7 +28,7 @@ from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
 from ratings.formatting import change_html, decimal_text, spreadsheet_text
 from ratings.links import url_maker
-from ratings.models import Game, League, Player, Result, Standing
+from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
@@ -39,7 +39,10 @@ from ratings.tables import (
 
 PER_PAGE = 50
 EXPORT_FORMATS = ("csv", "json")
-EXPORT_COLUMNS = ("rank", "name", "rating", "games", "last_change", "last_played")
+EXPORT_COLUMNS = (
+    *("rank", "name", "rating", "games", "last_change", "last_played"),
+    *("provisional", "inactive"),
+)
 
 
 class FixedPaginator(Paginator):
@@ -59,6 +62,7 @@ class MinGamesForm(forms.Form):
     min_games = forms.IntegerField(
         label=_("Minimum games"), min_value=0, max_value=1_000_000, required=False
     )
+    inactive = forms.BooleanField(label=_("Show inactive players"), required=False)
 
 
 class PlayerFilterForm(forms.Form):
@@ -91,9 +95,15 @@ class PlayerFilterForm(forms.Form):
         return player
 
 
-def _min_games(request: HttpRequest) -> tuple[MinGamesForm, int | None]:
+def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
+    """The leaderboard's filter form and the selector's arguments it gives (none if invalid)."""
     form = MinGamesForm(request.GET)
-    return form, form.cleaned_data["min_games"] if form.is_valid() else None
+    if not form.is_valid():
+        return form, {}
+    return form, {
+        "min_games": form.cleaned_data["min_games"],
+        "show_inactive": form.cleaned_data["inactive"],
+    }
 
 
 # Leagues ----------------------------------------------------------------------------------------
@@ -118,9 +128,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable."""
     league = get_object_or_404(League, slug=slug)
-    filter_form, min_games = _min_games(request)
+    filter_form, filters = _filters(request)
     table = LeaderboardTable(
-        selectors.league_standings(league, min_games=min_games),
+        selectors.league_standings(league, **filters),
         system=league.rating_system,
         order_by="rating" if league.lower_is_better else "-rating",
     )
@@ -132,11 +142,21 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "table": table,
             "filter_form": filter_form,
-            "min_games": min_games,
-            "export_query": urlencode({"min_games": min_games}) if min_games else "",
+            "min_games": filters.get("min_games"),
+            "export_query": _export_query(filters),
             "can_enter_games": can_enter_games(request.user),
         },
     )
+
+
+def _export_query(filters: dict) -> str:
+    """The filters shown, for the export links: the download has the same rows."""
+    query = {}
+    if filters.get("min_games"):
+        query["min_games"] = filters["min_games"]
+    if filters.get("show_inactive"):
+        query["inactive"] = "on"
+    return urlencode(query)
 
 
 def _export_number(value: float | None, league: League) -> float | int | None:
@@ -157,15 +177,15 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
     if fmt not in EXPORT_FORMATS:
         raise Http404("Unknown export format")
     league = get_object_or_404(League, slug=slug)
-    filter_form, min_games = _min_games(request)
+    filter_form, filters = _filters(request)
     if not filter_form.is_valid():
         return HttpResponseBadRequest(
             " ".join(filter_form.errors["min_games"]), content_type="text/plain; charset=utf-8"
         )
-    standings = selectors.league_standings(league, min_games=min_games)
+    standings = selectors.league_standings(league, **filters)
     rows = [
         {
-            "rank": standing.rank,
+            "rank": standing.rank if standing.status == selectors.Status.RANKED else None,
             "name": standing.player.name,
             "rating": _export_number(standing.rating, league),
             "games": standing.games,
@@ -175,6 +195,8 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
                 if standing.last_played_at
                 else None
             ),
+            "provisional": standing.status == selectors.Status.PROVISIONAL,
+            "inactive": standing.status == selectors.Status.INACTIVE,
         }
         for standing in standings
     ]
@@ -186,6 +208,8 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
                 "slug": league.slug,
                 "system": league.system,
                 "lower_is_better": league.lower_is_better,
+                "provisional_until": league.provisional_until,
+                "inactive_days": league.inactive_days,
             },
             "standings": rows,
         }
@@ -357,7 +381,11 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
 @club_readable
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's leagues: rating, rank, rating history chart and games, page by page."""
-    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    player = Player.objects.only("name", "slug").filter(slug=slug).first()
+    if player is None:
+        # An address from before a rename or a merge: the player is still there, under another.
+        alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
+        return redirect(alias.player, permanent=True)
     history = selectors.player_history(player)
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []

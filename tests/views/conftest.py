@@ -16,7 +16,11 @@ T0 = datetime(2025, 1, 1, 20, 0, tzinfo=UTC)
 
 @pytest.fixture
 def seed_league(make_league):
-    return make_league(System.PREFKO, name="Friday Preferans", start_rating=1000)
+    # Everyone ranked, whatever their number of games: these tests check the ranking itself
+    # (tests/views/test_leaderboard_thresholds.py checks provisional and inactive players).
+    return make_league(
+        System.PREFKO, name="Friday Preferans", start_rating=1000, provisional_games=0
+    )
 
 
 @pytest.fixture

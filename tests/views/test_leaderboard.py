@@ -167,7 +167,10 @@ def test_csv_export_has_the_board_in_rank_order(client, seed_game, seed_league):
         'attachment; filename="friday-preferans-standings.csv"'
     )
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["rank", "name", "rating", "games", "last_change", "last_played"]
+    assert rows[0] == [
+        *("rank", "name", "rating", "games", "last_change", "last_played"),
+        *("provisional", "inactive"),
+    ]
     assert [row[:5] for row in rows[1:]] == [
         ["1", "Johnny", "1125", "1", "25"],
         ["2", "Marko", "1152", "1", "2"],
@@ -217,9 +220,14 @@ def test_json_export(client, chess):
         "slug": "chess-club",
         "system": "elo",
         "lower_is_better": False,
+        "provisional_until": 0,
+        "inactive_days": None,
     }
     first = data["standings"][0]
-    assert list(first) == ["rank", "name", "rating", "games", "last_change", "last_played"]
+    assert list(first) == [
+        *("rank", "name", "rating", "games", "last_change", "last_played"),
+        *("provisional", "inactive"),
+    ]
     assert first["name"] == "Alice"
     assert first["rank"] == 1
     assert first["games"] == 2

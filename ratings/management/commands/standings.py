@@ -9,7 +9,8 @@ from ratings.models import League
 class Command(BaseCommand):
     help = (
         "Print a league's standings best first: name, games, rating and change (each player's "
-        "change in the league's last game, 0 for those who did not play it)."
+        "change in the league's last game, 0 for those who did not play it), and in a league "
+        "with thresholds, who is provisional or inactive (listed after the ranked players)."
     )
 
     def add_arguments(self, parser):
@@ -26,11 +27,14 @@ class Command(BaseCommand):
         if league is None:
             raise CommandError(f"Unknown league: {slug}")
         rows = rayter_files.league_standings_rows(league)
+        # A league with provisional or inactivity thresholds says who is which; one without
+        # prints exactly rayter's columns.
+        status = league.has_thresholds
         if format == "json":
-            text = rayter_files.standings_json(rows)
+            text = rayter_files.standings_json(rows, status=status)
         elif format == "csv":
-            text = rayter_files.standings_csv(rows)
+            text = rayter_files.standings_csv(rows, status=status)
         else:
             title = league.game_name or league.name
-            text = rayter_files.standings_text(title, league.games.count(), rows)
+            text = rayter_files.standings_text(title, league.games.count(), rows, status=status)
         self.stdout.write(text, ending="")

@@ -1,0 +1,159 @@
+"""A member's identity: merging a typo's player into the real one, and renaming a player.
+
+A merge moves every result of one player to another in every league, so it changes ratings: it
+runs in one transaction with every affected league locked (in id order, so two merges cannot
+deadlock), replays those leagues, and leaves an audit entry per league with what it moved. Both
+keep the old address working: the old slug becomes an alias that redirects (HTTP 301).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ratings.engine import writes
+from ratings.engine.games import audit
+from ratings.engine.replay import replay
+from ratings.engine.state import states_before
+from ratings.models import AuditAction, Game, League, Player, PlayerAlias, Result, Standing
+
+
+def _player_data(player: Player) -> dict:
+    return {"id": player.pk, "name": player.name, "slug": player.slug}
+
+
+def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
+    """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
+
+    Refused (ValidationError, nothing written) when the two sat at the same table, naming the
+    game, or when both have their own start rating in a league. ``source``'s own start rating in
+    a league where ``target`` has none is kept. Returns the leagues re-rated.
+    """
+    if source.pk == target.pk:
+        raise ValidationError(_("A player cannot be merged into themselves."))
+    with transaction.atomic():
+        players = {
+            p.pk: p
+            for p in Player.objects.select_for_update().filter(pk__in=[source.pk, target.pk])
+        }
+        if len(players) != 2:
+            raise ValidationError(_("That player was changed or deleted meanwhile."))
+        source, target = players[source.pk], players[target.pk]
+        league_ids = set(
+            Standing.objects.filter(player=source).values_list("league_id", flat=True)
+        ) | set(Game.objects.filter(results__player=source).values_list("league_id", flat=True))
+        leagues = list(League.objects.select_for_update().filter(pk__in=league_ids).order_by("pk"))
+
+        shared = (
+            Game.objects.filter(results__player=source)
+            .filter(results__player=target)
+            .select_related("league")
+            .order_by("played_at", "pk")
+            .first()
+        )
+        if shared is not None:
+            raise ValidationError(
+                _(
+                    "%(source)s and %(target)s sat at the same table in game #%(game)d "
+                    "(%(league)s, %(date)s): they are two people."
+                )
+                % {
+                    "source": source.name,
+                    "target": target.name,
+                    "game": shared.pk,
+                    "league": shared.league.name,
+                    "date": shared.played_at.date().isoformat(),
+                }
+            )
+        theirs = {s.league_id: s for s in Standing.objects.filter(player=source)}
+        ours = {s.league_id: s for s in Standing.objects.filter(player=target)}
+        for league_id, standing in theirs.items():
+            mine = ours.get(league_id)
+            if (
+                mine is not None
+                and standing.start_rating is not None
+                and mine.start_rating is not None
+            ):
+                raise ValidationError(
+                    _(
+                        "%(source)s and %(target)s both have their own start rating in "
+                        "%(league)s: clear one of them first."
+                    )
+                    % {
+                        "source": source.name,
+                        "target": target.name,
+                        "league": standing.league.name,
+                    }
+                )
+
+        moved = {
+            league.pk: list(
+                Result.objects.filter(player=source, game__league=league)
+                .order_by("game_id")
+                .values_list("game_id", flat=True)
+            )
+            for league in leagues
+        }
+        before = {"source": _player_data(source), "target": _player_data(target)}
+        after = {"target": _player_data(target)}
+        Result.objects.filter(player=source).update(player=target)
+        for league_id, standing in theirs.items():
+            mine = ours.get(league_id)
+            if mine is None:
+                Standing.objects.filter(pk=standing.pk).update(player=target)
+                continue
+            if mine.start_rating is None and standing.start_rating is not None:
+                Standing.objects.filter(pk=mine.pk).update(start_rating=standing.start_rating)
+            standing.delete()
+        if source.user_id is not None and target.user_id is None:
+            user_id = source.user_id
+            Player.objects.filter(pk=source.pk).update(user=None)
+            Player.objects.filter(pk=target.pk).update(user_id=user_id)
+        PlayerAlias.objects.filter(player=source).update(player=target)
+        PlayerAlias.objects.create(slug=source.slug, player=target)
+        source.delete()
+
+        if not leagues:
+            audit(AuditAction.MERGE, None, actor, player=target, before=before, after=after)
+        for league in leagues:
+            if moved[league.pk]:
+                replay(league, since=None)
+            else:
+                writes.save_states(league, states_before(league, None, {target.pk}))
+            audit(
+                AuditAction.MERGE,
+                league,
+                actor,
+                player=target,
+                before=before,
+                after={**after, "games": moved[league.pk]},
+            )
+    return leagues
+
+
+def player_rename(*, player: Player, name: str, actor=None) -> Player:
+    """Give a player a new name and the slug made from it; the old address redirects."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        taken = Player.objects.by_names([name])
+        if any(other.pk != player.pk for other in taken.values()):
+            raise ValidationError(
+                _("The club already has a player called %(name)s.") % {"name": name}
+            )
+        old_slug, before = player.slug, _player_data(player)
+        player.name = name
+        player.slug = Player.objects.free_slug(name, keep=player)
+        player.save(update_fields=["name", "slug", "search_key"])
+        if player.slug != old_slug:
+            PlayerAlias.objects.filter(slug=player.slug).delete()
+            PlayerAlias.objects.create(slug=old_slug, player=player)
+        audit(
+            AuditAction.RENAME,
+            None,
+            actor,
+            player=player,
+            before={"name": before["name"], "slug": old_slug},
+            after={"name": player.name, "slug": player.slug},
+        )
+    return player

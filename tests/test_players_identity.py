@@ -1,0 +1,200 @@
+"""Merging a typo's player into the real one, and renaming: results move, ratings follow, the old
+address keeps working."""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratings import engine
+from ratings.models import (
+    AuditAction,
+    AuditEntry,
+    Game,
+    League,
+    Player,
+    Result,
+    Standing,
+    System,
+)
+from tests.conftest import T0
+
+pytestmark = pytest.mark.django_db
+
+PAPER = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
+
+
+def stored_ratings(league) -> list[tuple]:
+    results = Result.objects.filter(game__league=league).order_by("game_id", "seat")
+    standings = Standing.objects.filter(league=league).order_by("player_id")
+    return [
+        *results.values_list("game_id", "player_id", "rating_before", "rating_after"),
+        *standings.values_list("player_id", "rating", "games", "peak_rating", "last_change"),
+    ]
+
+
+def assert_equals_a_fresh_replay(league) -> None:
+    stored = stored_ratings(league)
+    engine.league_recompute(league=league)
+    assert stored_ratings(league) == stored
+
+
+@pytest.fixture
+def club(make_league, make_player, record_game):
+    """Pedja, Marko, Johnny, and "Pedia" (Pedja's typo) who played two games without him."""
+    league = make_league(System.PREFKO, name="Preferans")
+    pedja, marko, johnny, pedia, ana = (
+        make_player(name) for name in ("Pedja", "Marko", "Johnny", "Pedia", "Ana")
+    )
+    record_game(league, [pedja, marko, johnny], papers=PAPER)
+    record_game(league, [pedia, marko, johnny], papers=PAPER)
+    record_game(league, [marko, pedja, ana], papers=PAPER)
+    record_game(league, [johnny, ana, pedia], papers=PAPER)
+    return league, pedja, pedia
+
+
+def test_merge_moves_every_result_and_rerates(club):
+    league, pedja, pedia = club
+    engine.player_merge(source=pedia, target=pedja)
+    assert not Player.objects.filter(pk=pedia.pk).exists()
+    assert Result.objects.filter(player=pedja).count() == 4
+    assert Standing.objects.get(league=league, player=pedja).games == 4
+    assert_equals_a_fresh_replay(league)
+
+
+def test_merge_is_in_the_audit_trail_with_before_and_after(club):
+    league, pedja, pedia = club
+    engine.player_merge(source=pedia, target=pedja)
+    entry = AuditEntry.objects.get(action=AuditAction.MERGE)
+    assert entry.league == league
+    assert entry.before["source"]["name"] == "Pedia"
+    assert entry.after["target"]["name"] == "Pedja"
+    assert len(entry.after["games"]) == 2
+
+
+def test_merge_of_two_who_shared_a_table_is_refused_naming_the_game(club):
+    league, pedja, _pedia = club
+    marko = Player.objects.get(name="Marko")
+    first = Game.objects.filter(league=league).order_by("played_at").first()
+    before = stored_ratings(league)
+    with pytest.raises(ValidationError, match=f"game #{first.pk}"):
+        engine.player_merge(source=marko, target=pedja)
+    assert stored_ratings(league) == before
+    assert Player.objects.filter(pk=marko.pk).exists()
+
+
+def test_source_start_rating_is_kept_where_the_target_has_none(club):
+    league, pedja, pedia = club
+    engine.standing_set_start_rating(league=league, player=pedia, rating=900)
+    engine.player_merge(source=pedia, target=pedja)
+    assert Standing.objects.get(league=league, player=pedja).start_rating == 900
+    assert_equals_a_fresh_replay(league)
+
+
+def test_merge_is_refused_when_both_have_a_start_rating(club):
+    league, pedja, pedia = club
+    engine.standing_set_start_rating(league=league, player=pedia, rating=900)
+    engine.standing_set_start_rating(league=league, player=pedja, rating=1100)
+    with pytest.raises(ValidationError, match="both have their own start rating"):
+        engine.player_merge(source=pedia, target=pedja)
+    assert Player.objects.filter(pk=pedia.pk).exists()
+
+
+def test_old_address_redirects_permanently_after_a_merge(client, club):
+    _league, pedja, pedia = club
+    engine.player_merge(source=pedia, target=pedja)
+    response = client.get(f"/players/{pedia.slug}/?x=1")
+    assert response.status_code == 301
+    assert response["Location"] == pedja.get_absolute_url()
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_rename_keeps_the_old_address_working(client, club):
+    _league, pedja, _pedia = club
+    old = pedja.get_absolute_url()
+    renamed = engine.player_rename(player=pedja, name="Predrag")
+    assert renamed.slug == "predrag"
+    response = client.get(old)
+    assert response.status_code == 301
+    assert response["Location"] == renamed.get_absolute_url()
+    assert AuditEntry.objects.get(action=AuditAction.RENAME).before["name"] == "Pedja"
+
+
+def test_rename_to_a_name_the_club_has_is_refused(club):
+    _league, pedja, _pedia = club
+    with pytest.raises(ValidationError, match="already has a player called marko"):
+        engine.player_rename(player=pedja, name="marko")
+
+
+def test_merge_players_command(club, capsys):
+    league, pedja, pedia = club
+    call_command("merge_players", pedia.slug, pedja.slug)
+    assert "Merged Pedia into Pedja" in capsys.readouterr().out
+    assert_equals_a_fresh_replay(league)
+
+
+def test_merge_players_command_refuses_an_unknown_slug(club):
+    _league, pedja, _pedia = club
+    with pytest.raises(CommandError, match="no player 'nobody': nothing was merged"):
+        call_command("merge_players", "nobody", pedja.slug)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("game"), st.permutations(range(5)), st.integers(0, 50)),
+            st.tuples(st.just("merge"), st.integers(0, 4), st.integers(0, 4)),
+            st.tuples(st.just("edit"), st.integers(0, 30), st.integers(0, 50)),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_any_sequence_of_games_merges_and_edits_equals_a_replay(steps):
+    # Examples share the test's transaction: each builds a league and players of its own.
+    number = League.objects.count()
+    league = League.objects.create(name=f"L{number}", slug=f"l{number}", system=System.PREFKO)
+    people = [Player.objects.create_named(f"L{number} player {n}") for n in range(5)]
+    for n, step in enumerate(steps):
+        kind = step[0]
+        alive = [p for p in people if Player.objects.filter(pk=p.pk).exists()]
+        if kind == "game":
+            seated = [people[i] for i in step[1] if people[i] in alive][:3]
+            if len(seated) < 3:
+                continue
+            engine.game_record(
+                league=league,
+                played_at=T0 + timedelta(hours=step[2], minutes=n),
+                entries=[
+                    engine.Entry(player_id=p.pk, paper=paper)
+                    for p, paper in zip(seated, PAPER, strict=True)
+                ],
+                bula=30,
+            )
+        elif kind == "merge":
+            source, target = people[step[1]], people[step[2]]
+            if source in alive and target in alive:
+                # Refused when they shared a table or are one player: then nothing changes.
+                with contextlib.suppress(ValidationError):
+                    engine.player_merge(source=source, target=target)
+        else:
+            games = list(Game.objects.filter(league=league).order_by("pk"))
+            if games:
+                game = games[step[1] % len(games)]
+                results = list(game.results.order_by("seat"))
+                engine.game_update(
+                    game=game,
+                    played_at=T0 + timedelta(hours=step[2], minutes=n),
+                    entries=[
+                        engine.Entry(player_id=r.player_id, paper=paper)
+                        for r, paper in zip(results, PAPER[::-1], strict=True)
+                    ],
+                    bula=30,
+                )
+        assert_equals_a_fresh_replay(league)
