@@ -12,6 +12,7 @@ import hashlib
 import json
 import unicodedata
 import uuid
+from dataclasses import dataclass
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -23,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import engine
 from ratings.models import Game, League, Player, normalise_name
+from ratings.names import close_matches
 
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
 MAX_COLUMN = 1_000_000
@@ -101,6 +103,21 @@ class PlayerForm(forms.ModelForm):
         )
 
 
+@dataclass(frozen=True)
+class SeatSuggestion:
+    """The club's players whose names are close to a seat's new name, and whether the member
+    confirmed that the name is a new member all the same."""
+
+    seat: int
+    name: str
+    matches: list[str]
+    confirmed: bool
+
+    @property
+    def field_name(self) -> str:
+        return f"new_player_{self.seat}"
+
+
 class GameForm(forms.Form):
     """What every game has: when it was played, a note, and the one-time submission key."""
 
@@ -132,6 +149,8 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players: list[Player | None] = []
         self.new_player_names: list[str] = []
+        # Seat -> the close names of the club's players, for a name the club does not know.
+        self.suggestions: dict[int, SeatSuggestion] = {}
 
     # Seats ---------------------------------------------------------------------------------
 
@@ -139,7 +158,11 @@ class GameForm(forms.Form):
         return [self[name] for name in self.fields if name.endswith(f"_{seat}")]
 
     def seats(self):
-        return [(seat, self.seat_fields(seat)) for seat in range(self.seat_count)]
+        """(seat, its fields, the suggestion for its name or None), for the template."""
+        return [
+            (seat, self.seat_fields(seat), self.suggestions.get(seat))
+            for seat in range(self.seat_count)
+        ]
 
     def filled_seats(self) -> list[int]:
         return list(range(self.seat_count))
@@ -156,8 +179,11 @@ class GameForm(forms.Form):
         engine.check_played_at(played_at)
         return played_at
 
+    _club_names: list[tuple[int, str]] | None = None
+
     def _resolve_players(self) -> None:
-        """Map typed names to players; flag a name typed twice on the seat that repeats it."""
+        """Map typed names to players; flag a name typed twice on the seat that repeats it, and
+        a new name close to a player's (a typo, until the member confirms it)."""
         seats = self.filled_seats()
         names = {seat: self.cleaned_data.get(f"player_{seat}") for seat in seats}
         for seat in seats:
@@ -183,6 +209,27 @@ class GameForm(forms.Form):
             self.players.append(player)
             if player is None:
                 self.new_player_names.append(name)
+                self._check_new_name(seat, name)
+
+    def _check_new_name(self, seat: int, name: str) -> None:
+        """A name the club does not know: if it is close to a player's, it is a typo until the
+        member says it is a new member (the ``new_player_<seat>`` box)."""
+        if self._club_names is None:
+            self._club_names = list(Player.objects.values_list("pk", "name"))
+        matches = [match.name for match in close_matches(name, self._club_names)]
+        if not matches:
+            return
+        confirmed = bool(self.data.get(f"new_player_{seat}"))
+        self.suggestions[seat] = SeatSuggestion(seat, name, matches, confirmed)
+        if not confirmed:
+            self.add_error(
+                f"player_{seat}",
+                _(
+                    "The club has no player called %(name)s. Did you mean %(matches)s? Choose "
+                    "one, or tick “%(name)s is a new member”."
+                )
+                % {"name": name, "matches": ", ".join(matches)},
+            )
 
     def clean(self):
         cleaned = super().clean()

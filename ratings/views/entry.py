@@ -33,19 +33,20 @@ def game_new(request, slug: str):
     kwargs = _form_kwargs(request, form_class)
     preview = None
     if request.method == "POST":
-        form = form_class(request.POST, league=league, **kwargs)
+        data = _with_chosen_player(request.POST)
+        form = form_class(data, league=league, **kwargs)
         if form.is_valid():
             try:
                 prepared = form.prepared()
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                if "save" in request.POST and form.was_previewed():
+                if "save" in data and form.was_previewed():
                     game = form.save(entered_by=request.user)
                     messages.success(request, _("Game saved and rated."))
                     return redirect(game)
                 preview = _preview(form, prepared)
-                data = request.POST.copy()
+                data = data.copy()
                 data["previewed"] = form.preview_token()
                 form = form_class(data, league=league, **kwargs)
                 form.is_valid()
@@ -61,6 +62,21 @@ def game_new(request, slug: str):
             "player_names": Player.objects.order_by("name").values_list("name", flat=True),
         },
     )
+
+
+def _with_chosen_player(data):
+    """The form's data with a suggested player put in their seat, when a "Did you mean …?"
+    button sent it (``use_player_<seat>``); choosing is never saving, so it shows the preview."""
+    chosen = [key for key in data if key.startswith("use_player_")]
+    if not chosen:
+        return data
+    seat = chosen[0].removeprefix("use_player_")
+    data = data.copy()
+    if seat.isdigit():
+        data[f"player_{seat}"] = data[chosen[0]]
+        data.pop(f"new_player_{seat}", None)
+    data.pop("save", None)
+    return data
 
 
 def _preview(form, prepared) -> list[dict]:
