@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
+from django.template import Context, Template
 from django.utils import translation
 
 from ratings import formatting
 from ratings.systems import rating_system
 
 MINUS = "\u2212"
+
+
+def render(source: str, **context) -> str:
+    return Template("{% load club_format %}" + source).render(Context(context))
 
 
 # Rounding ---------------------------------------------------------------------------------------
@@ -121,7 +128,9 @@ def test_serbian_and_russian_write_a_decimal_comma(language):
         assert formatting.number_text(-27.4) == MINUS + "27,4"
         assert formatting.decimal_text(0.35, 3, plus=True) == "+0,35"
         assert formatting.change_text(-2.5) == MINUS + "3"
-        assert formatting.decimal_text(-27.4444, 4) == MINUS + "27,4444"
+        assert render("{{ x|number:4 }} {{ y|score }}", x=-27.4444, y=12.5) == (
+            MINUS + "27,4444 12,5"
+        )
 
 
 def test_english_writes_a_decimal_point():
@@ -144,3 +153,42 @@ def test_a_head_to_head_score_reads_win_draw_or_loss():
     with translation.override("en"):
         assert [elo.score_text(s) for s in (1.0, 0.5, 0.0)] == ["Win", "Draw", "Loss"]
     assert rating_system("prefko").score_text(-500) == MINUS + "500"
+
+
+# Template filters -------------------------------------------------------------------------------
+
+
+def test_the_filters_write_what_the_module_writes(make_league):
+    prefko, elo = make_league("prefko"), make_league("elo")
+    with translation.override("en"):
+        assert render("{{ x|rating }}", x=1002.5) == "1003"
+        assert render("{{ x|change:league }}", x=-27, league=prefko) == (
+            f'<span class="better">{MINUS}27</span>'
+        )
+        assert render("{{ x|change:system }}", x=2.5, system=elo.rating_system) == (
+            '<span class="better">+3</span>'
+        )
+        assert render("{{ x|change }}", x=0.18) == "0"
+        assert render("{{ x|signed }}", x=-2.5) == MINUS + "3"
+        assert render("{{ x|score:league }}", x=1.0, league=elo) == "Win"
+        assert render("{{ x|score:league }}", x=-500.0, league=prefko) == MINUS + "500"
+        assert render("{{ x|number }}", x=-0.004) == "0"
+
+
+def test_the_filters_leave_what_is_not_a_number_blank():
+    assert render("{{ x|rating }}|{{ x|change }}|{{ x|number }}", x="abc") == "||"
+    assert render("{{ missing|rating }}") == ""
+    assert render("{{ x|rating }}", x=None) == "—"
+    assert render("{{ x|number }}", x=float("inf")) == ""
+
+
+def test_the_when_filter_writes_the_short_formats(settings):
+    settings.TIME_ZONE = "Europe/Belgrade"
+    moment = datetime(2026, 11, 15, 17, 30, tzinfo=UTC)
+    with translation.override("en"):
+        assert render("{{ t|when }}", t=moment) == "2026-11-15 18:30"
+        assert render('{{ t|when:"date" }}', t=moment) == "2026-11-15"
+    with translation.override("sr-latn"):
+        assert render("{{ t|when }}", t=moment) == render(
+            '{{ t|date:"SHORT_DATETIME_FORMAT" }}', t=moment
+        )
