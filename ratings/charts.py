@@ -27,11 +27,13 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.utils import timezone
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from ratings.formatting import change_text, decimal_text, rating_text
 
 MAX_MARKERS = 200
 
@@ -96,11 +98,14 @@ class ChartSeries:
 
 
 def point_title(when: datetime, rating: float, change: float | None = None) -> str:
-    """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language."""
-    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {_number(rating)}"
-    if change is not None and round(change) != 0:
-        sign = "+" if change > 0 else ""
-        text += f" ({sign}{_number(change)})"
+    """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language.
+
+    The rating and the change read exactly as in the page's tables (:mod:`ratings.formatting`),
+    a change that rounds to zero included: "(0)".
+    """
+    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating)}"
+    if change is not None:
+        text += f" ({change_text(change)})"
     return text
 
 
@@ -181,7 +186,7 @@ def rating_history_svg(
     for n, value in enumerate(y_ticks):
         y = y_of(value)
         out.append(f'<line class="grid" x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}"/>')
-        label = escape(_number(value, decimals))
+        label = escape(decimal_text(value, decimals, trim=False))
         cls = "ylabel" if n % 2 == 0 or len(y_ticks) <= 3 else "ylabel yodd"
         y_labels.append(f'<text class="{cls}" x="{left + 2}" y="{y - 4:.1f}">{label}</text>')
 
@@ -290,7 +295,11 @@ def _summary(drawn: Sequence[ChartSeries]) -> tuple[str, str]:
         first, last = s.points[0], s.points[-1]
         names.append(
             _("%(league)s from %(first)s to %(last)s")
-            % {"league": s.label, "first": _number(first.rating), "last": _number(last.rating)}
+            % {
+                "league": s.label,
+                "first": rating_text(first.rating),
+                "last": rating_text(last.rating),
+            }
         )
         details.append(
             ngettext(
@@ -390,12 +399,6 @@ def _label(ticks: list[datetime], t_lo: float, t_hi: float, fmt: str) -> list[tu
 
 def _local(when: datetime) -> datetime:
     return timezone.localtime(when) if timezone.is_aware(when) else when
-
-
-def _number(value: float, decimals: int = 0) -> str:
-    """A localised number with a real minus sign (U+2212), which reads better than a hyphen."""
-    text = number_format(round(value, decimals) if decimals else round(value), decimals)
-    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 def _safe_url(url: str) -> bool:

@@ -2,13 +2,32 @@
 
 Tables, the chart, the entry preview, the game page and the exports all format through here (the
 templates through the filters in ``ratings/templatetags/club_format.py``), so a rating change
-reads the same wherever it is shown.
+reads the same wherever it is shown. The rules, decided once:
+
+- **One rounding: half away from zero**, as people round on paper: a change of +2.5 reads "+3"
+  and −2.5 reads "−3". Not Python's ``round()`` (half to even: 2.5 → 2) nor floating-point
+  formatting (2.675, stored as 2.67499…, → "2.67"): the number rounded is the decimal the float
+  prints as, so 2.675 → "2.68".
+- **The minus sign is U+2212** ("−27") in every text a person reads; a hyphen is not a minus sign.
+  Machine output (CSV, JSON, rayter files) keeps plain numbers.
+- **Nothing that rounds to zero has a sign**: it reads "0", never "+0" or "−0", and a change of 0
+  gets no colour. An Elo change of +0.18 reads "0" on every page, the chart's tooltip included.
+- **A change always shows its sign** otherwise ("+3", "−3"), so colour is never the only cue; the
+  colour (class ``better`` or ``worse``) follows the league's direction: in prefko a lower rating
+  is better, so −27 there is "better".
+- Ratings are whole numbers on every page; scores and other numbers have up to two decimals and
+  computed terms up to the places asked for, trailing zeros dropped, the active language's
+  decimal separator ("27,4" in Serbian and Russian) and no thousands separator.
+- A score reads as its rating system says (``RatingSystem.score_text``, which calls
+  :func:`number_text`): Win, Draw or Loss in head-to-head leagues.
+- Dates and times in the club's time zone, in the active language's short formats.
 """
 
 from __future__ import annotations
 
 import math
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 from django.utils import timezone
 from django.utils.formats import date_format, get_format
@@ -16,60 +35,102 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
+NONE = "—"  # a number that is not there (a player's first game has no last change)
 # A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Enough digits for any float (up to about 1.8e308) and its decimals: a huge score in a scored
+# league is shown, not refused by the decimal module.
+_DECIMALS = Context(prec=400, rounding=ROUND_HALF_UP)
+
+
+def rounded(value: float, places: int = 0) -> Decimal:
+    """``value`` rounded half away from zero to ``places`` decimals: the club's one rounding.
+
+    It rounds the decimal the float prints as (``repr``), which is the number people see:
+    2.675 (stored as 2.67499…) is 2.68 with two places, as on paper.
+    """
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places), context=_DECIMALS)
 
 
 def whole(value: float) -> int:
-    """Round half away from zero, as people do (Python's round() goes to the even number)."""
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+    """``value`` rounded to a whole number, half away from zero (2.5 → 3, −2.5 → −3).
+
+    The same as ``int(rounded(value))`` (a float that prints as x.5 is exactly x.5), without the
+    decimal module: a page shows hundreds of whole numbers. ``abs(value) + 0.5`` would not do:
+    it rounds 0.49999999999999994 up.
+    """
+    size = abs(value)
+    result = math.floor(size)
+    if size - result >= 0.5:  # exact: taking the whole part off a float loses nothing
+        result += 1
+    return -result if value < 0 else result
 
 
-def _localised(text: str) -> str:
-    """A number written with "." and "-" as the active language writes it: "−27,4" in Russian."""
-    return text.replace(".", get_format("DECIMAL_SEPARATOR")).replace("-", MINUS)
+def _written(number: int | Decimal, *, plus: bool = False, trim: bool = True) -> str:
+    """An already rounded number as people read it: real minus, the language's decimal
+    separator, no sign on zero, "+" on positives when ``plus``; ``trim`` drops trailing zeros."""
+    text = f"{abs(number):f}" if isinstance(number, Decimal) else str(abs(number))
+    if trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if "." in text:
+        text = text.replace(".", get_format("DECIMAL_SEPARATOR"))
+    if number == 0:
+        return text
+    if number < 0:
+        return MINUS + text
+    return "+" + text if plus else text
+
+
+def decimal_text(value: float, places: int = 3, *, plus: bool = False, trim: bool = True) -> str:
+    """A number with up to ``places`` decimals ("−27,4" in Russian); ``plus`` signs positives,
+    ``trim=False`` keeps trailing zeros (an axis whose labels share their decimals)."""
+    # Whole numbers (most scores) skip the decimal module: they have nothing to round.
+    whole_number = not places or (trim and float(value).is_integer())
+    number = whole(value) if whole_number else rounded(value, places)
+    return _written(number, plus=plus, trim=trim)
 
 
 def number_text(value: float) -> str:
-    """A number as shown: whole numbers without decimals, others with up to two, real minus."""
-    text = str(int(value)) if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
-    return _localised(text)
+    """A number as shown, a game score say: whole numbers without decimals, others with up to
+    two ("12.5", "−500")."""
+    return decimal_text(value, 2)
 
 
-def decimal_text(value: float, places: int = 3, *, plus: bool = False) -> str:
-    """A computed term: up to ``places`` decimals, trailing zeros dropped, real minus sign."""
-    text = f"{value:+.{places}f}" if plus else f"{value:.{places}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return _localised(text)
+def rating_text(value: float | None) -> str:
+    """A rating as shown everywhere: a whole number (Elo and Rayter keep decimals for sorting)."""
+    if value is None:
+        return NONE
+    return _written(whole(value))
 
 
-def rating_text(value: float) -> str:
-    """A rating as shown everywhere: no decimals (Elo and Rayter keep theirs for sorting)."""
-    return str(whole(value)).replace("-", MINUS)
+def change_text(value: float | None) -> str:
+    """A rating change as text: "+3", "−3", or "0" for anything that rounds to zero."""
+    if value is None:
+        return NONE
+    return _written(whole(value), plus=True)
 
 
 def change_html(value: float | None, *, lower_is_better: bool = False) -> SafeString | str:
-    """A rating change with its sign, coloured by whether it is better or worse for the player.
+    """:func:`change_text` coloured by whether it is better or worse for the player.
 
     The sign is always printed, so colour is never the only cue; in prefko a fall is the good
-    direction (a lower rating is better), so −27 there is "better".
+    direction (a lower rating is better), so −27 there is "better". A change that rounds to zero
+    is neither.
     """
     if value is None:
-        return "—"
-    rounded = whole(value)
-    if rounded == 0:
-        return "0"
-    css = "better" if (rounded < 0) == lower_is_better else "worse"
-    if rounded > 0:
-        return format_html('<span class="{}">+{}</span>', css, rounded)
-    return format_html('<span class="{}">{}{}</span>', css, MINUS, -rounded)
+        return NONE
+    number = whole(value)
+    text = _written(number, plus=True)
+    if number == 0:
+        return text
+    css = "better" if (number < 0) == lower_is_better else "worse"
+    return format_html('<span class="{}">{}</span>', css, text)
 
 
 def when_text(value: datetime | None, *, time: bool = True) -> str:
     """A moment in the club's time zone in the active language's short format."""
     if value is None:
-        return "—"
+        return NONE
     return date_format(
         timezone.localtime(value), "SHORT_DATETIME_FORMAT" if time else "SHORT_DATE_FORMAT"
     )
@@ -79,12 +140,20 @@ def when_html(value: datetime | None, *, time: bool = True) -> SafeString | str:
     """when_text for a table cell: the date and the time each stay whole on a narrow screen
     (a phone would otherwise break "2026-11-15" at its hyphens)."""
     if value is None:
-        return "—"
+        return NONE
     local = timezone.localtime(value)
     day = format_html('<span class="nowrap">{}</span>', date_format(local, "SHORT_DATE_FORMAT"))
     if not time:
         return day
     return format_html('{} <span class="nowrap">{}</span>', day, date_format(local, "TIME_FORMAT"))
+
+
+def machine_number(value: float | None, places: int) -> float | int | None:
+    """A number for an export (CSV, JSON) rounded by the same rule as the pages: a plain int or
+    float, never text, so other tools read it as before."""
+    if value is None:
+        return None
+    return float(rounded(value, places)) if places else whole(value)
 
 
 def spreadsheet_text(text: str) -> str:

@@ -192,3 +192,26 @@ def test_point_title_shows_the_change_with_a_sign():
         assert point_title(START, 1173, -27) == "Jan. 5, 2026: 1173 (\u221227)"
         assert point_title(START, 1000.4, 5.2) == "Jan. 5, 2026: 1000 (+5)"
         assert point_title(START, 1000) == "Jan. 5, 2026: 1000"
+
+
+def test_point_title_rounds_as_the_tables_do():
+    """Half away from zero, a real minus sign, and "0" for a change that rounds to nothing."""
+    with translation.override("en"):
+        assert point_title(START, 1002.5, 2.5) == "Jan. 5, 2026: 1003 (+3)"
+        assert point_title(START, 997.5, -2.5) == "Jan. 5, 2026: 998 (\u22123)"
+        assert point_title(START, 1000.18, 0.18) == "Jan. 5, 2026: 1000 (0)"
+        assert point_title(START, 999.82, -0.18) == "Jan. 5, 2026: 1000 (0)"
+
+
+def test_axis_labels_share_their_decimals_and_write_them_the_local_way():
+    tenths = [ChartPoint(START + timedelta(days=i), 1000 + i / 10, "", "") for i in range(8)]
+    around_zero = [ChartPoint(START + timedelta(days=i), -30 + 10 * i, "", "") for i in range(7)]
+
+    def labels(svg):
+        return re.findall(r'<text class="ylabel[^"]*"[^>]*>([^<]*)</text>', svg)
+
+    with translation.override("ru"):
+        russian = labels(rating_history_svg([ChartSeries("x", tenths)]))
+    assert russian == ["1000,0", "1000,2", "1000,4", "1000,6", "1000,8"]
+    assert "\u221220" in labels(rating_history_svg([ChartSeries("x", around_zero)]))
+    assert "0" in labels(rating_history_svg([ChartSeries("x", around_zero)]))

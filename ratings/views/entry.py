@@ -80,7 +80,11 @@ def _with_chosen_player(data):
 
 
 def _preview(form, prepared) -> list[dict]:
-    """One row per seat: who, their score, and the rating change if the game were the newest."""
+    """One row per seat: who, their score, and the rating change if the game were the newest.
+
+    Raw numbers only: the template writes them with the ``club_format`` filters and the league's
+    rating system, as the game page will once the game is saved.
+    """
     ratings = engine.game_preview(form.league, prepared)
     names = [form.cleaned_data[f"player_{seat}"] for seat in form.filled_seats()]
     return [
@@ -91,9 +95,6 @@ def _preview(form, prepared) -> list[dict]:
             "before": before,
             "after": after,
             "change": after - before,
-            # prefko: a fall is the good direction (a lower rating is better).
-            "better": after != before and (after < before) == form.league.lower_is_better,
-            "worse": after != before and (after < before) != form.league.lower_is_better,
         }
         for name, player, score, (before, after) in zip(
             names, form.players, prepared.scores, ratings, strict=True

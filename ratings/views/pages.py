@@ -26,7 +26,7 @@ from ratings import selectors
 from ratings.access import can_enter_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
-from ratings.formatting import change_html, decimal_text, spreadsheet_text
+from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.tables import (
@@ -160,9 +160,9 @@ def _export_query(filters: dict) -> str:
 
 
 def _export_number(value: float | None, league: League) -> float | int | None:
-    if value is None:
-        return None
-    return round(value) if league.integer_ratings else round(value, 2)
+    """A number for the export: whole for whole-number systems, else two decimals, rounded as
+    the pages round (half away from zero), still a number for the tools that read the file."""
+    return machine_number(value, 0 if league.integer_ratings else 2)
 
 
 def _export_filename(league: League, fmt: str) -> str:

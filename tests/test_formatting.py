@@ -1,0 +1,194 @@
+"""ratings.formatting and its template filters: one rounding (half away from zero), one minus sign
+(U+2212), no sign on what rounds to zero, the active language's decimal separator."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+
+from ratings import formatting
+from ratings.systems import rating_system
+
+MINUS = "\u2212"
+
+
+def render(source: str, **context) -> str:
+    return Template("{% load club_format %}" + source).render(Context(context))
+
+
+# Rounding ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (2.5, 3),
+        (-2.5, -3),
+        (0.5, 1),
+        (-0.5, -1),
+        (1.5, 2),
+        (3.5, 4),
+        (0.49, 0),
+        (-0.49, 0),
+        (1002.5, 1003),
+        (997.5, 998),
+        (-27.4, -27),
+    ],
+)
+def test_whole_rounds_half_away_from_zero(value, expected):
+    assert formatting.whole(value) == expected
+
+
+def test_it_rounds_the_decimal_the_number_prints_as():
+    # 2.675 is stored as 2.67499999…: Python's round() and "%.2f" give 2.67, people 2.68.
+    assert round(2.675, 2) == 2.67
+    assert formatting.number_text(2.675) == "2.68"
+    assert formatting.decimal_text(-0.0005, 3) == MINUS + "0.001"
+
+
+# Changes ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (2.5, "+3"),
+        (-2.5, MINUS + "3"),
+        (0.18, "0"),
+        (-0.18, "0"),
+        (0.49, "0"),
+        (0.0, "0"),
+        (-0.0, "0"),
+        (0.5, "+1"),
+        (-27, MINUS + "27"),
+        (25.4, "+25"),
+        (None, "—"),
+    ],
+)
+def test_a_change_shows_its_sign_unless_it_rounds_to_zero(change, expected):
+    assert formatting.change_text(change) == expected
+
+
+def test_a_change_is_coloured_by_the_league_direction():
+    assert formatting.change_html(2.5) == '<span class="better">+3</span>'
+    assert formatting.change_html(-2.5) == f'<span class="worse">{MINUS}3</span>'
+    # prefko: a lower rating is better, so a fall is the good direction.
+    assert formatting.change_html(-27, lower_is_better=True) == (
+        f'<span class="better">{MINUS}27</span>'
+    )
+    assert formatting.change_html(25, lower_is_better=True) == '<span class="worse">+25</span>'
+
+
+def test_a_change_that_rounds_to_zero_has_no_colour():
+    assert formatting.change_html(0.18) == "0"
+    assert formatting.change_html(-0.4, lower_is_better=True) == "0"
+    assert formatting.change_html(None) == "—"
+
+
+# Numbers and ratings ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (-500, MINUS + "500"),
+        (460, "460"),
+        (12.5, "12.5"),
+        (12.50001, "12.5"),
+        (-3, MINUS + "3"),
+        (-0.001, "0"),
+        (1e16, "10000000000000000"),
+    ],
+)
+def test_a_number_has_a_real_minus_sign_and_at_most_two_decimals(value, expected):
+    assert formatting.number_text(value) == expected
+
+
+def test_a_rating_is_a_whole_number():
+    assert formatting.rating_text(1172.5) == "1173"
+    assert formatting.rating_text(-12.5) == MINUS + "13"
+    assert formatting.rating_text(-0.2) == "0"
+    assert formatting.rating_text(None) == "—"
+
+
+def test_terms_keep_their_decimals_and_sign():
+    assert formatting.decimal_text(-19.7, 3, plus=True) == MINUS + "19.7"
+    assert formatting.decimal_text(0.3, 3, plus=True) == "+0.3"
+    assert formatting.decimal_text(0.0001, 3, plus=True) == "0"
+    assert formatting.decimal_text(1000.5, 1, trim=False) == "1000.5"
+    assert formatting.decimal_text(1000, 1, trim=False) == "1000.0"
+
+
+@pytest.mark.parametrize("language", ["sr-latn", "ru"])
+def test_serbian_and_russian_write_a_decimal_comma(language):
+    with translation.override(language):
+        assert formatting.number_text(-27.4) == MINUS + "27,4"
+        assert formatting.decimal_text(0.35, 3, plus=True) == "+0,35"
+        assert formatting.change_text(-2.5) == MINUS + "3"
+        assert render("{{ x|number:4 }} {{ y|score }}", x=-27.4444, y=12.5) == (
+            MINUS + "27,4444 12,5"
+        )
+
+
+def test_english_writes_a_decimal_point():
+    with translation.override("en"):
+        assert formatting.number_text(-27.4) == MINUS + "27.4"
+
+
+def test_machine_numbers_are_numbers_rounded_the_same_way():
+    assert formatting.machine_number(2.5, 0) == 3
+    assert isinstance(formatting.machine_number(2.5, 0), int)
+    assert formatting.machine_number(2.675, 2) == 2.68
+    assert formatting.machine_number(None, 2) is None
+
+
+# Scores -----------------------------------------------------------------------------------------
+
+
+def test_a_head_to_head_score_reads_win_draw_or_loss():
+    elo = rating_system("elo")
+    with translation.override("en"):
+        assert [elo.score_text(s) for s in (1.0, 0.5, 0.0)] == ["Win", "Draw", "Loss"]
+    assert rating_system("prefko").score_text(-500) == MINUS + "500"
+
+
+# Template filters -------------------------------------------------------------------------------
+
+
+def test_the_filters_write_what_the_module_writes(make_league):
+    prefko, elo = make_league("prefko"), make_league("elo")
+    with translation.override("en"):
+        assert render("{{ x|rating }}", x=1002.5) == "1003"
+        assert render("{{ x|change:league }}", x=-27, league=prefko) == (
+            f'<span class="better">{MINUS}27</span>'
+        )
+        assert render("{{ x|change:system }}", x=2.5, system=elo.rating_system) == (
+            '<span class="better">+3</span>'
+        )
+        assert render("{{ x|change }}", x=0.18) == "0"
+        assert render("{{ x|signed }}", x=-2.5) == MINUS + "3"
+        assert render("{{ x|score:league }}", x=1.0, league=elo) == "Win"
+        assert render("{{ x|score:league }}", x=-500.0, league=prefko) == MINUS + "500"
+        assert render("{{ x|number }}", x=-0.004) == "0"
+
+
+def test_the_filters_leave_what_is_not_a_number_blank():
+    assert render("{{ x|rating }}|{{ x|change }}|{{ x|number }}", x="abc") == "||"
+    assert render("{{ missing|rating }}") == ""
+    assert render("{{ x|rating }}", x=None) == "—"
+    assert render("{{ x|number }}", x=float("inf")) == ""
+
+
+def test_the_when_filter_writes_the_short_formats(settings):
+    settings.TIME_ZONE = "Europe/Belgrade"
+    moment = datetime(2026, 11, 15, 17, 30, tzinfo=UTC)
+    with translation.override("en"):
+        assert render("{{ t|when }}", t=moment) == "2026-11-15 18:30"
+        assert render('{{ t|when:"date" }}', t=moment) == "2026-11-15"
+    with translation.override("sr-latn"):
+        assert render("{{ t|when }}", t=moment) == render(
+            '{{ t|date:"SHORT_DATETIME_FORMAT" }}', t=moment
+        )
