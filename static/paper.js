@@ -116,7 +116,8 @@
 
       finalScores(papers).forEach(function (score, i) {
         var out = form.querySelector('[data-final="' + i + '"]');
-        if (out) out.textContent = score === null ? "–" : String(score);
+        // A real minus sign, as the server writes it (ratings/formatting.py).
+        if (out) out.textContent = score === null ? "–" : String(score).replace("-", "\u2212");
       });
       if (!sumBox) return;
       var early = field("ended_early");

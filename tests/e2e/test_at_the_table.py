@@ -24,7 +24,7 @@ SEATS = [
     ("Marko", 1150, (120, 4, 60)),
     ("Johnny", 1100, (20, 16, 60)),
 ]
-FINAL_SCORES = ["-500", "40", "460"]
+FINAL_SCORES = ["\u2212500", "40", "460"]  # a real minus sign, as every page writes it
 CHANGES = ["−27", "+2", "+25"]
 AFTER = ["1173", "1152", "1125"]
 PLAYED_AT = "2026-03-12T21:30"
@@ -35,7 +35,12 @@ PAPER_FIELDS = ("player", "left", "middle", "right")
 def club(django_user_model):
     """The Preferans league (start 1000) with the seed's players and a member to log in."""
     league = League.objects.create(
-        name="Preferans", slug="preferans", system=System.PREFKO, start_rating=1000
+        name="Preferans",
+        slug="preferans",
+        system=System.PREFKO,
+        start_rating=1000,
+        # The worked example's three are ranked (the demo shows a provisional player).
+        provisional_games=0,
     )
     for name, rating, _paper in SEATS:
         player = Player.objects.create_named(name)
