@@ -40,6 +40,7 @@ from ratings import engine
 from ratings.algorithms import rayter
 from ratings.formatting import spreadsheet_text
 from ratings.models import Game, League, Player, Result
+from ratings.names import close_matches
 from ratings.selectors import Status, league_standings
 from ratings.systems import for_rayter_score_type
 
@@ -98,6 +99,8 @@ class RayterImport:
     notices: list[str] = field(default_factory=list)
     # The league's standings after the import; filled only for dry runs (previews).
     standings: list[rayter.Standing] = field(default_factory=list)
+    # Each new player's name -> the club's players with close names (a typo in the file?).
+    close_names: dict[str, list[str]] = field(default_factory=dict)
     # The games skipped as already in the league, with their lines.
     skipped: list[SkippedGame] = field(default_factory=list)
 
@@ -389,6 +392,7 @@ def import_rayter(
                     for index in summary.skipped
                 ],
             )
+            result.close_names = _close_names(summary.new_players)
             if dry_run:
                 result.standings = league_standings_rows(league)
                 transaction.set_rollback(True)
@@ -404,6 +408,15 @@ def import_rayter(
             [Problem(None, f"the database refused the import ({error}); nothing was written")]
         ) from error
     return result
+
+
+def _close_names(new_players: list[str]) -> dict[str, list[str]]:
+    """For each new name of a file, the club's players whose names are close (one query)."""
+    if not new_players:
+        return {}
+    club = list(Player.objects.exclude(name__in=new_players).values_list("pk", "name"))
+    found = {name: [m.name for m in close_matches(name, club)] for name in new_players}
+    return {name: matches for name, matches in found.items() if matches}
 
 
 def _target_league(

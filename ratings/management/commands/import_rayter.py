@@ -70,3 +70,10 @@ class Command(BaseCommand):
             f", and {len(new) - NAMES_SHOWN} more" if len(new) > NAMES_SHOWN else ""
         )
         write(f"New players: {len(new)}" + (f" ({shown})" if new else ""))
+        for name, matches in done.close_names.items():
+            write(
+                self.style.WARNING(
+                    f"Note: {name!r} is a new player, but the club has {', '.join(matches)}:"
+                    " a typo in the file?"
+                )
+            )
