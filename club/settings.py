@@ -11,6 +11,11 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,6 +50,19 @@ if not SECRET_KEY:
             "SECRET_KEY is not set: set it in the environment (DEBUG is off: production)."
         )
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
+elif not (DEBUG or RUNNING_TESTS) and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+):
+    # The rule `check --deploy` applies (security.W009), but refused at start-up: a guessable key
+    # lets anyone forge sessions and password-reset links, and a warning is easy to miss.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is too weak: use at least {SECRET_KEY_MIN_LENGTH} random characters "
+        f"(at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones, not starting with "
+        f"{SECRET_KEY_INSECURE_PREFIX!r}), e.g. from "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG or RUNNING_TESTS else []

@@ -88,3 +88,26 @@ def test_development_runs_without_a_secret_key():
     done = manage("check", DEBUG="true")
 
     assert done.returncode == 0, done.stderr
+
+
+def test_settings_refuse_a_weak_secret_key_when_debug_is_off():
+    # Django's own rule (security.W009): 50 characters, 5 different ones, not "django-insecure-".
+    weak = {
+        "a word": "anything",
+        "short": secrets.token_urlsafe(30)[:49],
+        "few characters": "abcd" * 20,
+        "django's placeholder": "django-insecure-" + secrets.token_urlsafe(50),
+    }
+    for why, key in weak.items():
+        done = manage("check", **production(SECRET_KEY=key))
+
+        assert done.returncode != 0, why
+        assert "ImproperlyConfigured" in done.stderr, why
+        assert "SECRET_KEY is too weak" in done.stderr, why
+        assert key not in done.stderr, why  # even a weak key is not printed
+
+
+def test_development_accepts_a_weak_secret_key():
+    done = manage("check", DEBUG="true", SECRET_KEY="anything")
+
+    assert done.returncode == 0, done.stderr
