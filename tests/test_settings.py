@@ -111,3 +111,22 @@ def test_development_accepts_a_weak_secret_key():
     done = manage("check", DEBUG="true", SECRET_KEY="anything")
 
     assert done.returncode == 0, done.stderr
+
+
+def cookie_flags(**env: str) -> list[str]:
+    script = (
+        "from django.conf import settings as s;"
+        "print(*[getattr(s, f'{c}_COOKIE_{f}') for c in ('SESSION', 'CSRF', 'LANGUAGE')"
+        " for f in ('SECURE', 'SAMESITE')], s.LANGUAGE_COOKIE_HTTPONLY)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_production_cookies_are_secure_and_samesite_lax_the_language_one_too():
+    assert cookie_flags(**production()) == ["True", "Lax"] * 3 + ["True"]
+
+
+def test_development_cookies_work_over_plain_http():
+    assert cookie_flags(DEBUG="true") == ["False", "Lax"] * 3 + ["True"]
