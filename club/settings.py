@@ -32,6 +32,19 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least 0, got {value!r}")
+    return number
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if value is None:
@@ -162,6 +175,12 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
+# Behind a reverse proxy every request comes from the proxy's address, and one client could lock
+# any member out for everyone: TRUSTED_PROXY_COUNT (how many proxies append to X-Forwarded-For)
+# makes the lockout count the address the proxies saw instead. 0 ignores the header, which any
+# client can send. See club/proxies.py.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "club.proxies.client_ip"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:home"

@@ -23,6 +23,7 @@ SETTINGS_VARIABLES = (
     "BEHIND_HTTPS_PROXY",
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_PRELOAD",
+    "TRUSTED_PROXY_COUNT",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -130,3 +131,16 @@ def test_production_cookies_are_secure_and_samesite_lax_the_language_one_too():
 
 def test_development_cookies_work_over_plain_http():
     assert cookie_flags(DEBUG="true") == ["False", "Lax"] * 3 + ["True"]
+
+
+def test_the_trusted_proxy_count_comes_from_the_environment():
+    script = "from django.conf import settings as s; print(s.TRUSTED_PROXY_COUNT)"
+
+    unset = manage("shell", "--verbosity", "0", "-c", script, **production())
+    two = manage("shell", "--verbosity", "0", "-c", script, **production(TRUSTED_PROXY_COUNT="2"))
+    wrong = manage("check", **production(TRUSTED_PROXY_COUNT="nginx"))
+
+    assert unset.stdout.split() == ["0"], unset.stderr
+    assert two.stdout.split() == ["2"], two.stderr
+    assert wrong.returncode != 0
+    assert "TRUSTED_PROXY_COUNT must be a whole number" in wrong.stderr
