@@ -111,6 +111,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before anything reads the body (the CSRF check reads the form); after the language and
+    # the user are known, for its page.
+    "club.middleware.request_size_limit",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it turns a lockout into the response below.
@@ -207,10 +210,24 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG or RUNNING_TESTS
 
-# Uploads (rayter files) are read in memory up to this size and refused beyond it.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request bodies. The club's forms are a few kilobytes: their fields (not files) may take 1 MiB,
+# more is a 400. Uploaded files are kept in memory up to 5 MiB, beyond that in a temporary file.
+# A rayter file may be RAYTER_UPLOAD_MAX_BYTES; a whole request, files included, at most
+# MAX_REQUEST_BYTES (club.middleware.request_size_limit refuses more with 413 before reading it).
+# Its default, twice the rayter limit, lets a file a little too large still reach the import
+# form, which says how large it may be, and bounds what any visitor can make the server read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-RAYTER_UPLOAD_MAX_BYTES = int(os.environ.get("RAYTER_UPLOAD_MAX_BYTES", 8 * 1024 * 1024))
+RAYTER_UPLOAD_MAX_BYTES = env_int("RAYTER_UPLOAD_MAX_BYTES", 8 * 1024 * 1024)
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 2 * RAYTER_UPLOAD_MAX_BYTES)
+# Room for the multipart headers and the import form's other fields around the file.
+_FORM_OVERHEAD = 64 * 1024
+if MAX_REQUEST_BYTES < RAYTER_UPLOAD_MAX_BYTES + _FORM_OVERHEAD:
+    raise ImproperlyConfigured(
+        f"MAX_REQUEST_BYTES ({MAX_REQUEST_BYTES}) leaves no room for a rayter file of "
+        f"RAYTER_UPLOAD_MAX_BYTES ({RAYTER_UPLOAD_MAX_BYTES}) and its form: make it at least "
+        f"{RAYTER_UPLOAD_MAX_BYTES + _FORM_OVERHEAD}."
+    )
 
 DJANGO_TABLES2_TEMPLATE = "ratings/table.html"
 

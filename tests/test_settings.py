@@ -24,6 +24,8 @@ SETTINGS_VARIABLES = (
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_PRELOAD",
     "TRUSTED_PROXY_COUNT",
+    "RAYTER_UPLOAD_MAX_BYTES",
+    "MAX_REQUEST_BYTES",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -144,3 +146,24 @@ def test_the_trusted_proxy_count_comes_from_the_environment():
     assert two.stdout.split() == ["2"], two.stderr
     assert wrong.returncode != 0
     assert "TRUSTED_PROXY_COUNT must be a whole number" in wrong.stderr
+
+
+def request_limits(**env: str) -> subprocess.CompletedProcess:
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.RAYTER_UPLOAD_MAX_BYTES, s.MAX_REQUEST_BYTES)"
+    )
+    return manage("shell", "--verbosity", "0", "-c", script, **production(**env))
+
+
+def test_the_request_limit_leaves_room_for_the_largest_rayter_file():
+    default = request_limits()
+    bigger_files = request_limits(RAYTER_UPLOAD_MAX_BYTES="20000000")
+    explicit = request_limits(MAX_REQUEST_BYTES="9000000")
+    too_small = request_limits(MAX_REQUEST_BYTES="8388608")
+
+    assert default.stdout.split() == ["8388608", "16777216"], default.stderr
+    assert bigger_files.stdout.split() == ["20000000", "40000000"], bigger_files.stderr
+    assert explicit.stdout.split() == ["8388608", "9000000"], explicit.stderr
+    assert too_small.returncode != 0
+    assert "MAX_REQUEST_BYTES (8388608) leaves no room for a rayter file" in too_small.stderr
