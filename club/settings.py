@@ -185,6 +185,15 @@ AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "club.proxies.client_ip"
 
+# Email, only for password-reset links. Without EMAIL_HOST the club sends none, and the reset
+# pages are not there (club/accounts.py): staff set new passwords in the admin.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:home"
 LOGOUT_REDIRECT_URL = "ratings:home"

@@ -26,6 +26,12 @@ SETTINGS_VARIABLES = (
     "TRUSTED_PROXY_COUNT",
     "RAYTER_UPLOAD_MAX_BYTES",
     "MAX_REQUEST_BYTES",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "DEFAULT_FROM_EMAIL",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -167,3 +173,26 @@ def test_the_request_limit_leaves_room_for_the_largest_rayter_file():
     assert explicit.stdout.split() == ["8388608", "9000000"], explicit.stderr
     assert too_small.returncode != 0
     assert "MAX_REQUEST_BYTES (8388608) leaves no room for a rayter file" in too_small.stderr
+
+
+def email_settings(**env: str) -> list[str]:
+    script = (
+        "from django.conf import settings as s; from club.accounts import email_configured;"
+        "print(email_configured(), s.EMAIL_HOST or '-', s.EMAIL_PORT, s.EMAIL_USE_TLS,"
+        " s.DEFAULT_FROM_EMAIL)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **production(**env))
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_without_email_host_the_club_sends_no_email():
+    # Django's own default would be a mail server on localhost, and the reset pages on.
+    assert email_settings()[:2] == ["False", "-"]
+
+
+def test_the_mail_server_comes_from_the_environment():
+    env = {"EMAIL_HOST": "smtp.example.org", "DEFAULT_FROM_EMAIL": "club@example.org"}
+
+    assert email_settings(**env) == ["True", "smtp.example.org", "587", "True", "club@example.org"]
+    assert email_settings(**env, EMAIL_PORT="25", EMAIL_USE_TLS="false")[2:4] == ["25", "False"]
