@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.checks.security.base import (
     SECRET_KEY_INSECURE_PREFIX,
     SECRET_KEY_MIN_LENGTH,
@@ -103,9 +104,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside everything that sets cookies, so it sees them all on the way out.
     "club.middleware.cookie_flags",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside everything that answers a page, the club's refusals (413, 429) included.
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -260,6 +263,23 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 # domain's owner to submit it at hstspreload.org; nothing is listed until they do. A domain whose
 # subdomains are not all on HTTPS sets SECURE_HSTS_PRELOAD=false.
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# Content Security Policy (django-csp): the pages load scripts, styles, images and fonts from
+# the club's own origin only, with nothing inline: no <script> or <style> elements, no on*= or
+# style= attributes (the rating chart is styled by static/club.css; the admin uses its own
+# static files). "data:" images are for the empty favicon base.html declares, so the browser
+# asks for no /favicon.ico. Forms post only to the club; no site may frame it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
