@@ -11,6 +11,12 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -25,6 +31,19 @@ def env_bool(name: str, default: bool) -> bool:
     if value.lower() in {"0", "false", "no", "off"}:
         return False
     raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least 0, got {value!r}")
+    return number
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -45,6 +64,19 @@ if not SECRET_KEY:
             "SECRET_KEY is not set: set it in the environment (DEBUG is off: production)."
         )
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
+elif not (DEBUG or RUNNING_TESTS) and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+):
+    # The rule `check --deploy` applies (security.W009), but refused at start-up: a guessable key
+    # lets anyone forge sessions and password-reset links, and a warning is easy to miss.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is too weak: use at least {SECRET_KEY_MIN_LENGTH} random characters "
+        f"(at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones, not starting with "
+        f"{SECRET_KEY_INSECURE_PREFIX!r}), e.g. from "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG or RUNNING_TESTS else []
@@ -73,11 +105,18 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside everything that sets cookies, so it sees them all on the way out.
+    "club.middleware.cookie_flags",
+    # Outside everything that answers a page, the club's refusals (413, 429) included.
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before anything reads the body (the CSRF check reads the form); after the language and
+    # the user are known, for its page.
+    "club.middleware.request_size_limit",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it turns a lockout into the response below.
@@ -142,6 +181,21 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
+# Behind a reverse proxy every request comes from the proxy's address, and one client could lock
+# any member out for everyone: TRUSTED_PROXY_COUNT (how many proxies append to X-Forwarded-For)
+# makes the lockout count the address the proxies saw instead. 0 ignores the header, which any
+# client can send. See club/proxies.py.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "club.proxies.client_ip"
+
+# Email, only for password-reset links. Without EMAIL_HOST the club sends none, and the reset
+# pages are not there (club/accounts.py): staff set new passwords in the admin.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:home"
@@ -168,10 +222,24 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG or RUNNING_TESTS
 
-# Uploads (rayter files) are read in memory up to this size and refused beyond it.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request bodies. The club's forms are a few kilobytes: their fields (not files) may take 1 MiB,
+# more is a 400. Uploaded files are kept in memory up to 5 MiB, beyond that in a temporary file.
+# A rayter file may be RAYTER_UPLOAD_MAX_BYTES; a whole request, files included, at most
+# MAX_REQUEST_BYTES (club.middleware.request_size_limit refuses more with 413 before reading it).
+# Its default, twice the rayter limit, lets a file a little too large still reach the import
+# form, which says how large it may be, and bounds what any visitor can make the server read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-RAYTER_UPLOAD_MAX_BYTES = int(os.environ.get("RAYTER_UPLOAD_MAX_BYTES", 8 * 1024 * 1024))
+RAYTER_UPLOAD_MAX_BYTES = env_int("RAYTER_UPLOAD_MAX_BYTES", 8 * 1024 * 1024)
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 2 * RAYTER_UPLOAD_MAX_BYTES)
+# Room for the multipart headers and the import form's other fields around the file.
+_FORM_OVERHEAD = 64 * 1024
+if MAX_REQUEST_BYTES < RAYTER_UPLOAD_MAX_BYTES + _FORM_OVERHEAD:
+    raise ImproperlyConfigured(
+        f"MAX_REQUEST_BYTES ({MAX_REQUEST_BYTES}) leaves no room for a rayter file of "
+        f"RAYTER_UPLOAD_MAX_BYTES ({RAYTER_UPLOAD_MAX_BYTES}) and its form: make it at least "
+        f"{RAYTER_UPLOAD_MAX_BYTES + _FORM_OVERHEAD}."
+    )
 
 DJANGO_TABLES2_TEMPLATE = "ratings/table.html"
 
@@ -180,15 +248,38 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_HTTPS_PROXY", False) else None
 )
+# Every cookie is Secure (HTTPS only) with DEBUG off, and SameSite=Lax: the session, the CSRF
+# token, the language (which Django leaves without either unless told) and the messages (which
+# follow the session's). club.middleware.cookie_flags adds the same to the headers that delete
+# them and to any other cookie. Only the CSRF token is left readable by scripts, as Django does.
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
-SESSION_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 # On with DEBUG off so `check --deploy` is clean (security.W021). The token only allows the
 # domain's owner to submit it at hstspreload.org; nothing is listed until they do. A domain whose
 # subdomains are not all on HTTPS sets SECURE_HSTS_PRELOAD=false.
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# Content Security Policy (django-csp): the pages load scripts, styles, images and fonts from
+# the club's own origin only, with nothing inline: no <script> or <style> elements, no on*= or
+# style= attributes (the rating chart is styled by static/club.css; the admin uses its own
+# static files). "data:" images are for the empty favicon base.html declares, so the browser
+# asks for no /favicon.ico. Forms post only to the club; no site may frame it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

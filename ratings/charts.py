@@ -1,7 +1,8 @@
 """The rating-history chart on a player's page, drawn as SVG on the server.
 
-Pure Python: no database, no JavaScript, no external assets. The caller hands over one
-:class:`ChartSeries` per league and gets back markup that can be put straight into a template.
+Pure Python: no database, no JavaScript, no external assets but the club's stylesheet. The
+caller hands over one :class:`ChartSeries` per league and gets back markup that can be put
+straight into a template.
 
 Some choices and why:
 
@@ -9,13 +10,14 @@ Some choices and why:
   spread, at most ``max_markers`` per series) gets a clickable marker: a player with thousands of
   games would otherwise get a page of several megabytes. Coordinates are rounded to 0.1.
 - Series differ in colour, dash pattern and (every other one) hollow markers, so the chart
-  still reads without colour vision.
+  still reads without colour vision: classes ``s0`` to ``s7``, styled in ``static/club.css``.
 - The chart is one ``role="img"`` with a text summary; the markers are links for mouse and touch
   but are kept out of the tab order (hundreds of tab stops would trap keyboard users). The page's
   table of games is the accessible way to the same games.
-- A ``<style>`` inside inline SVG applies to the whole page, so every rule is scoped to
-  ``.rating-chart``. On narrow screens the chart shrinks with its viewBox, so the text is drawn
-  larger there and every other date and rating label is hidden.
+- No ``<style>`` element or ``style`` attribute: the Content Security Policy allows only the
+  site's own stylesheets, so every rule, scoped to ``.rating-chart``, is in ``static/club.css``.
+  On narrow screens the chart shrinks with its viewBox, so the text is drawn larger there and
+  every other date and rating label is hidden (classes ``xodd`` and ``yodd``).
 """
 
 from __future__ import annotations
@@ -37,47 +39,17 @@ from ratings.formatting import change_text, decimal_text, rating_text
 
 MAX_MARKERS = 200
 
-# (light, dark) pairs. Light colours have at least 5:1 contrast on white, dark-mode ones at least
-# 6.5:1 on the dark background (WCAG asks 3:1 for graphics).
-PALETTE = [
-    ("#0b62a4", "#60a5fa"),  # blue
-    ("#c2410c", "#fb923c"),  # orange
-    ("#047857", "#34d399"),  # green
-    ("#7e22ce", "#c084fc"),  # purple
-    ("#be185d", "#f472b6"),  # pink
-    ("#334155", "#cbd5e1"),  # slate
-    ("#0e7490", "#22d3ee"),  # teal
-    ("#b45309", "#fbbf24"),  # amber
-]
-DASHES = ["", "9 4", "2 3", "12 4 2 4", "5 5", "1 2", "8 3 2 3 2 3", "14 6"]
+# Series styles in static/club.css (.s0 to .s7); a ninth series repeats the first one's.
+SERIES_STYLES = 8
 
 # Layout in viewBox units. The "phone" sizes are what the text needs when the chart is scaled
 # down to about half its width; the legend and margins are laid out for those, the worst case.
-_FONT = 13
+# _FONT_PHONE is club.css's size for .rating-chart text on a phone.
 _FONT_PHONE = 26
 _CHAR_PHONE = _FONT_PHONE * 0.58
 _PAD_X = 14
 _LEGEND_ROW = 34
 _BOTTOM = 40
-
-_STYLE = (
-    "<style>"
-    ".rating-chart{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}"
-    ".rating-chart text{fill:currentColor;font-size:%(font)dpx}"
-    ".rating-chart .grid{stroke:currentColor;stroke-opacity:.16;stroke-width:1}"
-    ".rating-chart .axis{stroke:currentColor;stroke-opacity:.5;stroke-width:1}"
-    ".rating-chart .ylabel{paint-order:stroke;stroke:var(--bg,#fff);stroke-width:4px;"
-    "pointer-events:none}"
-    ".rating-chart .line{fill:none;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round}"
-    ".rating-chart .dot{stroke:var(--bg,#fff);stroke-width:1.5}"
-    ".rating-chart a .dot{cursor:pointer}"
-    ".rating-chart a:hover .dot{stroke:currentColor;stroke-width:2}"
-    "%(colours)s"
-    "@media (prefers-color-scheme:dark){%(dark_colours)s}"
-    "@media (max-width:600px){.rating-chart text{font-size:%(font_phone)dpx}"
-    ".rating-chart .xodd,.rating-chart .yodd{display:none}.rating-chart .line{stroke-width:4}}"
-    "</style>"
-)
 
 
 class ChartPoint(NamedTuple):
@@ -177,7 +149,6 @@ def rating_history_svg(
         f'aria-label="{escape(name)}">'
     )
     out.append(f"<title>{escape(name)}</title><desc>{escape(description)}</desc>")
-    out.append(_style(len(drawn)))
 
     # Gridlines now, their labels after the data so no line hides them. The labels sit on their
     # line inside the plot, so no margin has to be guessed for their width.
@@ -215,7 +186,7 @@ def rating_history_svg(
         y = 8 + (n // columns) * _LEGEND_ROW + _LEGEND_ROW / 2
         label = s.label if len(s.label) <= max_chars else s.label[: max_chars - 1] + "…"
         out.append(
-            f'<g class="s{n}"><title>{escape(s.label)}</title>'
+            f'<g class="s{n % SERIES_STYLES}"><title>{escape(s.label)}</title>'
             f'<line class="line" x1="{x:.1f}" x2="{x + 32:.1f}" y1="{y:.1f}" y2="{y:.1f}"/>'
             f'<circle class="dot" cx="{x + 16:.1f}" cy="{y:.1f}" r="4"/>'
             f'<text x="{x + 40:.1f}" y="{y:.1f}" dominant-baseline="central">{escape(label)}'
@@ -229,7 +200,9 @@ def rating_history_svg(
         kept = [c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1]]
         if len(kept) == 1:
             kept.append(kept[0])  # a one-point polyline draws nothing; the marker shows it
-        out.append(f'<g class="s{n}"><polyline class="line" points="{" ".join(kept)}"/>')
+        out.append(
+            f'<g class="s{n % SERIES_STYLES}"><polyline class="line" points="{" ".join(kept)}"/>'
+        )
         indices = _marker_indices(s.points, max_markers)
         radius = 4 if len(indices) <= 60 else 3  # dense markers would merge into a band
         for i in indices:
@@ -262,30 +235,6 @@ def _empty_svg() -> SafeString:
         f"<title>{text}</title>"
         f'<text x="0" y="26" fill="currentColor" font-size="16">{text}</text></svg>'
     )
-
-
-def _style(count: int) -> str:
-    def colours(which: int) -> str:
-        rules = []
-        for n in range(count):
-            colour = PALETTE[n % len(PALETTE)][which]
-            rules.append(f".rating-chart .s{n} .line{{stroke:{colour}}}")
-            if n % 2:  # hollow markers: a second cue besides colour and dashes
-                hollow = f"fill:var(--bg,#fff);stroke:{colour};stroke-width:2"
-                rules.append(f".rating-chart .s{n} .dot{{{hollow}}}")
-            else:
-                rules.append(f".rating-chart .s{n} .dot{{fill:{colour}}}")
-            dash = DASHES[n % len(DASHES)]
-            if dash and which == 0:
-                rules.append(f".rating-chart .s{n} .line{{stroke-dasharray:{dash}}}")
-        return "".join(rules)
-
-    return _STYLE % {
-        "font": _FONT,
-        "font_phone": _FONT_PHONE,
-        "colours": colours(0),
-        "dark_colours": colours(1),
-    }
 
 
 def _summary(drawn: Sequence[ChartSeries]) -> tuple[str, str]:

@@ -3,7 +3,9 @@
 import re
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.safestring import SafeString
 
@@ -60,9 +62,20 @@ def test_it_draws_one_polyline_per_series_with_distinct_styles():
     assert len(polylines(svg)) == 3
     for n in range(3):
         assert f'<g class="s{n}"><polyline' in svg
-    colours = re.findall(r"\.s\d \.line\{stroke:(#[0-9a-f]{6})\}", svg)
-    assert len(set(colours[:3])) == 3
-    assert len(set(re.findall(r"stroke-dasharray:([\d ]+)", svg))) == 2  # and the first is solid
+    # Their styles are the club's stylesheet's: the Content Security Policy allows no other.
+    css = (Path(settings.BASE_DIR) / "static" / "club.css").read_text()
+    lines = [re.search(rf"\.rating-chart \.s{n} \.line \{{([^}}]*)\}}", css)[1] for n in range(8)]
+    assert len({re.search(r"stroke: (#[0-9a-f]{6})", line)[1] for line in lines}) == 8
+    assert "stroke-dasharray" not in lines[0]  # the first is solid, the others dashed
+    assert len({re.search(r"stroke-dasharray: ([\d ]+)", line)[1] for line in lines[1:]}) == 7
+
+
+def test_it_has_no_inline_styles_and_a_ninth_series_repeats_the_first_style():
+    svg = rating_history_svg([series(f"League {n}") for n in range(9)])
+
+    assert "<style" not in svg
+    assert "style=" not in svg
+    assert re.findall(r'<g class="(s\d+)"><polyline', svg) == [f"s{n}" for n in range(8)] + ["s0"]
 
 
 def test_it_links_every_point_of_a_short_history_with_a_tooltip():

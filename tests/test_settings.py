@@ -23,6 +23,15 @@ SETTINGS_VARIABLES = (
     "BEHIND_HTTPS_PROXY",
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_PRELOAD",
+    "TRUSTED_PROXY_COUNT",
+    "RAYTER_UPLOAD_MAX_BYTES",
+    "MAX_REQUEST_BYTES",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "DEFAULT_FROM_EMAIL",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -88,3 +97,102 @@ def test_development_runs_without_a_secret_key():
     done = manage("check", DEBUG="true")
 
     assert done.returncode == 0, done.stderr
+
+
+def test_settings_refuse_a_weak_secret_key_when_debug_is_off():
+    # Django's own rule (security.W009): 50 characters, 5 different ones, not "django-insecure-".
+    weak = {
+        "a word": "anything",
+        "short": secrets.token_urlsafe(30)[:49],
+        "few characters": "abcd" * 20,
+        "django's placeholder": "django-insecure-" + secrets.token_urlsafe(50),
+    }
+    for why, key in weak.items():
+        done = manage("check", **production(SECRET_KEY=key))
+
+        assert done.returncode != 0, why
+        assert "ImproperlyConfigured" in done.stderr, why
+        assert "SECRET_KEY is too weak" in done.stderr, why
+        assert key not in done.stderr, why  # even a weak key is not printed
+
+
+def test_development_accepts_a_weak_secret_key():
+    done = manage("check", DEBUG="true", SECRET_KEY="anything")
+
+    assert done.returncode == 0, done.stderr
+
+
+def cookie_flags(**env: str) -> list[str]:
+    script = (
+        "from django.conf import settings as s;"
+        "print(*[getattr(s, f'{c}_COOKIE_{f}') for c in ('SESSION', 'CSRF', 'LANGUAGE')"
+        " for f in ('SECURE', 'SAMESITE')], s.LANGUAGE_COOKIE_HTTPONLY)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_production_cookies_are_secure_and_samesite_lax_the_language_one_too():
+    assert cookie_flags(**production()) == ["True", "Lax"] * 3 + ["True"]
+
+
+def test_development_cookies_work_over_plain_http():
+    assert cookie_flags(DEBUG="true") == ["False", "Lax"] * 3 + ["True"]
+
+
+def test_the_trusted_proxy_count_comes_from_the_environment():
+    script = "from django.conf import settings as s; print(s.TRUSTED_PROXY_COUNT)"
+
+    unset = manage("shell", "--verbosity", "0", "-c", script, **production())
+    two = manage("shell", "--verbosity", "0", "-c", script, **production(TRUSTED_PROXY_COUNT="2"))
+    wrong = manage("check", **production(TRUSTED_PROXY_COUNT="nginx"))
+
+    assert unset.stdout.split() == ["0"], unset.stderr
+    assert two.stdout.split() == ["2"], two.stderr
+    assert wrong.returncode != 0
+    assert "TRUSTED_PROXY_COUNT must be a whole number" in wrong.stderr
+
+
+def request_limits(**env: str) -> subprocess.CompletedProcess:
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.RAYTER_UPLOAD_MAX_BYTES, s.MAX_REQUEST_BYTES)"
+    )
+    return manage("shell", "--verbosity", "0", "-c", script, **production(**env))
+
+
+def test_the_request_limit_leaves_room_for_the_largest_rayter_file():
+    default = request_limits()
+    bigger_files = request_limits(RAYTER_UPLOAD_MAX_BYTES="20000000")
+    explicit = request_limits(MAX_REQUEST_BYTES="9000000")
+    too_small = request_limits(MAX_REQUEST_BYTES="8388608")
+
+    assert default.stdout.split() == ["8388608", "16777216"], default.stderr
+    assert bigger_files.stdout.split() == ["20000000", "40000000"], bigger_files.stderr
+    assert explicit.stdout.split() == ["8388608", "9000000"], explicit.stderr
+    assert too_small.returncode != 0
+    assert "MAX_REQUEST_BYTES (8388608) leaves no room for a rayter file" in too_small.stderr
+
+
+def email_settings(**env: str) -> list[str]:
+    script = (
+        "from django.conf import settings as s; from club.accounts import email_configured;"
+        "print(email_configured(), s.EMAIL_HOST or '-', s.EMAIL_PORT, s.EMAIL_USE_TLS,"
+        " s.DEFAULT_FROM_EMAIL)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **production(**env))
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_without_email_host_the_club_sends_no_email():
+    # Django's own default would be a mail server on localhost, and the reset pages on.
+    assert email_settings()[:2] == ["False", "-"]
+
+
+def test_the_mail_server_comes_from_the_environment():
+    env = {"EMAIL_HOST": "smtp.example.org", "DEFAULT_FROM_EMAIL": "club@example.org"}
+
+    assert email_settings(**env) == ["True", "smtp.example.org", "587", "True", "club@example.org"]
+    assert email_settings(**env, EMAIL_PORT="25", EMAIL_USE_TLS="false")[2:4] == ["25", "False"]

@@ -1,0 +1,204 @@
+"""How much a request may carry: MAX_REQUEST_BYTES for the whole body, files included.
+
+Anything larger is refused with 413 before a byte of it is read; the rayter import's largest
+file (RAYTER_UPLOAD_MAX_BYTES) with its form still fits. A body without Content-Length is never
+read under WSGI; under ASGI it is counted as it arrives and cut off at the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+from wsgiref.util import setup_testing_defaults
+
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.test import Client
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
+from django.urls import reverse
+
+from club.middleware import limit_asgi_body
+from ratings.models import League, Player, System
+
+pytestmark = pytest.mark.django_db
+
+MiB = 1024 * 1024
+
+
+def multipart(size: int) -> bytes:
+    """A login form with a file of ``size`` bytes, as a browser would post it."""
+    upload = io.BytesIO(b"x" * size)
+    upload.name = "big.bin"
+    return encode_multipart(BOUNDARY, {"username": "member", "password": "x", "file": upload})
+
+
+def post(client: Client, url: str, body: bytes, **extra):
+    return client.generic("POST", url, body, MULTIPART_CONTENT, **extra)
+
+
+def test_an_anonymous_multipart_post_above_the_limit_is_refused_with_413(client):
+    body = multipart(17 * MiB)  # the default limit is 16 MiB, twice the largest rayter file
+
+    response = post(client, reverse("login"), body)
+
+    assert response.status_code == 413
+    assert "That request was too large" in response.content.decode()
+    assert "16.0\xa0MB" in response.content.decode()  # the limit, as the page says it
+
+
+def test_the_limit_is_checked_before_the_body_is_read(client, settings):
+    settings.MAX_REQUEST_BYTES = MiB
+    # The test client's payload fails the test if anything reads past the 10 bytes it holds.
+    response = post(client, reverse("login"), b"0123456789", CONTENT_LENGTH=str(50 * MiB))
+
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize("name", ["login", "admin:login", "ratings:player_new"])
+def test_every_page_is_under_the_limit(client, settings, name):
+    settings.MAX_REQUEST_BYTES = MiB
+
+    response = post(client, reverse(name), multipart(MiB))
+
+    assert response.status_code == 413
+
+
+def test_a_request_at_the_limit_is_read(client, settings, member_user):
+    settings.MAX_REQUEST_BYTES = MiB
+    body = multipart(MiB - 2000)
+    assert len(body) <= MiB
+
+    response = post(client, reverse("login"), body)
+
+    assert response.status_code == 200  # the login form again: a wrong password
+
+
+def test_the_largest_rayter_file_fits_the_default_limit(staff_client, settings):
+    hearts = League.objects.create(name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE)
+    # NUL bytes: the import form reads the whole file and refuses it quickly, saying why.
+    upload = io.BytesIO(b"\x00" * settings.RAYTER_UPLOAD_MAX_BYTES)
+    upload.name = "hearts.txt"
+
+    response = staff_client.post(
+        reverse("ratings:rayter_import", args=[hearts.slug]), {"file": upload, "replace": "on"}
+    )
+
+    assert response.status_code == 200
+    assert "not a text file" in response.content.decode()
+
+
+def test_form_fields_above_a_megabyte_are_a_400(member_client):
+    body = b"name=" + b"x" * (MiB + 1)
+
+    response = member_client.post(
+        reverse("ratings:player_new"), body, content_type="application/x-www-form-urlencoded"
+    )
+
+    assert response.status_code == 400
+    assert not Player.objects.exists()
+
+
+# A body without Content-Length (Transfer-Encoding: chunked) -----------------------------------
+
+
+class CountingInput(io.RawIOBase):
+    """A request body of ``size`` bytes that counts how many of them the app read."""
+
+    def __init__(self, size: int):
+        self.left = size
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), self.left)
+        buffer[:n] = b"x" * n
+        self.left -= n
+        self.read_bytes += n
+        return n
+
+
+def test_under_wsgi_a_body_without_content_length_is_not_read(settings):
+    body = CountingInput(50 * MiB)
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": reverse("login"),
+        "CONTENT_TYPE": MULTIPART_CONTENT,
+        "HTTP_TRANSFER_ENCODING": "chunked",
+        "wsgi.input": body,
+        "wsgi.errors": sys.stderr,
+    }
+    setup_testing_defaults(environ)
+    environ.pop("CONTENT_LENGTH", None)
+    statuses = []
+
+    WSGIHandler()(environ, lambda status, headers: statuses.append(status))
+
+    assert statuses == ["403 Forbidden"]  # nothing read: not even a CSRF token
+    assert body.read_bytes == 0
+
+
+# ASGI: the body is counted as it arrives -------------------------------------------------------
+
+
+def run_asgi(app, headers: list, chunks: list[bytes]):
+    """Send a POST with these body chunks through ``app``; what it sent and how much it read."""
+    messages = [
+        {"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1}
+        for n, chunk in enumerate(chunks)
+    ]
+    sent, read = [], []
+
+    async def receive():
+        message = messages.pop(0) if messages else {"type": "http.disconnect"}
+        read.append(len(message.get("body", b"")))
+        return message
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": headers}
+    asyncio.run(app(scope, receive, send))
+    return sent, sum(read)
+
+
+async def reads_the_whole_body(scope, receive, send):
+    """Like Django's ASGI handler: read to the end (stop at a disconnect), then answer 200."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        if not message.get("more_body"):
+            break
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def test_under_asgi_a_declared_length_above_the_limit_is_refused_unread(settings):
+    settings.MAX_REQUEST_BYTES = MiB
+    headers = [(b"content-length", str(50 * MiB).encode())]
+
+    sent, read = run_asgi(limit_asgi_body(reads_the_whole_body), headers, [b"x" * MiB] * 50)
+
+    assert sent[0]["status"] == 413
+    assert read == 0
+
+
+def test_under_asgi_a_chunked_body_is_cut_off_at_the_limit(settings):
+    settings.MAX_REQUEST_BYTES = MiB
+    chunks = [b"x" * (256 * 1024)] * 200  # 50 MiB, no Content-Length
+
+    sent, read = run_asgi(limit_asgi_body(reads_the_whole_body), [], chunks)
+
+    assert [m["status"] for m in sent if m["type"] == "http.response.start"] == [413]
+    assert read <= MiB + 256 * 1024
+
+
+def test_under_asgi_a_body_within_the_limit_goes_through(settings):
+    settings.MAX_REQUEST_BYTES = MiB
+
+    sent, _read = run_asgi(limit_asgi_body(reads_the_whole_body), [], [b"x" * 1000] * 3)
+
+    assert sent[0]["status"] == 200
