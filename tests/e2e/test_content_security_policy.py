@@ -134,7 +134,7 @@ def test_the_club_pages_keep_to_the_policy(open_browser, club):
         page.locator(f"#id_left_{seat}").fill(str(left))
         page.locator(f"#id_middle_{seat}").fill(str(middle))
         page.locator(f"#id_right_{seat}").fill(str(right))
-    assert page.locator('output[data-final="0"]').inner_text() == "-500"
+    assert page.locator('output[data-final="0"]').inner_text() == "\u2212500"  # a real minus sign
     policed.visit(reverse("ratings:player_new"))
 
     policed.assert_clean()
