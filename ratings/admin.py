@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import engine
+from ratings.access import may
 from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
 from ratings.systems import rating_system
 
@@ -43,10 +44,9 @@ def _report_formset(formset, new=(), changed=()) -> None:
 
 
 def _may(request, action: str, model) -> bool:
-    """Whether the user holds Django's ``<action>_<model>`` permission (view, add, change,
-    delete): the same question the import page asks (:mod:`ratings.access`)."""
-    opts = model._meta
-    return request.user.has_perm(f"{opts.app_label}.{action}_{opts.model_name}")
+    """Whether the user holds Django's ``<action>_<model>`` permission: the question the pages
+    ask too (:func:`ratings.access.may`)."""
+    return may(request.user, action, model)
 
 
 class PartOfParentInline:
