@@ -2,7 +2,11 @@
 
 - Reading: everyone, or only logged-in members when the club is private (CLUB_PRIVATE).
 - Entering games and adding players: logged-in members.
-- Editing and deleting games, importing files: staff (in Django admin or the import page).
+- Everything else (editing, deleting and restoring games in the admin, importing files on the
+  import page): active staff holding Django's permission for it, asked through :func:`may` by the
+  admin and the pages alike. Being staff alone only opens the admin's door: a staff account with
+  just the ``view_*`` permissions reads and changes nothing. Importing a file adds games
+  (``add_game``); replacing a league's games deletes them too (``delete_game`` as well).
 """
 
 from functools import wraps
@@ -12,7 +16,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from ratings.models import League
+from ratings.models import Game, League
 
 
 def club_readable(view):
@@ -31,8 +35,18 @@ def can_enter_games(user) -> bool:
     return user.is_authenticated and user.is_active
 
 
-def can_edit_games(user) -> bool:
-    return user.is_authenticated and user.is_active and user.is_staff
+def may(user, action: str, model) -> bool:
+    """Whether ``user`` is active staff holding Django's ``<action>_<model>`` permission
+    (``view``, ``add``, ``change`` or ``delete``); superusers hold them all."""
+    if not (user.is_authenticated and user.is_active and user.is_staff):
+        return False
+    opts = model._meta
+    return user.has_perm(f"{opts.app_label}.{action}_{opts.model_name}")
+
+
+def can_import_games(user, *, replace: bool = False) -> bool:
+    """Importing adds games; replacing first deletes every game of the league."""
+    return may(user, "add", Game) and (not replace or may(user, "delete", Game))
 
 
 def get_league_for_entry(request, slug: str) -> League:
@@ -43,8 +57,9 @@ def get_league_for_entry(request, slug: str) -> League:
     return league
 
 
-def get_league_for_staff(request, slug: str) -> League:
+def get_league_for_import(request, slug: str) -> League:
+    """The league staff import a file into: 404 if it does not exist, 403 without ``add_game``."""
     league = get_object_or_404(League, slug=slug)
-    if not can_edit_games(request.user):
+    if not can_import_games(request.user):
         raise PermissionDenied
     return league

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import engine
+from ratings.access import may
 from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
 from ratings.systems import rating_system
 
@@ -37,6 +38,51 @@ def _report_formset(formset, new=(), changed=()) -> None:
     formset.deleted_objects = [
         form.instance for form in formset.deleted_forms if form.instance.pk is not None
     ]
+
+
+# Permissions: Django's per-model permissions, asked in one place -----------------------------
+
+
+def _may(request, action: str, model) -> bool:
+    """Whether the user holds Django's ``<action>_<model>`` permission: the question the pages
+    ask too (:func:`ratings.access.may`)."""
+    return may(request.user, action, model)
+
+
+class PartOfParentInline:
+    """An inline whose rows are part of the object above them (a game's seats, a league's start
+    ratings): its permissions are the parent's. Adding a parent may fill in its rows, changing
+    it may edit them, and viewing it shows them. Rows are deleted only if ``can_delete``."""
+
+    def _may_edit(self, request, obj) -> bool:
+        return _may(request, "change" if obj else "add", self.parent_model)
+
+    def has_add_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.can_delete and self._may_edit(request, obj)
+
+    def has_view_permission(self, request, obj=None):
+        return _may(request, "view", self.parent_model) or _may(
+            request, "change", self.parent_model
+        )
+
+
+class ReadOnlyAdmin:
+    """Nobody adds, changes or deletes these rows in the admin, superusers included."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 # Players ----------------------------------------------------------------------------------------
@@ -88,8 +134,11 @@ class StandingFormSet(forms.BaseInlineFormSet):
                 )
 
 
-class StandingInline(admin.TabularInline):
-    """Each player's own start rating in the league; ratings and game counts are the engine's."""
+class StandingInline(PartOfParentInline, admin.TabularInline):
+    """Each player's own start rating in the league; ratings and game counts are the engine's.
+
+    Whoever may change the league may set start ratings; a standing is never deleted here.
+    """
 
     model = Standing
     form = StandingInlineForm
@@ -105,19 +154,6 @@ class StandingInline(admin.TabularInline):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("player")
-
-    # A standing is part of its league: whoever may change the league may set start ratings.
-    def has_add_permission(self, request, obj=None):
-        return _may(request, "change" if obj else "add", League)
-
-    def has_change_permission(self, request, obj=None):
-        return _may(request, "change" if obj else "add", League)
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        return _may(request, "view", League) or _may(request, "change", League)
 
 
 class LeagueAdminForm(forms.ModelForm):
@@ -303,7 +339,9 @@ class ResultFormSet(forms.BaseInlineFormSet):
         )
 
 
-class ResultInline(admin.TabularInline):
+class ResultInline(PartOfParentInline, admin.TabularInline):
+    """A game's seats: whoever may add or change the game may edit them."""
+
     model = Result
     form = ResultInlineForm
     formset = ResultFormSet
@@ -317,19 +355,6 @@ class ResultInline(admin.TabularInline):
 
     def get_extra(self, request, obj=None, **kwargs):
         return 0 if obj else 3
-
-    # Results are part of their game: whoever may add or change the game may edit its seats.
-    def has_add_permission(self, request, obj=None):
-        return _may(request, "change" if obj else "add", Game)
-
-    def has_change_permission(self, request, obj=None):
-        return _may(request, "change" if obj else "add", Game)
-
-    def has_delete_permission(self, request, obj=None):
-        return _may(request, "change" if obj else "add", Game)
-
-    def has_view_permission(self, request, obj=None):
-        return _may(request, "view", Game) or _may(request, "change", Game)
 
 
 @admin.register(Game)
@@ -487,7 +512,7 @@ def _audit_html(data) -> str:
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     """Who changed which game or start rating, and what it was before and after.
 
     Read-only for everyone, superusers included: the trail is evidence, written only by the
@@ -503,15 +528,6 @@ class AuditEntryAdmin(admin.ModelAdmin):
     fields = ("at", "user", "action", "league", "game_id", "player", "before_shown", "after_shown")
     readonly_fields = fields
     actions = ("restore_deleted_games",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_restore_permission(self, request) -> bool:
         return _may(request, "add", Game)
@@ -552,8 +568,3 @@ class AuditEntryAdmin(admin.ModelAdmin):
                     % {"game": game.pk, "league": game.league.name},
                     messages.SUCCESS,
                 )
-
-
-def _may(request, action: str, model) -> bool:
-    opts = model._meta
-    return request.user.has_perm(f"{opts.app_label}.{action}_{opts.model_name}")

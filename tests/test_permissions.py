@@ -5,13 +5,17 @@
 - Entering games and adding players: logged-in members (and staff); visitors go to the login.
 - Editing and deleting games: staff in the admin. A member who is not staff is sent to the
   admin's login; staff without the delete permission get 403.
+- Every write staff make, in the admin or on the import page, asks Django's permission for it,
+  not ``is_staff``: a staff account with only ``view_*`` permissions writes nothing anywhere.
 - Every POST needs a CSRF token (403 without one), from the entry form to the admin.
-- The rayter import page (staff) and export (readers) are checked once they exist.
+- The rayter import page (staff who may add games; replacing also needs delete_game) and the
+  export (readers).
 """
 
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -22,7 +26,8 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, reverse
 
 from ratings import engine
 from ratings import urls as ratings_urls
-from ratings.models import AuditEntry, Game, League, Player, Result, System
+from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from tests import test_admin
 from tests.conftest import PASSWORD, T0
 
 pytestmark = pytest.mark.django_db
@@ -90,12 +95,17 @@ def world(django_user_model):
     clerk.user_permissions.add(
         *Permission.objects.filter(codename__in=["view_game", "change_game", "add_game"])
     )
+    # Staff who may only look: every view_* permission of the club and nothing else.
+    viewer = django_user_model.objects.create_user("viewer", password=PASSWORD, is_staff=True)
+    viewer.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="ratings", codename__startswith="view_")
+    )
     return SimpleNamespace(
         league=league,
         hearts=hearts,
         players=players,
         game=game,
-        users={"member": member, "staff": staff, "clerk": clerk},
+        users={"member": member, "staff": staff, "clerk": clerk, "viewer": viewer},
     )
 
 
@@ -515,6 +525,9 @@ def rayter_url(world, name: str) -> str:
 
 
 RAYTER_FILE = b"game 2026-01-01 20:00\nAnna 10\nBojan 3\n"
+# Two files the Hearts league (lowscore) takes.
+HEARTS_FILE = b"score_type lowscore\n" + RAYTER_FILE
+HEARTS_FILE_2 = b"score_type lowscore\ngame 2026-01-02 20:00\nAnna 1\nBojan 7\n"
 
 
 def upload(name: str = "hearts.txt", data: bytes = RAYTER_FILE):
@@ -595,3 +608,209 @@ def test_a_private_club_hides_the_rayter_export_from_visitors(world, settings):
     url = rayter_url(world, "rayter_export")
 
     assert_sent_to(client_for(world, "anonymous").get(url), reverse("login"))
+
+
+# Staff who may only look write nothing, on any path ---------------------------------------------
+
+
+def _game_form(world, *, game=None) -> dict:
+    rows = list(game.results.order_by("seat")) if game else []
+    data = test_admin.game_post(
+        world.league,
+        T0 + timedelta(days=1),
+        [
+            (p, seat, paper, None)
+            for seat, (p, paper) in enumerate(zip(world.players, PAPERS, strict=True))
+        ],
+        game=game,
+        results=rows,
+    )
+    data["note"] = "changed by a viewer"
+    return data
+
+
+def _league_form(world) -> dict:
+    return test_admin.league_post(world.league, name="Renamed by a viewer", start_rating=1234)
+
+
+# Each admin write a viewer might try: (URL name, its arguments, the POST data).
+ADMIN_WRITES = {
+    "add a game": ("admin:ratings_game_add", lambda w: [], lambda w: _game_form(w)),
+    "edit a game": (
+        "admin:ratings_game_change",
+        lambda w: [w.game.pk],
+        lambda w: _game_form(w, game=w.game),
+    ),
+    "delete a game": (
+        "admin:ratings_game_delete",
+        lambda w: [w.game.pk],
+        lambda w: {"post": "yes"},
+    ),
+    "add a league": (
+        "admin:ratings_league_add",
+        lambda w: [],
+        lambda w: {**_league_form(w), "name": "New", "slug": "new"},
+    ),
+    "edit a league": ("admin:ratings_league_change", lambda w: [w.league.pk], _league_form),
+    "add a player": (
+        "admin:ratings_player_add",
+        lambda w: [],
+        lambda w: {"name": "X", "slug": "x"},
+    ),
+    "edit a player": (
+        "admin:ratings_player_change",
+        lambda w: [w.players[0].pk],
+        lambda w: {"name": "Renamed", "slug": "renamed"},
+    ),
+}
+
+
+def everything(world) -> tuple:
+    """Every row a write could touch, as it stands."""
+    return (
+        counts(),
+        list(Game.objects.values_list("id", "played_at", "note", "bula")),
+        list(League.objects.values_list("id", "name", "start_rating")),
+        list(Player.objects.values_list("id", "name", "slug")),
+        list(Standing.objects.values_list("id", "rating", "start_rating")),
+    )
+
+
+@pytest.mark.parametrize("write", ADMIN_WRITES)
+def test_view_only_staff_cannot_write_in_the_admin(world, write):
+    name, args, data = ADMIN_WRITES[write]
+    client = client_for(world, "viewer")
+    before = everything(world)
+
+    response = client.post(reverse(name, args=args(world)), data(world))
+
+    assert response.status_code == 403
+    assert everything(world) == before
+
+
+@pytest.mark.parametrize("write", ADMIN_WRITES)
+def test_staff_with_the_permission_make_the_same_admin_writes(world, write):
+    """The requests above are real writes: with every permission they change the club."""
+    name, args, data = ADMIN_WRITES[write]
+    before = everything(world)
+
+    response = client_for(world, "staff").post(reverse(name, args=args(world)), data(world))
+
+    assert response.status_code == 302, response.context and response.context.get("errors")
+    assert everything(world) != before
+
+
+@pytest.mark.parametrize(
+    ("changelist", "action", "selected"),
+    [
+        ("admin:ratings_game_changelist", "delete_selected", lambda w: w.game.pk),
+        ("admin:ratings_league_changelist", "recompute_ratings", lambda w: w.league.pk),
+        ("admin:ratings_auditentry_changelist", "restore_deleted_games", None),
+    ],
+)
+def test_view_only_staff_are_offered_no_admin_actions_and_run_none(
+    world, changelist, action, selected
+):
+    if selected is None:  # a deleted game to restore
+        engine.game_delete(game=world.game)
+        selected = lambda w: AuditEntry.objects.get(action="delete").pk  # noqa: E731
+    client = client_for(world, "viewer")
+    before = everything(world)
+
+    page = client.get(reverse(changelist))
+    response = client.post(
+        reverse(changelist),
+        {"action": action, "_selected_action": [selected(world)], "post": "yes"},
+    )
+
+    assert page.status_code == 200
+    offered = (
+        page.context["action_form"].fields["action"].choices
+        if page.context.get("action_form")
+        else []
+    )
+    assert action not in dict(offered)
+    assert response.status_code in (200, 302)
+    assert everything(world) == before
+    assert not engine_ran(world)
+
+
+def engine_ran(world) -> bool:
+    """Whether the engine recomputed or restored anything since the world was built."""
+    return AuditEntry.objects.exclude(action__in=["create", "delete"]).exists()
+
+
+def preview_upload(client: Client, world, data: bytes = HEARTS_FILE, **fields):
+    return client.post(rayter_url(world, "rayter_import"), {"file": upload(data=data), **fields})
+
+
+def confirm_upload(client: Client, world, preview):
+    return client.post(
+        rayter_url(world, "rayter_import"), {"confirm": "1", "token": preview.context["token"]}
+    )
+
+
+def test_view_only_staff_cannot_open_or_use_the_rayter_import(world):
+    url = rayter_url(world, "rayter_import")
+    client = client_for(world, "viewer")
+    before = everything(world)
+
+    assert client.get(url).status_code == 403
+    assert preview_upload(client, world, replace="on").status_code == 403
+    assert client.post(url, {"confirm": "1", "token": "anything"}).status_code == 403
+    assert everything(world) == before
+
+
+def test_view_only_staff_cannot_confirm_an_upload_previewed_by_someone_else(world):
+    preview = preview_upload(client_for(world, "staff"), world, replace="on")
+    before = everything(world)
+
+    response = confirm_upload(client_for(world, "viewer"), world, preview)
+
+    assert response.status_code == 403
+    assert everything(world) == before
+
+
+def test_staff_who_may_add_games_import_without_replacing(world):
+    client = client_for(world, "clerk")  # add_game, not delete_game
+
+    response = confirm_upload(client, world, preview_upload(client, world))
+
+    assert response.status_code == 302
+    assert Game.objects.filter(league=world.hearts).count() == 1
+
+
+def test_replacing_needs_the_delete_permission(world):
+    client = client_for(world, "clerk")
+    confirm_upload(client, world, preview_upload(client, world))
+    before = everything(world)
+
+    response = preview_upload(client, world, HEARTS_FILE_2, replace="on")
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["replace"] == [
+        "Replacing deletes the league's games, and you may not delete games."
+    ]
+    assert "token" not in response.context
+    assert everything(world) == before
+
+
+def test_a_replace_is_not_confirmed_once_the_delete_permission_is_gone(world):
+    client = client_for(world, "staff")
+    confirm_upload(client, world, preview_upload(client, world))
+    preview = preview_upload(client, world, HEARTS_FILE_2, replace="on")
+    world.users["staff"].user_permissions.remove(Permission.objects.get(codename="delete_game"))
+    before = everything(world)
+
+    response = confirm_upload(client, world, preview)
+
+    assert response.status_code == 403
+    assert everything(world) == before
+
+
+def test_staff_without_any_permission_cannot_import(world, django_user_model):
+    bare = django_user_model.objects.create_user("bare", is_staff=True)
+    client = Client()
+    client.force_login(bare)
+
+    assert client.get(rayter_url(world, "rayter_import")).status_code == 403

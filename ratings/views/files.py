@@ -15,6 +15,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import filesizeformat
@@ -24,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ratings import rayter_files
-from ratings.access import club_readable, get_league_for_staff
+from ratings.access import can_import_games, club_readable, get_league_for_import
 from ratings.models import League
 
 SESSION_KEY = "rayter_upload"
@@ -52,6 +53,18 @@ class RayterUploadForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args, may_replace: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.may_replace = may_replace
+
+    def clean_replace(self) -> bool:
+        replace = self.cleaned_data["replace"]
+        if replace and not self.may_replace:
+            raise forms.ValidationError(
+                _("Replacing deletes the league's games, and you may not delete games.")
+            )
+        return replace
+
     def clean_file(self) -> bytes:
         """The file's bytes, once they are known to be small enough and text."""
         upload = self.cleaned_data["file"]
@@ -77,22 +90,24 @@ def _problems_context(problems: list[rayter_files.Problem]) -> dict:
 @login_required
 @require_http_methods(["GET", "POST"])
 def rayter_import(request: HttpRequest, slug: str) -> HttpResponse:
-    """Upload a rayter file to a league, see what it would do, then confirm: staff only."""
-    league = get_league_for_staff(request, slug)
+    """Upload a rayter file to a league, see what it would do, then confirm: staff who may add
+    games (and delete them, to replace the league's games)."""
+    league = get_league_for_import(request, slug)
     if league.rating_system.rayter_score_type is None:
         raise Http404("Only scored leagues take rayter files")
     if request.method == "POST" and "confirm" in request.POST:
         return _confirm(request, league)
 
     context: dict = {"league": league, "max_bytes": settings.RAYTER_UPLOAD_MAX_BYTES}
+    may_replace = can_import_games(request.user, replace=True)
     if request.method == "POST":
-        form = RayterUploadForm(request.POST, request.FILES)
+        form = RayterUploadForm(request.POST, request.FILES, may_replace=may_replace)
         if form.is_valid():
             data = form.cleaned_data["file"]
             replace = form.cleaned_data["replace"]
             context.update(_preview(request, league, data, replace))
     else:
-        form = RayterUploadForm()
+        form = RayterUploadForm(may_replace=may_replace)
     context["form"] = form
     return render(request, "ratings/rayter_import.html", context)
 
@@ -133,6 +148,9 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
             request, _("That upload is no longer waiting to be imported: upload the file again.")
         )
         return redirect("ratings:rayter_import", league.slug)
+    if not can_import_games(request.user, replace=pending["replace"]):
+        # The permission was taken away between the preview and the confirmation.
+        raise PermissionDenied
     data = pending["text"].encode("utf-8")
     del request.session[SESSION_KEY]
     try:
@@ -145,7 +163,10 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
         )
     except rayter_files.RayterImportError as error:
         # The league changed between preview and confirmation; nothing was written.
-        context = {"league": league, "form": RayterUploadForm()}
+        context = {
+            "league": league,
+            "form": RayterUploadForm(may_replace=can_import_games(request.user, replace=True)),
+        }
         context.update(_problems_context(error.problems))
         return render(request, "ratings/rayter_import.html", context)
     summary = done.summary

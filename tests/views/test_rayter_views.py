@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -16,6 +17,15 @@ from ratings.views.files import SESSION_KEY
 pytestmark = pytest.mark.django_db
 
 SEED = (Path(__file__).parent.parent / "algorithms" / "vectors" / "rayter_seed.txt").read_bytes()
+
+
+@pytest.fixture
+def staff_user(staff_user):
+    """Staff who may import and replace: the page asks for add_game, and delete_game to replace."""
+    staff_user.user_permissions.add(
+        *Permission.objects.filter(codename__in=["add_game", "delete_game"])
+    )
+    return staff_user
 
 
 @pytest.fixture

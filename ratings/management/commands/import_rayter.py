@@ -59,7 +59,10 @@ class Command(BaseCommand):
         for notice in done.notices:
             write(self.style.WARNING(f"Note: {notice}"))
         if summary.replaced:
-            write(f"Deleted first (--replace): {summary.replaced} games")
+            write(
+                f"Deleted first (--replace): {summary.replaced} games, each restorable from the"
+                " audit trail (Admin > Audit trail > Restore deleted game)"
+            )
         write(f"Games imported: {summary.games} of {done.file_games}")
         write(f"Games skipped: {len(done.skipped)}")
         for game in done.skipped:
