@@ -18,8 +18,23 @@ from hypothesis import strategies as st
 
 from ratings.algorithms import elo
 from ratings.algorithms.elo import classic, fide, fide_expected, fide_k_factor
+from tests.algorithms.v8_pow import v8_pow
 
 VECTORS = Path(__file__).parent / "vectors"
+# Whole-number ratings give these gaps (a wider gap counts as 400), and these Ks the FIDE rules.
+FIDE_GAPS = range(-400, 401)
+FIDE_KS = (10, 20, 40)
+
+
+def node_pow10(exponent: float) -> float:
+    """``10 ** exponent`` as node's Math.pow computes it."""
+    return v8_pow(10.0, exponent)
+
+
+@pytest.fixture
+def nodes_pow(monkeypatch):
+    """elo computes its powers of ten with node's Math.pow instead of Python's."""
+    monkeypatch.setattr(elo, "_pow10", node_pow10)
 
 
 @functools.cache
@@ -211,13 +226,60 @@ def test_fide_k_factor_matches_every_echecs_elo_vector():
     assert mismatches == []
 
 
-def test_fide_expected_matches_every_echecs_elo_vector_bit_for_bit():
+def test_fide_expected_with_nodes_pow_matches_every_echecs_elo_vector_bit_for_bit(nodes_pow):
     mismatches = []
     for group, index, row in rows("fide_expected"):
         a, b, expected = row
         if fide_expected(a, b) != float(expected):
             mismatches.append((group, index, row, fide_expected(a, b)))
     assert mismatches == []
+
+
+def test_fide_expected_with_pythons_pow_is_within_two_units_in_the_last_place():
+    """The app's own pow: a unit or two in the last place from node's now and then."""
+    mismatches = []
+    for group, index, row in rows("fide_expected"):
+        a, b, expected = row
+        if abs(fide_expected(a, b) - float(expected)) > 2 * math.ulp(float(expected)):
+            mismatches.append((group, index, row, fide_expected(a, b)))
+    assert mismatches == []
+
+
+def test_pythons_pow_never_changes_a_fide_rating(monkeypatch):
+    """Every whole-number gap, K 10, 20 and 40 and every result, with Python's pow and node's.
+
+    The two pows differ in the last bit on some of these exponents (65 of the 801 with glibc),
+    and so do the expected scores; the new ratings must not. Where the change before rounding
+    differs, it must also lie more than 1e-6 from a half, so that adding it to any whole-number
+    rating below a billion (whose float error is below 1e-7) rounds the same way with either pow.
+    """
+
+    def outcomes() -> dict:
+        return {
+            (gap, k, result): (
+                k * (result - fide_expected(1400, 1400 + gap)),
+                fide(1400, 1400 + gap, result, k=k),
+            )
+            for gap in FIDE_GAPS
+            for k in FIDE_KS
+            for result in elo.RESULTS
+        }
+
+    pythons = outcomes()
+    monkeypatch.setattr(elo, "_pow10", node_pow10)
+    nodes = outcomes()
+
+    assert len(pythons) == 801 * 3 * 3
+    assert [case for case in pythons if pythons[case][1] != nodes[case][1]] == []
+    differing = [case for case in pythons if pythons[case][0] != nodes[case][0]]
+    assert differing, "the two pows agree on every gap: the check compared nothing"
+    near_a_half = [
+        case
+        for case in differing
+        for change in (pythons[case][0], nodes[case][0])
+        if abs(change - math.floor(change) - 0.5) <= 1e-6
+    ]
+    assert near_a_half == []
 
 
 def test_fide_vectors_cover_the_edge_cases():
@@ -234,10 +296,10 @@ def test_fide_vectors_cover_the_edge_cases():
 
 
 def test_v8_pow_is_exact_on_easy_powers():
-    assert elo._v8_pow(10.0, 1.0) == 10.0
-    assert elo._v8_pow(10.0, -1.0) == 0.1
-    assert elo._v8_pow(10.0, 0.0) == 1.0
-    assert elo._v8_pow(10.0, 0.5) == math.sqrt(10.0)
+    assert v8_pow(10.0, 1.0) == 10.0
+    assert v8_pow(10.0, -1.0) == 0.1
+    assert v8_pow(10.0, 0.0) == 1.0
+    assert v8_pow(10.0, 0.5) == math.sqrt(10.0)
 
 
 # FIDE Elo: invariants ----------------------------------------------------------------------------
