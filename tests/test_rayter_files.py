@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from ratings import engine, rayter_files
 from ratings.algorithms import rayter
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from tests.algorithms import rayter_reference
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +127,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
 
     rayter rates in file order, the club by time: for the fixture files that are not in time
     order the import says so, and the standings are those rayter gives the same games sorted
-    by time (the pure module equals the command; tests/algorithms/test_rayter.py proves it).
+    by time (tests/algorithms/test_rayter.py proves that its model of the command equals it).
     """
     path = write(tmp_path, record["content"], record["name"])
     parsed = rayter.parse(record["content"])
@@ -147,7 +148,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
         assert "not in time order" in out
         # sorted() is stable: games in the same minute keep their file order.
         by_time = sorted(parsed.games, key=lambda game: game.time)
-        expected = rayter.standings(rayter.RayterFile(tuple(by_time), parsed.score_type))
+        expected = rayter_reference.standings(rayter.RayterFile(tuple(by_time), parsed.score_type))
         assert [(r["name"], r["games"], r["rating"], r["change"]) for r in rows] == [
             (s.name, s.games, s.rating, s.change) for s in expected
         ]
@@ -158,14 +159,14 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
 
 @pytest.mark.parametrize("record", CLI_FILES, ids=[r["name"] for r in CLI_FILES])
 def test_standings_text_is_the_cli_table(record):
-    """standings_text repeats rayter.render_cli_text's format: the two must not drift apart."""
+    """standings_text prints the rayter command's table (with Change for Delta), byte for byte."""
     parsed = rayter.parse(record["content"])
     title = parsed.game_name or record["name"]
 
-    text = rayter_files.standings_text(title, len(parsed.games), rayter.standings(parsed))
+    text = rayter_files.standings_text(title, len(parsed.games), rayter_reference.standings(parsed))
 
     assert text == record["text"].replace("Delta     \n", "Change    \n", 1)
-    assert record["text"] == rayter.render_cli_text(parsed, record["name"])
+    assert record["text"] == rayter_reference.render_cli_text(parsed, record["name"])
 
 
 def test_new_league_takes_its_system_and_names_from_the_file(tmp_path):
@@ -346,7 +347,7 @@ def test_bom_crlf_and_non_ascii_names(tmp_path):
     import_file(path, "unicode")
 
     rows = standings_json("unicode")
-    expected = rayter.standings(rayter.parse(text))
+    expected = rayter_reference.standings(rayter.parse(text))
     assert [(r["name"], r["games"], r["rating"]) for r in rows] == [
         (s.name, s.games, s.rating) for s in expected
     ]
@@ -410,7 +411,7 @@ def test_games_in_the_same_minute_keep_file_order(tmp_path):
 
     import_file(path, "minute")
 
-    expected = rayter.standings(rayter.parse(text))
+    expected = rayter_reference.standings(rayter.parse(text))
     assert [(r["name"], r["rating"], r["change"]) for r in standings_json("minute")] == [
         (s.name, s.rating, s.change) for s in expected
     ]

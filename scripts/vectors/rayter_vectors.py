@@ -16,7 +16,8 @@ fixtures written here, in ``tests/algorithms/vectors/``:
   behind that (from rayter's ``Rater``); the seed example included.
 - ``rayter_seed.txt``: the seed's two-game example file.
 
-``--check`` compares ``ratings/algorithms/rayter.py`` with rayter on fresh cases from another
+``--check`` compares ``ratings/algorithms/rayter.py`` (with the tests' model of the command's
+bookkeeping, ``tests/algorithms/rayter_reference.py``) with rayter on fresh cases from another
 seed and another distribution (``--seed``, ``--cases``, ``--files``) and exits 1 on any
 disagreement.
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
 import math
 import os
@@ -38,7 +38,6 @@ from pathlib import Path
 RAYTER_VERSION = "2.1.0"
 PROJECT = Path(__file__).resolve().parents[2]
 VECTORS = PROJECT / "tests" / "algorithms" / "vectors"
-MODULE = PROJECT / "ratings" / "algorithms" / "rayter.py"
 VENV = Path(os.environ.get("RAYTER_REF_VENV", "/tmp/rayter-ref"))
 FIXTURE_SEED = 20240004
 CASES = 30_000
@@ -420,12 +419,13 @@ def write_json_gz(path: Path, data: dict) -> None:
 # The fresh differential check ---------------------------------------------------------------------
 
 
-def project_module():
-    spec = importlib.util.spec_from_file_location("rayter_under_test", MODULE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def project_modules():
+    """ratings/algorithms/rayter.py, and the tests' model of the rayter command built on it."""
+    sys.path.insert(0, str(PROJECT))
+    from ratings.algorithms import rayter as ours
+    from tests.algorithms import rayter_reference
+
+    return ours, rayter_reference
 
 
 def fresh_call(rng: random.Random) -> tuple[str | None, float | None, list, list]:
@@ -459,7 +459,7 @@ def same_floats(a: list[float], b: list[float]) -> bool:
 def check(seed: int, cases: int, files: int) -> int:
     from rayter.rater import rate_single_game
 
-    ours = project_module()
+    ours, command = project_modules()
     rng = random.Random(seed)
     disagreements = 0
     for _ in range(cases):
@@ -487,9 +487,9 @@ def check(seed: int, cases: int, files: int) -> int:
             parsed = ours.parse(record["content"])
             same = (
                 not parsed.errors
-                and ours.render_cli_text(parsed, name) == record["text"]
-                and ours.render_cli_json(parsed) == record["json"]
-                and same_standings(ours.standings(parsed), record["standings"])
+                and command.render_cli_text(parsed, name) == record["text"]
+                and command.render_cli_json(parsed) == record["json"]
+                and same_standings(command.standings(parsed), record["standings"])
             )
             if not same:
                 file_disagreements += 1
