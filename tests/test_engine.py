@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ratings import engine
 from ratings.algorithms import elo, preferans, rayter
 from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.systems import age_on
 from tests.seed import SEED_PAPERS, random_paper
 
 pytestmark = pytest.mark.django_db
@@ -65,15 +66,7 @@ def reference_ratings(league: League) -> dict[int, tuple[float, float]]:
         elif league.system == System.ELO:
             after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
         elif league.system == System.FIDE:
-            ages = []
-            for r in results:
-                born = births[r.player_id]
-                d = game.played_at.date()
-                ages.append(
-                    None
-                    if born is None
-                    else d.year - born.year - ((d.month, d.day) < (born.month, born.day))
-                )
+            ages = [age_on(births[r.player_id], game.played_at.date()) for r in results]
             after = list(
                 elo.fide(
                     int(before[0]),
