@@ -22,14 +22,18 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from ratings import engine
 from ratings import urls as ratings_urls
-from ratings.models import AuditEntry, Game, League, Player, Result, System
-from tests.conftest import PASSWORD, T0
+from ratings.models import AuditEntry, Game, Player, Result, System
+from tests.builders import PASSWORD, T0, make_league, make_players, paper_entries
+from tests.worked_example import (
+    WORKED_EXAMPLE_FORM,
+    WORKED_EXAMPLE_PAPERS,
+    WORKED_EXAMPLE_PLAYERS,
+)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 ROLES = ("anonymous", "member", "staff")
 WRITE_METHODS = ("post", "put", "patch", "delete")
-PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 
 # Every URL name of ratings/urls.py, by what it does. A new URL fails
 # test_every_ratings_url_has_a_policy until it is added here.
@@ -61,27 +65,16 @@ def url_names(patterns) -> set[str]:
     return names
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Three users per test: a cheap hasher keeps the file fast (the hash is not under test)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world(django_user_model):
     """A league with one game, a scored league, and a member, staff and a clerk to ask."""
-    league = League.objects.create(name="Friday", slug="friday", system=System.PREFKO)
-    hearts = League.objects.create(
-        name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE, game_name="Hearts"
-    )
-    players = [Player.objects.create_named(name) for name in ("Pedja", "Marko", "Johnny")]
+    league = make_league(System.PREFKO, name="Friday")
+    hearts = make_league(System.RAYTER_LOWSCORE, name="Hearts", game_name="Hearts")
+    players = make_players(WORKED_EXAMPLE_PLAYERS)
     game = engine.game_record(
         league=league,
         played_at=T0,
-        entries=[
-            engine.Entry(player_id=p.pk, paper=paper)
-            for p, paper in zip(players, PAPERS, strict=True)
-        ],
+        entries=paper_entries(players, WORKED_EXAMPLE_PAPERS),
         bula=30,
     )
     member = django_user_model.objects.create_user("member", password=PASSWORD)
@@ -191,26 +184,15 @@ def test_a_private_club_shows_visitors_no_names(world, settings):
 # Entering games and players ---------------------------------------------------------------------
 
 
-def paper_data(world) -> dict:
-    data = {
-        "submission_key": str(uuid.uuid4()),
-        "played_at": "2026-03-12T21:30",
-        "bula": "30",
-    }
-    for seat, (player, (left, middle, right)) in enumerate(zip(world.players, PAPERS, strict=True)):
-        data |= {
-            f"player_{seat}": player.name,
-            f"left_{seat}": left,
-            f"middle_{seat}": middle,
-            f"right_{seat}": right,
-        }
-    return data
+def paper_data() -> dict:
+    """The worked example as the entry form posts it, once."""
+    return {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
 
 
 def enter_game(client: Client, world):
     """Preview, then save what was previewed, as a member at the table does."""
     url = reverse("ratings:game_new", args=[world.league.slug])
-    data = paper_data(world)
+    data = paper_data()
     preview = client.post(url, {**data, "preview": "1"})
     token = preview.context["form"]["previewed"].value() if preview.status_code == 200 else ""
     return client.post(url, {**data, "previewed": token, "save": "1"})
@@ -426,7 +408,7 @@ def csrf_token(client: Client, url: str) -> str:
 def test_the_entry_form_needs_the_csrf_token(world):
     client = client_for(world, "member", enforce_csrf_checks=True)
     url = reverse("ratings:game_new", args=[world.league.slug])
-    data = {**paper_data(world), "preview": "1"}
+    data = {**paper_data(), "preview": "1"}
     before = counts()
 
     refused = client.post(url, data)

@@ -4,10 +4,10 @@ Direction: **higher is better** in both systems; a win moves the rating up.
 
 Sources, reproduced to the last digit:
 
-- :func:`classic` is ``elo($A, $result, $B)`` of the Perl module Chess::Elo 1.0a (the seed's
-  source), with its package variables ``$factor`` (K, 32) and ``$divisor`` (400). Floats, no
-  rounding, the same operations in the same order, so the results equal Perl's bit for bit (both
-  use the C library's ``pow``).
+- :func:`classic` is ``elo($A, $result, $B)`` of the Perl module Chess::Elo 1.0a (its source is
+  copied into ``scripts/vectors/prefko_elo.py``), with its package variables ``$factor`` (K, 32)
+  and ``$divisor`` (400). Floats, no rounding, the same operations in the same order, so the
+  results equal Perl's bit for bit (both use the C library's ``pow``).
 - :func:`fide_k_factor`, :func:`fide_expected` and :func:`fide` are ``kFactor``, ``expected`` and
   ``update`` of the npm package ``@echecs/elo`` 1.0.2 (``dist/index.js``), including JavaScript's
   defaults, ``??`` and ``Math.round``. Node's ``Math.pow`` is V8's port of fdlibm, which differs

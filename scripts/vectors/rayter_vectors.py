@@ -13,8 +13,8 @@ fixtures written here, in ``tests/algorithms/vectors/``:
   what it returned (floats as JSON numbers, which round-trip exactly; ints stay ints).
 - ``rayter_cli.json.gz``: random rayter files, what the ``rayter FILE`` and
   ``rayter -m json FILE`` commands printed for them, and the unrounded ratings and deltas
-  behind that (from rayter's ``Rater``); the seed example included.
-- ``rayter_seed.txt``: the seed's two-game example file.
+  behind that (from rayter's ``Rater``); the worked example included.
+- ``rayter_worked_example.txt``: the worked example, two games of four players.
 
 ``--check`` compares ``ratings/algorithms/rayter.py`` (with the tests' model of the command's
 bookkeeping, ``tests/algorithms/rayter_reference.py``) with rayter on fresh cases from another
@@ -43,7 +43,8 @@ FIXTURE_SEED = 20240004
 CASES = 30_000
 SCORE_TYPES = ["highscore", "lowscore", "winnertakesall"]
 
-SEED_FILE = """\
+WORKED_EXAMPLE_NAME = "rayter_worked_example.txt"
+WORKED_EXAMPLE_FILE = """\
 game 2011-12-24 23:19
 Dahlia        27
 John          15
@@ -201,13 +202,13 @@ def random_call(rng: random.Random) -> tuple[str | None, float | None, list, lis
 
 
 def edge_calls() -> list[tuple[str | None, float | None, list, list]]:
-    """Hand-picked cases: the README's example, all-zero, ties, negatives, the seed games."""
-    seed_game_1 = [27, 15, 14, 10]
+    """Hand-picked cases: the README's example, all-zero, ties, negatives, the worked example."""
+    worked_example_game_1 = [27, 15, 14, 10]
     return [
         (None, None, [100, 93, 74], [1889, 1400, 1662]),
         ("highscore", None, [100, 93, 74], [1889, 1400, 1662]),
-        ("highscore", None, seed_game_1, [1000, 1000, 1000, 1000]),
-        ("lowscore", None, seed_game_1, [1000, 1000, 1000, 1000]),
+        ("highscore", None, worked_example_game_1, [1000, 1000, 1000, 1000]),
+        ("lowscore", None, worked_example_game_1, [1000, 1000, 1000, 1000]),
         ("winnertakesall", None, [1, 0], [1000, 1000]),
         ("winnertakesall", None, [0, 0, 0], [1200, 1000, 800]),
         ("highscore", None, [0, 0], [1000.0, 1000.0]),
@@ -393,9 +394,9 @@ def write_fixtures() -> None:
         ),
         ("rayter_random_5.txt", dict(games=3000, players=25, score_type="lowscore", shuffled=0.3)),
     ]
-    (VECTORS / "rayter_seed.txt").write_text(SEED_FILE, encoding="utf-8")
+    (VECTORS / WORKED_EXAMPLE_NAME).write_text(WORKED_EXAMPLE_FILE, encoding="utf-8")
     with tempfile.TemporaryDirectory() as folder:
-        records = [cli_record(Path(folder), "rayter_seed.txt", SEED_FILE)]
+        records = [cli_record(Path(folder), WORKED_EXAMPLE_NAME, WORKED_EXAMPLE_FILE)]
         for name, spec in specs:
             records.append(cli_record(Path(folder), name, random_file(rng, **spec)))
     write_json_gz(

@@ -80,7 +80,7 @@ def fide_from_row(row: list) -> tuple[int, int]:
 # Classic Elo -------------------------------------------------------------------------------------
 
 
-def test_classic_seed_example():
+def test_classic_worked_example():
     alice, bob = classic(2100, 1200, 0)
     # As the module's documentation prints them (Perl shows numbers with 15 digits).
     assert (f"{alice:.15g}", f"{bob:.15g}") == ("2068.17894295388", "1231.82105704612")
@@ -99,7 +99,7 @@ def test_classic_matches_every_chess_elo_vector_bit_for_bit():
 def test_classic_vectors_cover_the_edge_cases():
     groups = vectors("elo_classic")["groups"]
     for name in (
-        "seed_example",
+        "worked_example",
         "equal_ratings",
         "gap_multiple_of_divisor",
         "huge_gaps_and_negative",
@@ -133,7 +133,7 @@ def test_classic_is_the_same_game_seen_from_either_side(a, b, result, k):
 # FIDE Elo: examples ------------------------------------------------------------------------------
 
 
-def test_fide_seed_examples():
+def test_fide_worked_examples():
     assert fide(1400, 1400, 1) == (1410, 1390)
     assert fide(1400, 1400, 1, age_a=15) == (1420, 1390)
     assert fide(1400, 1400, 1, games_a=10) == (1420, 1390)
@@ -284,7 +284,7 @@ def test_pythons_pow_never_changes_a_fide_rating(monkeypatch):
 
 def test_fide_vectors_cover_the_edge_cases():
     update = vectors("fide_update")["groups"]
-    for name in ("seed_examples", "cap_400", "halves_before_rounding", "k_rules"):
+    for name in ("worked_examples", "cap_400", "halves_before_rounding", "k_rules"):
         assert len(update[name]) > 0, name
     assert sum(len(group) for group in update.values()) >= 10_000
     gaps = {abs(row[1] - row[0]) for row in update["cap_400"]}

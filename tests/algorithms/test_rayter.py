@@ -50,7 +50,7 @@ def rounded(standings: list[rayter.Standing]) -> list[tuple[str, int, int, int]]
     return [(s.name, s.games, round(s.rating), round(s.change)) for s in standings]
 
 
-SEED_FILE = (VECTORS / "rayter_seed.txt").read_text(encoding="utf-8")
+WORKED_EXAMPLE_FILE = (VECTORS / "rayter_worked_example.txt").read_text(encoding="utf-8")
 
 
 # rate_single_game ------------------------------------------------------------------------------
@@ -203,8 +203,8 @@ def test_the_cli_fixtures_cover_every_score_type_and_files_out_of_time_order():
     assert any(len(f.games) >= 2000 for f in parsed)
 
 
-def test_the_seed_example_standings():
-    parsed = rayter.parse(SEED_FILE)
+def test_the_worked_example_standings():
+    parsed = rayter.parse(WORKED_EXAMPLE_FILE)
     assert rounded(rayter_reference.standings(parsed)) == [
         ("John", 2, 1058, 62),
         ("Dahlia", 2, 1029, -3),
@@ -220,11 +220,13 @@ def test_the_seed_example_standings():
     ]
 
 
-def test_the_seed_example_as_the_command_prints_it():
-    record = next(r for r in CLI_RECORDS if r["name"] == "rayter_seed.txt")
-    assert record["content"] == SEED_FILE
-    assert rayter_reference.render_cli_text(rayter.parse(SEED_FILE), "rayter_seed.txt") == (
-        "Game: rayter_seed.txt\n"
+def test_the_worked_example_as_the_command_prints_it():
+    record = next(r for r in CLI_RECORDS if r["name"] == "rayter_worked_example.txt")
+    assert record["content"] == WORKED_EXAMPLE_FILE
+    assert rayter_reference.render_cli_text(
+        rayter.parse(WORKED_EXAMPLE_FILE), "rayter_worked_example.txt"
+    ) == (
+        "Game: rayter_worked_example.txt\n"
         "Total number of games: 2\n"
         "Name           Games     Rating    Delta     \n"
         "John                 2     1058       62\n"
@@ -235,7 +237,7 @@ def test_the_seed_example_as_the_command_prints_it():
 
 
 def test_delta_is_the_change_in_the_last_game_and_zero_for_those_not_in_it():
-    parsed = rayter.parse(SEED_FILE + "\ngame 2011-12-26 20:00\nJohn 5\nLei 9\n")
+    parsed = rayter.parse(WORKED_EXAMPLE_FILE + "\ngame 2011-12-26 20:00\nJohn 5\nLei 9\n")
     by_name = {s.name: s for s in rayter_reference.standings(parsed)}
     assert by_name["Dahlia"].change == 0.0
     assert by_name["Ahmed"].change == 0.0
@@ -267,7 +269,7 @@ def test_equal_ratings_keep_the_order_players_first_appear_in():
 
 
 def test_the_command_shows_the_game_name_instead_of_the_file_name():
-    parsed = rayter.parse("game_name Kille & co\n" + SEED_FILE)
+    parsed = rayter.parse("game_name Kille & co\n" + WORKED_EXAMPLE_FILE)
     assert rayter_reference.render_cli_text(parsed, "x.txt").startswith("Game: Kille & co\n")
 
 
@@ -323,26 +325,26 @@ def test_a_file_with_every_accepted_feature_parses():
 
 @pytest.mark.parametrize("spelling", ["winnertakesall", "winner_takes_all"])
 def test_both_winner_takes_all_spellings_are_read(spelling):
-    parsed = rayter.parse(f"score_type {spelling}\n" + SEED_FILE)
+    parsed = rayter.parse(f"score_type {spelling}\n" + WORKED_EXAMPLE_FILE)
     assert parsed.ok and parsed.score_type == "winnertakesall"
 
 
 def test_the_default_score_type_is_highscore():
-    assert rayter.parse(SEED_FILE).score_type == "highscore"
+    assert rayter.parse(WORKED_EXAMPLE_FILE).score_type == "highscore"
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
 def test_any_line_ending_gives_the_same_file_and_line_numbers(ending):
-    text = SEED_FILE.replace("\n", ending)
-    assert rayter.parse(text) == rayter.parse(SEED_FILE)
+    text = WORKED_EXAMPLE_FILE.replace("\n", ending)
+    assert rayter.parse(text) == rayter.parse(WORKED_EXAMPLE_FILE)
     assert [game.line for game in rayter.parse(text).games] == [1, 7]
     bad = ending.join(["game 2011-12-24 23:19", "Dahlia 27", "John fifteen", "Lei 4"])
     assert [error.line for error in rayter.parse(bad).errors] == [3]
 
 
 def test_bytes_with_a_byte_order_mark_and_crlf_parse_like_the_text():
-    data = b"\xef\xbb\xbf" + SEED_FILE.replace("\n", "\r\n").encode("utf-8")
-    assert rayter.parse_bytes(data) == rayter.parse(SEED_FILE)
+    data = b"\xef\xbb\xbf" + WORKED_EXAMPLE_FILE.replace("\n", "\r\n").encode("utf-8")
+    assert rayter.parse_bytes(data) == rayter.parse(WORKED_EXAMPLE_FILE)
 
 
 def test_bytes_that_are_not_utf8_are_refused_with_their_line_number():
@@ -355,7 +357,7 @@ def test_bytes_that_are_not_utf8_are_refused_with_their_line_number():
 
 
 def test_a_syntax_error_on_line_7_says_line_7():
-    lines = ["score_type highscore", "game_name Seed", *SEED_FILE.splitlines()]
+    lines = ["score_type highscore", "game_name Example", *WORKED_EXAMPLE_FILE.splitlines()]
     lines[6] = "Dahlia twenty"
     [error] = rayter.parse("\n".join(lines)).errors
     assert str(error) == "line 7: expected 'NAME SCORE', got 'Dahlia twenty'"
@@ -392,14 +394,22 @@ GAME = "game 2011-12-24 23:19\nJohn 1\nLei 2\n"
         ("game 2011-12-24 24:00\nA 1\nB 2", 1, "24:00 is not a time of day"),
         ("game 2011-12-24 23:19 extra\nA 1\nB 2", 1, "expected 'game YYYY-MM-DD HH:MM'"),
         ("game 10\nA 1\nB 2", 1, "'game' cannot be a player's name"),
-        ("score_type golf\n" + SEED_FILE, 1, "expected 'score_type highscore'"),
-        ("score_type\n" + SEED_FILE, 1, "expected 'score_type highscore'"),
-        ("score_type 12\n" + SEED_FILE, 1, "'score_type' cannot be a player's name"),
-        ("score_type lowscore\nscore_type lowscore\n" + SEED_FILE, 2, "already given on line 1"),
-        (SEED_FILE + "score_type lowscore\n", 12, "must come before the first game"),
-        ("game_name\n" + SEED_FILE, 1, "game_name needs a name"),
-        ("game_name A\ngame_name B\n" + SEED_FILE, 2, "game_name is already given on line 1"),
-        ("Score_Type lowscore\n" + SEED_FILE, 1, "got 'Score_Type lowscore'"),
+        ("score_type golf\n" + WORKED_EXAMPLE_FILE, 1, "expected 'score_type highscore'"),
+        ("score_type\n" + WORKED_EXAMPLE_FILE, 1, "expected 'score_type highscore'"),
+        ("score_type 12\n" + WORKED_EXAMPLE_FILE, 1, "'score_type' cannot be a player's name"),
+        (
+            "score_type lowscore\nscore_type lowscore\n" + WORKED_EXAMPLE_FILE,
+            2,
+            "already given on line 1",
+        ),
+        (WORKED_EXAMPLE_FILE + "score_type lowscore\n", 12, "must come before the first game"),
+        ("game_name\n" + WORKED_EXAMPLE_FILE, 1, "game_name needs a name"),
+        (
+            "game_name A\ngame_name B\n" + WORKED_EXAMPLE_FILE,
+            2,
+            "game_name is already given on line 1",
+        ),
+        ("Score_Type lowscore\n" + WORKED_EXAMPLE_FILE, 1, "got 'Score_Type lowscore'"),
     ],
 )
 def test_every_problem_is_refused_with_its_line_number(text, line, message):
