@@ -19,9 +19,10 @@ import django  # noqa: E402
 django.setup()
 
 from ratings import engine  # noqa: E402
-from ratings.models import Game, League, Player, Result, Standing  # noqa: E402
-
-PAPERS = [[(10, 2, 4), (6, -1, 8), (0, -1, 2)], [(0, -3, 40), (12, 1, 0), (30, 2, 6)]]
+from ratings.models import Game, League, Player  # noqa: E402
+from tests.builders import paper_entries  # noqa: E402
+from tests.replays import assert_unchanged_by_recompute  # noqa: E402
+from tests.worked_example import MORE_PAPERS  # noqa: E402
 
 
 def record(slug: str, worker: int, count: int) -> None:
@@ -32,21 +33,14 @@ def record(slug: str, worker: int, count: int) -> None:
         engine.game_record(
             league=league,
             played_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=worker * 100 + n),
-            entries=[
-                engine.Entry(player_id=p.pk, paper=paper)
-                for p, paper in zip(seats, PAPERS[n % 2], strict=True)
-            ],
+            entries=paper_entries(seats, MORE_PAPERS[n % 2]),
             bula=30,
         )
 
 
 def verify(slug: str) -> None:
     league = League.objects.get(slug=slug)
-    stored = sorted(Result.objects.values_list("pk", "rating_before", "rating_after"))
-    standings = sorted(Standing.objects.values_list("player_id", "rating", "games"))
-    engine.league_recompute(league=league)
-    assert stored == sorted(Result.objects.values_list("pk", "rating_before", "rating_after"))
-    assert standings == sorted(Standing.objects.values_list("player_id", "rating", "games"))
+    assert_unchanged_by_recompute(league)
     print("OK", Game.objects.filter(league=league).count())
 
 

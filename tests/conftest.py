@@ -1,4 +1,4 @@
-"""Shared test builders: small functions that make just what a test needs.
+"""Shared fixtures: the builders of tests/builders.py as fixtures, the worked example, users.
 
 Builders are fixtures returning a function, so a test asks for ``make_player`` and calls it as
 often as it likes. Games are recorded through :func:`ratings.engine.game_record`, the only writer
@@ -7,21 +7,19 @@ of ratings, so every test sees ratings exactly as the app computes them.
 
 from __future__ import annotations
 
-import itertools
-from datetime import UTC, datetime, timedelta
+import random
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.utils import translation
-from django.utils.text import slugify
 
 from ratings import engine
-from ratings.models import Game, League, Player, System
-
-T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
-PASSWORD = "pw-for-tests-only"
-_numbers = itertools.count(1)
+from ratings.models import System
+from tests import builders
+from tests.builders import PASSWORD, T0
+from tests.worked_example import WORKED_EXAMPLE_PAPERS, random_paper
 
 
 @pytest.fixture(autouse=True)
@@ -32,25 +30,24 @@ def _default_language():
 
 
 @pytest.fixture
-def make_player(db):
+def fast_passwords(settings):
+    """A cheap password hasher, for files that make many users (the hash is not under test)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# Builders ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(name="make_player")
+def make_player_fixture(db):
     """make_player(name=None, **fields) -> Player, with a unique name when none is given."""
-
-    def make(name: str | None = None, **fields) -> Player:
-        return Player.objects.create_named(name or f"Player {next(_numbers)}", **fields)
-
-    return make
+    return builders.make_player
 
 
-@pytest.fixture
-def make_league(db):
+@pytest.fixture(name="make_league")
+def make_league_fixture(db):
     """make_league(system=PREFKO, name=None, **fields) -> League, slug made from the name."""
-
-    def make(system: str = System.PREFKO, name: str | None = None, **fields) -> League:
-        name = name or f"League {next(_numbers)}"
-        fields.setdefault("slug", slugify(name))
-        return League.objects.create(name=name, system=system, **fields)
-
-    return make
+    return builders.make_league
 
 
 @pytest.fixture
@@ -60,38 +57,79 @@ def record_game(db):
     Preferans games take ``papers`` (left, middle, right) per seat and default to bula 30;
     other games take ``scores``. Without ``played_at`` each game is an hour after the last one.
     """
-    hours = itertools.count()
+    return builders.game_recorder()
 
-    def record(
-        league: League,
-        players,
-        *,
-        papers=None,
-        scores=None,
-        bula: int | None = None,
-        played_at: datetime | None = None,
-        **game,
-    ) -> Game:
-        if papers is not None:
-            entries = [
-                engine.Entry(player_id=p.pk, paper=tuple(paper))
-                for p, paper in zip(players, papers, strict=True)
-            ]
-            bula = 30 if bula is None else bula
-        else:
-            entries = [
-                engine.Entry(player_id=p.pk, score=score)
-                for p, score in zip(players, scores, strict=True)
-            ]
-        return engine.game_record(
-            league=league,
-            played_at=played_at or T0 + timedelta(hours=next(hours)),
-            entries=entries,
-            bula=bula,
-            **game,
-        )
 
-    return record
+@pytest.fixture
+def prefko_league_with(make_league, make_player, record_game):
+    """prefko_league_with(players=N, games=M) -> (league, players): random finished papers."""
+
+    def build(*, players: int, games: int, seed: int = 7):
+        rng = random.Random(seed)
+        league = make_league(System.PREFKO)
+        people = [make_player() for _ in range(players)]
+        for _ in range(games):
+            record_game(league, rng.sample(people, 3), papers=random_paper(rng))
+        return league, people
+
+    return build
+
+
+@pytest.fixture
+def elo_league_with(make_league):
+    """elo_league_with(player=..., opponents=N, games=M) -> league: bulk-imported.
+
+    Goes through the engine's bulk import (the path a rayter file takes), so thousands of games
+    cost seconds rather than minutes; the named player plays every game.
+    """
+
+    def build(*, player: str, opponents: int, games: int, seed: int = 11):
+        rng = random.Random(seed)
+        league = make_league(System.ELO)
+        others = [f"Opponent {n}" for n in range(opponents)]
+        imported = []
+        for n in range(games):
+            score = rng.choice((1.0, 0.5, 0.0))
+            seats = [(player, score), (others[n % opponents], 1.0 - score)]
+            imported.append(
+                engine.ImportedGame(
+                    played_at=T0 + timedelta(hours=n), scores=seats[:: rng.choice((1, -1))]
+                )
+            )
+        engine.games_import(league=league, games=imported)
+        return league
+
+    return build
+
+
+# The worked example (tests/worked_example.py) ---------------------------------------------------
+
+
+@pytest.fixture
+def worked_example_league(make_league):
+    # Everyone ranked, whatever their number of games: the page tests check the ranking itself
+    # (tests/views/test_leaderboard_thresholds.py checks provisional and inactive players).
+    return make_league(
+        System.PREFKO, name="Friday Preferans", start_rating=1000, provisional_games=0
+    )
+
+
+@pytest.fixture
+def worked_example_players(worked_example_league):
+    """Pedja, Marko and Johnny with their own start ratings 1200, 1150 and 1100."""
+    return builders.worked_example_players(worked_example_league)
+
+
+@pytest.fixture
+def worked_example_game(worked_example_league, worked_example_players, record_game, member_user):
+    """The worked example: bula 30, final scores -500 / 40 / 460, changes -27 / +2 / +25."""
+    return record_game(
+        worked_example_league,
+        worked_example_players,
+        papers=WORKED_EXAMPLE_PAPERS,
+        bula=30,
+        entered_by=member_user,
+    )
 
 
 # Users: a visitor (pytest-django's ``client``), a member, and staff ----------------------------

@@ -5,75 +5,31 @@ engine, game by game in played order (each game then takes the engine's fast pat
 ratings mean the admin's edit re-rated everything after it exactly as a fresh history would.
 """
 
-import itertools
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
 from ratings import engine
-from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
-from tests.seed import SEED_PAPERS
+from ratings.models import AuditEntry, Game, Result, Standing, System
+from tests.builders import (
+    T0,
+    game_post,
+    league_post,
+    make_league,
+    make_player,
+    make_players,
+    paper_rows,
+    record_history,
+    score_entries,
+    worked_example_players,
+)
+from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS, five_games
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 1, 10, 20, 0, tzinfo=UTC)
-OTHER_PAPERS = [
-    [(10, 2, 4), (6, -1, 8), (0, -1, 2)],
-    [(40, -6, 20), (0, 4, 10), (12, 2, 0)],
-    [(0, 10, 0), (80, -12, 60), (20, 2, 30)],
-    [(2, -3, 6), (16, 5, 10), (0, -2, 0)],
-]
-_ids = itertools.count()
-
-
-# Builders ---------------------------------------------------------------------------------------
-
-
-def make_league(system=System.PREFKO, **fields) -> League:
-    n = next(_ids)
-    return League.objects.create(name=f"League {n}", slug=f"league-{n}", system=system, **fields)
-
-
-def make_players(*names) -> list[Player]:
-    return [Player.objects.create_named(name) for name in names]
-
-
-def paper_entries(players, papers) -> list[engine.Entry]:
-    return [
-        engine.Entry(player_id=p.pk, paper=paper) for p, paper in zip(players, papers, strict=True)
-    ]
-
-
-def record_history(league, players, history) -> list[Game]:
-    """Record (papers, seat order) games one day apart, in the order given."""
-    return [
-        engine.game_record(
-            league=league,
-            played_at=T0 + timedelta(days=day),
-            entries=paper_entries([players[i] for i in order], papers),
-            bula=30,
-        )
-        for day, (papers, order) in enumerate(history)
-    ]
-
-
-def history() -> list[tuple[list, tuple]]:
-    """Five Preferans games of the same three players, in changing seat orders."""
-    orders = [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2)]
-    return list(zip([SEED_PAPERS, *OTHER_PAPERS], orders, strict=True))
-
-
-def paper_rows(players, papers) -> list[tuple]:
-    """Admin rows (player, seat, paper, score) seated in the order given."""
-    return [
-        (player, seat, paper, None)
-        for seat, (player, paper) in enumerate(zip(players, papers, strict=True))
-    ]
 
 
 def ratings_by_game(league) -> list[list[tuple[str, float, float, float]]]:
@@ -94,78 +50,6 @@ def standings(league) -> dict[str, tuple[float, int]]:
     }
 
 
-def local(moment) -> tuple[str, str]:
-    moment = timezone.localtime(moment)
-    return moment.strftime("%Y-%m-%d"), moment.strftime("%H:%M:%S")
-
-
-def management(prefix, total, initial=0) -> dict:
-    return {
-        f"{prefix}-TOTAL_FORMS": str(total),
-        f"{prefix}-INITIAL_FORMS": str(initial),
-        f"{prefix}-MIN_NUM_FORMS": "0",
-        f"{prefix}-MAX_NUM_FORMS": "1000",
-    }
-
-
-def game_post(league, played_at, seats, *, bula=30, results=None, game=None) -> dict:
-    """The admin's game form: ``seats`` are (player, seat, paper or None, score or None) rows.
-
-    With ``game`` the rows edit that game's existing results (``results``, in the same order);
-    extra rows beyond them are new.
-    """
-    day, clock = local(played_at)
-    data = {"played_at_0": day, "played_at_1": clock, "bula": "" if bula is None else bula}
-    data["note"] = ""
-    if game is None:
-        data["league"] = league.pk
-    existing = list(results or [])
-    data.update(management("results", len(seats), len(existing)))
-    for i, (player, seat, paper, score) in enumerate(seats):
-        left, middle, right = paper if paper else ("", "", "")
-        data.update(
-            {
-                f"results-{i}-player": player.pk,
-                f"results-{i}-seat": seat,
-                f"results-{i}-left": left,
-                f"results-{i}-middle": middle,
-                f"results-{i}-right": right,
-                f"results-{i}-score": "" if score is None else score,
-            }
-        )
-        if i < len(existing):
-            data[f"results-{i}-id"] = existing[i].pk
-            data[f"results-{i}-game"] = game.pk
-    data["_save"] = "Save"
-    return data
-
-
-def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
-    """The admin's league form with its own-start-rating inline."""
-    data = {
-        "name": league.name,
-        "slug": league.slug,
-        "system": league.system,
-        "start_rating": league.start_rating,
-        "elo_k": league.elo_k,
-        "speed": league.speed,
-        "game_name": league.game_name,
-        "description": league.description,
-        **changes,
-    }
-    rows = list(standing_rows) + list(new_rows)
-    data.update(management("standings", len(rows), len(standing_rows)))
-    for i, (standing, rating) in enumerate(standing_rows):
-        data[f"standings-{i}-id"] = standing.pk
-        data[f"standings-{i}-league"] = league.pk
-        data[f"standings-{i}-start_rating"] = "" if rating is None else rating
-    for i, (player, rating) in enumerate(new_rows, start=len(standing_rows)):
-        data[f"standings-{i}-player"] = player.pk
-        data[f"standings-{i}-start_rating"] = rating
-    data["_save"] = "Save"
-    return data
-
-
 def formset_errors(response) -> list[str]:
     errors = []
     for inline in response.context["inline_admin_formsets"]:
@@ -176,32 +60,29 @@ def formset_errors(response) -> list[str]:
 
 
 @pytest.fixture
-def seed(db):
-    """The seed example's league and players with their own start ratings, no games yet."""
-    league = make_league()
-    players = make_players("Pedja", "Marko", "Johnny")
-    for player, start in zip(players, (1200, 1150, 1100), strict=True):
-        engine.standing_set_start_rating(league=league, player=player, rating=start)
-    return league, players
+def worked_example(worked_example_league, worked_example_players):
+    """The worked example's league and players with their own start ratings, no games yet."""
+    return worked_example_league, worked_example_players
 
 
 @pytest.fixture
-def twin(seed):
-    """A second league like ``seed``'s, for the engine to build the expected history in."""
-    _league, players = seed
+def twin(worked_example):
+    """A second league like the worked example's, for the engine to build the expected history."""
+    _league, players = worked_example
     league = make_league()
-    for player, start in zip(players, (1200, 1150, 1100), strict=True):
-        engine.standing_set_start_rating(league=league, player=player, rating=start)
+    worked_example_players(league, players)
     return league
 
 
 # Adding a game ----------------------------------------------------------------------------------
 
 
-def test_adding_a_preferans_game_rates_it_like_the_engine(admin_client, admin_user, seed, twin):
-    league, players = seed
-    record_history(twin, players, history()[:1])
-    seats = paper_rows(players, SEED_PAPERS)
+def test_adding_a_preferans_game_rates_it_like_the_engine(
+    admin_client, admin_user, worked_example, twin
+):
+    league, players = worked_example
+    record_history(twin, players, five_games()[:1])
+    seats = paper_rows(players, WORKED_EXAMPLE_PAPERS)
 
     response = admin_client.post(reverse("admin:ratings_game_add"), game_post(league, T0, seats))
 
@@ -217,14 +98,14 @@ def test_adding_a_preferans_game_rates_it_like_the_engine(admin_client, admin_us
     assert AuditEntry.objects.filter(game_id=game.pk, user=admin_user).exists()
 
 
-def test_seats_follow_the_seat_field_not_the_row_order(admin_client, seed, twin):
-    league, players = seed
-    record_history(twin, players, history()[:1])
+def test_seats_follow_the_seat_field_not_the_row_order(admin_client, worked_example, twin):
+    league, players = worked_example
+    record_history(twin, players, five_games()[:1])
     pedja, marko, johnny = players
     rows = [
-        (johnny, 2, SEED_PAPERS[2], None),
-        (pedja, 0, SEED_PAPERS[0], None),
-        (marko, 1, SEED_PAPERS[1], None),
+        (johnny, 2, WORKED_EXAMPLE_PAPERS[2], None),
+        (pedja, 0, WORKED_EXAMPLE_PAPERS[0], None),
+        (marko, 1, WORKED_EXAMPLE_PAPERS[1], None),
     ]
 
     response = admin_client.post(reverse("admin:ratings_game_add"), game_post(league, T0, rows))
@@ -233,11 +114,11 @@ def test_seats_follow_the_seat_field_not_the_row_order(admin_client, seed, twin)
     assert ratings_by_game(league) == ratings_by_game(twin)
 
 
-def test_deleted_rows_are_left_out_of_the_game(admin_client, seed, twin):
-    league, players = seed
-    record_history(twin, players, history()[:1])
-    extra = make_players("Ghost")[0]
-    rows = paper_rows(players, SEED_PAPERS)
+def test_deleted_rows_are_left_out_of_the_game(admin_client, worked_example, twin):
+    league, players = worked_example
+    record_history(twin, players, five_games()[:1])
+    extra = make_player("Ghost")
+    rows = paper_rows(players, WORKED_EXAMPLE_PAPERS)
     data = game_post(league, T0, [*rows, (extra, 3, (0, 0, 0), None)])
     data["results-3-DELETE"] = "on"
 
@@ -250,14 +131,12 @@ def test_deleted_rows_are_left_out_of_the_game(admin_client, seed, twin):
 def test_adding_a_scored_game_takes_the_score_column(admin_client):
     league = make_league(System.RAYTER_LOWSCORE)
     twin = make_league(System.RAYTER_LOWSCORE)
-    players = make_players("Ann", "Bob", "Cid", "Dee")
+    players = make_players(["Ann", "Bob", "Cid", "Dee"])
     scores = [12, 80, 33, 0]
     engine.game_record(
         league=twin,
         played_at=T0,
-        entries=[
-            engine.Entry(player_id=p.pk, score=s) for p, s in zip(players, scores, strict=True)
-        ],
+        entries=score_entries(players, scores),
     )
     rows = [(p, seat, None, s) for seat, (p, s) in enumerate(zip(players, scores, strict=True))]
 
@@ -276,8 +155,9 @@ def test_adding_a_scored_game_takes_the_score_column(admin_client):
     ("rows", "message"),
     [
         pytest.param(
-            lambda p: [(p[0], 0, SEED_PAPERS[0], None), (p[0], 1, SEED_PAPERS[1], None),
-                       (p[2], 2, SEED_PAPERS[2], None)],
+            lambda p: [(p[0], 0, WORKED_EXAMPLE_PAPERS[0], None),
+                       (p[0], 1, WORKED_EXAMPLE_PAPERS[1], None),
+                       (p[2], 2, WORKED_EXAMPLE_PAPERS[2], None)],
             "duplicate data for player",
             id="same-player-twice",
         ),
@@ -288,20 +168,24 @@ def test_adding_a_scored_game_takes_the_score_column(admin_client):
             id="middle-does-not-sum-to-zero",
         ),
         pytest.param(
-            lambda p: [(p[0], 0, SEED_PAPERS[0], None), (p[1], 1, SEED_PAPERS[1], None)],
+            lambda p: [(p[0], 0, WORKED_EXAMPLE_PAPERS[0], None),
+                       (p[1], 1, WORKED_EXAMPLE_PAPERS[1], None)],
             "exactly 3 players",
             id="two-seats",
         ),
         pytest.param(
-            lambda p: [(p[0], 0, SEED_PAPERS[0], None), (p[1], 1, SEED_PAPERS[1], None),
+            lambda p: [(p[0], 0, WORKED_EXAMPLE_PAPERS[0], None),
+                       (p[1], 1, WORKED_EXAMPLE_PAPERS[1], None),
                        (p[2], 2, None, 460)],
             "needs its paper",
             id="no-paper",
         ),
     ],
 )  # fmt: skip
-def test_an_invalid_game_is_a_form_error_and_writes_nothing(admin_client, seed, rows, message):
-    league, players = seed
+def test_an_invalid_game_is_a_form_error_and_writes_nothing(
+    admin_client, worked_example, rows, message
+):
+    league, players = worked_example
     before = (Game.objects.count(), Result.objects.count(), standings(league))
 
     response = admin_client.post(
@@ -313,9 +197,9 @@ def test_an_invalid_game_is_a_form_error_and_writes_nothing(admin_client, seed, 
     assert (Game.objects.count(), Result.objects.count(), standings(league)) == before
 
 
-def test_a_half_filled_paper_names_the_missing_columns(admin_client, seed):
-    league, players = seed
-    data = game_post(league, T0, paper_rows(players, SEED_PAPERS))
+def test_a_half_filled_paper_names_the_missing_columns(admin_client, worked_example):
+    league, players = worked_example
+    data = game_post(league, T0, paper_rows(players, WORKED_EXAMPLE_PAPERS))
     data["results-1-right"] = ""
 
     response = admin_client.post(reverse("admin:ratings_game_add"), data)
@@ -325,9 +209,9 @@ def test_a_half_filled_paper_names_the_missing_columns(admin_client, seed):
     assert not Game.objects.exists()
 
 
-def test_an_invalid_edit_changes_nothing(admin_client, seed):
-    league, players = seed
-    (game,) = record_history(league, players, history()[:1])
+def test_an_invalid_edit_changes_nothing(admin_client, worked_example):
+    league, players = worked_example
+    (game,) = record_history(league, players, five_games()[:1])
     results = list(game.results.order_by("seat"))
     stored = ratings_by_game(league)
     bad = [(0, 1, 0), (0, 0, 0), (0, 0, 0)]
@@ -346,10 +230,12 @@ def test_an_invalid_edit_changes_nothing(admin_client, seed):
 # Changing and deleting games --------------------------------------------------------------------
 
 
-def test_changing_an_earlier_game_re_rates_every_later_game(admin_client, admin_user, seed, twin):
-    league, players = seed
-    games = record_history(league, players, history())
-    edited = history()
+def test_changing_an_earlier_game_re_rates_every_later_game(
+    admin_client, admin_user, worked_example, twin
+):
+    league, players = worked_example
+    games = record_history(league, players, five_games())
+    edited = five_games()
     new_papers = [(100, -10, 40), (0, 6, 20), (60, 4, 0)]
     edited[1] = (new_papers, edited[1][1])
     record_history(twin, players, edited)
@@ -372,11 +258,13 @@ def test_changing_an_earlier_game_re_rates_every_later_game(admin_client, admin_
     assert AuditEntry.objects.filter(game_id=game.pk, action="update", user=admin_user).exists()
 
 
-def test_moving_a_game_to_another_date_re_rates_from_the_earlier_place(admin_client, seed, twin):
-    league, players = seed
-    games = record_history(league, players, history())
+def test_moving_a_game_to_another_date_re_rates_from_the_earlier_place(
+    admin_client, worked_example, twin
+):
+    league, players = worked_example
+    games = record_history(league, players, five_games())
     game = games[3]
-    moved = history()
+    moved = five_games()
     moved.insert(0, moved.pop(3))
     record_history(twin, players, moved)
 
@@ -391,15 +279,15 @@ def test_moving_a_game_to_another_date_re_rates_from_the_earlier_place(admin_cli
     assert ratings_by_game(league) == ratings_by_game(twin)
 
 
-def test_swapping_seats_in_a_game_is_allowed(admin_client, seed, twin):
-    league, players = seed
-    (game,) = record_history(league, players, history()[:1])
-    record_history(twin, players, [(SEED_PAPERS, (1, 0, 2))])
+def test_swapping_seats_in_a_game_is_allowed(admin_client, worked_example, twin):
+    league, players = worked_example
+    (game,) = record_history(league, players, five_games()[:1])
+    record_history(twin, players, [(WORKED_EXAMPLE_PAPERS, (1, 0, 2))])
     results = list(game.results.order_by("seat"))
     seats = [
-        (results[0].player, 1, SEED_PAPERS[1], None),
-        (results[1].player, 0, SEED_PAPERS[0], None),
-        (results[2].player, 2, SEED_PAPERS[2], None),
+        (results[0].player, 1, WORKED_EXAMPLE_PAPERS[1], None),
+        (results[1].player, 0, WORKED_EXAMPLE_PAPERS[0], None),
+        (results[2].player, 2, WORKED_EXAMPLE_PAPERS[2], None),
     ]
 
     response = admin_client.post(
@@ -411,10 +299,10 @@ def test_swapping_seats_in_a_game_is_allowed(admin_client, seed, twin):
     assert ratings_by_game(league) == ratings_by_game(twin)
 
 
-def test_deleting_a_game_re_rates_the_league(admin_client, seed, twin):
-    league, players = seed
-    games = record_history(league, players, history())
-    record_history(twin, players, history()[:2] + history()[3:])
+def test_deleting_a_game_re_rates_the_league(admin_client, worked_example, twin):
+    league, players = worked_example
+    games = record_history(league, players, five_games())
+    record_history(twin, players, five_games()[:2] + five_games()[3:])
 
     response = admin_client.post(
         reverse("admin:ratings_game_delete", args=[games[2].pk]), {"post": "yes"}
@@ -427,10 +315,10 @@ def test_deleting_a_game_re_rates_the_league(admin_client, seed, twin):
     assert AuditEntry.objects.filter(game_id=games[2].pk, action="delete").exists()
 
 
-def test_bulk_deleting_games_re_rates_the_league(admin_client, seed, twin):
-    league, players = seed
-    games = record_history(league, players, history())
-    record_history(twin, players, [history()[0], history()[2], history()[4]])
+def test_bulk_deleting_games_re_rates_the_league(admin_client, worked_example, twin):
+    league, players = worked_example
+    games = record_history(league, players, five_games())
+    record_history(twin, players, [five_games()[0], five_games()[2], five_games()[4]])
 
     response = admin_client.post(
         reverse("admin:ratings_game_changelist"),
@@ -460,9 +348,11 @@ def test_a_member_who_is_not_staff_is_sent_to_the_admin_login(client, django_use
     assert response.url.startswith(reverse("admin:login"))
 
 
-def test_staff_without_delete_permission_cannot_delete_a_game(client, django_user_model, seed):
-    league, players = seed
-    (game,) = record_history(league, players, history()[:1])
+def test_staff_without_delete_permission_cannot_delete_a_game(
+    client, django_user_model, worked_example
+):
+    league, players = worked_example
+    (game,) = record_history(league, players, five_games()[:1])
     staff = django_user_model.objects.create_user(
         "clerk", password="pw-for-tests-only", is_staff=True
     )
@@ -484,16 +374,18 @@ def test_staff_without_delete_permission_cannot_delete_a_game(client, django_use
     assert ratings_by_game(league) == stored
 
 
-def test_staff_who_may_change_games_may_edit_their_results(client, django_user_model, seed):
-    league, players = seed
-    (game,) = record_history(league, players, history()[:1])
+def test_staff_who_may_change_games_may_edit_their_results(
+    client, django_user_model, worked_example
+):
+    league, players = worked_example
+    (game,) = record_history(league, players, five_games()[:1])
     staff = django_user_model.objects.create_user(
         "clerk", password="pw-for-tests-only", is_staff=True
     )
     staff.user_permissions.add(*Permission.objects.filter(codename__in=["change_game"]))
     client.force_login(staff)
     results = list(game.results.order_by("seat"))
-    papers = OTHER_PAPERS[0]
+    papers = SMALL_PAPERS
     seats = [(r.player, r.seat, paper, None) for r, paper in zip(results, papers, strict=True)]
 
     response = client.post(
@@ -508,31 +400,33 @@ def test_staff_who_may_change_games_may_edit_their_results(client, django_user_m
 # Game list --------------------------------------------------------------------------------------
 
 
-def test_game_list_shows_players_and_takes_the_same_queries_for_more_games(admin_client, seed):
+def test_game_list_shows_players_and_takes_the_same_queries_for_more_games(
+    admin_client, worked_example
+):
     """The players column is prefetched: no query per game (an n+1 would grow with the list)."""
-    league, players = seed
-    record_history(league, players, history()[:2])
+    league, players = worked_example
+    record_history(league, players, five_games()[:2])
     url = reverse("admin:ratings_game_changelist")
     with CaptureQueriesContext(connection) as few:
         response = admin_client.get(url)
     assert "Pedja, Marko, Johnny" in response.content.decode()
 
-    record_history(make_league(), players, history())
+    record_history(make_league(), players, five_games())
     with CaptureQueriesContext(connection) as more:
         admin_client.get(url)
 
     assert len(more.captured_queries) == len(few.captured_queries)
 
 
-def test_game_list_searches_by_player_name(admin_client, seed):
-    league, players = seed
-    record_history(league, players, history()[:2])
+def test_game_list_searches_by_player_name(admin_client, worked_example):
+    league, players = worked_example
+    record_history(league, players, five_games()[:2])
     other = make_league(System.ELO)
-    a, b = make_players("Xenia", "Yuri")
+    a, b = make_players(["Xenia", "Yuri"])
     engine.game_record(
         league=other,
         played_at=T0,
-        entries=[engine.Entry(player_id=a.pk, score=1), engine.Entry(player_id=b.pk, score=0)],
+        entries=score_entries([a, b], [1, 0]),
     )
 
     response = admin_client.get(reverse("admin:ratings_game_changelist"), {"q": "xenia"})
@@ -543,11 +437,11 @@ def test_game_list_searches_by_player_name(admin_client, seed):
 # Leagues ----------------------------------------------------------------------------------------
 
 
-def test_recompute_action_replays_the_selected_leagues(admin_client, seed):
-    league, players = seed
-    record_history(league, players, history())
+def test_recompute_action_replays_the_selected_leagues(admin_client, worked_example):
+    league, players = worked_example
+    record_history(league, players, five_games())
     other = make_league()
-    record_history(other, players, history()[:2])
+    record_history(other, players, five_games()[:2])
     stored = ratings_by_game(league), ratings_by_game(other)
     Result.objects.update(rating_after=0)  # drift, as after a fix in the rating code
 
@@ -563,13 +457,13 @@ def test_recompute_action_replays_the_selected_leagues(admin_client, seed):
     assert f"{league.name}: 5" in message
 
 
-def test_own_start_rating_in_the_league_inline_re_rates_the_league(admin_client, seed):
-    league, players = seed
-    record_history(league, players, history())
+def test_own_start_rating_in_the_league_inline_re_rates_the_league(admin_client, worked_example):
+    league, players = worked_example
+    record_history(league, players, five_games())
     twin = make_league()
     for player, start in zip(players, (1200, 1234, 1100), strict=True):
         engine.standing_set_start_rating(league=twin, player=player, rating=start)
-    record_history(twin, players, history())
+    record_history(twin, players, five_games())
     rows = [
         (s, 1234 if s.player == players[1] else s.start_rating)
         for s in Standing.objects.filter(league=league).order_by("player__name")
@@ -585,9 +479,9 @@ def test_own_start_rating_in_the_league_inline_re_rates_the_league(admin_client,
     assert standings(league) == standings(twin)
 
 
-def test_a_new_own_start_rating_row_goes_through_the_engine(admin_client, seed):
-    league, players = seed
-    newcomer = make_players("Newcomer")[0]
+def test_a_new_own_start_rating_row_goes_through_the_engine(admin_client, worked_example):
+    league, players = worked_example
+    newcomer = make_player("Newcomer")
 
     response = admin_client.post(
         reverse("admin:ratings_league_change", args=[league.pk]),
@@ -600,8 +494,10 @@ def test_a_new_own_start_rating_row_goes_through_the_engine(admin_client, seed):
     assert AuditEntry.objects.filter(player=newcomer, action="start_rating").exists()
 
 
-def test_a_fractional_own_start_rating_in_a_prefko_league_is_a_form_error(admin_client, seed):
-    league, _players = seed
+def test_a_fractional_own_start_rating_in_a_prefko_league_is_a_form_error(
+    admin_client, worked_example
+):
+    league, _players = worked_example
     standing = Standing.objects.filter(league=league).first()
 
     response = admin_client.post(
@@ -617,9 +513,9 @@ def test_a_fractional_own_start_rating_in_a_prefko_league_is_a_form_error(admin_
 
 def test_changing_the_league_start_rating_re_rates_it(admin_client):
     league, twin = make_league(), make_league(start_rating=1100)
-    players = make_players("Pedja", "Marko", "Johnny")
-    record_history(league, players, history())
-    record_history(twin, players, history())
+    players = make_players(["Pedja", "Marko", "Johnny"])
+    record_history(league, players, five_games())
+    record_history(twin, players, five_games())
 
     response = admin_client.post(
         reverse("admin:ratings_league_change", args=[league.pk]),
@@ -633,16 +529,13 @@ def test_changing_the_league_start_rating_re_rates_it(admin_client):
 
 def test_changing_the_elo_k_factor_re_rates_the_league(admin_client):
     league, twin = make_league(System.ELO), make_league(System.ELO, elo_k=16)
-    a, b = make_players("Ann", "Bob")
+    a, b = make_players(["Ann", "Bob"])
     for lg in (league, twin):
         for day, (first, second) in enumerate([(a, b), (b, a), (a, b)]):
             engine.game_record(
                 league=lg,
                 played_at=T0 + timedelta(days=day),
-                entries=[
-                    engine.Entry(player_id=first.pk, score=1),
-                    engine.Entry(player_id=second.pk, score=0),
-                ],
+                entries=score_entries([first, second], [1, 0]),
             )
 
     response = admin_client.post(
@@ -653,9 +546,11 @@ def test_changing_the_elo_k_factor_re_rates_the_league(admin_client):
     assert ratings_by_game(league) == ratings_by_game(twin)
 
 
-def test_a_league_with_games_cannot_switch_to_a_system_of_another_kind(admin_client, seed):
-    league, players = seed
-    record_history(league, players, history()[:1])
+def test_a_league_with_games_cannot_switch_to_a_system_of_another_kind(
+    admin_client, worked_example
+):
+    league, players = worked_example
+    record_history(league, players, five_games()[:1])
 
     response = admin_client.post(
         reverse("admin:ratings_league_change", args=[league.pk]),
@@ -668,18 +563,18 @@ def test_a_league_with_games_cannot_switch_to_a_system_of_another_kind(admin_cli
     assert league.system == System.PREFKO
 
 
-def test_league_list_counts_games(admin_client, seed):
-    league, players = seed
-    record_history(league, players, history()[:3])
+def test_league_list_counts_games(admin_client, worked_example):
+    league, players = worked_example
+    record_history(league, players, five_games()[:3])
 
     response = admin_client.get(reverse("admin:ratings_league_changelist"))
 
     assert [(lg, lg.game_count) for lg in response.context["cl"].result_list] == [(league, 3)]
 
 
-def test_admin_pages_render(admin_client, seed):
-    league, players = seed
-    (game,) = record_history(league, players, history()[:1])
+def test_admin_pages_render(admin_client, worked_example):
+    league, players = worked_example
+    (game,) = record_history(league, players, five_games()[:1])
     urls = [
         reverse("admin:ratings_game_add"),
         reverse("admin:ratings_game_change", args=[game.pk]),
@@ -701,9 +596,9 @@ def test_the_add_form_numbers_the_seats(admin_client):
     assert [form.initial.get("seat") for form in formset.forms] == [0, 1, 2]
 
 
-def test_saving_an_unchanged_game_does_not_re_rate(admin_client, seed):
-    league, players = seed
-    (game,) = record_history(league, players, history()[:1])
+def test_saving_an_unchanged_game_does_not_re_rate(admin_client, worked_example):
+    league, players = worked_example
+    (game,) = record_history(league, players, five_games()[:1])
     results = list(game.results.order_by("seat"))
     # As the browser sends the page back: every field with the value it showed.
     seats = [(r.player, r.seat, r.paper, r.score) for r in results]

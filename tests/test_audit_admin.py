@@ -15,16 +15,15 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import AuditEntry, Game, Player, Result, Standing
-from tests.test_admin import (
-    SEED_PAPERS,
+from tests.builders import (
     T0,
     game_post,
-    history,
     league_post,
     make_league,
-    make_players,
+    paper_entries,
     record_history,
 )
+from tests.worked_example import WORKED_EXAMPLE_PAPERS, five_games
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +31,10 @@ CHANGELIST = "admin:ratings_auditentry_changelist"
 
 
 @pytest.fixture
-def club():
-    """Five games of the seed's three players, with their own start ratings."""
-    league = make_league()
-    players = make_players("Pedja", "Marko", "Johnny")
-    for player, start in zip(players, (1200, 1150, 1100), strict=True):
-        engine.standing_set_start_rating(league=league, player=player, rating=start)
-    games = record_history(league, players, history())
-    return league, players, games
+def club(worked_example_league, worked_example_players):
+    """Five games of the worked example's three players, with their own start ratings."""
+    games = record_history(worked_example_league, worked_example_players, five_games())
+    return worked_example_league, worked_example_players, games
 
 
 def all_ratings(league) -> tuple[list, list]:
@@ -87,9 +82,9 @@ def test_deleting_a_game_in_the_admin_keeps_a_snapshot_of_it(admin_client, admin
     assert snapshot["id"] == game.pk
     assert snapshot["bula"] == 30
     assert [row["player_id"] for row in snapshot["results"]] == [
-        players[i].pk for i in history()[2][1]
+        players[i].pk for i in five_games()[2][1]
     ]
-    assert [row["paper"] for row in snapshot["results"]] == [list(p) for p in history()[2][0]]
+    assert [row["paper"] for row in snapshot["results"]] == [list(p) for p in five_games()[2][0]]
 
 
 def test_restoring_a_deleted_game_brings_it_back_with_its_old_id_and_ratings(
@@ -138,10 +133,7 @@ def test_a_game_whose_player_left_cannot_be_restored(admin_client, make_league, 
     game = engine.game_record(
         league=league,
         played_at=T0,
-        entries=[
-            engine.Entry(player_id=p.pk, paper=paper)
-            for p, paper in zip(players, SEED_PAPERS, strict=True)
-        ],
+        entries=paper_entries(players, WORKED_EXAMPLE_PAPERS),
         bula=30,
     )
     delete_in_admin(admin_client, game)
@@ -202,7 +194,9 @@ def test_an_edit_in_the_admin_records_before_and_after(admin_client, admin_user,
 
     entry = AuditEntry.objects.get(action="update")
     assert (entry.user, entry.game_id) == (admin_user, game.pk)
-    assert [row["paper"] for row in entry.before["results"]] == [list(p) for p in SEED_PAPERS]
+    assert [row["paper"] for row in entry.before["results"]] == [
+        list(p) for p in WORKED_EXAMPLE_PAPERS
+    ]
     assert [row["paper"] for row in entry.after["results"]] == [list(p) for p in new_papers]
     assert entry.after["played_at"] > entry.before["played_at"]
 
@@ -283,7 +277,7 @@ def test_the_trail_list_takes_the_same_queries_for_more_entries(admin_client, cl
     with CaptureQueriesContext(connection) as few:
         admin_client.get(url)
 
-    record_history(make_league(), players, history())
+    record_history(make_league(), players, five_games())
     for player in players:
         engine.standing_set_start_rating(league=league, player=player, rating=1000)
     with CaptureQueriesContext(connection) as more:

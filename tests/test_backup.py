@@ -19,10 +19,8 @@ from django.core.management import CommandError, call_command
 
 from ratings import engine
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
-from tests.conftest import T0
-
-PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
-OTHER_PAPERS = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
+from tests.builders import T0, paper_entries
+from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS
 
 
 def build_club() -> None:
@@ -56,10 +54,7 @@ def build_club() -> None:
                 league=prefko,
                 # Microseconds: a backup that rounds them could reorder games on a replay.
                 played_at=T0 + timedelta(days=n, microseconds=123_457 * n),
-                entries=[
-                    engine.Entry(player_id=p.pk, paper=paper)
-                    for p, paper in zip(seats, PAPERS if n % 2 else OTHER_PAPERS, strict=True)
-                ],
+                entries=paper_entries(seats, WORKED_EXAMPLE_PAPERS if n % 2 else SMALL_PAPERS),
                 bula=30,
                 ended_early=False,
                 note=f"table {n}",
@@ -69,9 +64,7 @@ def build_club() -> None:
     engine.game_update(
         game=games[2],
         played_at=games[2].played_at,
-        entries=[
-            engine.Entry(player_id=p.pk, paper=pp) for p, pp in zip(people[1:], PAPERS, strict=True)
-        ],
+        entries=paper_entries(people[1:], WORKED_EXAMPLE_PAPERS),
         bula=50,
         actor=staff,
     )
@@ -174,10 +167,7 @@ def test_the_restored_club_goes_on(tmp_path):
     game = engine.game_record(
         league=friday,
         played_at=T0 + timedelta(days=30),
-        entries=[
-            engine.Entry(player_id=p.pk, paper=paper)
-            for p, paper in zip(players, PAPERS, strict=True)
-        ],
+        entries=paper_entries(players, WORKED_EXAMPLE_PAPERS),
         bula=30,
     )
     assert game.pk > highest

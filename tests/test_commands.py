@@ -1,43 +1,17 @@
 """The management commands: recompute_ratings and demo."""
 
-import itertools
-from datetime import UTC, datetime, timedelta
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from ratings import engine
-from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.models import Game, League, Player, Result, System
+from tests.builders import make_league
+from tests.replays import assert_unchanged_by_recompute
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 1, 10, 20, 0, tzinfo=UTC)
-PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
-_ids = itertools.count()
-
-
-def make_league(system=System.PREFKO, **fields) -> League:
-    n = next(_ids)
-    return League.objects.create(name=f"League {n}", slug=f"league-{n}", system=system, **fields)
-
-
-def preferans_league_with_games(count: int) -> League:
-    league = make_league()
-    players = [Player.objects.create_named(f"Player {next(_ids)}") for _ in range(3)]
-    for day in range(count):
-        seats = players[day % 3 :] + players[: day % 3]
-        engine.game_record(
-            league=league,
-            played_at=T0 + timedelta(days=day),
-            entries=[
-                engine.Entry(player_id=p.pk, paper=paper)
-                for p, paper in zip(seats, PAPERS, strict=True)
-            ],
-            bula=30,
-        )
-    return league
 
 
 def stored_ratings(league) -> dict[int, tuple[float, float]]:
@@ -58,8 +32,9 @@ def run(*args, **options) -> str:
 # recompute_ratings ------------------------------------------------------------------------------
 
 
-def test_recompute_ratings_replays_every_league():
-    first, second = preferans_league_with_games(4), preferans_league_with_games(2)
+def test_recompute_ratings_replays_every_league(prefko_league_with):
+    first, _ = prefko_league_with(players=3, games=4)
+    second, _ = prefko_league_with(players=3, games=2)
     expected = stored_ratings(first), stored_ratings(second)
     Result.objects.update(rating_before=0, rating_after=0)
 
@@ -70,8 +45,9 @@ def test_recompute_ratings_replays_every_league():
     assert f"{second.name} ({second.slug}): 2 games rated" in out
 
 
-def test_recompute_ratings_replays_only_the_named_league():
-    first, second = preferans_league_with_games(3), preferans_league_with_games(1)
+def test_recompute_ratings_replays_only_the_named_league(prefko_league_with):
+    first, _ = prefko_league_with(players=3, games=3)
+    second, _ = prefko_league_with(players=3, games=1)
     expected = stored_ratings(first)
     Result.objects.update(rating_after=0)
 
@@ -84,8 +60,8 @@ def test_recompute_ratings_replays_only_the_named_league():
     assert out.strip() == f"{first.name} ({first.slug}): 3 games rated"
 
 
-def test_recompute_ratings_refuses_an_unknown_slug_and_replays_nothing():
-    league = preferans_league_with_games(1)
+def test_recompute_ratings_refuses_an_unknown_slug_and_replays_nothing(prefko_league_with):
+    league, _ = prefko_league_with(players=3, games=1)
     Result.objects.update(rating_after=0)
 
     with pytest.raises(CommandError, match="Unknown league: no-such-league"):
@@ -97,7 +73,7 @@ def test_recompute_ratings_refuses_an_unknown_slug_and_replays_nothing():
 # demo -------------------------------------------------------------------------------------------
 
 
-def test_demo_builds_the_club_with_the_seed_game_first():
+def test_demo_builds_the_club_with_the_worked_example_first():
     out = run("demo")
 
     preferans = League.objects.get(slug="preferans")
@@ -105,7 +81,7 @@ def test_demo_builds_the_club_with_the_seed_game_first():
     first = Game.objects.filter(league=preferans).chronological().first()
     results = list(first.results.select_related("player").order_by("seat"))
     assert [r.player.name for r in results] == ["Pedja", "Marko", "Johnny"]
-    assert [r.paper for r in results] == PAPERS
+    assert [r.paper for r in results] == WORKED_EXAMPLE_PAPERS
     assert first.bula == 30
     assert [r.score for r in results] == [-500, 40, 460]
     assert [r.rating_before for r in results] == [1200, 1150, 1100]
@@ -132,25 +108,9 @@ def test_demo_builds_the_club_with_the_seed_game_first():
 def test_demo_ratings_equal_a_replay_from_scratch():
     """The demo records every game in played order: the fast path must match a full replay."""
     run("demo")
-    leagues = list(League.objects.all())
-    before = {league.pk: stored_ratings(league) for league in leagues}
-    boards = {
-        league.pk: list(
-            Standing.objects.filter(league=league).order_by("player_id").values_list("rating")
-        )
-        for league in leagues
-    }
 
-    for league in leagues:
-        engine.league_recompute(league=league)
-
-    assert {league.pk: stored_ratings(league) for league in leagues} == before
-    assert {
-        league.pk: list(
-            Standing.objects.filter(league=league).order_by("player_id").values_list("rating")
-        )
-        for league in leagues
-    } == boards
+    for league in League.objects.all():
+        assert_unchanged_by_recompute(league)
 
 
 def test_demo_does_nothing_when_the_club_has_data():

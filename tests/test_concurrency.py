@@ -23,10 +23,12 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings import engine
-from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.models import Game, League, Player, System
+from tests.builders import paper_entries
+from tests.replays import assert_unchanged_by_recompute
+from tests.worked_example import SMALL_PAPERS
 
 ROOT = Path(__file__).resolve().parent.parent
-PAPERS = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
 
 
@@ -81,7 +83,7 @@ def enter_game(browser: Browser, path: str, players, played_at: datetime, status
         "played_at": played_at.strftime("%Y-%m-%dT%H:%M"),
         "bula": "30",
     }
-    for seat, (player, paper) in enumerate(zip(players, PAPERS, strict=True)):
+    for seat, (player, paper) in enumerate(zip(players, SMALL_PAPERS, strict=True)):
         data[f"player_{seat}"] = player.name
         data[f"left_{seat}"], data[f"middle_{seat}"], data[f"right_{seat}"] = paper
     status, page = browser.post(path, {**data, "preview": "1"})
@@ -92,26 +94,6 @@ def enter_game(browser: Browser, path: str, players, played_at: datetime, status
     # A refresh after the POST, or a double click: the same form again.
     status, _page = browser.post(path, {**data, "save": "1"})
     statuses.append(status)
-
-
-def assert_matches_replay(league: League) -> None:
-    stored = sorted(
-        Result.objects.filter(game__league=league).values_list(
-            "pk", "rating_before", "rating_after"
-        )
-    )
-    standings = sorted(
-        Standing.objects.filter(league=league).values_list("player_id", "rating", "games")
-    )
-    engine.league_recompute(league=league)
-    assert stored == sorted(
-        Result.objects.filter(game__league=league).values_list(
-            "pk", "rating_before", "rating_after"
-        )
-    )
-    assert standings == sorted(
-        Standing.objects.filter(league=league).values_list("player_id", "rating", "games")
-    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -125,10 +107,7 @@ def test_parallel_entries_edits_deletes_and_imports_on_postgresql(live_server, d
         engine.game_record(
             league=league,
             played_at=T0 - timedelta(days=30 - n),
-            entries=[
-                engine.Entry(player_id=p.pk, paper=paper)
-                for p, paper in zip(players[n % 6 : n % 6 + 3], PAPERS, strict=True)
-            ],
+            entries=paper_entries(players[n % 6 : n % 6 + 3], SMALL_PAPERS),
             bula=30,
         )
         for n in range(12)
@@ -157,10 +136,7 @@ def test_parallel_entries_edits_deletes_and_imports_on_postgresql(live_server, d
                 engine.game_update(
                     game=game,
                     played_at=game.played_at + timedelta(hours=1),
-                    entries=[
-                        engine.Entry(player_id=p.pk, paper=paper)
-                        for p, paper in zip(reversed(players[:3]), PAPERS, strict=True)
-                    ],
+                    entries=paper_entries(players[2::-1], SMALL_PAPERS),
                     bula=50,
                 )
 
@@ -200,8 +176,8 @@ def test_parallel_entries_edits_deletes_and_imports_on_postgresql(live_server, d
     assert Game.objects.filter(league=league, played_at__gte=T0).count() == 20
     assert Game.objects.filter(league=league).count() == 20 + 12 - 3
     assert Game.objects.filter(league=hearts).count() == 50
-    assert_matches_replay(league)
-    assert_matches_replay(hearts)
+    assert_unchanged_by_recompute(league)
+    assert_unchanged_by_recompute(hearts)
 
 
 def test_sqlite_writers_in_separate_processes_queue_instead_of_failing(tmp_path):

@@ -16,7 +16,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from ratings.models import System
-from tests.seed import SEED_PAPERS
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def club(make_league, make_player, record_game, staff_user):
     league = make_league(System.PREFKO, name="Friday")
     hearts = make_league(System.RAYTER_LOWSCORE, name="Hearts", game_name="Hearts")
     players = [make_player(name) for name in ("Pedja", "Marko", "Johnny")]
-    games = [record_game(league, players, papers=SEED_PAPERS) for _ in range(2)]
+    games = [record_game(league, players, papers=WORKED_EXAMPLE_PAPERS) for _ in range(2)]
     staff_user.user_permissions.add(*Permission.objects.filter(content_type__app_label="ratings"))
     return {"league": league, "hearts": hearts, "player": players[0], "game": games[0]}
 

@@ -1,8 +1,7 @@
 """The rating engine against an independent from-scratch replay."""
 
-import itertools
 import random
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -10,124 +9,26 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.algorithms import elo, preferans, rayter
-from ratings.models import Game, League, Player, Result, Standing, System
-from tests.seed import SEED_PAPERS, random_paper
+from ratings.models import Game, League, Result, Standing, System
+from tests.builders import (
+    T0,
+    make_league,
+    make_players,
+    paper_entries,
+    score_entries,
+    worked_example_players,
+)
+from tests.replays import assert_equals_independent_replay
+from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS, random_paper
 
 pytestmark = pytest.mark.django_db
-T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
-_ids = itertools.count()
 
 
-def make_league(system=System.PREFKO, **fields) -> League:
-    n = next(_ids)
-    return League.objects.create(name=f"League {n}", slug=f"league-{n}", system=system, **fields)
-
-
-def make_players(count: int, **fields) -> list[Player]:
-    return [Player.objects.create_named(f"Player {next(_ids)}", **fields) for _ in range(count)]
-
-
-def paper_entries(players, papers):
-    return [
-        engine.Entry(player_id=p.pk, paper=paper) for p, paper in zip(players, papers, strict=True)
-    ]
-
-
-def score_entries(players, scores):
-    return [engine.Entry(player_id=p.pk, score=s) for p, s in zip(players, scores, strict=True)]
-
-
-def reference_ratings(league: League) -> dict[int, tuple[float, float]]:
-    """Replay the league from scratch with the algorithms alone: result id -> (before, after)."""
-    league.refresh_from_db()
-    own = dict(
-        Standing.objects.filter(league=league, start_rating__isnull=False).values_list(
-            "player_id", "start_rating"
-        )
-    )
-    rating, games, peak, expected = {}, {}, {}, {}
-    births = dict(Player.objects.values_list("pk", "birth_date"))
-    for game in Game.objects.filter(league=league).chronological().prefetch_related("results"):
-        results = sorted(game.results.all(), key=lambda r: r.seat)
-        for r in results:
-            start = own.get(r.player_id, league.start_rating)
-            rating.setdefault(r.player_id, start)
-            games.setdefault(r.player_id, 0)
-            peak.setdefault(r.player_id, start)
-        before = [rating[r.player_id] for r in results]
-        scores = [r.score for r in results]
-        if league.system == System.PREFKO:
-            changes = preferans.rating_changes(
-                [int(b) for b in before], [int(s) for s in scores], game.bula
-            )
-            after = [b + c for b, c in zip(before, changes, strict=True)]
-        elif league.system == System.ELO:
-            after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
-        elif league.system == System.FIDE:
-            ages = []
-            for r in results:
-                born = births[r.player_id]
-                d = game.played_at.date()
-                ages.append(
-                    None
-                    if born is None
-                    else d.year - born.year - ((d.month, d.day) < (born.month, born.day))
-                )
-            after = list(
-                elo.fide(
-                    int(before[0]),
-                    int(before[1]),
-                    scores[0],
-                    games_a=games[results[0].player_id],
-                    games_b=games[results[1].player_id],
-                    age_a=ages[0],
-                    age_b=ages[1],
-                    ever_2400_a=peak[results[0].player_id] >= 2400,
-                    ever_2400_b=peak[results[1].player_id] >= 2400,
-                    blitz=league.speed == "blitz",
-                    rapid=league.speed == "rapid",
-                )
-            )
-        else:
-            changes = rayter.rate_single_game(
-                scores, before, score_type=league.rating_system.rayter_score_type
-            )
-            after = [b + c for b, c in zip(before, changes, strict=True)]
-        for r, b, a in zip(results, before, after, strict=True):
-            expected[r.pk] = (b, a)
-            rating[r.player_id] = a
-            games[r.player_id] += 1
-            peak[r.player_id] = max(peak[r.player_id], a)
-    return expected, rating, games
-
-
-def assert_matches_replay(league: League) -> None:
-    expected, rating, games = reference_ratings(league)
-    stored = {
-        pk: (before, after)
-        for pk, before, after in Result.objects.filter(game__league=league).values_list(
-            "pk", "rating_before", "rating_after"
-        )
-    }
-    assert stored == expected
-    standings = {s.player_id: s for s in Standing.objects.filter(league=league)}
-    for pid, value in rating.items():
-        assert standings[pid].rating == value
-        assert standings[pid].games == games[pid]
-    for pid, standing in standings.items():
-        if pid not in rating:
-            assert standing.games == 0
-            assert standing.rating == standing.initial_rating(league)
-
-
-def test_seed_example_with_own_start_ratings():
+def test_the_worked_example_with_own_start_ratings():
     league = make_league()
-    players = [Player.objects.create_named(n) for n in ("Pedja", "Marko", "Johnny")]
-    for player, start in zip(players, (1200, 1150, 1100), strict=True):
-        engine.standing_set_start_rating(league=league, player=player, rating=start)
+    players = worked_example_players(league)
     game = engine.game_record(
-        league=league, played_at=T0, entries=paper_entries(players, SEED_PAPERS), bula=30
+        league=league, played_at=T0, entries=paper_entries(players, WORKED_EXAMPLE_PAPERS), bula=30
     )
     results = list(game.results.order_by("seat"))
     assert [r.score for r in results] == [-500, 40, 460]
@@ -145,7 +46,7 @@ def test_recording_the_newest_game_costs_the_same_whatever_the_history(
     """No replay on the fast path: the 3rd and the 40th game take the same queries."""
     league = make_league()
     players = make_players(3)
-    papers = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
+    papers = SMALL_PAPERS
     counts = []
     for n in range(40):
         from django.db import connection
@@ -166,7 +67,7 @@ def test_recording_the_newest_game_costs_the_same_whatever_the_history(
 def test_backdated_game_replays_from_its_place_and_leaves_other_leagues_alone():
     league, other = make_league(), make_league()
     players = make_players(3)
-    papers = [(10, 2, 4), (6, -1, 8), (0, -1, 2)]
+    papers = SMALL_PAPERS
     for n in range(5):
         engine.game_record(
             league=league,
@@ -184,10 +85,10 @@ def test_backdated_game_replays_from_its_place_and_leaves_other_leagues_alone():
     engine.game_record(
         league=league,
         played_at=T0 - timedelta(days=1),
-        entries=paper_entries(players, SEED_PAPERS),
+        entries=paper_entries(players, WORKED_EXAMPLE_PAPERS),
         bula=30,
     )
-    assert_matches_replay(league)
+    assert_equals_independent_replay(league)
     assert (
         list(Result.objects.filter(game__league=other).values_list("pk", "rating_after"))
         == other_before
@@ -221,7 +122,11 @@ def test_prepare_game_refuses_a_middle_column_that_does_not_sum_to_zero():
 @pytest.mark.parametrize(
     ("system", "entries_fn", "message"),
     [
-        (System.PREFKO, lambda p: paper_entries(p[:2], SEED_PAPERS[:2]), "exactly 3 players"),
+        (
+            System.PREFKO,
+            lambda p: paper_entries(p[:2], WORKED_EXAMPLE_PAPERS[:2]),
+            "exactly 3 players",
+        ),
         (System.ELO, lambda p: score_entries(p[:2], [1, 1]), "win and a loss"),
         (System.RAYTER_HIGHSCORE, lambda p: score_entries([p[0], p[0]], [1, 2]), "one seat"),
         (System.RAYTER_HIGHSCORE, lambda p: score_entries(p[:2], [1, float("nan")]), "finite"),
@@ -310,9 +215,9 @@ def test_any_sequence_of_changes_equals_a_from_scratch_replay(case):
         else:
             player = players[op["pick"] % len(players)]
             engine.standing_set_start_rating(league=league, player=player, rating=op["start"])
-        assert_matches_replay(league)
+        assert_equals_independent_replay(league)
     engine.league_recompute(league=league)
-    assert_matches_replay(league)
+    assert_equals_independent_replay(league)
 
 
 def random_prepared(league, players, rng, count, start):
@@ -339,12 +244,12 @@ def test_recording_many_games_at_once_equals_a_replay_whether_newest_or_backdate
     newest = random_prepared(league, players, rng, 150, T0)
     assert engine.games_record_many(league=league, games=newest) == 150
     assert Result.objects.filter(game__league=league).count() == 450
-    assert_matches_replay(league)
+    assert_equals_independent_replay(league)
 
     backdated = random_prepared(league, players, rng, 40, T0 + timedelta(hours=12))
     assert engine.games_record_many(league=league, games=backdated) == 40
     assert Game.objects.filter(league=league).count() == 190
-    assert_matches_replay(league)
+    assert_equals_independent_replay(league)
 
 
 def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():

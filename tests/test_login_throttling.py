@@ -11,17 +11,11 @@ from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.builders import PASSWORD
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 WRONG = "not-the-password"
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Dozens of logins here: a cheap hasher keeps the file fast (the hash is not under test)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def log_in(client: Client, username: str, password: str, **extra):

@@ -22,19 +22,23 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from django.urls import NoReverseMatch, URLPattern, URLResolver, reverse
+from django.urls import URLPattern, URLResolver, reverse
 
 from ratings import engine
 from ratings import urls as ratings_urls
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
-from tests import test_admin
-from tests.conftest import PASSWORD, T0
+from tests import builders
+from tests.builders import PASSWORD, T0, make_league, make_players, paper_entries
+from tests.worked_example import (
+    WORKED_EXAMPLE_FORM,
+    WORKED_EXAMPLE_PAPERS,
+    WORKED_EXAMPLE_PLAYERS,
+)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 ROLES = ("anonymous", "member", "staff")
 WRITE_METHODS = ("post", "put", "patch", "delete")
-PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 
 # Every URL name of ratings/urls.py, by what it does. A new URL fails
 # test_every_ratings_url_has_a_policy until it is added here.
@@ -50,8 +54,10 @@ ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],
     "player_new": lambda w: [],
 }
-# Being added by the rayter work; tested here as soon as the names resolve.
-RAYTER_PAGES = ("rayter_import", "rayter_export")
+RAYTER_PAGES = {
+    "rayter_import": lambda w: [w.hearts.slug],
+    "rayter_export": lambda w: [w.hearts.slug],
+}
 
 
 def url_names(patterns) -> set[str]:
@@ -64,27 +70,16 @@ def url_names(patterns) -> set[str]:
     return names
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Three users per test: a cheap hasher keeps the file fast (the hash is not under test)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world(django_user_model):
     """A league with one game, a scored league, and a member, staff and a clerk to ask."""
-    league = League.objects.create(name="Friday", slug="friday", system=System.PREFKO)
-    hearts = League.objects.create(
-        name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE, game_name="Hearts"
-    )
-    players = [Player.objects.create_named(name) for name in ("Pedja", "Marko", "Johnny")]
+    league = make_league(System.PREFKO, name="Friday")
+    hearts = make_league(System.RAYTER_LOWSCORE, name="Hearts", game_name="Hearts")
+    players = make_players(WORKED_EXAMPLE_PLAYERS)
     game = engine.game_record(
         league=league,
         played_at=T0,
-        entries=[
-            engine.Entry(player_id=p.pk, paper=paper)
-            for p, paper in zip(players, PAPERS, strict=True)
-        ],
+        entries=paper_entries(players, WORKED_EXAMPLE_PAPERS),
         bula=30,
     )
     member = django_user_model.objects.create_user("member", password=PASSWORD)
@@ -199,26 +194,15 @@ def test_a_private_club_shows_visitors_no_names(world, settings):
 # Entering games and players ---------------------------------------------------------------------
 
 
-def paper_data(world) -> dict:
-    data = {
-        "submission_key": str(uuid.uuid4()),
-        "played_at": "2026-03-12T21:30",
-        "bula": "30",
-    }
-    for seat, (player, (left, middle, right)) in enumerate(zip(world.players, PAPERS, strict=True)):
-        data |= {
-            f"player_{seat}": player.name,
-            f"left_{seat}": left,
-            f"middle_{seat}": middle,
-            f"right_{seat}": right,
-        }
-    return data
+def paper_data() -> dict:
+    """The worked example as the entry form posts it, once."""
+    return {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
 
 
 def enter_game(client: Client, world):
     """Preview, then save what was previewed, as a member at the table does."""
     url = reverse("ratings:game_new", args=[world.league.slug])
-    data = paper_data(world)
+    data = paper_data()
     preview = client.post(url, {**data, "preview": "1"})
     token = preview.context["form"]["previewed"].value() if preview.status_code == 200 else ""
     return client.post(url, {**data, "previewed": token, "save": "1"})
@@ -434,7 +418,7 @@ def csrf_token(client: Client, url: str) -> str:
 def test_the_entry_form_needs_the_csrf_token(world):
     client = client_for(world, "member", enforce_csrf_checks=True)
     url = reverse("ratings:game_new", args=[world.league.slug])
-    data = {**paper_data(world), "preview": "1"}
+    data = {**paper_data(), "preview": "1"}
     before = counts()
 
     refused = client.post(url, data)
@@ -509,19 +493,12 @@ def test_the_admin_needs_the_csrf_token(world):
     assert not Game.objects.filter(pk=world.game.pk).exists()
 
 
-# Rayter import and export (skipped until those pages exist) -------------------------------------
+# Rayter import and export -----------------------------------------------------------------------
 
 
 def rayter_url(world, name: str) -> str:
-    """The page's URL, for the scored league when it takes one; skip if it is not there yet."""
-    if name not in url_names(ratings_urls.urlpatterns):
-        pytest.skip(f"ratings:{name} is not defined yet")
-    for args in ([], [world.hearts.slug]):
-        try:
-            return reverse(f"ratings:{name}", args=args)
-        except NoReverseMatch:
-            continue
-    pytest.fail(f"ratings:{name} takes arguments this test does not know")
+    """The page's URL, for the scored league."""
+    return reverse(f"ratings:{name}", args=RAYTER_PAGES[name](world))
 
 
 RAYTER_FILE = b"game 2026-01-01 20:00\nAnna 10\nBojan 3\n"
@@ -615,12 +592,14 @@ def test_a_private_club_hides_the_rayter_export_from_visitors(world, settings):
 
 def _game_form(world, *, game=None) -> dict:
     rows = list(game.results.order_by("seat")) if game else []
-    data = test_admin.game_post(
+    data = builders.game_post(
         world.league,
         T0 + timedelta(days=1),
         [
             (p, seat, paper, None)
-            for seat, (p, paper) in enumerate(zip(world.players, PAPERS, strict=True))
+            for seat, (p, paper) in enumerate(
+                zip(world.players, WORKED_EXAMPLE_PAPERS, strict=True)
+            )
         ],
         game=game,
         results=rows,
@@ -630,7 +609,7 @@ def _game_form(world, *, game=None) -> dict:
 
 
 def _league_form(world) -> dict:
-    return test_admin.league_post(world.league, name="Renamed by a viewer", start_rating=1234)
+    return builders.league_post(world.league, name="Renamed by a viewer", start_rating=1234)
 
 
 # Each admin write a viewer might try: (URL name, its arguments, the POST data).

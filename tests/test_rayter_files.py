@@ -24,12 +24,14 @@ from hypothesis import strategies as st
 from ratings import engine, rayter_files
 from ratings.algorithms import rayter
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from tests.algorithms import rayter_reference
+from tests.builders import score_entries
 
 pytestmark = pytest.mark.django_db
 
 VECTORS = Path(__file__).parent / "algorithms" / "vectors"
 CLI_FILES = json.loads(gzip.decompress((VECTORS / "rayter_cli.json.gz").read_bytes()))["files"]
-SEED = VECTORS / "rayter_seed.txt"
+WORKED_EXAMPLE = VECTORS / "rayter_worked_example.txt"
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
 
@@ -93,15 +95,15 @@ def club_state(league: League) -> tuple:
     )
 
 
-# The seed and the rayter command's own outputs ---------------------------------------------------
+# The worked example and the rayter command's own outputs ------------------------------------------
 
 
-def test_seed_example_gives_the_seeds_standings(tmp_path):
-    out = import_file(str(SEED), "seed")
+def test_the_worked_example_gives_its_standings(tmp_path):
+    out = import_file(str(WORKED_EXAMPLE), "example")
     assert "Games imported: 2 of 2" in out
     assert "New players: 4 (Ahmed, Dahlia, John, Lei)" in out
 
-    text = run("standings", "seed")
+    text = run("standings", "example")
 
     assert text.splitlines()[2:] == [
         "Name           Games     Rating    Change    ",
@@ -113,10 +115,14 @@ def test_seed_example_gives_the_seeds_standings(tmp_path):
 
 
 def test_new_league_is_a_scored_league_named_after_the_slug_without_a_game_name():
-    import_file(str(SEED), "seed")
+    import_file(str(WORKED_EXAMPLE), "example")
 
-    league = League.objects.get(slug="seed")
-    assert (league.name, league.system, league.game_name) == ("seed", System.RAYTER_HIGHSCORE, "")
+    league = League.objects.get(slug="example")
+    assert (league.name, league.system, league.game_name) == (
+        "example",
+        System.RAYTER_HIGHSCORE,
+        "",
+    )
     assert league.start_rating == 1000
 
 
@@ -126,7 +132,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
 
     rayter rates in file order, the club by time: for the fixture files that are not in time
     order the import says so, and the standings are those rayter gives the same games sorted
-    by time (the pure module equals the command; tests/algorithms/test_rayter.py proves it).
+    by time (tests/algorithms/test_rayter.py proves that its model of the command equals it).
     """
     path = write(tmp_path, record["content"], record["name"])
     parsed = rayter.parse(record["content"])
@@ -147,7 +153,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
         assert "not in time order" in out
         # sorted() is stable: games in the same minute keep their file order.
         by_time = sorted(parsed.games, key=lambda game: game.time)
-        expected = rayter.standings(rayter.RayterFile(tuple(by_time), parsed.score_type))
+        expected = rayter_reference.standings(rayter.RayterFile(tuple(by_time), parsed.score_type))
         assert [(r["name"], r["games"], r["rating"], r["change"]) for r in rows] == [
             (s.name, s.games, s.rating, s.change) for s in expected
         ]
@@ -158,14 +164,14 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
 
 @pytest.mark.parametrize("record", CLI_FILES, ids=[r["name"] for r in CLI_FILES])
 def test_standings_text_is_the_cli_table(record):
-    """standings_text repeats rayter.render_cli_text's format: the two must not drift apart."""
+    """standings_text prints the rayter command's table (with Change for Delta), byte for byte."""
     parsed = rayter.parse(record["content"])
     title = parsed.game_name or record["name"]
 
-    text = rayter_files.standings_text(title, len(parsed.games), rayter.standings(parsed))
+    text = rayter_files.standings_text(title, len(parsed.games), rayter_reference.standings(parsed))
 
     assert text == record["text"].replace("Delta     \n", "Change    \n", 1)
-    assert record["text"] == rayter.render_cli_text(parsed, record["name"])
+    assert record["text"] == rayter_reference.render_cli_text(parsed, record["name"])
 
 
 def test_new_league_takes_its_system_and_names_from_the_file(tmp_path):
@@ -284,7 +290,7 @@ def test_file_without_games_is_refused(tmp_path):
 
 def test_league_of_another_kind_is_refused(tmp_path, make_league):
     league = make_league(System.PREFKO, name="Preferans", slug="pref")
-    path = write(tmp_path, SEED.read_text(encoding="utf-8"))
+    path = write(tmp_path, WORKED_EXAMPLE.read_text(encoding="utf-8"))
 
     with pytest.raises(CommandError, match="is not a scored league"):
         import_file(path, "pref")
@@ -295,7 +301,7 @@ def test_league_of_another_kind_is_refused(tmp_path, make_league):
 
 def test_league_with_another_score_type_is_refused(tmp_path, make_league):
     make_league(System.RAYTER_LOWSCORE, name="Hearts", slug="hearts")
-    path = write(tmp_path, SEED.read_text(encoding="utf-8"))
+    path = write(tmp_path, WORKED_EXAMPLE.read_text(encoding="utf-8"))
 
     with pytest.raises(CommandError, match="score type is highscore .* but the league 'Hearts'"):
         import_file(path, "hearts")
@@ -316,7 +322,7 @@ def test_refusal_also_lists_the_files_own_problems(tmp_path, make_league):
 
 def test_bad_slug_for_a_new_league_is_refused(tmp_path):
     with pytest.raises(CommandError, match="is not a slug"):
-        import_file(str(SEED), "no spaces please")
+        import_file(str(WORKED_EXAMPLE), "no spaces please")
 
     assert nothing_written()
 
@@ -346,7 +352,7 @@ def test_bom_crlf_and_non_ascii_names(tmp_path):
     import_file(path, "unicode")
 
     rows = standings_json("unicode")
-    expected = rayter.standings(rayter.parse(text))
+    expected = rayter_reference.standings(rayter.parse(text))
     assert [(r["name"], r["games"], r["rating"]) for r in rows] == [
         (s.name, s.games, s.rating) for s in expected
     ]
@@ -370,9 +376,9 @@ def test_binary_file_is_refused(tmp_path):
 
 
 def test_file_from_stdin(monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(SEED.read_bytes())))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(WORKED_EXAMPLE.read_bytes())))
 
-    out = import_file("-", "seed")
+    out = import_file("-", "example")
 
     assert "Games imported: 2 of 2" in out
 
@@ -410,7 +416,7 @@ def test_games_in_the_same_minute_keep_file_order(tmp_path):
 
     import_file(path, "minute")
 
-    expected = rayter.standings(rayter.parse(text))
+    expected = rayter_reference.standings(rayter.parse(text))
     assert [(r["name"], r["rating"], r["change"]) for r in standings_json("minute")] == [
         (s.name, s.rating, s.change) for s in expected
     ]
@@ -420,12 +426,12 @@ def test_games_in_the_same_minute_keep_file_order(tmp_path):
 
 
 def test_importing_twice_skips_every_game(tmp_path):
-    path = write(tmp_path, SEED.read_text(encoding="utf-8"))
-    import_file(path, "seed")
-    league = League.objects.get(slug="seed")
+    path = write(tmp_path, WORKED_EXAMPLE.read_text(encoding="utf-8"))
+    import_file(path, "example")
+    league = League.objects.get(slug="example")
     before = club_state(league)
 
-    out = import_file(path, "seed")
+    out = import_file(path, "example")
 
     assert "Games imported: 0 of 2" in out
     assert (
@@ -436,14 +442,14 @@ def test_importing_twice_skips_every_game(tmp_path):
 
 
 def test_importing_more_games_adds_only_the_new_ones(tmp_path):
-    seed = SEED.read_text(encoding="utf-8")
-    import_file(write(tmp_path, seed.split("\n\n")[0] + "\n", "first.txt"), "seed")
+    text = WORKED_EXAMPLE.read_text(encoding="utf-8")
+    import_file(write(tmp_path, text.split("\n\n")[0] + "\n", "first.txt"), "example")
 
-    out = import_file(write(tmp_path, seed, "both.txt"), "seed")
+    out = import_file(write(tmp_path, text, "both.txt"), "example")
 
     assert "Games imported: 1 of 2" in out
     assert "line 1: already in the league" in out
-    assert [round(r["rating"]) for r in standings_json("seed")] == [1058, 1029, 962, 951]
+    assert [round(r["rating"]) for r in standings_json("example")] == [1058, 1029, 962, 951]
 
 
 def test_importing_twice_skips_every_game_with_non_ascii_capitals(tmp_path):
@@ -470,15 +476,15 @@ def test_a_game_repeated_in_the_file_counts_twice_as_in_rayter_and_once_is_enoug
 
 
 def test_replace_deletes_the_leagues_games_first(tmp_path):
-    import_file(str(SEED), "seed")
+    import_file(str(WORKED_EXAMPLE), "example")
     other = write(tmp_path, "game 2021-05-05 12:00\nJohn 1\nMaria 2\n")
 
-    out = import_file(other, "seed", replace=True)
+    out = import_file(other, "example", replace=True)
 
     assert "Deleted first (--replace): 2 games" in out
-    league = League.objects.get(slug="seed")
+    league = League.objects.get(slug="example")
     assert Game.objects.filter(league=league).count() == 1
-    rows = standings_json("seed")
+    rows = standings_json("example")
     assert [(r["name"], r["games"]) for r in rows] == [("Maria", 1), ("John", 1)]
     # Players of the deleted games stay in the club, without games in this league.
     assert Standing.objects.get(league=league, player__name="Dahlia").games == 0
@@ -486,16 +492,18 @@ def test_replace_deletes_the_leagues_games_first(tmp_path):
 
 def test_club_names_are_matched_whatever_the_case(tmp_path, make_player):
     make_player("Dahlia")
-    path = write(tmp_path, SEED.read_text(encoding="utf-8").replace("Dahlia", "DAHLIA"))
+    path = write(tmp_path, WORKED_EXAMPLE.read_text(encoding="utf-8").replace("Dahlia", "DAHLIA"))
 
-    out = import_file(path, "seed")
+    out = import_file(path, "example")
 
     assert "New players: 3 (Ahmed, John, Lei)" in out
-    assert "Dahlia" in [r["name"] for r in standings_json("seed")]
+    assert "Dahlia" in [r["name"] for r in standings_json("example")]
 
 
 def test_dry_run_writes_nothing_and_shows_the_standings():
-    done = rayter_files.import_rayter(data=SEED.read_bytes(), league_slug="seed", dry_run=True)
+    done = rayter_files.import_rayter(
+        data=WORKED_EXAMPLE.read_bytes(), league_slug="example", dry_run=True
+    )
 
     assert done.summary.games == 2
     assert [(s.name, round(s.rating)) for s in done.standings] == [
@@ -511,10 +519,10 @@ def test_dry_run_writes_nothing_and_shows_the_standings():
 
 
 def test_standings_json_and_csv_carry_full_floats(tmp_path):
-    import_file(str(SEED), "seed")
-    rows = standings_json("seed")
+    import_file(str(WORKED_EXAMPLE), "example")
+    rows = standings_json("example")
 
-    table = list(csv.reader(io.StringIO(run("standings", "seed", format="csv"))))
+    table = list(csv.reader(io.StringIO(run("standings", "example", format="csv"))))
 
     assert table[0] == ["name", "games", "rating", "change"]
     assert [row[0] for row in table[1:]] == ["John", "Dahlia", "Ahmed", "Lei"]
@@ -524,12 +532,13 @@ def test_standings_json_and_csv_carry_full_floats(tmp_path):
 
 def test_standings_change_is_the_leagues_last_game_only(tmp_path):
     path = write(
-        tmp_path, SEED.read_text(encoding="utf-8") + "\ngame 2011-12-26 10:00\nJohn 1\nLei 2\n"
+        tmp_path,
+        WORKED_EXAMPLE.read_text(encoding="utf-8") + "\ngame 2011-12-26 10:00\nJohn 1\nLei 2\n",
     )
 
-    import_file(path, "seed")
+    import_file(path, "example")
 
-    changes = {r["name"]: r["change"] for r in standings_json("seed")}
+    changes = {r["name"]: r["change"] for r in standings_json("example")}
     assert changes["Dahlia"] == changes["Ahmed"] == 0
     assert changes["John"] < 0 < changes["Lei"]
 
@@ -654,10 +663,7 @@ def test_export_then_import_gives_the_same_standings(case):
             engine.game_record(
                 league=league,
                 played_at=T0 + timedelta(seconds=seconds),
-                entries=[
-                    engine.Entry(player_id=players[seat].pk, score=score)
-                    for seat, score in zip(seats, scores, strict=True)
-                ],
+                entries=score_entries([players[seat] for seat in seats], scores),
             )
 
         text = rayter_files.export_rayter(league)
@@ -689,12 +695,12 @@ def test_names_written_as_one_word_come_back_to_the_same_players(
 
 
 def test_name_is_ignored_for_a_league_that_exists(tmp_path):
-    import_file(str(SEED), "seed")
+    import_file(str(WORKED_EXAMPLE), "example")
 
-    out = import_file(str(SEED), "seed", name="Another name")
+    out = import_file(str(WORKED_EXAMPLE), "example", name="Another name")
 
-    assert "--name is ignored: the league 'seed' already exists." in out
-    assert League.objects.get(slug="seed").name == "seed"
+    assert "--name is ignored: the league 'example' already exists." in out
+    assert League.objects.get(slug="example").name == "example"
 
 
 def test_progress_is_reported_phase_by_phase():
@@ -707,6 +713,8 @@ def test_progress_is_reported_phase_by_phase():
         def update(self, n=1):
             phases[-1][2] += n
 
-    rayter_files.import_rayter(data=SEED.read_bytes(), league_slug="seed", progress=Recorder)
+    rayter_files.import_rayter(
+        data=WORKED_EXAMPLE.read_bytes(), league_slug="example", progress=Recorder
+    )
 
     assert phases == [["Reading", 12, 12], ["Checking", 2, 2], ["Rating and saving", 2, 2]]

@@ -74,13 +74,13 @@ def test_a_request_at_the_limit_is_read(client, settings, member_user):
     assert response.status_code == 200  # the login form again: a wrong password
 
 
-def test_the_largest_rayter_file_fits_the_default_limit(staff_client, settings):
+def test_the_largest_rayter_file_fits_the_default_limit(admin_client, settings):
     hearts = League.objects.create(name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE)
     # NUL bytes: the import form reads the whole file and refuses it quickly, saying why.
     upload = io.BytesIO(b"\x00" * settings.RAYTER_UPLOAD_MAX_BYTES)
     upload.name = "hearts.txt"
 
-    response = staff_client.post(
+    response = admin_client.post(
         reverse("ratings:rayter_import", args=[hearts.slug]), {"file": upload, "replace": "on"}
     )
 

@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import AuditEntry, Game, Result, Standing, System
+from tests.builders import game_post
 from tests.conftest import T0
-from tests.test_admin import formset_errors, game_post
+from tests.test_admin import formset_errors
 
 BOTH_WON = (1.0, 1.0)
 

@@ -35,15 +35,16 @@ Where this module deliberately differs from rayter 2.1.0:
   ``HH.MM`` times are read as ``HH:MM``.
 - rate_single_game refuses arguments rayter would quietly misuse (see its docstring).
 
-So every file :func:`parse` accepts is rated by the ``rayter`` command exactly as
-:func:`standings` rates it, apart from the byte order mark, indentation, trailing whitespace and
-the ``winner_takes_all`` spelling listed above.
+So every file :func:`parse` accepts is rated by the ``rayter`` command exactly as the games it
+reads are rated here in file order, apart from the byte order mark, indentation, trailing
+whitespace and the ``winner_takes_all`` spelling listed above. (The command's own bookkeeping,
+its standings in file order and its printed tables, is modelled for the tests in
+``tests/algorithms/rayter_reference.py``.)
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "DEFAULT_K",
+    "KEYWORDS",
     "MAX_SCORE",
     "SCORE_TYPES",
     "SCORE_TYPE_HIGH_SCORE",
@@ -63,17 +65,14 @@ __all__ = [
     "RayterFile",
     "RayterGame",
     "Standing",
-    "export",
+    "default_k",
     "format_file",
     "normalize_score_type",
     "parse",
     "parse_bytes",
     "parse_lines",
-    "rate_game",
     "rate_single_game",
-    "render_cli_json",
-    "render_cli_text",
-    "standings",
+    "rate_valid_game",
 ]
 
 Number = int | float
@@ -154,7 +153,7 @@ def rate_single_game(
             f"got {len(score_values)} scores but {len(rating_values)} ratings: one each per player"
         )
     if k is None:
-        k = _default_k(score_type)
+        k = default_k(score_type)
     else:
         if isinstance(k, bool) or not isinstance(k, int | float):
             raise ValueError(f"k must be a number from 0 to 1, got {k!r}")
@@ -185,34 +184,6 @@ def rate_valid_game(
 
 def default_k(score_type: str) -> float:
     """rayter's K for a (normalised) score type: 0.05, or 0.02 for winner-takes-all."""
-    return _default_k(score_type)
-
-
-def rate_game(
-    current: Mapping[str, float],
-    results: Sequence[tuple[str, Number]],
-    score_type: str = SCORE_TYPE_HIGH_SCORE,
-    k: Number | None = None,
-) -> dict[str, float]:
-    """New ratings of the players of one game, for rating games one at a time.
-
-    ``current`` maps names to ratings (a player missing from it starts at :data:`START_RATING`);
-    ``results`` holds (name, score) pairs. Each new rating is ``old + change`` exactly as rayter
-    computes it, so keep the returned floats unrounded. Raises ValueError like
-    :func:`rate_single_game`, and for a name given twice.
-    """
-    names = [name for name, _score in results]
-    if len(set(names)) != len(names):
-        twice = next(name for name in names if names.count(name) > 1)
-        raise ValueError(f"{twice!r} is in the game twice")
-    ratings = [current.get(name, START_RATING) for name in names]
-    changes = rate_single_game([score for _name, score in results], ratings, score_type, k)
-    return {
-        name: rating + change for name, rating, change in zip(names, ratings, changes, strict=True)
-    }
-
-
-def _default_k(score_type: str) -> float:
     return WINNER_TAKES_ALL_K if score_type == SCORE_TYPE_WINNER_TAKES_ALL else DEFAULT_K
 
 
@@ -681,25 +652,13 @@ def format_file(
     return "\n".join(lines) + "\n"
 
 
-def export(rayter_file: RayterFile) -> str:
-    """The text of ``rayter_file`` in the rayter format; ``parse(export(f)) == f``.
-
-    Raises ValueError for a file with errors.
-    """
-    if rayter_file.errors:
-        raise ValueError(f"cannot export a file with errors: {rayter_file.errors[0]}")
-    return format_file(
-        rayter_file.games, score_type=rayter_file.score_type, game_name=rayter_file.game_name
-    )
-
-
 def _export_name_problem(name: str) -> str | None:
     if not isinstance(name, str) or not name or len(name.split()) != 1 or name != name.strip():
         return f"player name {name!r} must be one word"
     return _name_problem(name)
 
 
-# Standings, as the rayter command shows them -----------------------------------------------------
+# Standings ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -715,80 +674,3 @@ class Standing:
     games: int
     rating: float
     change: float
-
-
-def standings(rayter_file: RayterFile) -> list[Standing]:
-    """Every player's standing after the file's games, best first, as the ``rayter`` command.
-
-    Games are rated in FILE order, not by time (as rayter does). Players with exactly equal
-    ratings keep the order in which they first appear in the file. Raises ValueError for a
-    file with errors.
-
-    (The rayter command itself crashes with RecursionError when a player of the last game had
-    played their previous game 995 or more games before it: it looks the rating before the last
-    game up recursively, one game at a time.)
-    """
-    if rayter_file.errors:
-        raise ValueError(f"cannot rate a file with errors: {rayter_file.errors[0]}")
-    score_type = normalize_score_type(rayter_file.score_type)
-    k = _default_k(score_type)
-    ratings: dict[str, float] = {}
-    games_played: dict[str, int] = {}
-    last_changes: dict[str, float] = {}
-    for index, game in enumerate(rayter_file.games, start=1):
-        names = [name for name, _score in game.results]
-        if len(names) < 2 or len(set(names)) != len(names):
-            raise ValueError(f"the game at {game.time} needs 2 or more players, each once")
-        before = [ratings.get(name, START_RATING) for name in names]
-        changes = _changes(game.scores, before, score_type, k)
-        for name, old, change in zip(names, before, changes, strict=True):
-            new = old + change
-            ratings[name] = new
-            games_played[name] = games_played.get(name, 0) + 1
-            if index == len(rayter_file.games):
-                # rayter's Delta is new - old, which is not always bit-equal to the change.
-                last_changes[name] = new - old
-    order = list(ratings)
-    order.sort(key=lambda name: ratings[name], reverse=True)  # stable: first seen first on ties
-    return [
-        Standing(name, games_played[name], ratings[name], last_changes.get(name, 0.0))
-        for name in order
-    ]
-
-
-def render_cli_text(rayter_file: RayterFile, file_name: str) -> str:
-    """What ``rayter FILE`` prints for a file without errors, byte for byte.
-
-    ``file_name`` is FILE as given to the command: rayter shows it when the file has no
-    ``game_name``. Ratings and deltas are rounded with Python's ``round`` (half to even).
-    """
-    title = rayter_file.game_name if rayter_file.game_name is not None else file_name
-    lines = [
-        f"Game: {title}",
-        f"Total number of games: {len(rayter_file.games)}",
-        f"{'Name':<15}{'Games':<10}{'Rating':<10}{'Delta':<10}",
-    ]
-    for standing in standings(rayter_file):
-        lines.append(
-            f"{standing.name:<15}{standing.games:7d}"
-            f"{round(standing.rating):9d}{round(standing.change):9d}"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def render_cli_json(rayter_file: RayterFile) -> str:
-    """What ``rayter -m json FILE`` prints for a file without errors, byte for byte.
-
-    One JSON object keyed by name, best first: name, matches (games), rating and delta, the
-    last two rounded with Python's ``round``.
-    """
-    table = {
-        standing.name: {
-            "name": standing.name,
-            "matches": standing.games,
-            "rating": round(standing.rating),
-            "delta": round(standing.change),
-        }
-        for standing in standings(rayter_file)
-    }
-    return json.dumps(table) + "\n"

@@ -7,8 +7,9 @@
 The libraries are installed into a scratch folder outside the project ($VECTORS_SCRATCH, default
 /tmp/club-vectors; --scratch overrides): npm ``preferans-rating-js@2.4.5`` (with ``mathjs``
 pinned to the 14.x release the vectors were made with) and ``@echecs/elo@1.0.2``; the Perl module
-Chess::Elo is cut out of the seed document that holds its source (--chess-elo-seed; the copy
-embedded below is used when the seed is not at hand, and must match it when it is). The drivers
+Chess::Elo 1.0a is the copy of its published source embedded below (--chess-elo-source FILE
+checks it against any text that prints that source, and refuses to run when they differ). The
+drivers
 beside this script (``prefko_driver.js``, ``elo_fide_driver.mjs``, ``elo_classic_driver.pl``)
 feed each library its cases and print what it computes; the fixtures record the inputs as the
 library received them and its outputs exactly (floats in shortest round-trip form).
@@ -22,7 +23,6 @@ project's pure-Python modules side by side and reports every disagreement.
 from __future__ import annotations
 
 import argparse
-import glob
 import gzip
 import io
 import json
@@ -42,7 +42,6 @@ FIXTURES = REPO / "tests" / "algorithms" / "vectors"
 DEFAULT_SCRATCH = os.environ.get("VECTORS_SCRATCH") or str(
     Path(tempfile.gettempdir()) / "club-vectors"
 )
-DEFAULT_SEED_GLOB = "/work/shared/seeds/001_*.txt"
 GENERATE_SEED = 20260101
 GZIP_OVER_BYTES = 500_000
 
@@ -53,8 +52,8 @@ NPM_PACKAGES = {
     "mathjs": "14.9.1",
 }
 
-# Chess::Elo 1.0a by Terrence Brannon, as printed in the seed document (code only, verbatim; its
-# tabs are written \t so the file stays clean for linters).
+# Chess::Elo 1.0a by Terrence Brannon, as published (code only, verbatim; its tabs are written \t
+# so the file stays clean for linters).
 CHESS_ELO_PM = """package Chess::Elo;
 
 use strict;
@@ -129,7 +128,7 @@ sub elo {
 class References:
     """The installed libraries and how to run them."""
 
-    def __init__(self, scratch: Path, chess_elo_seed: str | None):
+    def __init__(self, scratch: Path, chess_elo_source: str | None):
         self.scratch = scratch
         scratch.mkdir(parents=True, exist_ok=True)
         self._install_npm()
@@ -138,7 +137,7 @@ class References:
         self.perl_lib = scratch / "perl"
         module = self.perl_lib / "Chess" / "Elo.pm"
         module.parent.mkdir(parents=True, exist_ok=True)
-        module.write_text(_chess_elo_source(chess_elo_seed))
+        module.write_text(_chess_elo_source(chess_elo_source))
         self.versions = {
             "node": _output(["node", "--version"]).strip(),
             "perl": _output(["perl", "-e", "printf '%vd', $^V"]).strip(),
@@ -196,20 +195,18 @@ class References:
         return rows
 
 
-def _chess_elo_source(seed_path: str | None) -> str:
-    """Chess::Elo's code from the seed document, checked against the embedded copy."""
-    candidates = [seed_path] if seed_path else sorted(glob.glob(DEFAULT_SEED_GLOB))
-    for candidate in candidates:
-        if candidate and Path(candidate).exists():
-            text = Path(candidate).read_text()
-            match = re.search(r"^package Chess::Elo;.*?^1;\n", text, re.DOTALL | re.MULTILINE)
-            if not match:
-                raise SystemExit(f"{candidate}: no Chess::Elo source found")
-            if match.group(0) != CHESS_ELO_PM:
-                raise SystemExit(f"{candidate}: Chess::Elo differs from the copy in {__file__}")
-            return match.group(0)
-    if seed_path:
-        raise SystemExit(f"{seed_path}: no such file")
+def _chess_elo_source(source_path: str | None) -> str:
+    """Chess::Elo's code: the embedded copy, checked against ``source_path`` when one is given."""
+    if source_path is None:
+        return CHESS_ELO_PM
+    if not Path(source_path).exists():
+        raise SystemExit(f"{source_path}: no such file")
+    text = Path(source_path).read_text()
+    match = re.search(r"^package Chess::Elo;.*?^1;\n", text, re.DOTALL | re.MULTILINE)
+    if not match:
+        raise SystemExit(f"{source_path}: no Chess::Elo source found")
+    if match.group(0) != CHESS_ELO_PM:
+        raise SystemExit(f"{source_path}: Chess::Elo differs from the copy in {__file__}")
     return CHESS_ELO_PM
 
 
@@ -236,7 +233,7 @@ Groups = dict[str, list]
 
 def prefko_cases(rng: random.Random) -> Groups:
     """Inputs [r1, r2, r3, s1, s2, s3, bula], by what they exercise."""
-    groups: Groups = {"seed_example": [[1200, 1150, 1100, -500, 40, 460, 30]]}
+    groups: Groups = {"worked_example": [[1200, 1150, 1100, -500, 40, 460, 30]]}
     groups["random_papers"] = [_random_paper_game(rng) for _ in range(7000)]
     groups["random_wide_integers"] = [
         [
@@ -399,7 +396,7 @@ def _float_halves(ratings: list[float], scores: list[float], bula: float) -> lis
 def classic_cases(rng: random.Random) -> Groups:
     """Inputs [a, b, result, k, divisor]."""
     results = (0, 0.5, 1)
-    groups: Groups = {"seed_example": [[2100, 1200, 0, 32, 400]]}
+    groups: Groups = {"worked_example": [[2100, 1200, 0, 32, 400]]}
     groups["random_integers"] = [
         [
             rng.randint(800, 2800),
@@ -455,7 +452,7 @@ def fide_update_cases(rng: random.Random) -> Groups:
     """Inputs [a, b, result, options or None]; options hold only the keys that are given."""
     results = (0, 0.5, 1)
     groups: Groups = {
-        "seed_examples": [
+        "worked_examples": [
             [1400, 1400, 1, None],
             [1400, 1400, 1, {"ageA": 15}],
             [1400, 1400, 1, {"gamesA": 10}],
@@ -778,6 +775,13 @@ def compare(refs: References, seed: int, count: int) -> int:
 
     report("elo.classic", refs.classic(classic_in), classic_agrees)
 
+    # @echecs/elo's unrounded expected scores are node's Math.pow to the last bit, and the app's
+    # pow is Python's: compare with node's, as tests/algorithms/test_elo.py does (which also shows
+    # that the two pows never give a different whole-number rating).
+    from tests.algorithms.v8_pow import v8_pow
+
+    elo._pow10 = lambda exponent: v8_pow(10.0, exponent)
+
     update_in = [_fresh_fide_update(rng) for _ in range(count)]
     answers = refs.fide([["update", *case] for case in update_in])
     rows = [_fide_update_row(c, a) for c, a in zip(update_in, answers, strict=True)]
@@ -883,11 +887,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", nargs="?", default="generate", choices=["generate", "compare"])
     parser.add_argument("--scratch", default=DEFAULT_SCRATCH, help="where the libraries go")
-    parser.add_argument("--chess-elo-seed", help=f"seed file with Chess::Elo ({DEFAULT_SEED_GLOB})")
+    parser.add_argument("--chess-elo-source", help="a text with Chess::Elo's source, to check")
     parser.add_argument("--seed", type=int, help="random seed (generate: the fixtures' seed)")
     parser.add_argument("--count", type=int, default=200_000, help="compare: cases per function")
     args = parser.parse_args(argv)
-    refs = References(Path(args.scratch), args.chess_elo_seed)
+    refs = References(Path(args.scratch), args.chess_elo_source)
     if args.mode == "generate":
         generate(refs, GENERATE_SEED if args.seed is None else args.seed)
         return 0

@@ -13,10 +13,11 @@ fixtures written here, in ``tests/algorithms/vectors/``:
   what it returned (floats as JSON numbers, which round-trip exactly; ints stay ints).
 - ``rayter_cli.json.gz``: random rayter files, what the ``rayter FILE`` and
   ``rayter -m json FILE`` commands printed for them, and the unrounded ratings and deltas
-  behind that (from rayter's ``Rater``); the seed example included.
-- ``rayter_seed.txt``: the seed's two-game example file.
+  behind that (from rayter's ``Rater``); the worked example included.
+- ``rayter_worked_example.txt``: the worked example, two games of four players.
 
-``--check`` compares ``ratings/algorithms/rayter.py`` with rayter on fresh cases from another
+``--check`` compares ``ratings/algorithms/rayter.py`` (with the tests' model of the command's
+bookkeeping, ``tests/algorithms/rayter_reference.py``) with rayter on fresh cases from another
 seed and another distribution (``--seed``, ``--cases``, ``--files``) and exits 1 on any
 disagreement.
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
 import math
 import os
@@ -38,13 +38,13 @@ from pathlib import Path
 RAYTER_VERSION = "2.1.0"
 PROJECT = Path(__file__).resolve().parents[2]
 VECTORS = PROJECT / "tests" / "algorithms" / "vectors"
-MODULE = PROJECT / "ratings" / "algorithms" / "rayter.py"
 VENV = Path(os.environ.get("RAYTER_REF_VENV", "/tmp/rayter-ref"))
 FIXTURE_SEED = 20240004
 CASES = 30_000
 SCORE_TYPES = ["highscore", "lowscore", "winnertakesall"]
 
-SEED_FILE = """\
+WORKED_EXAMPLE_NAME = "rayter_worked_example.txt"
+WORKED_EXAMPLE_FILE = """\
 game 2011-12-24 23:19
 Dahlia        27
 John          15
@@ -202,13 +202,13 @@ def random_call(rng: random.Random) -> tuple[str | None, float | None, list, lis
 
 
 def edge_calls() -> list[tuple[str | None, float | None, list, list]]:
-    """Hand-picked cases: the README's example, all-zero, ties, negatives, the seed games."""
-    seed_game_1 = [27, 15, 14, 10]
+    """Hand-picked cases: the README's example, all-zero, ties, negatives, the worked example."""
+    worked_example_game_1 = [27, 15, 14, 10]
     return [
         (None, None, [100, 93, 74], [1889, 1400, 1662]),
         ("highscore", None, [100, 93, 74], [1889, 1400, 1662]),
-        ("highscore", None, seed_game_1, [1000, 1000, 1000, 1000]),
-        ("lowscore", None, seed_game_1, [1000, 1000, 1000, 1000]),
+        ("highscore", None, worked_example_game_1, [1000, 1000, 1000, 1000]),
+        ("lowscore", None, worked_example_game_1, [1000, 1000, 1000, 1000]),
         ("winnertakesall", None, [1, 0], [1000, 1000]),
         ("winnertakesall", None, [0, 0, 0], [1200, 1000, 800]),
         ("highscore", None, [0, 0], [1000.0, 1000.0]),
@@ -394,9 +394,9 @@ def write_fixtures() -> None:
         ),
         ("rayter_random_5.txt", dict(games=3000, players=25, score_type="lowscore", shuffled=0.3)),
     ]
-    (VECTORS / "rayter_seed.txt").write_text(SEED_FILE, encoding="utf-8")
+    (VECTORS / WORKED_EXAMPLE_NAME).write_text(WORKED_EXAMPLE_FILE, encoding="utf-8")
     with tempfile.TemporaryDirectory() as folder:
-        records = [cli_record(Path(folder), "rayter_seed.txt", SEED_FILE)]
+        records = [cli_record(Path(folder), WORKED_EXAMPLE_NAME, WORKED_EXAMPLE_FILE)]
         for name, spec in specs:
             records.append(cli_record(Path(folder), name, random_file(rng, **spec)))
     write_json_gz(
@@ -420,12 +420,13 @@ def write_json_gz(path: Path, data: dict) -> None:
 # The fresh differential check ---------------------------------------------------------------------
 
 
-def project_module():
-    spec = importlib.util.spec_from_file_location("rayter_under_test", MODULE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def project_modules():
+    """ratings/algorithms/rayter.py, and the tests' model of the rayter command built on it."""
+    sys.path.insert(0, str(PROJECT))
+    from ratings.algorithms import rayter as ours
+    from tests.algorithms import rayter_reference
+
+    return ours, rayter_reference
 
 
 def fresh_call(rng: random.Random) -> tuple[str | None, float | None, list, list]:
@@ -459,7 +460,7 @@ def same_floats(a: list[float], b: list[float]) -> bool:
 def check(seed: int, cases: int, files: int) -> int:
     from rayter.rater import rate_single_game
 
-    ours = project_module()
+    ours, command = project_modules()
     rng = random.Random(seed)
     disagreements = 0
     for _ in range(cases):
@@ -487,9 +488,9 @@ def check(seed: int, cases: int, files: int) -> int:
             parsed = ours.parse(record["content"])
             same = (
                 not parsed.errors
-                and ours.render_cli_text(parsed, name) == record["text"]
-                and ours.render_cli_json(parsed) == record["json"]
-                and same_standings(ours.standings(parsed), record["standings"])
+                and command.render_cli_text(parsed, name) == record["text"]
+                and command.render_cli_json(parsed) == record["json"]
+                and same_standings(command.standings(parsed), record["standings"])
             )
             if not same:
                 file_disagreements += 1

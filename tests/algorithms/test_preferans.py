@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from ratings.algorithms import preferans
 from ratings.algorithms.preferans import final_scores, rating_changes, rating_terms
-from tests.seed import SEED_PAPERS
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -44,8 +44,8 @@ def all_vectors() -> list[tuple[str, int, list]]:
 # The paper ---------------------------------------------------------------------------------------
 
 
-def test_final_scores_of_the_seed_paper():
-    assert final_scores(SEED_PAPERS) == [-500, 40, 460]
+def test_final_scores_of_the_worked_example():
+    assert final_scores(WORKED_EXAMPLE_PAPERS) == [-500, 40, 460]
 
 
 def test_final_scores_wrap_around_the_table():
@@ -67,8 +67,8 @@ def test_final_scores_sum_to_ten_times_the_middle_column(papers):
 @pytest.mark.parametrize(
     ("papers", "message"),
     [
-        (SEED_PAPERS[:2], "exactly 3 papers, got 2"),
-        ([*SEED_PAPERS, (0, 0, 0)], "exactly 3 papers, got 4"),
+        (WORKED_EXAMPLE_PAPERS[:2], "exactly 3 papers, got 2"),
+        ([*WORKED_EXAMPLE_PAPERS, (0, 0, 0)], "exactly 3 papers, got 4"),
         ([(320, -20), (120, 4, 60), (20, 16, 60)], "paper 1 must have three columns"),
         ([(320, -20, 160), (120, 4.5, 60), (20, 16, 60)], "paper 2: the middle column"),
         ([(320, -20, 160), (120, 4, 60), (True, 16, 60)], "paper 3: the left column"),
@@ -80,14 +80,14 @@ def test_final_scores_refuse_a_bad_paper(papers, message):
         final_scores(papers)
 
 
-# prefko: the seed example ------------------------------------------------------------------------
+# prefko: the worked example -----------------------------------------------------------------------
 
 
-def test_rating_changes_of_the_seed_example():
+def test_rating_changes_of_the_worked_example():
     assert rating_changes([1200, 1150, 1100], [-500, 40, 460], 30) == [-27, 2, 25]
 
 
-def test_rating_terms_of_the_seed_example():
+def test_rating_terms_of_the_worked_example():
     terms = rating_terms([1200, 1150, 1100], [-500, 40, 460], 30)
     assert terms.d == (-18, -32, -14)
     assert terms.t == (-1.4, -2.8, -1.4)
@@ -97,7 +97,7 @@ def test_rating_terms_of_the_seed_example():
 
 
 def test_the_best_score_lowers_an_equal_rating():
-    """Lower is better: with equal ratings the seed example's winner (-500) loses 25 points."""
+    """Lower is better: with equal ratings the worked example's winner (-500) loses 25 points."""
     assert rating_changes([1000, 1000, 1000], [-500, 40, 460], 30) == [-25, 2, 23]
 
 
@@ -138,7 +138,7 @@ def test_rating_changes_are_plain_integers():
 def test_the_vectors_cover_the_edge_cases():
     groups = prefko_vectors()["groups"]
     for name in (
-        "seed_example",
+        "worked_example",
         "ties",
         "all_zero_scores",
         "negative_scores",

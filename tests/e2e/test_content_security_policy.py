@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import League, Player, System
-from tests.seed import SEED_PAPERS
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 from .conftest import DESKTOP
 
@@ -46,7 +46,7 @@ def club(django_user_model):
             played_at=played,
             entries=[
                 engine.Entry(player_id=p.pk, paper=paper)
-                for p, paper in zip(players, SEED_PAPERS, strict=True)
+                for p, paper in zip(players, WORKED_EXAMPLE_PAPERS, strict=True)
             ],
             bula=30,
         )
@@ -130,7 +130,7 @@ def test_the_club_pages_keep_to_the_policy(open_browser, club):
     # A member logs in and types a paper: paper.js runs under the policy.
     policed.log_in(reverse("login"), "marko", after=r"/$")
     policed.visit(reverse("ratings:game_new", args=[league.slug]))
-    for seat, (left, middle, right) in enumerate(SEED_PAPERS):
+    for seat, (left, middle, right) in enumerate(WORKED_EXAMPLE_PAPERS):
         page.locator(f"#id_left_{seat}").fill(str(left))
         page.locator(f"#id_middle_{seat}").fill(str(middle))
         page.locator(f"#id_right_{seat}").fill(str(right))

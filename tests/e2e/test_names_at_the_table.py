@@ -9,15 +9,16 @@ import re
 import pytest
 
 from ratings.models import Game, League, Player, System
+from tests.worked_example import WORKED_EXAMPLE_PLAYERS
 
 from .conftest import PHONE
-from .test_at_the_table import PASSWORD, SEATS, fill_in_the_paper, log_in
+from .test_at_the_table import PASSWORD, fill_in_the_paper, log_in
 
 
 @pytest.fixture
 def club(django_user_model):
     league = League.objects.create(name="Preferans", slug="preferans", system=System.PREFKO)
-    for name, _rating, _paper in SEATS:
+    for name in WORKED_EXAMPLE_PLAYERS:
         Player.objects.create_named(name)
     django_user_model.objects.create_user("marko", password=PASSWORD)
     return league

@@ -5,31 +5,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from ratings import engine
 from ratings.models import Game, League, Player, Result, Standing, System
-from tests.seed import SEED_FORM as SEED
+from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def league():
-    return League.objects.create(name="Preferans", slug="preferans", system=System.PREFKO)
-
-
-@pytest.fixture
-def seed_players(league):
-    players = [Player.objects.create_named(name) for name in ("Pedja", "Marko", "Johnny")]
-    for player, start in zip(players, (1200, 1150, 1100), strict=True):
-        engine.standing_set_start_rating(league=league, player=player, rating=start)
-    return players
-
-
-@pytest.fixture
-def member(client, django_user_model):
-    user = django_user_model.objects.create_user("member", password="pw-for-tests-only")
-    client.force_login(user)
-    return user
 
 
 def url(league):
@@ -51,23 +30,23 @@ def preview_then_save(client, league, data):
     return client.post(url(league), {**data, "previewed": token, "save": "1"})
 
 
-def test_anonymous_visitor_is_sent_to_login(client, league):
-    response = client.get(url(league))
+def test_anonymous_visitor_is_sent_to_login(client, worked_example_league):
+    response = client.get(url(worked_example_league))
     assert response.status_code == 302
     assert reverse("login") in response["Location"]
 
 
-def test_member_sees_an_empty_paper(client, member, league):
-    response = client.get(url(league))
+def test_member_sees_an_empty_paper(member_client, worked_example_league):
+    response = member_client.get(url(worked_example_league))
     assert response.status_code == 200
     assert b'name="left_0"' in response.content
     assert b'name="submission_key"' in response.content
 
 
 def test_preview_shows_final_scores_and_changes_before_anything_is_saved(
-    client, member, league, seed_players
+    member_client, worked_example_league, worked_example_players
 ):
-    response = post(client, league, SEED, preview="1")
+    response = post(member_client, worked_example_league, WORKED_EXAMPLE_FORM, preview="1")
     assert response.status_code == 200
     rows = response.context["preview"]
     assert [row["score"] for row in rows] == [-500, 40, 460]
@@ -75,57 +54,77 @@ def test_preview_shows_final_scores_and_changes_before_anything_is_saved(
     assert not Game.objects.exists()
 
 
-def test_seed_example_saved_shows_the_game_page(client, member, league, seed_players):
-    response = preview_then_save(client, league, SEED)
+def test_the_worked_example_saved_shows_the_game_page(
+    member_client, member_user, worked_example_league, worked_example_players
+):
+    response = preview_then_save(member_client, worked_example_league, WORKED_EXAMPLE_FORM)
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == game.get_absolute_url()
     results = list(game.results.order_by("seat"))
     assert [r.score for r in results] == [-500, 40, 460]
     assert [r.rating_after for r in results] == [1173, 1152, 1125]
-    assert game.entered_by == member
+    assert game.entered_by == member_user
 
 
 def test_save_without_preview_of_this_data_shows_the_preview_instead(
-    client, member, league, seed_players
+    member_client, worked_example_league, worked_example_players
 ):
-    response = post(client, league, SEED, save="1", previewed="forged")
+    response = post(
+        member_client, worked_example_league, WORKED_EXAMPLE_FORM, save="1", previewed="forged"
+    )
     assert response.status_code == 200
     assert response.context["preview"]
     assert not Game.objects.exists()
 
 
-def test_changing_data_after_the_preview_needs_a_new_preview(client, member, league, seed_players):
-    data = {"submission_key": str(uuid.uuid4()), **SEED}
-    token = client.post(url(league), {**data, "preview": "1"}).context["form"]["previewed"].value()
+def test_changing_data_after_the_preview_needs_a_new_preview(
+    member_client, worked_example_league, worked_example_players
+):
+    data = {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
+    preview = member_client.post(url(worked_example_league), {**data, "preview": "1"})
+    token = preview.context["form"]["previewed"].value()
     changed = {**data, "left_0": "300", "previewed": token, "save": "1"}
-    response = client.post(url(league), changed)
+    response = member_client.post(url(worked_example_league), changed)
     assert response.status_code == 200
     assert not Game.objects.exists()
 
 
-def test_double_submit_records_one_game(client, member, league, seed_players):
-    data = {"submission_key": str(uuid.uuid4()), **SEED}
-    token = client.post(url(league), {**data, "preview": "1"}).context["form"]["previewed"].value()
-    first = client.post(url(league), {**data, "previewed": token, "save": "1"})
-    second = client.post(url(league), {**data, "previewed": token, "save": "1"})
+def test_double_submit_records_one_game(
+    member_client, worked_example_league, worked_example_players
+):
+    data = {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
+    preview = member_client.post(url(worked_example_league), {**data, "preview": "1"})
+    token = preview.context["form"]["previewed"].value()
+    first = member_client.post(
+        url(worked_example_league), {**data, "previewed": token, "save": "1"}
+    )
+    second = member_client.post(
+        url(worked_example_league), {**data, "previewed": token, "save": "1"}
+    )
     assert first["Location"] == second["Location"]
     assert Game.objects.count() == 1
     assert Result.objects.count() == 3
 
 
-def test_new_player_is_created_with_the_game_without_leaving_the_form(client, member, league):
-    data = {**SEED, "player_2": "Đorđe Novi"}
-    preview = post(client, league, data, preview="1")
+def test_new_player_is_created_with_the_game_without_leaving_the_form(
+    member_client, worked_example_league
+):
+    data = {**WORKED_EXAMPLE_FORM, "player_2": "Đorđe Novi"}
+    preview = post(member_client, worked_example_league, data, preview="1")
     assert [row["new"] for row in preview.context["preview"]] == [True, True, True]
     assert not Player.objects.exists()
-    preview_then_save(client, league, data)
+    preview_then_save(member_client, worked_example_league, data)
     assert set(Player.objects.values_list("name", flat=True)) == {"Pedja", "Marko", "Đorđe Novi"}
-    assert Standing.objects.filter(league=league, games=1).count() == 3
+    assert Standing.objects.filter(league=worked_example_league, games=1).count() == 3
 
 
-def test_existing_player_is_matched_whatever_the_case(client, member, league, seed_players):
-    preview_then_save(client, league, {**SEED, "player_0": "  pedja "})
+def test_existing_player_is_matched_whatever_the_case(
+    member_client, worked_example_league, worked_example_players
+):
+    preview_then_save(
+        member_client, worked_example_league, {**WORKED_EXAMPLE_FORM, "player_0": "  pedja "}
+    )
     assert Player.objects.count() == 3
 
 
@@ -147,9 +146,11 @@ def test_existing_player_is_matched_whatever_the_case(client, member, league, se
     ],
 )
 def test_paper_form_refuses_bad_input_on_the_field(
-    client, member, league, seed_players, change, field, message
+    member_client, worked_example_league, worked_example_players, change, field, message
 ):
-    response = post(client, league, {**SEED, **change}, save="1")
+    response = post(
+        member_client, worked_example_league, {**WORKED_EXAMPLE_FORM, **change}, save="1"
+    )
     assert response.status_code == 200
     errors = " ".join(response.context["form"].errors.get(field, []))
     assert message in errors
@@ -157,34 +158,40 @@ def test_paper_form_refuses_bad_input_on_the_field(
 
 
 def test_middle_column_error_explains_why_and_ended_early_allows_it(
-    client, member, league, seed_players
+    member_client, worked_example_league, worked_example_players
 ):
-    response = post(client, league, {**SEED, "middle_2": "17"}, preview="1")
+    response = post(
+        member_client, worked_example_league, {**WORKED_EXAMPLE_FORM, "middle_2": "17"}, preview="1"
+    )
     assert "the game ends when the bulas add up to zero" in " ".join(
         response.context["form"].non_field_errors()
     )
-    preview_then_save(client, league, {**SEED, "middle_2": "17", "ended_early": "on"})
+    preview_then_save(
+        member_client,
+        worked_example_league,
+        {**WORKED_EXAMPLE_FORM, "middle_2": "17", "ended_early": "on"},
+    )
     assert Game.objects.get().ended_early
 
 
-def test_duel_form_records_a_draw(client, member):
+def test_duel_form_records_a_draw(member_client):
     league = League.objects.create(name="Chess", slug="chess", system=System.ELO, start_rating=1600)
     preview_then_save(
-        client,
+        member_client,
         league,
         {"played_at": "2026-03-12T21:30", "player_0": "Ana", "player_1": "Bo", "outcome": "draw"},
     )
     assert sorted(Result.objects.values_list("score", flat=True)) == [0.5, 0.5]
 
 
-def test_scored_form_ignores_empty_rows_and_needs_two_players(client, member):
+def test_scored_form_ignores_empty_rows_and_needs_two_players(member_client):
     league = League.objects.create(
         name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE, game_name="Hearts"
     )
     data = {"played_at": "2026-03-12T21:30", "player_0": "Ana", "score_0": "26"}
-    response = post(client, league, data, preview="1")
+    response = post(member_client, league, data, preview="1")
     assert "at least two players" in " ".join(response.context["form"].non_field_errors())
-    preview_then_save(client, league, {**data, "player_3": "Bo", "score_3": "0"})
+    preview_then_save(member_client, league, {**data, "player_3": "Bo", "score_3": "0"})
     game = Game.objects.get()
     assert list(game.results.order_by("seat").values_list("player__name", "score")) == [
         ("Ana", 26.0),
@@ -192,29 +199,29 @@ def test_scored_form_ignores_empty_rows_and_needs_two_players(client, member):
     ]
 
 
-def test_scored_form_needs_a_score_for_every_named_player(client, member):
+def test_scored_form_needs_a_score_for_every_named_player(member_client):
     league = League.objects.create(name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE)
     data = {"played_at": "2026-03-12T21:30", "player_0": "Ana", "score_0": "26", "player_1": "Bo"}
-    response = post(client, league, data, preview="1")
+    response = post(member_client, league, data, preview="1")
     assert "needs a score" in " ".join(response.context["form"].errors["score_1"])
 
 
-def test_member_can_add_a_player_and_return_to_the_form(client, member, league):
-    back = url(league)
-    response = client.post(
+def test_member_can_add_a_player_and_return_to_the_form(member_client, worked_example_league):
+    back = url(worked_example_league)
+    response = member_client.post(
         reverse("ratings:player_new"), {"name": "Mila", "birth_date": "2010-04-01", "next": back}
     )
     assert response["Location"] == back
     assert Player.objects.get().name == "Mila"
 
 
-def test_player_form_refuses_a_name_the_club_has(client, member, seed_players):
-    response = client.post(reverse("ratings:player_new"), {"name": "PEDJA"})
+def test_player_form_refuses_a_name_the_club_has(member_client, worked_example_players):
+    response = member_client.post(reverse("ratings:player_new"), {"name": "PEDJA"})
     assert "already has a player" in " ".join(response.context["form"].errors["name"])
 
 
-def test_player_form_ignores_an_offsite_next(client, member):
-    response = client.post(
+def test_player_form_ignores_an_offsite_next(member_client):
+    response = member_client.post(
         reverse("ratings:player_new"), {"name": "Mila", "next": "https://evil.example/"}
     )
     assert response["Location"] == Player.objects.get().get_absolute_url()

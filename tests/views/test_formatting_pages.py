@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import Game, Player, System
-from tests.seed import SEED_FORM
+from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
 
@@ -162,11 +162,11 @@ def test_an_elo_change_reads_the_same_on_every_page(
 
 
 def test_a_prefko_game_reads_the_same_in_the_preview_and_after_saving(
-    member_client, seed_league, seed_players
+    member_client, worked_example_league, worked_example_players
 ):
-    """The seed example: −500 with a real minus sign in the preview too (issue #15), and −27
+    """The worked example: −500 with a real minus sign in the preview too (issue #15), and −27
     coloured "better" because in prefko a lower rating is better."""
-    preview, game = enter(member_client, seed_league, SEED_FORM)
+    preview, game = enter(member_client, worked_example_league, WORKED_EXAMPLE_FORM)
 
     expected = {
         "Pedja": (MINUS + "500", MINUS + "27", "1173"),
@@ -174,9 +174,9 @@ def test_a_prefko_game_reads_the_same_in_the_preview_and_after_saving(
         "Johnny": ("460", "+25", "1125"),
     }
     for name, (score, change, rating) in expected.items():
-        seen = readings(member_client, seed_league, game, preview, name)
+        seen = readings(member_client, worked_example_league, game, preview, name)
         assert_reads_everywhere(seen, score=score, change=change, rating=rating)
-    pedja = readings(member_client, seed_league, game, preview, "Pedja")
+    pedja = readings(member_client, worked_example_league, game, preview, "Pedja")
     assert set(pedja["change html"].values()) == {f'<span class="better">{MINUS}27</span>'}
 
 

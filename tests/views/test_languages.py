@@ -31,8 +31,10 @@ def in_language(client, code: str):
         ),
     ],
 )
-def test_the_leaderboard_is_translated(client, seed_game, seed_league, code, headings, direction):
-    url = reverse("ratings:leaderboard", args=[seed_league.slug])
+def test_the_leaderboard_is_translated(
+    client, worked_example_game, worked_example_league, code, headings, direction
+):
+    url = reverse("ratings:leaderboard", args=[worked_example_league.slug])
     response = in_language(client, code).get(url)
     page = text(response)
     assert f'<html lang="{code}"' in response.content.decode()
@@ -42,15 +44,18 @@ def test_the_leaderboard_is_translated(client, seed_game, seed_league, code, hea
     assert "Rank" not in page and "Last change" not in page
 
 
-def test_accept_language_picks_russian(client, seed_game, seed_league):
+def test_accept_language_picks_russian(client, worked_example_game, worked_example_league):
     response = client.get(
-        reverse("ratings:leaderboard", args=[seed_league.slug]), HTTP_ACCEPT_LANGUAGE="ru,en;q=0.5"
+        reverse("ratings:leaderboard", args=[worked_example_league.slug]),
+        HTTP_ACCEPT_LANGUAGE="ru,en;q=0.5",
     )
     assert "Рейтинг" in text(response)
 
 
-def test_the_switcher_remembers_the_language_for_a_year(client, seed_game, seed_league):
-    board = reverse("ratings:leaderboard", args=[seed_league.slug])
+def test_the_switcher_remembers_the_language_for_a_year(
+    client, worked_example_game, worked_example_league
+):
+    board = reverse("ratings:leaderboard", args=[worked_example_league.slug])
     response = client.post(reverse("set_language"), {"language": "sr-latn", "next": board})
     assert response.status_code == 302 and response["Location"] == board
     cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
@@ -59,8 +64,8 @@ def test_the_switcher_remembers_the_language_for_a_year(client, seed_game, seed_
     assert "Plasman" in text(client.get(board))
 
 
-def test_the_game_page_writes_dates_and_decimals_the_local_way(client, seed_game):
-    url = reverse("ratings:game", args=[seed_game.pk])
+def test_the_game_page_writes_dates_and_decimals_the_local_way(client, worked_example_game):
+    url = reverse("ratings:game", args=[worked_example_game.pk])
     english = text(client.get(url))
     russian = text(in_language(client, "ru").get(url))
     serbian = text(in_language(client, "sr-latn").get(url))
@@ -75,8 +80,8 @@ def test_the_game_page_writes_dates_and_decimals_the_local_way(client, seed_game
     assert "Пуля и рейтинги" in russian and "Итог" in russian
 
 
-def test_the_entry_form_gives_the_live_hints_in_the_language(member_client, seed_league):
-    url = reverse("ratings:game_new", args=[seed_league.slug])
+def test_the_entry_form_gives_the_live_hints_in_the_language(member_client, worked_example_league):
+    url = reverse("ratings:game_new", args=[worked_example_league.slug])
     html = in_language(member_client, "ru").get(url).content.decode()
     assert 'data-msg-integer="Введите целое число."' in html
     assert 'data-msg-duplicate="{name} уже сидит на месте {seat}' in html

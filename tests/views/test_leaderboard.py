@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import System
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
-from .conftest import SEED_PAPERS
 from .test_pages import text
 
 pytestmark = pytest.mark.django_db
@@ -69,8 +69,10 @@ def ladder(make_league, make_player, record_game):
 # Direction and rank -----------------------------------------------------------------------------
 
 
-def test_prefko_ranks_the_lowest_rating_first_and_says_so(client, seed_game, seed_league):
-    response = board(client, seed_league)
+def test_prefko_ranks_the_lowest_rating_first_and_says_so(
+    client, worked_example_game, worked_example_league
+):
+    response = board(client, worked_example_league)
 
     assert names(response) == ["Johnny", "Marko", "Pedja"]
     assert ranks(response) == {"Johnny": 1, "Marko": 2, "Pedja": 3}
@@ -119,14 +121,14 @@ def test_rank_stays_true_on_a_later_page_and_under_another_sort(client, ladder):
     assert ranks(by_games) == {name: true_rank[name] for name in names(by_games)}
 
 
-def test_sorting_by_rating_reverses_the_board(client, seed_game, seed_league):
-    response = board(client, seed_league, sort="-rating")
+def test_sorting_by_rating_reverses_the_board(client, worked_example_game, worked_example_league):
+    response = board(client, worked_example_league, sort="-rating")
     assert names(response) == ["Pedja", "Marko", "Johnny"]
     assert ranks(response) == {"Pedja": 3, "Marko": 2, "Johnny": 1}
 
 
-def test_unknown_sort_and_page_are_ignored(client, seed_game, seed_league):
-    response = board(client, seed_league, sort="nonsense", page="99")
+def test_unknown_sort_and_page_are_ignored(client, worked_example_game, worked_example_league):
+    response = board(client, worked_example_league, sort="nonsense", page="99")
     assert response.status_code == 200
     assert names(response) == ["Johnny", "Marko", "Pedja"]
 
@@ -134,13 +136,19 @@ def test_unknown_sort_and_page_are_ignored(client, seed_game, seed_league):
 # Filter -----------------------------------------------------------------------------------------
 
 
-def test_min_games_keeps_only_regular_players(
-    client, seed_game, seed_league, seed_players, make_player, record_game
-):
-    pedja, marko, _johnny = seed_players
-    record_game(seed_league, [pedja, marko, make_player("Guest")], papers=SEED_PAPERS)
+@pytest.fixture
+def guest_game(worked_example_game, worked_example_players, make_player, record_game):
+    """After the worked example, Pedja and Marko play a guest: Johnny and the guest have 1 game."""
+    pedja, marko, _johnny = worked_example_players
+    return record_game(
+        worked_example_game.league,
+        [pedja, marko, make_player("Guest")],
+        papers=WORKED_EXAMPLE_PAPERS,
+    )
 
-    response = board(client, seed_league, min_games=2)
+
+def test_min_games_keeps_only_regular_players(client, worked_example_league, guest_game):
+    response = board(client, worked_example_league, min_games=2)
     assert sorted(names(response)) == ["Marko", "Pedja"]
     assert set(ranks(response).values()) == {1, 2}
     assert "Only players with at least 2 games" in text(response)
@@ -148,8 +156,10 @@ def test_min_games_keeps_only_regular_players(
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "1e3", "99999999999"])
-def test_invalid_min_games_is_a_message_not_an_error(client, seed_game, seed_league, value):
-    response = board(client, seed_league, min_games=value)
+def test_invalid_min_games_is_a_message_not_an_error(
+    client, worked_example_game, worked_example_league, value
+):
+    response = board(client, worked_example_league, min_games=value)
 
     assert response.status_code == 200
     assert "Showing everyone instead." in text(response)
@@ -159,8 +169,8 @@ def test_invalid_min_games_is_a_message_not_an_error(client, seed_game, seed_lea
 # Export -----------------------------------------------------------------------------------------
 
 
-def test_csv_export_has_the_board_in_rank_order(client, seed_game, seed_league):
-    response = export(client, seed_league, "csv")
+def test_csv_export_has_the_board_in_rank_order(client, worked_example_game, worked_example_league):
+    response = export(client, worked_example_league, "csv")
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == (
@@ -180,34 +190,36 @@ def test_csv_export_has_the_board_in_rank_order(client, seed_game, seed_league):
 
 
 def test_csv_export_defuses_spreadsheet_formulas_in_names(
-    client, seed_league, make_player, record_game
+    client, worked_example_league, make_player, record_game
 ):
     hostile = ['=HYPERLINK("http://x")', "+1+1", "-Bob", "@SUM(A1)"]
     players = [make_player(name) for name in hostile[:3]]
-    record_game(seed_league, players, papers=SEED_PAPERS)
-    record_game(seed_league, [make_player(hostile[3]), *players[:2]], papers=SEED_PAPERS)
+    record_game(worked_example_league, players, papers=WORKED_EXAMPLE_PAPERS)
+    record_game(
+        worked_example_league, [make_player(hostile[3]), *players[:2]], papers=WORKED_EXAMPLE_PAPERS
+    )
 
-    rows = list(csv.reader(io.StringIO(export(client, seed_league, "csv").content.decode())))
+    rows = list(
+        csv.reader(io.StringIO(export(client, worked_example_league, "csv").content.decode()))
+    )
     exported = {row[1] for row in rows[1:]}
     assert exported == {"'" + name for name in hostile}
     # Numbers stay numbers, negative ones included.
     assert any(row[4].startswith("-") for row in rows[1:])
 
 
-def test_exports_apply_the_filter(
-    client, seed_game, seed_league, seed_players, make_player, record_game
-):
-    record_game(seed_league, [*seed_players[:2], make_player("Guest")], papers=SEED_PAPERS)
-
-    response = export(client, seed_league, "csv", min_games=2)
+def test_exports_apply_the_filter(client, worked_example_league, guest_game):
+    response = export(client, worked_example_league, "csv", min_games=2)
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert sorted(row[1] for row in rows[1:]) == ["Marko", "Pedja"]
-    standings = json.loads(export(client, seed_league, "json", min_games=2).content)["standings"]
+    standings = json.loads(export(client, worked_example_league, "json", min_games=2).content)[
+        "standings"
+    ]
     assert sorted(row["name"] for row in standings) == ["Marko", "Pedja"]
 
 
-def test_export_refuses_an_invalid_filter(client, seed_league):
-    assert export(client, seed_league, "csv", min_games="x").status_code == 400
+def test_export_refuses_an_invalid_filter(client, worked_example_league):
+    assert export(client, worked_example_league, "csv", min_games="x").status_code == 400
 
 
 def test_json_export(client, chess):

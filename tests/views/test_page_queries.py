@@ -12,8 +12,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Standing, System
-
-from .conftest import SEED_PAPERS
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
@@ -47,9 +46,9 @@ def urls(league, game, player) -> dict[str, str]:
 
 
 @pytest.fixture
-def small_club(seed_game, seed_league, seed_players):
+def small_club(worked_example_game, worked_example_league, worked_example_players):
     """One league, one game, three players."""
-    return urls(seed_league, seed_game, seed_players[0])
+    return urls(worked_example_league, worked_example_game, worked_example_players[0])
 
 
 @pytest.fixture
@@ -128,11 +127,11 @@ def test_a_player_with_thousands_of_games_is_still_four_queries(
     assert section.table.page.number == 20
 
 
-def test_a_seed_sized_game_with_terms_is_two_queries(
-    client, seed_league, seed_players, record_game, django_assert_num_queries
+def test_the_worked_example_game_with_terms_is_two_queries(
+    client, worked_example_league, worked_example_players, record_game, django_assert_num_queries
 ):
     """The prefko terms are recomputed from the stored ratings: no query of their own."""
-    game = record_game(seed_league, seed_players, papers=SEED_PAPERS)
+    game = record_game(worked_example_league, worked_example_players, papers=WORKED_EXAMPLE_PAPERS)
     with django_assert_num_queries(QUERIES["game"]):
         assert (
             "Why the ratings moved"

@@ -6,11 +6,10 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from ratings.models import System
-
-from .conftest import SEED_PAPERS
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
@@ -37,30 +36,37 @@ def text(response) -> str:
 # Access -----------------------------------------------------------------------------------------
 
 
-def test_it_shows_every_page_to_visitors(client, seed_game, seed_league, seed_players):
-    for url in page_urls(seed_league, seed_game, seed_players[0]):
+def test_it_shows_every_page_to_visitors(
+    client, worked_example_game, worked_example_league, worked_example_players
+):
+    for url in page_urls(worked_example_league, worked_example_game, worked_example_players[0]):
         assert client.get(url).status_code == 200, url
 
 
 def test_it_sends_visitors_to_login_when_the_club_is_private(
-    client, settings, seed_game, seed_league, seed_players
+    client, settings, worked_example_game, worked_example_league, worked_example_players
 ):
     settings.CLUB_PRIVATE = True
-    for url in page_urls(seed_league, seed_game, seed_players[0]):
+    for url in page_urls(worked_example_league, worked_example_game, worked_example_players[0]):
         response = client.get(url)
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("login") + "?next=")
 
 
-def test_members_read_a_private_club(member_client, settings, seed_game, seed_league, seed_players):
+def test_members_read_a_private_club(
+    member_client, settings, worked_example_game, worked_example_league, worked_example_players
+):
     settings.CLUB_PRIVATE = True
-    for url in page_urls(seed_league, seed_game, seed_players[0]):
+    for url in page_urls(worked_example_league, worked_example_game, worked_example_players[0]):
         assert member_client.get(url).status_code == 200, url
 
 
-def test_pages_refuse_to_be_posted_to(client, seed_game, seed_league):
-    assert client.post(reverse("ratings:leaderboard", args=[seed_league.slug])).status_code == 405
-    assert client.post(reverse("ratings:game", args=[seed_game.pk])).status_code == 405
+def test_pages_refuse_to_be_posted_to(client, worked_example_game, worked_example_league):
+    assert (
+        client.post(reverse("ratings:leaderboard", args=[worked_example_league.slug])).status_code
+        == 405
+    )
+    assert client.post(reverse("ratings:game", args=[worked_example_game.pk])).status_code == 405
 
 
 @pytest.mark.parametrize(
@@ -77,8 +83,8 @@ def test_it_answers_404_for_what_does_not_exist(client, db, name, args):
     assert client.get(reverse(name, args=args)).status_code == 404
 
 
-def test_export_in_an_unknown_format_is_404(client, seed_league):
-    url = reverse("ratings:leaderboard_export", args=[seed_league.slug, "xlsx"])
+def test_export_in_an_unknown_format_is_404(client, worked_example_league):
+    url = reverse("ratings:leaderboard_export", args=[worked_example_league.slug, "xlsx"])
     assert client.get(url).status_code == 404
 
 
@@ -86,7 +92,7 @@ def test_export_in_an_unknown_format_is_404(client, seed_league):
 
 
 def test_home_lists_leagues_with_their_direction_and_counts(
-    client, seed_game, seed_league, make_league
+    client, worked_example_game, worked_example_league, make_league
 ):
     make_league(System.ELO, name="Chess")
     page = text(client.get(reverse("ratings:home")))
@@ -99,17 +105,17 @@ def test_home_lists_leagues_with_their_direction_and_counts(
     assert "0 players · 0 games · no games yet" in page
 
 
-def test_home_offers_game_entry_to_members_only(client, member_client, seed_league):
-    new_game = reverse("ratings:game_new", args=[seed_league.slug])
+def test_home_offers_game_entry_to_members_only(client, member_client, worked_example_league):
+    new_game = reverse("ratings:game_new", args=[worked_example_league.slug])
     assert new_game not in client.get(reverse("ratings:home")).content.decode()
     assert new_game in member_client.get(reverse("ratings:home")).content.decode()
 
 
-# The seed game ---------------------------------------------------------------------------------
+# The worked example's game ------------------------------------------------------------------------
 
 
-def test_the_seed_game_page_shows_paper_scores_and_ratings(client, seed_game):
-    response = client.get(reverse("ratings:game", args=[seed_game.pk]))
+def test_the_worked_example_game_page_shows_paper_scores_and_ratings(client, worked_example_game):
+    response = client.get(reverse("ratings:game", args=[worked_example_game.pk]))
     page = text(response)
 
     assert "Starting bula 30" in page
@@ -125,8 +131,8 @@ def test_the_seed_game_page_shows_paper_scores_and_ratings(client, seed_game):
     assert '<span class="worse">+25</span>' in html
 
 
-def test_the_seed_game_page_explains_the_prefko_terms(client, seed_game):
-    page = text(client.get(reverse("ratings:game", args=[seed_game.pk])))
+def test_the_worked_example_game_page_explains_the_prefko_terms(client, worked_example_game):
+    page = text(client.get(reverse("ratings:game", args=[worked_example_game.pk])))
 
     assert "Why the ratings moved" in page
     assert "C = D + T + N" in page
@@ -185,12 +191,11 @@ def test_a_game_links_to_the_previous_and_next_game_of_its_league(
     assert links(third) == (second.pk, None)
 
 
-def test_staff_see_a_link_to_edit_the_game_in_admin(client, member_client, staff_client, seed_game):
-    url = reverse("ratings:game", args=[seed_game.pk])
-    try:
-        admin_url = reverse("admin:ratings_game_change", args=[seed_game.pk])
-    except NoReverseMatch:
-        pytest.skip("Game is not registered in admin yet")
+def test_staff_see_a_link_to_edit_the_game_in_admin(
+    client, member_client, staff_client, worked_example_game
+):
+    url = reverse("ratings:game", args=[worked_example_game.pk])
+    admin_url = reverse("admin:ratings_game_change", args=[worked_example_game.pk])
     assert admin_url in staff_client.get(url).content.decode()
     assert admin_url not in member_client.get(url).content.decode()
     assert admin_url not in client.get(url).content.decode()
@@ -200,43 +205,47 @@ def test_staff_see_a_link_to_edit_the_game_in_admin(client, member_client, staff
 
 
 def test_games_list_is_newest_first_with_scores_and_changes(
-    client, seed_game, seed_league, seed_players, record_game
+    client, worked_example_game, worked_example_league, worked_example_players, record_game
 ):
     later = record_game(
-        seed_league,
-        seed_players[::-1],
-        papers=SEED_PAPERS,
-        played_at=seed_game.played_at + timedelta(days=1),
+        worked_example_league,
+        worked_example_players[::-1],
+        papers=WORKED_EXAMPLE_PAPERS,
+        played_at=worked_example_game.played_at + timedelta(days=1),
     )
-    response = client.get(reverse("ratings:league_games", args=[seed_league.slug]))
+    response = client.get(reverse("ratings:league_games", args=[worked_example_league.slug]))
     html = response.content.decode()
 
-    assert html.index(f"/games/{later.pk}/") < html.index(f"/games/{seed_game.pk}/")
+    assert html.index(f"/games/{later.pk}/") < html.index(f"/games/{worked_example_game.pk}/")
     assert "Pedja −500 ( −27 )" in text(response)
     assert "Marko 40 ( +2 )" in text(response)
 
 
-def test_games_list_filters_by_player(client, seed_game, seed_league, make_player, record_game):
+def test_games_list_filters_by_player(
+    client, worked_example_game, worked_example_league, make_player, record_game
+):
     others = [make_player("Ana"), make_player("Bora"), make_player("Ceca")]
-    theirs = record_game(seed_league, others, papers=SEED_PAPERS)
-    url = reverse("ratings:league_games", args=[seed_league.slug])
+    theirs = record_game(worked_example_league, others, papers=WORKED_EXAMPLE_PAPERS)
+    url = reverse("ratings:league_games", args=[worked_example_league.slug])
 
     html = client.get(url, {"player": "ana"}).content.decode()
     assert f"/games/{theirs.pk}/" in html
-    assert f"/games/{seed_game.pk}/" not in html
+    assert f"/games/{worked_example_game.pk}/" not in html
 
     html = client.get(url, {"player": "pedja"}).content.decode()
-    assert f"/games/{seed_game.pk}/" in html
+    assert f"/games/{worked_example_game.pk}/" in html
     assert f"/games/{theirs.pk}/" not in html
 
 
-def test_games_list_with_an_unknown_player_says_so(client, seed_game, seed_league):
-    url = reverse("ratings:league_games", args=[seed_league.slug])
+def test_games_list_with_an_unknown_player_says_so(
+    client, worked_example_game, worked_example_league
+):
+    url = reverse("ratings:league_games", args=[worked_example_league.slug])
     response = client.get(url, {"player": "nobody"})
 
     assert response.status_code == 200
     assert "No player “nobody” has played in this league." in text(response)
-    assert f"/games/{seed_game.pk}/" not in response.content.decode()
+    assert f"/games/{worked_example_game.pk}/" not in response.content.decode()
 
 
 def test_games_list_pages_by_50(client, prefko_league_with):
@@ -252,8 +261,10 @@ def test_games_list_pages_by_50(client, prefko_league_with):
 # Player page ------------------------------------------------------------------------------------
 
 
-def test_player_page_shows_rating_rank_chart_and_games(client, seed_game, seed_players):
-    response = client.get(reverse("ratings:player", args=[seed_players[1].slug]))
+def test_player_page_shows_rating_rank_chart_and_games(
+    client, worked_example_game, worked_example_players
+):
+    response = client.get(reverse("ratings:player", args=[worked_example_players[1].slug]))
     page = text(response)
     html = response.content.decode()
 
@@ -261,9 +272,9 @@ def test_player_page_shows_rating_rank_chart_and_games(client, seed_game, seed_p
     assert "Rating 1152, rank 2, 1 game." in page
     assert "lower rating is better" in page
     assert '<svg class="rating-chart"' in html
-    assert f'href="/games/{seed_game.pk}/"' in html
+    assert f'href="/games/{worked_example_game.pk}/"' in html
     # Opponents linked, in seat order; score, change, rating after.
-    assert f'<a href="{seed_players[0].get_absolute_url()}">Pedja</a>' in html
+    assert f'<a href="{worked_example_players[0].get_absolute_url()}">Pedja</a>' in html
     assert "Pedja , Johnny 40 +2 1152" in page
 
 
@@ -298,10 +309,12 @@ def test_a_player_without_games_has_a_page(client, make_player):
 # Escaping ---------------------------------------------------------------------------------------
 
 
-def test_a_hostile_player_name_is_shown_not_run(client, seed_league, make_player, record_game):
+def test_a_hostile_player_name_is_shown_not_run(
+    client, worked_example_league, make_player, record_game
+):
     players = [make_player("<script>alert(1)</script>"), make_player(), make_player()]
-    game = record_game(seed_league, players, papers=SEED_PAPERS)
-    urls = page_urls(seed_league, game, players[0])
+    game = record_game(worked_example_league, players, papers=WORKED_EXAMPLE_PAPERS)
+    urls = page_urls(worked_example_league, game, players[0])
 
     for url in [urls[1], *urls[4:]]:  # the pages that show player names
         html = client.get(url).content.decode()
@@ -316,14 +329,18 @@ def test_a_hostile_player_name_is_shown_not_run(client, seed_league, make_player
     "query",
     ["page=0", "page=-3", "page=x", "page=999", "per_page=-1", "per_page=0", "sort=-nonsense"],
 )
-def test_odd_paging_and_sorting_never_fail(client, seed_game, seed_league, seed_players, query):
+def test_odd_paging_and_sorting_never_fail(
+    client, worked_example_game, worked_example_league, worked_example_players, query
+):
     pages = [
-        reverse("ratings:leaderboard", args=[seed_league.slug]),
-        reverse("ratings:league_games", args=[seed_league.slug]),
-        reverse("ratings:player", args=[seed_players[0].slug]),
+        reverse("ratings:leaderboard", args=[worked_example_league.slug]),
+        reverse("ratings:league_games", args=[worked_example_league.slug]),
+        reverse("ratings:player", args=[worked_example_players[0].slug]),
     ]
     for url in pages:
-        assert client.get(f"{url}?{query}&{seed_league.slug}-{query}").status_code == 200, url
+        assert (
+            client.get(f"{url}?{query}&{worked_example_league.slug}-{query}").status_code == 200
+        ), url
 
 
 def test_a_visitor_cannot_change_the_page_size(client, prefko_league_with):

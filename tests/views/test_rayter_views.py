@@ -16,7 +16,9 @@ from ratings.views.files import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
-SEED = (Path(__file__).parent.parent / "algorithms" / "vectors" / "rayter_seed.txt").read_bytes()
+WORKED_EXAMPLE = (
+    Path(__file__).parent.parent / "algorithms" / "vectors" / "rayter_worked_example.txt"
+).read_bytes()
 
 
 @pytest.fixture
@@ -63,12 +65,12 @@ def test_visitor_is_sent_to_log_in(client, league):
 
 def test_member_cannot_import(member_client, league):
     assert member_client.get(import_url(league)).status_code == 403
-    assert upload(member_client, league, SEED).status_code == 403
+    assert upload(member_client, league, WORKED_EXAMPLE).status_code == 403
     assert not Game.objects.exists()
 
 
 def test_member_cannot_confirm_a_staff_upload(member_client, staff_client, league):
-    token = upload(staff_client, league, SEED).context["token"]
+    token = upload(staff_client, league, WORKED_EXAMPLE).context["token"]
 
     response = confirm(member_client, league, token)
 
@@ -97,7 +99,7 @@ def test_unknown_league_is_not_found(staff_client):
 
 
 def test_preview_shows_what_the_import_would_do_and_writes_nothing(staff_client, league):
-    response = upload(staff_client, league, SEED)
+    response = upload(staff_client, league, WORKED_EXAMPLE)
 
     assert response.status_code == 200
     preview = response.context["preview"]
@@ -117,7 +119,7 @@ def test_preview_shows_what_the_import_would_do_and_writes_nothing(staff_client,
 
 
 def test_confirm_imports_the_previewed_file(staff_client, staff_user, league):
-    token = upload(staff_client, league, SEED).context["token"]
+    token = upload(staff_client, league, WORKED_EXAMPLE).context["token"]
 
     response = confirm(staff_client, league, token)
 
@@ -137,7 +139,7 @@ def test_confirm_imports_the_previewed_file(staff_client, staff_user, league):
 
 
 def test_confirming_twice_imports_once(staff_client, league):
-    token = upload(staff_client, league, SEED).context["token"]
+    token = upload(staff_client, league, WORKED_EXAMPLE).context["token"]
     confirm(staff_client, league, token)
 
     response = confirm(staff_client, league, token)
@@ -148,7 +150,7 @@ def test_confirming_twice_imports_once(staff_client, league):
 
 
 def test_confirm_with_a_wrong_token_imports_nothing(staff_client, league):
-    upload(staff_client, league, SEED)
+    upload(staff_client, league, WORKED_EXAMPLE)
 
     response = confirm(staff_client, league, "forged")
 
@@ -160,7 +162,7 @@ def test_confirm_with_a_wrong_token_imports_nothing(staff_client, league):
 
 def test_confirm_in_another_league_imports_nothing(staff_client, league, make_league):
     other = make_league(System.RAYTER_HIGHSCORE)
-    token = upload(staff_client, league, SEED).context["token"]
+    token = upload(staff_client, league, WORKED_EXAMPLE).context["token"]
 
     response = confirm(staff_client, other, token)
 
@@ -169,7 +171,7 @@ def test_confirm_in_another_league_imports_nothing(staff_client, league, make_le
 
 
 def test_preview_and_confirm_with_replace(staff_client, league):
-    confirm(staff_client, league, upload(staff_client, league, SEED).context["token"])
+    confirm(staff_client, league, upload(staff_client, league, WORKED_EXAMPLE).context["token"])
     other = b"game 2022-02-02 20:00\nJohn 5\nMaria 7\n"
 
     response = upload(staff_client, league, other, replace="on")
@@ -182,9 +184,9 @@ def test_preview_and_confirm_with_replace(staff_client, league):
 
 
 def test_uploading_the_same_file_again_skips_its_games(staff_client, league):
-    confirm(staff_client, league, upload(staff_client, league, SEED).context["token"])
+    confirm(staff_client, league, upload(staff_client, league, WORKED_EXAMPLE).context["token"])
 
-    response = upload(staff_client, league, SEED)
+    response = upload(staff_client, league, WORKED_EXAMPLE)
 
     preview = response.context["preview"]
     assert (preview.summary.games, len(preview.summary.skipped)) == (0, 2)
@@ -210,7 +212,7 @@ def test_file_with_errors_lists_each_with_its_line(staff_client, league):
 
 
 def test_file_of_another_score_type_is_refused(staff_client, league):
-    response = upload(staff_client, league, b"score_type lowscore\n" + SEED)
+    response = upload(staff_client, league, b"score_type lowscore\n" + WORKED_EXAMPLE)
 
     assert "the file&#x27;s score type is lowscore but the league" in response.content.decode()
 
@@ -218,7 +220,7 @@ def test_file_of_another_score_type_is_refused(staff_client, league):
 def test_oversized_upload_is_refused(staff_client, league, settings):
     settings.RAYTER_UPLOAD_MAX_BYTES = 100
 
-    response = upload(staff_client, league, SEED)
+    response = upload(staff_client, league, WORKED_EXAMPLE)
 
     assert response.status_code == 200
     assert response.context["form"].errors["file"] == [

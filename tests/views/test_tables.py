@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from ratings.models import System
 from ratings.tables import ClubTable
-from tests.seed import random_paper
+from tests.worked_example import random_paper
 
 pytestmark = pytest.mark.django_db
 
@@ -50,15 +50,19 @@ def test_every_table_reads_as_django_tables2_renders_it(
     make_league,
     make_player,
     record_game,
-    seed_game,
-    seed_league,
-    seed_players,
+    worked_example_game,
+    worked_example_league,
+    worked_example_players,
 ):
     client.cookies["django_language"] = language
     rng = random.Random(3)
     others = [make_player(f"Ana {n} <b>&") for n in range(3)] + [make_player("Ђорђе Ж. «Đole»")]
     for _ in range(60):
-        record_game(seed_league, rng.sample([*seed_players, *others], 3), papers=random_paper(rng))
+        record_game(
+            worked_example_league,
+            rng.sample([*worked_example_players, *others], 3),
+            papers=random_paper(rng),
+        )
     scored = make_league(System.RAYTER_LOWSCORE, name="Hearts")
     record_game(scored, others, scores=[12.5, -3, 0, 40])
     duel = make_league(System.ELO, name="Chess")
@@ -68,18 +72,19 @@ def test_every_table_reads_as_django_tables2_renders_it(
         client,
         monkeypatch,
         [
-            reverse("ratings:leaderboard", args=[seed_league.slug]),
-            reverse("ratings:leaderboard", args=[seed_league.slug]) + "?page=2&sort=games",
+            reverse("ratings:leaderboard", args=[worked_example_league.slug]),
+            reverse("ratings:leaderboard", args=[worked_example_league.slug])
+            + "?page=2&sort=games",
             reverse("ratings:leaderboard", args=[scored.slug]),
             reverse("ratings:leaderboard", args=[duel.slug]) + "?sort=-last_change",
             reverse("ratings:leaderboard", args=[empty.slug]),
-            reverse("ratings:league_games", args=[seed_league.slug]),
+            reverse("ratings:league_games", args=[worked_example_league.slug]),
             reverse("ratings:league_games", args=[scored.slug]),
             reverse("ratings:league_games", args=[empty.slug]),
-            reverse("ratings:game", args=[seed_game.pk]),
+            reverse("ratings:game", args=[worked_example_game.pk]),
             reverse("ratings:game", args=[scored.games.get().pk]),
             reverse("ratings:game", args=[duel.games.get().pk]),
-            reverse("ratings:player", args=[seed_players[0].slug]),
+            reverse("ratings:player", args=[worked_example_players[0].slug]),
             reverse("ratings:player", args=[others[0].slug]),
         ],
     )

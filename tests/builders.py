@@ -1,0 +1,210 @@
+"""The tests' builders, each defined once: small functions that make just what a test needs.
+
+``tests/conftest.py`` hands the common ones to tests as fixtures (``make_player``, ``make_league``,
+``record_game``, the worked example's league, players and game); a module that builds outside a
+test function (a hypothesis strategy, a module-level helper) imports them from here.
+Games are recorded through :func:`ratings.engine.game_record`, the only writer of ratings, so
+every test sees ratings exactly as the app computes them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+
+from django.utils import timezone
+from django.utils.text import slugify
+
+from ratings import engine
+from ratings.models import Game, League, Player, System
+from tests.worked_example import WORKED_EXAMPLE_PLAYERS, WORKED_EXAMPLE_START_RATINGS
+
+T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
+PASSWORD = "pw-for-tests-only"
+_numbers = itertools.count(1)
+
+
+# Players and leagues ----------------------------------------------------------------------------
+
+
+def make_player(name: str | None = None, **fields) -> Player:
+    """A player, with a unique name when none is given."""
+    return Player.objects.create_named(name or f"Player {next(_numbers)}", **fields)
+
+
+def make_players(names: int | Iterable[str], **fields) -> list[Player]:
+    """``make_players(3)``: three players with unique names; ``make_players(["Ann", "Bo"])``."""
+    if isinstance(names, int):
+        names = [None] * names
+    return [make_player(name, **fields) for name in names]
+
+
+def make_league(system: str = System.PREFKO, name: str | None = None, **fields) -> League:
+    """A league of ``system``, with a unique name when none is given and a slug made from it."""
+    name = name or f"League {next(_numbers)}"
+    fields.setdefault("slug", slugify(name))
+    return League.objects.create(name=name, system=system, **fields)
+
+
+# Games ------------------------------------------------------------------------------------------
+
+
+def paper_entries(players: Sequence[Player], papers) -> list[engine.Entry]:
+    """The engine's entries of a Preferans game: each seat's player and (left, middle, right)."""
+    return [
+        engine.Entry(player_id=p.pk, paper=tuple(paper))
+        for p, paper in zip(players, papers, strict=True)
+    ]
+
+
+def score_entries(players: Sequence[Player], scores) -> list[engine.Entry]:
+    """The engine's entries of a scored or head-to-head game: each seat's player and score."""
+    return [engine.Entry(player_id=p.pk, score=s) for p, s in zip(players, scores, strict=True)]
+
+
+def game_recorder(start: datetime = T0) -> Callable[..., Game]:
+    """A ``record_game(league, players, papers=... | scores=..., **game) -> Game`` function.
+
+    Preferans games take ``papers`` (left, middle, right) per seat and default to bula 30;
+    other games take ``scores``. Without ``played_at`` each game is an hour after the last one
+    this function recorded, the first at ``start``.
+    """
+    hours = itertools.count()
+
+    def record_game(
+        league: League,
+        players: Sequence[Player],
+        *,
+        papers=None,
+        scores=None,
+        bula: int | None = None,
+        played_at: datetime | None = None,
+        **game,
+    ) -> Game:
+        if papers is not None:
+            entries = paper_entries(players, papers)
+            bula = 30 if bula is None else bula
+        else:
+            entries = score_entries(players, scores)
+        return engine.game_record(
+            league=league,
+            played_at=played_at or start + timedelta(hours=next(hours)),
+            entries=entries,
+            bula=bula,
+            **game,
+        )
+
+    return record_game
+
+
+def record_history(league: League, players: Sequence[Player], history, start=T0) -> list[Game]:
+    """Record Preferans games given as (papers, seat order) pairs, a day apart, in that order."""
+    return [
+        engine.game_record(
+            league=league,
+            played_at=start + timedelta(days=day),
+            entries=paper_entries([players[i] for i in order], papers),
+            bula=30,
+        )
+        for day, (papers, order) in enumerate(history)
+    ]
+
+
+# The worked example -----------------------------------------------------------------------------
+
+
+def worked_example_players(league: League, players: Sequence[Player] = ()) -> list[Player]:
+    """Pedja, Marko and Johnny, with their own start ratings 1200, 1150 and 1100 in ``league``.
+
+    Given ``players`` (the three of another league) they get those start ratings in ``league``.
+    """
+    players = list(players) or make_players(WORKED_EXAMPLE_PLAYERS)
+    for player, rating in zip(players, WORKED_EXAMPLE_START_RATINGS, strict=True):
+        engine.standing_set_start_rating(league=league, player=player, rating=rating)
+    return players
+
+
+# The admin's forms, as a browser posts them --------------------------------------------------
+
+
+def paper_rows(players, papers) -> list[tuple]:
+    """Admin rows (player, seat, paper, score) seated in the order given."""
+    return [
+        (player, seat, paper, None)
+        for seat, (player, paper) in enumerate(zip(players, papers, strict=True))
+    ]
+
+
+def local(moment) -> tuple[str, str]:
+    """A moment as the admin's split date and time fields show it, in the club's time zone."""
+    moment = timezone.localtime(moment)
+    return moment.strftime("%Y-%m-%d"), moment.strftime("%H:%M:%S")
+
+
+def management(prefix, total, initial=0) -> dict:
+    """An inline formset's management form."""
+    return {
+        f"{prefix}-TOTAL_FORMS": str(total),
+        f"{prefix}-INITIAL_FORMS": str(initial),
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+
+
+def game_post(league, played_at, seats, *, bula=30, results=None, game=None) -> dict:
+    """The admin's game form: ``seats`` are (player, seat, paper or None, score or None) rows.
+
+    With ``game`` the rows edit that game's existing results (``results``, in the same order);
+    extra rows beyond them are new.
+    """
+    day, clock = local(played_at)
+    data = {"played_at_0": day, "played_at_1": clock, "bula": "" if bula is None else bula}
+    data["note"] = ""
+    if game is None:
+        data["league"] = league.pk
+    existing = list(results or [])
+    data.update(management("results", len(seats), len(existing)))
+    for i, (player, seat, paper, score) in enumerate(seats):
+        left, middle, right = paper if paper else ("", "", "")
+        data.update(
+            {
+                f"results-{i}-player": player.pk,
+                f"results-{i}-seat": seat,
+                f"results-{i}-left": left,
+                f"results-{i}-middle": middle,
+                f"results-{i}-right": right,
+                f"results-{i}-score": "" if score is None else score,
+            }
+        )
+        if i < len(existing):
+            data[f"results-{i}-id"] = existing[i].pk
+            data[f"results-{i}-game"] = game.pk
+    data["_save"] = "Save"
+    return data
+
+
+def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
+    """The admin's league form with its own-start-rating inline."""
+    data = {
+        "name": league.name,
+        "slug": league.slug,
+        "system": league.system,
+        "start_rating": league.start_rating,
+        "elo_k": league.elo_k,
+        "speed": league.speed,
+        "game_name": league.game_name,
+        "description": league.description,
+        **changes,
+    }
+    rows = list(standing_rows) + list(new_rows)
+    data.update(management("standings", len(rows), len(standing_rows)))
+    for i, (standing, rating) in enumerate(standing_rows):
+        data[f"standings-{i}-id"] = standing.pk
+        data[f"standings-{i}-league"] = league.pk
+        data[f"standings-{i}-start_rating"] = "" if rating is None else rating
+    for i, (player, rating) in enumerate(new_rows, start=len(standing_rows)):
+        data[f"standings-{i}-player"] = player.pk
+        data[f"standings-{i}-start_rating"] = rating
+    data["_save"] = "Save"
+    return data

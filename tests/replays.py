@@ -1,0 +1,115 @@
+"""The two ways the tests check a league's stored ratings against a replay from scratch.
+
+- :func:`assert_equals_independent_replay` replays the league with the algorithms alone, without
+  the engine, and compares every stored rating and standing with that: it proves the engine.
+- :func:`assert_unchanged_by_recompute` asks the engine to replay the league
+  (``engine.league_recompute``) and checks that nothing stored changed: after concurrent writers
+  it proves that none of them left the league in a state a replay would not reach.
+"""
+
+from __future__ import annotations
+
+from ratings import engine
+from ratings.algorithms import elo, preferans, rayter
+from ratings.models import Game, League, Player, Result, Standing, System
+from ratings.systems import age_on
+
+
+def independent_replay(league: League):
+    """Replay the league from scratch with the algorithms alone.
+
+    Returns each result's (rating before, rating after) by result id, and each player's rating
+    and number of games by player id.
+    """
+    league.refresh_from_db()
+    own = dict(
+        Standing.objects.filter(league=league, start_rating__isnull=False).values_list(
+            "player_id", "start_rating"
+        )
+    )
+    rating, games, peak, expected = {}, {}, {}, {}
+    births = dict(Player.objects.values_list("pk", "birth_date"))
+    for game in Game.objects.filter(league=league).chronological().prefetch_related("results"):
+        results = sorted(game.results.all(), key=lambda r: r.seat)
+        for r in results:
+            start = own.get(r.player_id, league.start_rating)
+            rating.setdefault(r.player_id, start)
+            games.setdefault(r.player_id, 0)
+            peak.setdefault(r.player_id, start)
+        before = [rating[r.player_id] for r in results]
+        scores = [r.score for r in results]
+        if league.system == System.PREFKO:
+            changes = preferans.rating_changes(
+                [int(b) for b in before], [int(s) for s in scores], game.bula
+            )
+            after = [b + c for b, c in zip(before, changes, strict=True)]
+        elif league.system == System.ELO:
+            after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
+        elif league.system == System.FIDE:
+            ages = [age_on(births[r.player_id], game.played_at.date()) for r in results]
+            after = list(
+                elo.fide(
+                    int(before[0]),
+                    int(before[1]),
+                    scores[0],
+                    games_a=games[results[0].player_id],
+                    games_b=games[results[1].player_id],
+                    age_a=ages[0],
+                    age_b=ages[1],
+                    ever_2400_a=peak[results[0].player_id] >= 2400,
+                    ever_2400_b=peak[results[1].player_id] >= 2400,
+                    blitz=league.speed == "blitz",
+                    rapid=league.speed == "rapid",
+                )
+            )
+        else:
+            changes = rayter.rate_single_game(
+                scores, before, score_type=league.rating_system.rayter_score_type
+            )
+            after = [b + c for b, c in zip(before, changes, strict=True)]
+        for r, b, a in zip(results, before, after, strict=True):
+            expected[r.pk] = (b, a)
+            rating[r.player_id] = a
+            games[r.player_id] += 1
+            peak[r.player_id] = max(peak[r.player_id], a)
+    return expected, rating, games
+
+
+def assert_equals_independent_replay(league: League) -> None:
+    """Every stored rating and standing of ``league`` equals a replay by the algorithms alone."""
+    expected, rating, games = independent_replay(league)
+    stored = {
+        pk: (before, after)
+        for pk, before, after in Result.objects.filter(game__league=league).values_list(
+            "pk", "rating_before", "rating_after"
+        )
+    }
+    assert stored == expected
+    standings = {s.player_id: s for s in Standing.objects.filter(league=league)}
+    for pid, value in rating.items():
+        assert standings[pid].rating == value
+        assert standings[pid].games == games[pid]
+    for pid, standing in standings.items():
+        if pid not in rating:
+            assert standing.games == 0
+            assert standing.rating == standing.initial_rating(league)
+
+
+def assert_unchanged_by_recompute(league: League) -> None:
+    """The engine's own replay of ``league`` changes no stored rating, standing or game count."""
+
+    def stored() -> tuple[list, list]:
+        return (
+            sorted(
+                Result.objects.filter(game__league=league).values_list(
+                    "pk", "rating_before", "rating_after"
+                )
+            ),
+            sorted(
+                Standing.objects.filter(league=league).values_list("player_id", "rating", "games")
+            ),
+        )
+
+    before = stored()
+    engine.league_recompute(league=league)
+    assert stored() == before
