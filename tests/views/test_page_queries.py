@@ -26,6 +26,8 @@ QUERIES = {
     "games_by_player": 5,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
     "player": 4,  # the player; their standings with ranks; their whole history; the opponents
+    "players": 3,  # the count, the page of players, their standings with leagues
+    "players_search": 4,  # the same, and every (pk, name) for the typos of a 4+ letter name
 }
 
 
@@ -43,6 +45,8 @@ def urls(league, game, player) -> dict[str, str]:
         + f"?player={player.slug}",
         "game": reverse("ratings:game", args=[game.pk]),
         "player": reverse("ratings:player", args=[player.slug]),
+        "players": reverse("ratings:player_list"),
+        "players_search": reverse("ratings:player_list") + f"?q={player.name[:5]}",
     }
 
 
@@ -109,6 +113,13 @@ def test_later_pages_and_other_sorts_cost_the_same(client, big_club, django_asse
         page = "leaderboard" if "min_games" in url else "games"
         with django_assert_num_queries(QUERIES[page]):
             assert client.get(url + extra).status_code == 200
+
+
+def test_a_later_page_of_players_costs_the_same(client, big_club, django_assert_num_queries):
+    """The leagues are fetched for the page's players only, on page 2 as on page 1."""
+    with django_assert_num_queries(QUERIES["players"]):
+        response = client.get(big_club["players"], {"page": 2})
+    assert len(response.context["table"].page.object_list) == 20
 
 
 def test_a_player_with_thousands_of_games_is_still_four_queries(
