@@ -2,8 +2,9 @@
 
 The counts are pinned so that an N+1 (a query per standing, per game, per opponent or per league)
 fails here instead of slowing the pages down as the leagues grow. For a logged-in visitor the
-HTML pages add two queries, the session and the user, which the base layout needs for its menu;
-the export renders no layout and so adds none.
+HTML pages add three queries, the session, the user and the player linked to the user (for "My
+page"), which the base layout needs for its menu; the export renders no layout and so adds none.
+A visitor's pages never ask for a linked player.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.models import Game, Standing, System
+from ratings.models import Game, Player, Standing, System
 
 from .conftest import SEED_PAPERS
 
 pytestmark = pytest.mark.django_db
 
-LOGGED_IN = 2  # the session and the user, for the pages with the base layout
+LOGGED_IN = 3  # the session, the user and their player, for the pages with the base layout
 QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
     "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
@@ -113,6 +114,16 @@ def test_later_pages_and_other_sorts_cost_the_same(client, big_club, django_asse
         page = "leaderboard" if "min_games" in url else "games"
         with django_assert_num_queries(QUERIES[page]):
             assert client.get(url + extra).status_code == 200
+
+
+def test_a_member_linked_to_a_player_costs_the_same(
+    member_user, member_client, small_club, django_assert_num_queries
+):
+    """The header's "My page" asks for the member's player once, linked or not."""
+    Player.objects.filter(name="Pedja").update(user=member_user)
+    with django_assert_num_queries(logged_in("player")):
+        response = member_client.get(small_club["player"])
+    assert "My page" in response.content.decode()
 
 
 def test_a_later_page_of_players_costs_the_same(client, big_club, django_assert_num_queries):

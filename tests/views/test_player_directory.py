@@ -1,5 +1,5 @@
 """The player directory (/players/): every player, found by name the club's tolerant way, each
-with their leagues."""
+with their leagues; and the header's "My page" for a member whose login is linked to a player."""
 
 from __future__ import annotations
 
@@ -176,3 +176,37 @@ def test_the_players_link_is_current_on_the_directory(client):
     content = client.get(URL).content.decode()
 
     assert f'<a href="{URL}" aria-current="page">Players</a>' in content
+
+
+# "My page" ----------------------------------------------------------------------------------------
+
+
+def test_a_member_linked_to_a_player_gets_my_page(member_client, member_user, make_player):
+    pedja = make_player("Pedja", user=member_user)
+
+    content = member_client.get(reverse("ratings:home")).content.decode()
+
+    assert f'<a href="{pedja.get_absolute_url()}">My page</a>' in content
+
+
+def test_my_page_is_marked_current_on_the_members_page(member_client, member_user, make_player):
+    pedja = make_player("Peđa", user=member_user)
+
+    content = member_client.get(pedja.get_absolute_url()).content.decode()
+
+    assert f'<a href="{pedja.get_absolute_url()}" aria-current="page">My page</a>' in content
+
+
+def test_a_member_without_a_player_has_no_my_page(member_client, make_player):
+    make_player("Pedja")
+
+    assert "My page" not in member_client.get(reverse("ratings:home")).content.decode()
+
+
+def test_a_visitor_has_no_my_page_but_finds_players(client, member_user, make_player):
+    make_player("Pedja", user=member_user)
+
+    content = client.get(reverse("ratings:home")).content.decode()
+
+    assert "My page" not in content
+    assert f'<a href="{URL}">Players</a>' in content
