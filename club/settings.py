@@ -136,6 +136,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "ratings.context_processors.club",
+                "ratings.context_processors.my_player",
             ],
         },
     },

@@ -21,6 +21,7 @@ from django.db.models import (
     Max,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
     Subquery,
     Value,
@@ -31,6 +32,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Game, League, Player, Result, Standing
+from ratings.names import close_matches, name_keys
 from ratings.systems import better_in_any_league
 
 
@@ -181,6 +183,51 @@ def game_detail() -> QuerySet[Game]:
 
 
 # Players ----------------------------------------------------------------------------------------
+
+# A typed name this long or longer also finds names a typo away (ratings.names allows no edit
+# in a shorter one, so looking would cost a query for nothing).
+TYPO_SEARCH_MIN_LETTERS = 4
+
+
+def players_directory(query: str = "") -> QuerySet[Player]:
+    """Every player, by name, or those whose name matches ``query`` the club's tolerant way.
+
+    A player matches when one of the query's keys (:func:`ratings.names.name_keys`: ASCII,
+    case-folded, đ as d and as dj) is part of their stored ``search_key``, so "ped" finds Pedja
+    and Peđa; a query of four letters or more also finds the names a typo away ("Pedia" finds
+    Pedja), looked for in Python over every (pk, name) in one query.
+
+    Each player comes with ``leagues``: their standings (league, rating, games) in the leagues
+    they have played in, by league name. That is a prefetch, so it runs once the page is sliced:
+    one query for the players on the page, whatever the size of the club. Two queries for a
+    page, three with the paginator's count, one more for a typo search.
+    """
+    players = (
+        Player.objects.only("name", "slug")
+        .order_by("name")
+        .prefetch_related(
+            Prefetch(
+                "standings",
+                queryset=Standing.objects.filter(games__gt=0)
+                .select_related("league")
+                .only("player_id", "rating", "games", "league__name", "league__slug")
+                .order_by("league__name"),
+                to_attr="leagues",
+            )
+        )
+    )
+    query = " ".join(query.split())
+    if not query:
+        return players
+    keys = name_keys(query)
+    matches = Q()
+    for key in keys:
+        matches |= Q(search_key__contains=key)
+    if max(len(key) for key in keys) >= TYPO_SEARCH_MIN_LETTERS:
+        known = list(Player.objects.values_list("pk", "name"))
+        close = close_matches(query, known, limit=len(known))
+        matches |= Q(pk__in=[match.item for match in close])
+    return players.filter(matches)
 
 
 def player_standings(player: Player) -> QuerySet[Standing]:

@@ -319,3 +319,45 @@ class PlayerGamesTable(ClubTable):
 
     def render_rating_after(self, value: float) -> str:
         return rating_text(value)
+
+
+# Player directory -------------------------------------------------------------------------------
+
+
+class PlayerDirectoryTable(ClubTable):
+    """Players by name (:func:`ratings.selectors.players_directory`), each with every league
+    they have played in: "League: rating (games)", the league linked to its leaderboard."""
+
+    name = tables.Column(verbose_name=_("Player"))
+    leagues = tables.Column(
+        verbose_name=_("Leagues: rating (games)"), accessor="pk", empty_values=()
+    )
+
+    class Meta:
+        attrs = {"class": "players"}
+        orderable = False
+
+    @cached_property
+    def league_url(self) -> Callable[[object], str]:
+        return url_maker("ratings:leaderboard")
+
+    def render_name(self, record) -> SafeString:
+        return self.player_link(record)
+
+    def render_leagues(self, record) -> SafeString | str:
+        # Each league in a .seat span, as the games list's seats: it wraps as a whole.
+        if not record.leagues:
+            return "—"
+        return format_html_join(
+            " · ",
+            '<span class="seat"><a href="{}">{}</a>: {} ({})</span>',
+            (
+                (
+                    self.league_url(standing.league.slug),
+                    standing.league.name,
+                    rating_text(standing.rating),
+                    standing.games,
+                )
+                for standing in record.leagues
+            ),
+        )

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, files, pages
+from ratings.views import entry, files, pages, players
 
 
 class PlayerSlugConverter:
@@ -36,6 +36,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/import/", files.rayter_import, name="rayter_import"),
     path("leagues/<slug:slug>/games/new/", entry.game_new, name="game_new"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
+    path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),
     path("players/<player_slug:slug>/", pages.player_detail, name="player"),
 ]

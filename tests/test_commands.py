@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from ratings import selectors
 from ratings.models import Game, League, Player, Result, System
 from tests.builders import make_league
 from tests.replays import assert_unchanged_by_recompute
@@ -105,6 +106,24 @@ def test_demo_builds_the_club_with_the_worked_example_first():
     assert "STAFF and SUPERUSER" in out
 
 
+def test_demo_has_a_plain_member_linked_to_pedja():
+    out = run("demo", password="another-secret-1")
+
+    member = get_user_model().objects.get(username="member")
+    assert not member.is_staff and not member.is_superuser
+    assert member.check_password("another-secret-1")
+    assert member.player.name == "Pedja"
+    assert 'Member login: username "member", password "another-secret-1"' in out
+
+    # The leaderboard: every regular ranked, the one-game guest after them, provisional.
+    preferans = League.objects.get(slug="preferans")
+    *regulars, guest = selectors.league_standings(preferans)
+    assert len(regulars) == 12
+    assert all(s.status == selectors.Status.RANKED for s in regulars)
+    assert guest.player.name == "Đorđe"
+    assert (guest.games, guest.status) == (1, selectors.Status.PROVISIONAL)
+
+
 def test_demo_ratings_equal_a_replay_from_scratch():
     """The demo records every game in played order: the fast path must match a full replay."""
     run("demo")
@@ -123,6 +142,16 @@ def test_demo_does_nothing_when_the_club_has_data():
     assert Game.objects.count() == games
     assert League.objects.count() == 3
     assert get_user_model().objects.get(username="demo").check_password("another-secret-1")
+
+
+def test_demo_refuses_when_the_member_login_is_taken(django_user_model):
+    django_user_model.objects.create_user("member")
+
+    with pytest.raises(CommandError, match='A user "member" already exists'):
+        run("demo")
+
+    assert not League.objects.exists()
+    assert not get_user_model().objects.filter(username="demo").exists()
 
 
 def test_demo_on_a_club_with_a_league_creates_nothing():

@@ -49,6 +49,7 @@ READ_PAGES = {
     "league_games": lambda w: [w.league.slug],
     "game": lambda w: [w.game.pk],
     "player": lambda w: [w.players[0].slug],
+    "player_list": lambda w: [],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],

@@ -2,8 +2,9 @@
 
 The counts are pinned so that an N+1 (a query per standing, per game, per opponent or per league)
 fails here instead of slowing the pages down as the leagues grow. For a logged-in visitor the
-HTML pages add two queries, the session and the user, which the base layout needs for its menu;
-the export renders no layout and so adds none.
+HTML pages add three queries, the session, the user and the player linked to the user (for "My
+page"), which the base layout needs for its menu; the export renders no layout and so adds none.
+A visitor's pages never ask for a linked player.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.models import Game, Standing, System
+from ratings.models import Game, Player, Standing, System
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
-LOGGED_IN = 2  # the session and the user, for the pages with the base layout
+LOGGED_IN = 3  # the session, the user and their player, for the pages with the base layout
 QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
     "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
@@ -25,6 +26,8 @@ QUERIES = {
     "games_by_player": 5,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
     "player": 4,  # the player; their standings with ranks; their whole history; the opponents
+    "players": 3,  # the count, the page of players, their standings with leagues
+    "players_search": 4,  # the same, and every (pk, name) for the typos of a 4+ letter name
 }
 
 
@@ -42,6 +45,8 @@ def urls(league, game, player) -> dict[str, str]:
         + f"?player={player.slug}",
         "game": reverse("ratings:game", args=[game.pk]),
         "player": reverse("ratings:player", args=[player.slug]),
+        "players": reverse("ratings:player_list"),
+        "players_search": reverse("ratings:player_list") + f"?q={player.name[:5]}",
     }
 
 
@@ -108,6 +113,23 @@ def test_later_pages_and_other_sorts_cost_the_same(client, big_club, django_asse
         page = "leaderboard" if "min_games" in url else "games"
         with django_assert_num_queries(QUERIES[page]):
             assert client.get(url + extra).status_code == 200
+
+
+def test_a_member_linked_to_a_player_costs_the_same(
+    member_user, member_client, small_club, django_assert_num_queries
+):
+    """The header's "My page" asks for the member's player once, linked or not."""
+    Player.objects.filter(name="Pedja").update(user=member_user)
+    with django_assert_num_queries(logged_in("player")):
+        response = member_client.get(small_club["player"])
+    assert "My page" in response.content.decode()
+
+
+def test_a_later_page_of_players_costs_the_same(client, big_club, django_assert_num_queries):
+    """The leagues are fetched for the page's players only, on page 2 as on page 1."""
+    with django_assert_num_queries(QUERIES["players"]):
+        response = client.get(big_club["players"], {"page": 2})
+    assert len(response.context["table"].page.object_list) == 20
 
 
 def test_a_player_with_thousands_of_games_is_still_four_queries(

@@ -1,4 +1,6 @@
-"""A demo club on an empty database: three leagues, a few hundred games, and a login to try it.
+"""A demo club on an empty database: three leagues, a few hundred games, and two logins to try it:
+``demo`` (staff, for the admin) and ``member`` (a plain member, linked to the player Pedja, so a
+newcomer sees what a member sees).
 
 Every game goes through the rating engine, recorded in the order it was played (so each one is
 the league's newest and takes the engine's fast path). The random choices come from a seeded
@@ -18,6 +20,9 @@ from ratings import engine
 from ratings.models import League, Player, Speed, System
 
 DEMO_USERNAME = "demo"
+MEMBER_USERNAME = "member"
+# The member's own player: the demo's plain login is Pedja's.
+MEMBER_PLAYER = "Pedja"
 DEFAULT_PASSWORD = "demo-club-2026"
 SEED = 2026
 HISTORY_DAYS = 180
@@ -38,6 +43,12 @@ HEARTS_PLAYERS = ["Ana", "Marko", "Jelena", "Nikola", "Dahlia", "John", "Ahmed",
 CHESS_PLAYERS = ["Stefan", "Nikola", "Bojan", "Ivan", "Petar", "Luka", "Sara", "Mia"]
 # Juniors (under 18 for the whole history): FIDE gives them K = 40.
 JUNIOR_AGES = {"Luka": 14, "Sara": 15, "Mia": 16}
+# A guest who sat in for one Preferans game, the evening before the demo was made: the regulars
+# have dozens of games each and are ranked, the guest is listed after them as provisional (the
+# league keeps the system's threshold of 10 games). Not drawn from the generator, so the rest of
+# the club is the same as without the guest.
+GUEST = "Đorđe"
+GUEST_TABLE = [("Đorđe", (40, 10, 20)), ("Ana", (60, -4, 30)), ("Zoran", (10, -6, 0))]
 
 PREFERANS_GAMES = 300
 HEARTS_GAMES = 150
@@ -51,7 +62,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--password",
             default=DEFAULT_PASSWORD,
-            help=f"the demo login's password (default: {DEFAULT_PASSWORD})",
+            help=f"the demo logins' password (default: {DEFAULT_PASSWORD})",
         )
 
     def handle(self, *args, password: str, **options):
@@ -60,10 +71,14 @@ class Command(BaseCommand):
                 "The club already has data (it has leagues): the demo was not created."
             )
             return
-        if get_user_model().objects.filter(username=DEMO_USERNAME).exists():
-            raise CommandError(
-                f'A user "{DEMO_USERNAME}" already exists: the demo was not created.'
-            )
+        taken = (
+            get_user_model()
+            .objects.filter(username__in=(DEMO_USERNAME, MEMBER_USERNAME))
+            .values_list("username", flat=True)
+            .first()
+        )
+        if taken is not None:
+            raise CommandError(f'A user "{taken}" already exists: the demo was not created.')
         with transaction.atomic():
             summary = DemoClub(random.Random(SEED), timezone.localdate()).build(password)
         self.stdout.write(self.style.SUCCESS("Demo club created:"))
@@ -72,7 +87,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f'Demo login: username "{DEMO_USERNAME}", password "{password}".\n'
             "  This account is STAFF and SUPERUSER, so the admin (/admin/) works in the demo.\n"
-            "  Change its password or delete it before the club is used for real."
+            "  Change its password or delete it before the club is used for real.\n"
+            f'Member login: username "{MEMBER_USERNAME}", password "{password}".\n'
+            f"  A plain member (not staff), linked to the player {MEMBER_PLAYER}: "
+            '"My page" in the header.'
         )
 
 
@@ -95,6 +113,12 @@ class DemoClub:
                 birth_date = date(self.today.year - JUNIOR_AGES[name], 1, 1)
             self.players[name] = Player.objects.create_named(name, birth_date=birth_date)
             self.skill[name] = self.rng.gauss(0, 1)
+        member = get_user_model().objects.create_user(
+            username=MEMBER_USERNAME, email="", password=password
+        )
+        self.players[MEMBER_PLAYER].user = member
+        self.players[MEMBER_PLAYER].save(update_fields=["user"])
+        self.players[GUEST] = Player.objects.create_named(GUEST)
         return [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
 
     # Leagues ------------------------------------------------------------------------------------
@@ -130,7 +154,19 @@ class DemoClub:
                 for name, paper in zip(seats, papers, strict=True)
             ]
             self.record(league, played_at, entries, bula=bula)
-        return f"Preferans (prefko): {PREFERANS_GAMES + 1} games, {len(PREFERANS_PLAYERS)} players"
+        # After every evening above (the last of them is yesterday, by 23:00 at the latest).
+        self.record(
+            league,
+            datetime.combine(self.today - timedelta(days=1), time(23, 30)),
+            [
+                engine.Entry(player_id=self.players[name].pk, paper=paper)
+                for name, paper in GUEST_TABLE
+            ],
+            bula=SEED_BULA,
+            note="A guest's only game: provisional on the leaderboard.",
+        )
+        games, players = PREFERANS_GAMES + 2, len(PREFERANS_PLAYERS) + 1
+        return f"Preferans (prefko): {games} games, {players} players (one a guest, provisional)"
 
     def hearts(self) -> str:
         league = League.objects.create(
