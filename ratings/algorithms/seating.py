@@ -13,10 +13,12 @@ Three methods:
   on its own paints itself into corners (12 players drawn at random without repeats dead-end
   before round 4 about half the time), so when ``rounds_total`` is known the draw plans every
   remaining round at once and returns the first round of the best plan it finds. The next call
-  plans again from the history; because the round it gets was the start of a complete plan, a
-  plan as good still exists for it to find. The search is a tabu search over swaps of two players
-  in one round (the standard local search for the "social golfer" problem), bounded by a number of
-  steps rather than by time so that a seed always gives the same draw.
+  plans again from the history; because the round it got was the start of a complete plan, a plan
+  as good still exists for it to find. Two searches share the work: an exact depth-first search
+  for a plan without repeats, then a tabu search (the standard local search for the "social
+  golfer" problem) for the plan with the fewest. Both are bounded by a number of steps rather than
+  by time, so that a seed always gives the same draw. Without ``rounds_total`` the draw plans the
+  one round.
 - ``by_standings``: the leaders at the first table, the next ones at the second, and so on, as in
   a playoff (the last rounds of a Preferans league).
 
@@ -29,7 +31,7 @@ This module is pure Python (no Django): the events code stores rounds and calls 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -46,10 +48,10 @@ __all__ = [
 MIN_TABLE_SIZE = 2  # head-to-head
 MAX_TABLE_SIZE = 6  # the largest table a scored league may choose
 
-# How many search steps one ``everyone_meets`` draw may take, in units of one looked-up pair (see
-# _Planner.work). It bounds the time of a draw for 30 players well under a second on a slow
-# machine while finding the perfect schedules of the club's sizes (9 and 12 players in tables of
-# three) every time; bench/seating.py measures both.
+# How much work one ``everyone_meets`` draw may do, in units of about one player looked at (the
+# searches' ``work``). It keeps a draw for 30 players well under a second while the perfect
+# schedules of the club's sizes (9 and 12 players in tables of three) are found every time;
+# bench/seating.py measures both.
 SEARCH_BUDGET = 400_000
 
 # One meeting of a pair that has met before costs this much; on top of it, the n-th meeting costs
@@ -135,7 +137,7 @@ def draw_round(
         # Beyond the round where someone must meet a player again, planning further only spreads
         # the repeats a little more and slows the search down.
         planned = min(planned, (len(present) - 1) // (table_size - 1) + 1)
-        tables, byes = _Planner(past, table_size, byes_count, planned, rng).best_first_round()
+        tables, byes, _ = _everyone_meets(past, table_size, byes_count, planned, rng)
     else:
         if rank is None:
             byes = _pick_byes(past.byes, byes_count, rng)
@@ -298,6 +300,25 @@ def _seat_order(table: Sequence[int], first_seats: Sequence[int], rng: random.Ra
     return seats[start:] + seats[:start]
 
 
+def _everyone_meets(
+    past: _Past, table_size: int, byes_count: int, rounds: int, rng: random.Random
+) -> tuple[list[list[int]], list[int], int]:
+    """The next round's tables and byes, planning ``rounds`` rounds, and the work spent.
+
+    Two searches, because each finds what the other misses. An exact search for a plan without
+    repeats goes first, on a quarter of the budget: it is quick when such plans are plentiful or
+    very few (the last rounds of an event at the limit). Failing that (none exists, or it ran out
+    of steps), the tabu search looks for the plan with the fewest repeats with what is left.
+    """
+    exact = _Completion(past, table_size, byes_count, rounds, rng)
+    found = exact.search(SEARCH_BUDGET // 4)
+    if found is not None:
+        return found[0], found[1], exact.work
+    planner = _Planner(past, table_size, byes_count, rounds, rng, SEARCH_BUDGET - exact.work)
+    tables, byes = planner.best_first_round()
+    return tables, byes, exact.work + planner.work
+
+
 class _Planner:
     """Plans the remaining rounds of an ``everyone_meets`` event and keeps the best plan found.
 
@@ -306,20 +327,28 @@ class _Planner:
     with the fewest repeated meetings wins, and when nobody meets three times that is the plan
     with the fewest pairs who share a table twice.
 
-    The search: start from a greedy plan; then repeatedly take a player who meets someone again
-    in some planned round and swap them, in that round, with the player of another table (or one
-    sitting out, when the bye rotation allows it) whose swap lowers the cost most or raises it
-    least, skipping swaps that undo a recent one (tabu search). When it stops improving for a
+    The search (after Dotu and Van Hentenryck's tabu search for the social golfer problem): start
+    from a greedy plan; then, again and again, among the swaps of a player who meets someone again
+    in some planned round with a player at another table of that round (or one sitting out it,
+    when the bye rotation allows), make the one that lowers the cost most or raises it least,
+    except swaps of a pair swapped in that round a few steps ago. When it stops improving for a
     while, a few random swaps shake it. It stops at a plan without repeats, or when the budget is
     spent. Byes are part of the search so that a later call, planning again, can still reach the
-    byes of this plan: fixing them by luck in each call would break the plans with byes.
+    byes of this plan: fixing them by luck in each call breaks the plans of events with byes.
     """
 
     def __init__(
-        self, past: _Past, table_size: int, byes_count: int, rounds: int, rng: random.Random
+        self,
+        past: _Past,
+        table_size: int,
+        byes_count: int,
+        rounds: int,
+        rng: random.Random,
+        budget: int,
     ) -> None:
         self.size = table_size
         self.rng = rng
+        self.budget = budget
         self.n = len(past.byes)
         self.byes_before = past.byes
         self.meetings = [row[:] for row in past.meetings]
@@ -388,76 +417,39 @@ class _Planner:
         return [[t[:] for t in tables] for tables in self.plan], [b[:] for b in self.byes]
 
     def _improve(self) -> tuple[list[list[list[int]]], list[list[int]]]:
-        rng, add, m, size = self.rng, self.add, self.meetings, self.size
-        plan = self.plan
+        rng = self.rng
         cost = 0  # relative to the greedy plan: only differences matter
         best_cost, best = 0, self._snapshot()
+        # tabu[(t, a, b)]: the step until which a and b may not be swapped again in round t.
         tabu: dict[tuple[int, int, int], int] = {}
         stale = 0
         step = 0
-        while self.conflicted and self.work < SEARCH_BUDGET:
+        while self.conflicted and self.work < self.budget:
             step += 1
-            t, a = rng.choice(self.conflicted)
-            tables = plan[t]
-            home = self.where[t][a]
-            mates = [q for q in tables[home] if q != a]
-            row_a = m[a]
-            leave_a = sum(add[row_a[q] - 1] for q in mates)
-            chosen: tuple[int, int] | None = None
-            chosen_delta = 0
-            ties = 0
-            for other, table in enumerate(tables):
-                if other == home:
+            # The best move of any player who meets someone again, ties by luck.
+            chosen: tuple[int, int, int] | None = None
+            chosen_delta, ties = 0, 0
+            for t, a in self.conflicted:
+                if self.work >= self.budget:
+                    break
+                move = self._best_move(t, a, tabu, step, best_cost - cost)
+                if move is None:
                     continue
-                join_a = sum(add[row_a[q]] for q in table)
-                a_barred = tabu.get((t, a, other), 0) > step
-                for b in table:
-                    row_b = m[b]
-                    delta = (
-                        join_a
-                        - add[row_a[b]]
-                        - leave_a
-                        + sum(add[row_b[q]] for q in mates)
-                        - sum(add[row_b[q] - 1] for q in table if q != b)
-                    )
-                    if (a_barred or tabu.get((t, b, home), 0) > step) and (
-                        cost + delta >= best_cost
-                    ):
-                        continue
-                    if chosen is None or delta < chosen_delta:
-                        chosen, chosen_delta, ties = (other, b), delta, 1
-                    elif delta == chosen_delta:
-                        ties += 1
-                        if rng.randrange(ties) == 0:
-                            chosen = (other, b)
-            self.work += len(row_a) * 2 * size
-            # a sits out and a player sitting out takes the seat, if the rotation allows it.
-            a_barred = tabu.get((t, a, -1), 0) > step
-            for x in self.byes[t]:
-                row_x = m[x]
-                delta = sum(add[row_x[q]] for q in mates) - leave_a
-                if (a_barred or tabu.get((t, x, home), 0) > step) and cost + delta >= best_cost:
-                    continue
-                if chosen is not None and delta > chosen_delta:
-                    continue
-                if not self._fair_rotation(t, a, x):
-                    continue
+                delta, b, count = move
                 if chosen is None or delta < chosen_delta:
-                    chosen, chosen_delta, ties = (-1, x), delta, 1
-                else:
-                    ties += 1
-                    if rng.randrange(ties) == 0:
-                        chosen = (-1, x)
-            if chosen is None:
-                continue
-            other, b = chosen
-            if other == -1:
+                    chosen, chosen_delta, ties = (t, a, b), delta, count
+                elif delta == chosen_delta:
+                    ties += count
+                    if rng.randrange(ties) < count:
+                        chosen = (t, a, b)
+            if chosen is None or self.work >= self.budget:
+                continue  # (a step cut short by the budget is not taken)
+            t, a, b = chosen
+            if self.where[t][b] == -1:
                 self._sit_out(t, a, b)
             else:
                 self._swap(t, a, b)
-            tenure = 4 + rng.randrange(8)
-            tabu[(t, a, home)] = step + tenure
-            tabu[(t, b, other)] = step + tenure
+            tabu[(t, min(a, b), max(a, b))] = step + 4 + rng.randrange(9)
             cost += chosen_delta
             if cost < best_cost:
                 best_cost, best, stale = cost, self._snapshot(), 0
@@ -467,6 +459,63 @@ class _Planner:
                 stale = 0
                 cost += self._shake()
         return (self.plan, self.byes) if not self.conflicted else best
+
+    def _best_move(
+        self, t: int, a: int, tabu: dict[tuple[int, int, int], int], step: int, gain: int
+    ) -> tuple[int, int, int] | None:
+        """The best swap of a, in planned round t: (change in cost, partner, number of ties).
+
+        The partner is one of the ties, by luck. A tabu swap counts only when it improves on the
+        best plan (its change is below ``gain``). The partner may be a player sitting out the
+        round when the bye rotation allows it.
+        """
+        rng, add, m = self.rng, self.add, self.meetings
+        tables = self.plan[t]
+        home = self.where[t][a]
+        mates = [q for q in tables[home] if q != a]
+        row_a = m[a]
+        leave_a = sum(add[row_a[q] - 1] for q in mates)
+        chosen, chosen_delta, ties = -1, 0, 0
+        for other, table in enumerate(tables):
+            if other == home:
+                continue
+            join_a = sum(add[row_a[q]] for q in table)
+            for b in table:
+                row_b = m[b]
+                delta = (
+                    join_a
+                    - add[row_a[b]]
+                    - leave_a
+                    + sum(add[row_b[q]] for q in mates)
+                    - sum(add[row_b[q] - 1] for q in table if q != b)
+                )
+                if ties and delta > chosen_delta:
+                    continue
+                if delta >= gain and tabu.get((t, min(a, b), max(a, b)), 0) > step:
+                    continue
+                if not ties or delta < chosen_delta:
+                    chosen, chosen_delta, ties = b, delta, 1
+                else:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        chosen = b
+        self.work += len(row_a) * 2 * self.size
+        for x in self.byes[t]:  # a sits out and x, who sat out, takes the seat
+            row_x = m[x]
+            delta = sum(add[row_x[q]] for q in mates) - leave_a
+            if ties and delta > chosen_delta:
+                continue
+            if delta >= gain and tabu.get((t, min(a, x), max(a, x)), 0) > step:
+                continue
+            if not self._fair_rotation(t, a, x):
+                continue
+            if not ties or delta < chosen_delta:
+                chosen, chosen_delta, ties = x, delta, 1
+            else:
+                ties += 1
+                if rng.randrange(ties) == 0:
+                    chosen = x
+        return (chosen_delta, chosen, ties) if ties else None
 
     def _fair_rotation(self, t: int, out: int, back: int) -> bool:
         """Whether ``out`` may sit out planned round t instead of ``back`` under the bye rule.
@@ -587,3 +636,155 @@ class _Planner:
             change += self._delta(t, a, b)
             self._swap(t, a, b)
         return change
+
+
+class _OutOfSteps(Exception):
+    """The exact search spent its share of the budget."""
+
+
+class _Completion:
+    """An exact search for the last rounds of an event with no pair meeting twice.
+
+    Near the end of an event drawn at the limit (the last rounds of fifteen players' seven) the
+    plans that complete it may be very few, which a local search can miss while a depth-first
+    search finds one at once: seat first the player with the fewest possible tablemates, and give
+    up a branch as soon as someone left has too few. Byes follow the rotation: whoever has sat out
+    least must sit out, the ties share what byes remain. Sets of players are bit masks.
+    """
+
+    def __init__(
+        self, past: _Past, table_size: int, byes_count: int, rounds: int, rng: random.Random
+    ) -> None:
+        self.size = table_size
+        self.byes_count = byes_count
+        self.rounds = rounds
+        self.rng = rng
+        self.n = len(past.byes)
+        # met[p]: p and everyone p has shared a table with.
+        self.met = [
+            sum(1 << q for q, count in enumerate(row) if count or q == p)
+            for p, row in enumerate(past.meetings)
+        ]
+        self.sat_out = past.byes[:]
+        self.plan: list[tuple[list[list[int]], list[int]]] = []
+        self.work = 0
+        self.budget = 0
+
+    def search(self, budget: int) -> tuple[list[list[int]], list[int]] | None:
+        """The first round of a plan without repeats, or None (none exists, or out of budget)."""
+        self.budget = budget
+        try:
+            found = self._round()
+        except _OutOfSteps:
+            return None
+        return self.plan[0] if found else None
+
+    def _round(self) -> bool:
+        if len(self.plan) == self.rounds:
+            return True
+        counts = self.sat_out
+        forced, may_sit_out = [], 0
+        if self.byes_count:
+            threshold = sorted(counts)[self.byes_count - 1]
+            forced = [p for p in range(self.n) if counts[p] < threshold]
+            may_sit_out = sum(1 << p for p in range(self.n) if counts[p] == threshold)
+        unplaced = [p for p in range(self.n) if p not in forced]
+        self.rng.shuffle(unplaced)  # which of the equally constrained players goes first
+        return self._place(
+            sum(1 << p for p in unplaced),
+            unplaced,
+            [],
+            forced,
+            self.byes_count - len(forced),
+            may_sit_out,
+        )
+
+    def _place(
+        self,
+        left: int,
+        order: list[int],
+        tables: list[list[int]],
+        byes: list[int],
+        byes_left: int,
+        may_sit_out: int,
+    ) -> bool:
+        self.work += len(order) + 1
+        if self.work > self.budget:
+            raise _OutOfSteps
+        if not left:
+            return self._next_round(tables, byes)
+        met, size = self.met, self.size
+        player, partners, fewest = -1, 0, self.n
+        for p in order:
+            if not left >> p & 1:
+                continue
+            options = left & ~met[p]
+            count = options.bit_count()
+            if count < size - 1 and not (byes_left and may_sit_out >> p & 1):
+                return False
+            if count < fewest:
+                player, partners, fewest = p, options, count
+        candidates = _members(partners)
+        self.rng.shuffle(candidates)
+        for mates in self._cliques(candidates, size - 1):
+            table = [player, *mates]
+            if self._place(
+                left & ~sum(1 << q for q in table),
+                order,
+                [*tables, table],
+                byes,
+                byes_left,
+                may_sit_out,
+            ):
+                return True
+        if byes_left and may_sit_out >> player & 1:
+            return self._place(
+                left & ~(1 << player), order, tables, [*byes, player], byes_left - 1, may_sit_out
+            )
+        return False
+
+    def _cliques(self, candidates: list[int], count: int) -> Iterator[list[int]]:
+        """Every ``count`` of the candidates who have not met one another, in the list's order."""
+        if count == 0:
+            yield []
+            return
+        met = self.met
+        for i, first in enumerate(candidates):
+            if len(candidates) - i < count:
+                return
+            self.work += len(candidates) - i
+            if self.work > self.budget:
+                raise _OutOfSteps
+            row = met[first]
+            rest = [q for q in candidates[i + 1 :] if not row >> q & 1]
+            if len(rest) >= count - 1:
+                for more in self._cliques(rest, count - 1):
+                    yield [first, *more]
+
+    def _next_round(self, tables: list[list[int]], byes: list[int]) -> bool:
+        met = self.met
+        saved = met[:]
+        for table in tables:
+            together = sum(1 << p for p in table)
+            for p in table:
+                met[p] |= together
+        for p in byes:
+            self.sat_out[p] += 1
+        self.plan.append((tables, byes))
+        if self._round():
+            return True
+        self.plan.pop()
+        for p in byes:
+            self.sat_out[p] -= 1
+        met[:] = saved
+        return False
+
+
+def _members(mask: int) -> list[int]:
+    """The players in a bit mask, lowest first."""
+    members = []
+    while mask:
+        low = mask & -mask
+        members.append(low.bit_length() - 1)
+        mask ^= low
+    return members
