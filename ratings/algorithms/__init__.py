@@ -1,6 +1,7 @@
-"""Pure-Python rating systems, one module each, no Django imports.
+"""Pure-Python rating systems, one module each, and the table draw; no Django imports.
 
 - :mod:`ratings.algorithms.preferans`: the Preferans paper and the prefko rating (LOWER is better).
 - :mod:`ratings.algorithms.elo`: classic Elo (Chess::Elo) and FIDE Elo (@echecs/elo).
 - :mod:`ratings.algorithms.rayter`: the multi-player Rayter rating and its file format.
+- :mod:`ratings.algorithms.seating`: drawing the tables of a round (club nights, tournaments).
 """
