@@ -175,7 +175,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # `manage.py axes_reset`. The axes backend needs the request: tests log in with force_login.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, reading the linked player with the user (ratings/auth.py).
+    "ratings.auth.ClubBackend",
 ]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours

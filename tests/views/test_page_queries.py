@@ -17,7 +17,7 @@ from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
-LOGGED_IN = 3  # the session, the user and their player, for the pages with the base layout
+LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
 QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
     "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
