@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from ratings import selectors
+from ratings import engine, selectors
 from ratings.models import Game, League, Player, Result, System
 from tests.builders import make_league
 from tests.replays import assert_unchanged_by_recompute
@@ -162,3 +162,43 @@ def test_demo_on_a_club_with_a_league_creates_nothing():
     assert "already has data" in out
     assert not Game.objects.exists()
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+def test_merge_players_on_the_demo_club_equals_a_recompute_and_redirects(client):
+    """A typo's player (one game at a table without Pedja) merged into Pedja on the demo club."""
+    run("demo")
+    preferans = League.objects.get(slug="preferans")
+    pedja = Player.objects.get(name="Pedja")
+    others = list(
+        Player.objects.filter(results__game__league=preferans)
+        .exclude(pk=pedja.pk)
+        .distinct()
+        .order_by("name")[:2]
+    )
+    pedia = Player.objects.create_named("Pedia")
+    engine.game_record(
+        league=preferans,
+        played_at=Game.objects.filter(league=preferans).earliest("played_at").played_at,
+        entries=[
+            engine.Entry(player_id=p.pk, paper=paper)
+            for p, paper in zip([pedia, *others], WORKED_EXAMPLE_PAPERS, strict=True)
+        ],
+        bula=30,
+    )
+
+    call_command("merge_players", pedia.slug, pedja.slug, stdout=StringIO())
+
+    assert not Player.objects.filter(name="Pedia").exists()
+    for league in League.objects.all():
+        assert_unchanged_by_recompute(league)
+    response = client.get(f"/players/{pedia.slug}/")
+    assert response.status_code == 301
+    assert response["Location"] == pedja.get_absolute_url()
+
+
+def test_merge_players_refuses_two_who_shared_a_table_naming_the_game():
+    run("demo")
+    first = Game.objects.filter(league__slug="preferans").order_by("played_at", "pk").first()
+    a, b = (r.player for r in first.results.order_by("seat")[:2])
+    with pytest.raises(CommandError, match=f"game #{first.pk}"):
+        call_command("merge_players", b.slug, a.slug)
