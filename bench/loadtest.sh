@@ -19,7 +19,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   DATABASE_URL=$DB_URL .venv/bin/python bench/run.py --scored 0 --samples 5
 fi
 
-export DATABASE_URL=$DB_URL SECRET_KEY=loadtest-only-not-a-secret DEBUG=false
+export DATABASE_URL=$DB_URL SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') DEBUG=false
 export ALLOWED_HOSTS=127.0.0.1 SECURE_SSL_REDIRECT=false
 .venv/bin/python manage.py collectstatic --no-input -v0
 HEAVY=$(.venv/bin/python manage.py shell --no-imports -c "

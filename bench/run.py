@@ -20,6 +20,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import statistics
 import subprocess
 import sys
@@ -54,7 +55,8 @@ def setup_django(fresh: bool) -> str:
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
         os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-not-a-deployment-secret")
+    # A fresh random key: the settings refuse a weak one with DEBUG off.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
     os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # the test client speaks plain HTTP
     warnings.filterwarnings("ignore", message="No directory at")  # static files are not timed
