@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import engine
 from ratings.models import Game, League, Player, normalise_name
-from ratings.names import close_matches
+from ratings.names import NameIndex
 
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
 MAX_COLUMN = 1_000_000
@@ -179,7 +179,7 @@ class GameForm(forms.Form):
         engine.check_played_at(played_at)
         return played_at
 
-    _club_names: list[tuple[int, str]] | None = None
+    _club_names: NameIndex | None = None
 
     def _resolve_players(self) -> None:
         """Map typed names to players; flag a name typed twice on the seat that repeats it, and
@@ -215,8 +215,8 @@ class GameForm(forms.Form):
         """A name the club does not know: if it is close to a player's, it is a typo until the
         member says it is a new member (the ``new_player_<seat>`` box)."""
         if self._club_names is None:
-            self._club_names = list(Player.objects.values_list("pk", "name"))
-        matches = [match.name for match in close_matches(name, self._club_names)]
+            self._club_names = NameIndex(Player.objects.values_list("pk", "name"))
+        matches = [match.name for match in self._club_names.close_matches(name)]
         if not matches:
             return
         confirmed = bool(self.data.get(f"new_player_{seat}"))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from anyascii import anyascii
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 T = TypeVar("T")
@@ -44,21 +45,10 @@ def search_key(name: str) -> str:
 
 
 def _allowed_edits(key: str) -> int:
+    """How many edits two keys may be apart and still be one name typed two ways."""
     if len(key) < 4:
         return 0
     return 1 if len(key) < 8 else 2
-
-
-def distance(typed: str, known: str) -> int | None:
-    """How many edits apart two names' keys are, or None when they are not close."""
-    best = None
-    for a in name_keys(typed):
-        for b in name_keys(known):
-            limit = _allowed_edits(min(a, b, key=len))
-            edits = Levenshtein.distance(a, b, score_cutoff=limit)
-            if edits <= limit and (best is None or edits < best):
-                best = edits
-    return best
 
 
 @dataclass(frozen=True)
@@ -66,6 +56,40 @@ class Match(Generic[T]):
     item: T
     name: str
     edits: int
+
+
+class NameIndex(Generic[T]):
+    """The club's names with their keys worked out once, to look up many typed names against
+    (a rayter file's hundreds of new names against a club of thousands): rapidfuzz compares a
+    typed key with every stored key in C."""
+
+    def __init__(self, known: Iterable[tuple[T, str]]):
+        self._items: list[tuple[T, str]] = []
+        self._keys: list[str] = []
+        self._owners: list[int] = []
+        for item, name in known:
+            for key in name_keys(name):
+                self._keys.append(key)
+                self._owners.append(len(self._items))
+            self._items.append((item, name))
+
+    def close_matches(self, typed: str, *, limit: int = MAX_SUGGESTIONS) -> list[Match[T]]:
+        """The known names close to ``typed``, closest first (see :func:`close_matches`)."""
+        edits_by_owner: dict[int, int] = {}
+        for key in name_keys(typed):
+            found = process.extract_iter(
+                key, self._keys, scorer=Levenshtein.distance, score_cutoff=_allowed_edits(key)
+            )
+            for other, edits, index in found:
+                if edits <= _allowed_edits(min(key, other, key=len)):
+                    owner = self._owners[index]
+                    edits_by_owner[owner] = min(edits, edits_by_owner.get(owner, edits))
+        matches = [
+            Match(self._items[owner][0], self._items[owner][1], edits)
+            for owner, edits in edits_by_owner.items()
+        ]
+        matches.sort(key=lambda match: (match.edits, match.name.casefold()))
+        return matches[:limit]
 
 
 def close_matches(
@@ -76,11 +100,4 @@ def close_matches(
     A name equal to ``typed`` but for case and inner spaces is the same player, not a close one:
     callers look those up first and ask this only for a name the club does not have.
     """
-    typed_keys = name_keys(typed)
-    matches = []
-    for item, name in known:
-        edits = distance(typed, name) if not typed_keys & name_keys(name) else 0
-        if edits is not None:
-            matches.append(Match(item, name, edits))
-    matches.sort(key=lambda match: (match.edits, match.name.casefold()))
-    return matches[:limit]
+    return NameIndex(known).close_matches(typed, limit=limit)

@@ -40,7 +40,7 @@ from ratings import engine
 from ratings.algorithms import rayter
 from ratings.formatting import spreadsheet_text
 from ratings.models import Game, League, Player, Result
-from ratings.names import close_matches
+from ratings.names import NameIndex
 from ratings.selectors import Status, league_standings
 from ratings.systems import for_rayter_score_type
 
@@ -414,8 +414,8 @@ def _close_names(new_players: list[str]) -> dict[str, list[str]]:
     """For each new name of a file, the club's players whose names are close (one query)."""
     if not new_players:
         return {}
-    club = list(Player.objects.exclude(name__in=new_players).values_list("pk", "name"))
-    found = {name: [m.name for m in close_matches(name, club)] for name in new_players}
+    club = NameIndex(Player.objects.exclude(name__in=new_players).values_list("pk", "name"))
+    found = {name: [m.name for m in club.close_matches(name)] for name in new_players}
     return {name: matches for name, matches in found.items() if matches}
 
 

@@ -103,14 +103,25 @@ def prepare_scored_games(
     position of the first game refused.
     """
     system = league.rating_system
+    low, high = system.seats
     latest = latest_allowed()
+    checked_scores = system.checked_scores
     prepared = []
     for index, (played_at, player_ids, scores) in enumerate(games):
+        count = len(player_ids)
         try:
-            check_game(league, played_at, player_ids, latest)
-            if len(scores) != len(player_ids):
+            # The common case in one expression (a file brings a hundred thousand games); any
+            # doubt goes through check_game for its message.
+            if (
+                not low <= count <= high
+                or len(set(player_ids)) != count
+                or played_at.year < EARLIEST_YEAR
+                or played_at > latest
+            ):
+                check_game(league, played_at, player_ids, latest)
+            if len(scores) != count:
                 raise ValidationError(_("Every seat needs a score that is a finite number."))
-            checked = system.checked_scores(scores)
+            checked = checked_scores(scores)
         except ValidationError as error:
             raise InvalidGame(" ".join(error.messages), index=index) from error
         prepared.append(
