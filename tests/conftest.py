@@ -136,6 +136,20 @@ def worked_example_game(worked_example_league, worked_example_players, record_ga
 
 
 @pytest.fixture
+def typo_club(make_league, make_player, record_game):
+    """A Preferans league where "Pedia", Pedja's typo, played two games without him:
+    (league, pedja, pedia). Marko, Johnny and Ana sat with both."""
+    league = make_league(System.PREFKO, name="Preferans")
+    pedja, marko, johnny, pedia, ana = (
+        make_player(name) for name in ("Pedja", "Marko", "Johnny", "Pedia", "Ana")
+    )
+    for seated in ([pedja, marko, johnny], [pedia, marko, johnny], [marko, pedja, ana]):
+        record_game(league, seated, papers=WORKED_EXAMPLE_PAPERS)
+    record_game(league, [johnny, ana, pedia], papers=WORKED_EXAMPLE_PAPERS)
+    return league, pedja, pedia
+
+
+@pytest.fixture
 def member_user(django_user_model):
     return django_user_model.objects.create_user("member", password=PASSWORD)
 

@@ -1,30 +1,16 @@
 """Players in the admin: the typo check on a new name, renaming through the engine, merging."""
 
-import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from ratings.models import AuditAction, AuditEntry, Player, PlayerAlias, Result, System
-
-PAPER = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
-
-
-@pytest.fixture
-def club(make_league, make_player, record_game):
-    league = make_league(System.PREFKO, name="Preferans")
-    pedja, marko, johnny, pedia, ana = (
-        make_player(name) for name in ("Pedja", "Marko", "Johnny", "Pedia", "Ana")
-    )
-    record_game(league, [pedja, marko, johnny], papers=PAPER)
-    record_game(league, [pedia, marko, ana], papers=PAPER)
-    return league
+from ratings.models import AuditAction, AuditEntry, Player, PlayerAlias, Result
 
 
 def add(client, **data):
     return client.post(reverse("admin:ratings_player_add"), {"name": "", **data})
 
 
-def test_adding_a_close_name_asks_for_confirmation(admin_client, club):
+def test_adding_a_close_name_asks_for_confirmation(admin_client, typo_club):
     response = add(admin_client, name="Johny")
     assert response.status_code == 200
     assert "The club has Johnny: a typo?" in response.content.decode()
@@ -33,7 +19,7 @@ def test_adding_a_close_name_asks_for_confirmation(admin_client, club):
     assert Player.objects.get(name="Johny").slug == "johny"
 
 
-def test_renaming_in_the_admin_keeps_the_old_address(admin_client, client, club):
+def test_renaming_in_the_admin_keeps_the_old_address(admin_client, client, typo_club):
     pedja = Player.objects.get(name="Pedja")
     url = reverse("admin:ratings_player_change", args=[pedja.pk])
     response = admin_client.post(url, {"name": "Predrag"})
@@ -51,7 +37,7 @@ def merge(client, players, target=None):
     return client.post(reverse("admin:ratings_player_changelist"), data)
 
 
-def test_merge_action_asks_who_stays_then_merges(admin_client, club):
+def test_merge_action_asks_who_stays_then_merges(admin_client, typo_club):
     pedja, pedia = Player.objects.get(name="Pedja"), Player.objects.get(name="Pedia")
     asked = merge(admin_client, [pedja, pedia])
     assert asked.status_code == 200
@@ -61,11 +47,11 @@ def test_merge_action_asks_who_stays_then_merges(admin_client, club):
     done = merge(admin_client, [pedja, pedia], target=pedja)
     assert done.status_code == 302
     assert not Player.objects.filter(pk=pedia.pk).exists()
-    assert Result.objects.filter(player=pedja).count() == 2
+    assert Result.objects.filter(player=pedja).count() == 4
     assert PlayerAlias.objects.get(slug="pedia").player == pedja
 
 
-def test_merge_action_refuses_two_who_shared_a_table(admin_client, club):
+def test_merge_action_refuses_two_who_shared_a_table(admin_client, typo_club):
     pedja, marko = Player.objects.get(name="Pedja"), Player.objects.get(name="Marko")
     response = merge(admin_client, [pedja, marko], target=pedja)
     assert response.status_code == 302
@@ -74,7 +60,7 @@ def test_merge_action_refuses_two_who_shared_a_table(admin_client, club):
     assert Player.objects.filter(pk=marko.pk).exists()
 
 
-def test_merge_needs_delete_player_and_change_game(client, django_user_model, club):
+def test_merge_needs_delete_player_and_change_game(client, django_user_model, typo_club):
     staff = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
     staff.user_permissions.add(*Permission.objects.filter(codename__in=["view_player"]))
     client.force_login(staff)

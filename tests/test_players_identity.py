@@ -23,11 +23,10 @@ from ratings.models import (
     Standing,
     System,
 )
-from tests.conftest import T0
+from tests.builders import T0
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
-
-PAPER = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
 
 
 def stored_ratings(league) -> list[tuple]:
@@ -45,22 +44,8 @@ def assert_equals_a_fresh_replay(league) -> None:
     assert stored_ratings(league) == stored
 
 
-@pytest.fixture
-def club(make_league, make_player, record_game):
-    """Pedja, Marko, Johnny, and "Pedia" (Pedja's typo) who played two games without him."""
-    league = make_league(System.PREFKO, name="Preferans")
-    pedja, marko, johnny, pedia, ana = (
-        make_player(name) for name in ("Pedja", "Marko", "Johnny", "Pedia", "Ana")
-    )
-    record_game(league, [pedja, marko, johnny], papers=PAPER)
-    record_game(league, [pedia, marko, johnny], papers=PAPER)
-    record_game(league, [marko, pedja, ana], papers=PAPER)
-    record_game(league, [johnny, ana, pedia], papers=PAPER)
-    return league, pedja, pedia
-
-
-def test_merge_moves_every_result_and_rerates(club):
-    league, pedja, pedia = club
+def test_merge_moves_every_result_and_rerates(typo_club):
+    league, pedja, pedia = typo_club
     engine.player_merge(source=pedia, target=pedja)
     assert not Player.objects.filter(pk=pedia.pk).exists()
     assert Result.objects.filter(player=pedja).count() == 4
@@ -68,8 +53,8 @@ def test_merge_moves_every_result_and_rerates(club):
     assert_equals_a_fresh_replay(league)
 
 
-def test_merge_is_in_the_audit_trail_with_before_and_after(club):
-    league, pedja, pedia = club
+def test_merge_is_in_the_audit_trail_with_before_and_after(typo_club):
+    league, pedja, pedia = typo_club
     engine.player_merge(source=pedia, target=pedja)
     entry = AuditEntry.objects.get(action=AuditAction.MERGE)
     assert entry.league == league
@@ -78,8 +63,8 @@ def test_merge_is_in_the_audit_trail_with_before_and_after(club):
     assert len(entry.after["games"]) == 2
 
 
-def test_merge_of_two_who_shared_a_table_is_refused_naming_the_game(club):
-    league, pedja, _pedia = club
+def test_merge_of_two_who_shared_a_table_is_refused_naming_the_game(typo_club):
+    league, pedja, _pedia = typo_club
     marko = Player.objects.get(name="Marko")
     first = Game.objects.filter(league=league).order_by("played_at").first()
     before = stored_ratings(league)
@@ -89,16 +74,16 @@ def test_merge_of_two_who_shared_a_table_is_refused_naming_the_game(club):
     assert Player.objects.filter(pk=marko.pk).exists()
 
 
-def test_source_start_rating_is_kept_where_the_target_has_none(club):
-    league, pedja, pedia = club
+def test_source_start_rating_is_kept_where_the_target_has_none(typo_club):
+    league, pedja, pedia = typo_club
     engine.standing_set_start_rating(league=league, player=pedia, rating=900)
     engine.player_merge(source=pedia, target=pedja)
     assert Standing.objects.get(league=league, player=pedja).start_rating == 900
     assert_equals_a_fresh_replay(league)
 
 
-def test_merge_is_refused_when_both_have_a_start_rating(club):
-    league, pedja, pedia = club
+def test_merge_is_refused_when_both_have_a_start_rating(typo_club):
+    league, pedja, pedia = typo_club
     engine.standing_set_start_rating(league=league, player=pedia, rating=900)
     engine.standing_set_start_rating(league=league, player=pedja, rating=1100)
     with pytest.raises(ValidationError, match="both have their own start rating"):
@@ -106,8 +91,8 @@ def test_merge_is_refused_when_both_have_a_start_rating(club):
     assert Player.objects.filter(pk=pedia.pk).exists()
 
 
-def test_old_address_redirects_permanently_after_a_merge(client, club):
-    _league, pedja, pedia = club
+def test_old_address_redirects_permanently_after_a_merge(client, typo_club):
+    _league, pedja, pedia = typo_club
     engine.player_merge(source=pedia, target=pedja)
     response = client.get(f"/players/{pedia.slug}/?x=1")
     assert response.status_code == 301
@@ -115,8 +100,8 @@ def test_old_address_redirects_permanently_after_a_merge(client, club):
     assert client.get(response["Location"]).status_code == 200
 
 
-def test_rename_keeps_the_old_address_working(client, club):
-    _league, pedja, _pedia = club
+def test_rename_keeps_the_old_address_working(client, typo_club):
+    _league, pedja, _pedia = typo_club
     old = pedja.get_absolute_url()
     renamed = engine.player_rename(player=pedja, name="Predrag")
     assert renamed.slug == "predrag"
@@ -126,21 +111,21 @@ def test_rename_keeps_the_old_address_working(client, club):
     assert AuditEntry.objects.get(action=AuditAction.RENAME).before["name"] == "Pedja"
 
 
-def test_rename_to_a_name_the_club_has_is_refused(club):
-    _league, pedja, _pedia = club
+def test_rename_to_a_name_the_club_has_is_refused(typo_club):
+    _league, pedja, _pedia = typo_club
     with pytest.raises(ValidationError, match="already has a player called marko"):
         engine.player_rename(player=pedja, name="marko")
 
 
-def test_merge_players_command(club, capsys):
-    league, pedja, pedia = club
+def test_merge_players_command(typo_club, capsys):
+    league, pedja, pedia = typo_club
     call_command("merge_players", pedia.slug, pedja.slug)
     assert "Merged Pedia into Pedja" in capsys.readouterr().out
     assert_equals_a_fresh_replay(league)
 
 
-def test_merge_players_command_refuses_an_unknown_slug(club):
-    _league, pedja, _pedia = club
+def test_merge_players_command_refuses_an_unknown_slug(typo_club):
+    _league, pedja, _pedia = typo_club
     with pytest.raises(CommandError, match="no player 'nobody': nothing was merged"):
         call_command("merge_players", "nobody", pedja.slug)
 
@@ -173,7 +158,7 @@ def test_any_sequence_of_games_merges_and_edits_equals_a_replay(steps):
                 played_at=T0 + timedelta(hours=step[2], minutes=n),
                 entries=[
                     engine.Entry(player_id=p.pk, paper=paper)
-                    for p, paper in zip(seated, PAPER, strict=True)
+                    for p, paper in zip(seated, WORKED_EXAMPLE_PAPERS, strict=True)
                 ],
                 bula=30,
             )
@@ -193,7 +178,7 @@ def test_any_sequence_of_games_merges_and_edits_equals_a_replay(steps):
                     played_at=T0 + timedelta(hours=step[2], minutes=n),
                     entries=[
                         engine.Entry(player_id=r.player_id, paper=paper)
-                        for r, paper in zip(results, PAPER[::-1], strict=True)
+                        for r, paper in zip(results, WORKED_EXAMPLE_PAPERS[::-1], strict=True)
                     ],
                     bula=30,
                 )

@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Player, System
-
-PAPERS = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 
 @pytest.fixture
@@ -27,7 +26,9 @@ def paper(*names: str) -> dict:
         "submission_key": str(uuid.uuid4()),
         "preview": "1",
     }
-    for seat, (name, (left, middle, right)) in enumerate(zip(names, PAPERS, strict=True)):
+    for seat, (name, (left, middle, right)) in enumerate(
+        zip(names, WORKED_EXAMPLE_PAPERS, strict=True)
+    ):
         data |= {
             f"player_{seat}": name,
             f"left_{seat}": left,

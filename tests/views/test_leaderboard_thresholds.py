@@ -14,8 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import System
-
-PAPER = [(320, -20, 160), (120, 4, 60), (20, 16, 60)]
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 
 @pytest.fixture
@@ -28,10 +27,16 @@ def club(make_league, make_player, record_game):
     start = timezone.now() - timedelta(days=60)
     for n in range(3):
         record_game(
-            league, [pedja, marko, johnny], papers=PAPER, played_at=start + timedelta(days=n)
+            league,
+            [pedja, marko, johnny],
+            papers=WORKED_EXAMPLE_PAPERS,
+            played_at=start + timedelta(days=n),
         )
     record_game(
-        league, [zorana, marko, johnny], papers=PAPER, played_at=timezone.now() - timedelta(days=1)
+        league,
+        [zorana, marko, johnny],
+        papers=WORKED_EXAMPLE_PAPERS,
+        played_at=timezone.now() - timedelta(days=1),
     )
     return league
 
