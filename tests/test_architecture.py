@@ -1,0 +1,80 @@
+"""The shape of the code, checked: the rules docs/ARCHITECTURE.md states, so a change that breaks
+one fails here instead of in review."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RATINGS = ROOT / "ratings"
+TEMPLATES = ROOT / "templates"
+
+
+def sources(folder: Path, *, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    found = {}
+    for path in sorted(folder.rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        if "/migrations/" in name or any(name.startswith(prefix) for prefix in skip):
+            continue
+        found[name] = path.read_text(encoding="utf-8")
+    return found
+
+
+def test_the_algorithms_import_no_django():
+    for name, text in sources(RATINGS / "algorithms").items():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                assert not module.startswith(("django", "ratings.models")), (name, module)
+
+
+# What writing a rating looks like in this code base: the rating columns assigned or updated,
+# or a standing made or changed.
+RATING_WRITES = re.compile(
+    r"rating_(before|after)\s*=(?!=)(?!\s*(models|tables)\.)"
+    r"|\.update\([^)]*\b(rating|rating_before|rating_after|peak_rating)\s*="
+    r"|Standing\.objects\.(create|bulk_create|update|get_or_create|update_or_create)\("
+    r"|Standing\(\s*league"
+)
+# restore_club loads a backup's stored ratings as they are, then replays every league through
+# the engine and refuses any difference (ratings/backup_restore.py).
+MAY_LOAD_STORED_RATINGS = ("ratings/backup_restore.py",)
+
+
+def test_only_the_engine_writes_ratings():
+    others = sources(RATINGS, skip=("ratings/engine/", *MAY_LOAD_STORED_RATINGS))
+    writers = {
+        name: match.group(0)
+        for name, text in others.items()
+        for match in [RATING_WRITES.search(text)]
+        if match
+    }
+    assert writers == {}
+
+
+def test_no_module_switches_on_a_system_or_kind_code():
+    """Every rule of a system lives on its RatingSystem (ratings/systems.py): code asks
+    ``league.rating_system`` instead of comparing codes."""
+    switch = re.compile(
+        r"(\.system|\.kind)\s*(==|!=|in)\s*(System\.|Kind\.|[\"'(\[])"
+        r"|(==|!=)\s*(System|Kind)\.|\bkind\s*==\s*[\"']"
+    )
+    found = {
+        name: match.group(0)
+        for name, text in sources(RATINGS, skip=("ratings/systems.py",)).items()
+        for match in [switch.search(text)]
+        if match
+    }
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        match = re.search(r"\.(kind|system)\s*==", text)
+        if match:
+            found[path.relative_to(ROOT).as_posix()] = match.group(0)
+    assert found == {}
