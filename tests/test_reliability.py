@@ -17,18 +17,21 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.contrib.sessions.models import Session
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings import engine
-from ratings.models import AuditEntry, Game, Result, Standing, System
+from ratings.models import AuditEntry, Game, PendingUpload, Result, Standing, System
 
 pytestmark = pytest.mark.django_db
 
 T0 = datetime(2025, 3, 1, 19, 0, tzinfo=UTC)
+HEARTS_FILE = b"score_type lowscore\ngame 2025-06-01 20:00\nAna 3\nEma 9\n"
 
 
 def hearts_games(count: int, *, start: datetime = T0, names=("Ana", "Bora", "Ceca", "Duda")):
@@ -171,4 +174,118 @@ def test_import_rayter_replace_on_the_command_line_is_restorable(hearts, tmp_pat
     assert {entry.user for entry in deletions} == {None}
 
 
-HEARTS_FILE = b"score_type lowscore\ngame 2025-06-01 20:00\nAna 3\nEma 9\n"
+# The previewed upload waits in a table, not in the session --------------------------------------
+
+
+def import_url(league) -> str:
+    return reverse("ratings:rayter_import", args=[league.slug])
+
+
+def preview(client, league, data: bytes = HEARTS_FILE, **fields):
+    return client.post(import_url(league), {"file": SimpleUploadedFile("h.txt", data), **fields})
+
+
+def confirm(client, league, token: str):
+    return client.post(import_url(league), {"confirm": "1", "token": token}, follow=True)
+
+
+@pytest.fixture
+def importer_client(importer, client):
+    client.force_login(importer)
+    return client
+
+
+def test_a_previewed_file_waits_in_a_table_and_the_session_stays_small(
+    hearts, importer, importer_client
+):
+    # About 400 KB: the session once carried all of it, read and written on every page.
+    data = HEARTS_FILE + b"# a comment that pads the file\n" * 12_000
+    session_key = importer_client.session.session_key
+
+    response = preview(importer_client, hearts, data)
+
+    assert response.context["preview"]
+    pending = PendingUpload.objects.get()
+    assert (pending.user, pending.league, pending.replace) == (importer, hearts, False)
+    assert bytes(pending.data) == data
+    assert pending.token_hash != response.context["token"]
+    session = Session.objects.get(session_key=session_key)
+    assert len(session.session_data) < 2_000
+
+
+def test_confirming_imports_the_waiting_file_and_deletes_it(hearts, importer_client):
+    token = preview(importer_client, hearts).context["token"]
+
+    response = confirm(importer_client, hearts, token)
+
+    assert "Imported 1 games" in response.content.decode()
+    assert Game.objects.filter(league=hearts).count() == 1
+    assert not PendingUpload.objects.exists()
+
+
+def test_an_upload_waits_for_its_own_user_only(hearts, importer_client, django_user_model):
+    token = preview(importer_client, hearts).context["token"]
+    other = django_user_model.objects.create_user("other", is_staff=True, is_superuser=True)
+    other_client = type(importer_client)()
+    other_client.force_login(other)
+
+    response = confirm(other_client, hearts, token)
+
+    assert "no longer waiting to be imported" in response.content.decode()
+    assert not Game.objects.exists()
+    assert PendingUpload.objects.count() == 1  # still the importer's to confirm
+
+
+def test_an_upload_waits_for_its_own_league_only(hearts, importer_client, make_league):
+    other = make_league(System.RAYTER_LOWSCORE)
+    token = preview(importer_client, hearts).context["token"]
+
+    response = confirm(importer_client, other, token)
+
+    assert "no longer waiting to be imported" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_an_upload_left_for_more_than_a_day_is_not_imported(hearts, importer_client):
+    token = preview(importer_client, hearts).context["token"]
+    PendingUpload.objects.update(created_at=timezone.now() - timedelta(days=1, minutes=1))
+
+    response = confirm(importer_client, hearts, token)
+
+    assert "no longer waiting to be imported" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_new_upload_replaces_the_last_one_and_clears_expired_ones(
+    hearts, importer_client, make_league, django_user_model
+):
+    elsewhere = make_league(System.RAYTER_LOWSCORE)
+    someone = django_user_model.objects.create_user("someone", is_staff=True)
+    fresh = PendingUpload.objects.create(
+        token_hash="a" * 64, user=someone, league=hearts, data=HEARTS_FILE
+    )
+    stale = PendingUpload.objects.create(
+        token_hash="b" * 64, user=someone, league=hearts, data=HEARTS_FILE
+    )
+    PendingUpload.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=2))
+    first = preview(importer_client, hearts).context["token"]
+    other_league = preview(importer_client, elsewhere).context["token"]
+
+    second = preview(importer_client, hearts).context["token"]
+
+    waiting = set(PendingUpload.objects.values_list("pk", flat=True))
+    assert fresh.pk in waiting and stale.pk not in waiting
+    assert len(waiting) == 3  # someone's fresh one, and one per league of the importer's
+    assert "no longer waiting" in confirm(importer_client, hearts, first).content.decode()
+    assert "Imported 1 games" in confirm(importer_client, hearts, second).content.decode()
+    assert "Imported 1 games" in confirm(importer_client, elsewhere, other_league).content.decode()
+
+
+def test_a_failed_preview_leaves_nothing_waiting(hearts, importer_client):
+    token = preview(importer_client, hearts).context["token"]
+
+    response = preview(importer_client, hearts, b"game 2025-13-01 20:00\nAna 1\nEma 2\n")
+
+    assert "token" not in response.context
+    assert not PendingUpload.objects.exists()
+    assert "no longer waiting" in confirm(importer_client, hearts, token).content.decode()
