@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.access import may
+from ratings.forms import check_birth_date
 from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
 from ratings.systems import rating_system
 
@@ -88,8 +89,22 @@ class ReadOnlyAdmin:
 # Players ----------------------------------------------------------------------------------------
 
 
+class PlayerAdminForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ("name", "slug", "user", "birth_date")
+
+    def clean_birth_date(self):
+        born = self.cleaned_data.get("birth_date")
+        if born is not None:
+            # The entry pages' rule, and here the player's games are known too.
+            check_birth_date(born, self.instance)
+        return born
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerAdminForm
     list_display = ("name", "user", "birth_date")
     list_select_related = ("user",)
     search_fields = ("name",)

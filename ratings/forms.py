@@ -12,12 +12,14 @@ import hashlib
 import json
 import unicodedata
 import uuid
+from datetime import date
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -65,6 +67,36 @@ class PlayerNameField(forms.CharField):
         return value
 
 
+def check_birth_date(born: date, player: Player | None = None) -> None:
+    """The one rule for a birth date, on the entry pages and in the admin: in the past, not
+    before 1900, and not after the day of any game ``player`` played (FIDE counts their age from
+    it). Raises ValidationError naming the problem, or the earliest such game."""
+    if born > timezone.localdate():
+        raise ValidationError(_("A birth date cannot be in the future."))
+    if born.year < EARLIEST_YEAR:
+        raise ValidationError(
+            _("A birth date before %(year)d must be a typo.") % {"year": EARLIEST_YEAR}
+        )
+    if player is None or player.pk is None:
+        return
+    first = (
+        Game.objects.filter(results__player=player).chronological().select_related("league")
+    ).first()
+    if first is not None and timezone.localdate(first.played_at) < born:
+        raise ValidationError(
+            _(
+                "%(name)s played game #%(game)d (%(league)s) on %(day)s, before this birth date: "
+                "check the date."
+            )
+            % {
+                "name": player.name,
+                "game": first.pk,
+                "league": first.league.name,
+                "day": date_format(timezone.localdate(first.played_at), "SHORT_DATE_FORMAT"),
+            }
+        )
+
+
 class PlayerForm(forms.ModelForm):
     """A new player, added from the entry flow or on its own."""
 
@@ -77,14 +109,8 @@ class PlayerForm(forms.ModelForm):
 
     def clean_birth_date(self):
         born = self.cleaned_data.get("birth_date")
-        if born is None:
-            return born
-        if born > timezone.localdate():
-            raise ValidationError(_("A birth date cannot be in the future."))
-        if born.year < EARLIEST_YEAR:
-            raise ValidationError(
-                _("A birth date before %(year)d must be a typo.") % {"year": EARLIEST_YEAR}
-            )
+        if born is not None:
+            check_birth_date(born)
         return born
 
     def clean_name(self):

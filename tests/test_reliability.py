@@ -289,3 +289,113 @@ def test_a_failed_preview_leaves_nothing_waiting(hearts, importer_client):
     assert "token" not in response.context
     assert not PendingUpload.objects.exists()
     assert "no longer waiting" in confirm(importer_client, hearts, token).content.decode()
+
+
+# Birth dates are in the past and before every game of their player -----------------------------
+
+
+def player_change(client, player, **changes):
+    data = {"name": player.name, "slug": player.slug, "user": "", "birth_date": ""}
+    return client.post(
+        reverse("admin:ratings_player_change", args=[player.pk]), {**data, **changes}
+    )
+
+
+def test_the_admin_refuses_a_birth_date_in_the_future(admin_client, make_player):
+    player = make_player("Ana")
+    tomorrow = timezone.localdate() + timedelta(days=1)
+
+    response = player_change(admin_client, player, birth_date=tomorrow.isoformat())
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["birth_date"] == [
+        "A birth date cannot be in the future."
+    ]
+    player.refresh_from_db()
+    assert player.birth_date is None
+
+
+def test_the_admin_refuses_a_new_player_born_in_the_future(admin_client):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+
+    response = admin_client.post(
+        reverse("admin:ratings_player_add"),
+        {"name": "Ana", "slug": "ana", "birth_date": tomorrow.isoformat()},
+    )
+
+    assert response.status_code == 200
+    assert "birth_date" in response.context["adminform"].form.errors
+
+
+def test_the_admin_refuses_a_birth_date_after_a_game_of_the_player_naming_it(
+    admin_client, make_league, make_player, record_game
+):
+    league = make_league(System.FIDE, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    first = record_game(league, [ana, bo], scores=[1, 0], played_at=T0)
+    record_game(league, [ana, bo], scores=[0, 1], played_at=T0 + timedelta(days=30))
+
+    response = player_change(admin_client, ana, birth_date="2025-03-02")
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["birth_date"] == [
+        f"Ana played game #{first.pk} (Chess) on 2025-03-01, before this birth date: check the"
+        " date."
+    ]
+    ana.refresh_from_db()
+    assert ana.birth_date is None
+
+
+def test_the_admin_takes_a_birth_date_on_or_before_the_first_game(
+    admin_client, make_league, make_player, record_game
+):
+    league = make_league(System.FIDE, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    record_game(league, [ana, bo], scores=[1, 0], played_at=T0)
+
+    response = player_change(admin_client, ana, birth_date="2025-03-01")
+
+    assert response.status_code == 302
+    ana.refresh_from_db()
+    assert ana.birth_date.isoformat() == "2025-03-01"
+
+
+def test_the_player_form_refuses_a_birth_date_in_the_future(member_client):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+
+    response = member_client.post(
+        reverse("ratings:player_new"), {"name": "Ana", "birth_date": tomorrow.isoformat()}
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["birth_date"] == [
+        "A birth date cannot be in the future."
+    ]
+
+
+def test_a_fide_game_before_a_players_birth_date_is_previewed_and_saved(
+    member_client, make_league, make_player
+):
+    """A birth date set before the rule existed: the game still rates (age 0), no 500."""
+    league = make_league(System.FIDE, name="Chess")
+    make_player("Ana", birth_date=datetime(2026, 1, 1).date())
+    make_player("Bo")
+    url = reverse("ratings:game_new", args=[league.slug])
+    data = {
+        "submission_key": "8c0f4a52-8d0e-4a2f-9b39-8e1a6fbd3f11",
+        "played_at": "2025-06-01T20:00",
+        "player_0": "Ana",
+        "player_1": "Bo",
+        "outcome": "1",
+        "preview": "1",
+    }
+
+    preview = member_client.post(url, data)
+    saved = member_client.post(
+        url, {**data, "save": "1", "previewed": preview.context["form"]["previewed"].value()}
+    )
+
+    assert preview.status_code == 200
+    assert preview.context["preview"]
+    assert saved.status_code == 302
+    assert Game.objects.filter(league=league).count() == 1
