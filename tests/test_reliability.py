@@ -19,14 +19,23 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.contrib.sessions.models import Session
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import engine
-from ratings.models import AuditEntry, Game, PendingUpload, Result, Standing, System
+from ratings import engine, rayter_files
+from ratings.models import (
+    AuditEntry,
+    Game,
+    League,
+    PendingUpload,
+    Player,
+    Result,
+    Standing,
+    System,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -399,3 +408,75 @@ def test_a_fide_game_before_a_players_birth_date_is_previewed_and_saved(
     assert preview.context["preview"]
     assert saved.status_code == 302
     assert Game.objects.filter(league=league).count() == 1
+
+
+# Rayter files: years the calendar cannot hold are refused on their lines ------------------------
+
+ZONES = ["UTC", "Europe/Belgrade", "America/New_York", "Pacific/Kiritimati"]
+OUT_OF_RANGE = (
+    b"score_type lowscore\n"  # line 1
+    b"game 0001-01-01 00:00\nAna 1\nEma 2\n"  # line 2
+    b"game 2025-06-01 20:00\nAna 3\nEma 4\n"  # line 5
+    b"game 9999-12-31 23:59\nAna 5\nEma 6\n"  # line 8
+    b"game 0001-01-01 00:00\nAna 7\nEma 8\n"  # line 11
+    b"game 1899-12-31 23:59\nAna 9\nEma 0\n"  # line 14
+)
+OUT_OF_RANGE_PROBLEMS = [
+    "line 2: That date is too long ago.",
+    "line 8: That date is in the future.",
+    "line 11: That date is too long ago.",
+    "line 14: That date is too long ago.",
+]
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_import_rayter_refuses_years_1_and_9999_on_every_line_in_any_time_zone(
+    settings, tmp_path, zone
+):
+    settings.TIME_ZONE = zone
+    path = tmp_path / "hearts.txt"
+    path.write_bytes(OUT_OF_RANGE)
+
+    with pytest.raises(CommandError) as refused:
+        call_command("import_rayter", str(path), "--league", "hearts", "--no-progress")
+
+    assert str(refused.value).splitlines()[1:] == OUT_OF_RANGE_PROBLEMS
+    assert not League.objects.exists()
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_the_upload_page_refuses_years_1_and_9999_on_every_line_in_any_time_zone(
+    settings, hearts, importer_client, zone
+):
+    settings.TIME_ZONE = zone
+
+    response = preview(importer_client, hearts, OUT_OF_RANGE)
+
+    assert response.status_code == 200
+    assert [str(problem) for problem in response.context["problems"]] == OUT_OF_RANGE_PROBLEMS
+    assert "token" not in response.context
+    assert not Game.objects.exists()
+    assert not Player.objects.exists()
+
+
+def test_a_game_from_the_first_minute_of_1900_in_belgrade_is_imported_and_shown(
+    settings, hearts, client
+):
+    """1900-01-01 00:00 in Belgrade is 1899 in UTC: the rule reads the club's own calendar."""
+    settings.TIME_ZONE = "Europe/Belgrade"
+    data = b"score_type lowscore\ngame 1900-01-01 00:00\nAna 1\nEma 2\n"
+
+    done = rayter_files.import_rayter(data=data, league_slug=hearts.slug)
+
+    assert done.summary.games == 1
+    game = Game.objects.get()
+    assert timezone.localtime(game.played_at).year == 1900
+    pages = [
+        reverse("ratings:player", args=[Player.objects.get(name="Ana").slug]),
+        reverse("ratings:leaderboard", args=[hearts.slug]),
+        reverse("ratings:league_games", args=[hearts.slug]),
+        reverse("ratings:game", args=[game.pk]),
+        reverse("ratings:rayter_export", args=[hearts.slug]),
+    ]
+    assert [client.get(page).status_code for page in pages] == [200] * len(pages)
