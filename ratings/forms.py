@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.formats import date_format
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -122,9 +123,17 @@ class PlayerForm(forms.ModelForm):
         return name
 
     def save(self, commit=True):
-        return Player.objects.create_named(
-            self.cleaned_data["name"], birth_date=self.cleaned_data.get("birth_date")
-        )
+        """The new player; or, when another member added the same name a moment ago (after
+        this form was checked), that player: the club has one player per name, and both asked
+        for them to exist."""
+        name = self.cleaned_data["name"]
+        try:
+            return Player.objects.create_named(name, birth_date=self.cleaned_data.get("birth_date"))
+        except IntegrityError:
+            found = Player.objects.by_names([name]).get(name.lower())
+            if found is None:
+                raise
+            return found
 
 
 class GameForm(forms.Form):
@@ -246,15 +255,23 @@ class GameForm(forms.Form):
     def save(self, *, entered_by) -> Game:
         """Create the new players and record the game, all or nothing.
 
-        A second submission of the same form returns the first one's game, even when both race
-        to create the same new player (the loser's unique-name error finds the winner's game).
+        A second submission of the same form returns the first one's game. A new player another
+        form created meanwhile (a different game at the next table) is that player: both games
+        get the one player.
         """
         key = self.cleaned_data["submission_key"]
         try:
             with transaction.atomic():
-                ids = []
-                for player, name in zip(self.players, self._names_in_seat_order(), strict=True):
-                    ids.append(player.pk if player else Player.objects.create_named(name).pk)
+                # Created in one order by every request, so two forms creating the same two new
+                # players wait for each other instead of deadlocking.
+                new = {
+                    name.lower(): Player.objects.get_or_create_named(name)
+                    for name in sorted(self.new_player_names, key=_creation_order)
+                }
+                ids = [
+                    player.pk if player else new[name.lower()].pk
+                    for player, name in zip(self.players, self._names_in_seat_order(), strict=True)
+                ]
                 return engine.game_record(
                     league=self.league,
                     played_at=self.cleaned_data["played_at"],
@@ -272,6 +289,11 @@ class GameForm(forms.Form):
 
     def _names_in_seat_order(self) -> list[str]:
         return [self.cleaned_data[f"player_{seat}"] for seat in self.filled_seats()]
+
+
+def _creation_order(name: str) -> tuple[str, str]:
+    """New players are created by slug, then name: the order of the unique keys they take."""
+    return (slugify(name, allow_unicode=True), name.lower())
 
 
 def _column(label, *, side: bool) -> forms.IntegerField:

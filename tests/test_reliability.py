@@ -12,6 +12,7 @@ The races themselves, with real parallel clients on PostgreSQL, are in tests/tes
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
 from io import StringIO
 
@@ -20,22 +21,26 @@ from django.contrib.auth.models import Permission
 from django.contrib.sessions.models import Session
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 
 from ratings import engine, rayter_files
+from ratings.forms import PlayerForm, PreferansGameForm
 from ratings.models import (
     AuditEntry,
     Game,
     League,
     PendingUpload,
     Player,
+    PlayerQuerySet,
     Result,
     Standing,
     System,
 )
+from tests.seed import SEED_FORM
 
 pytestmark = pytest.mark.django_db
 
@@ -480,3 +485,93 @@ def test_a_game_from_the_first_minute_of_1900_in_belgrade_is_imported_and_shown(
         reverse("ratings:rayter_export", args=[hearts.slug]),
     ]
     assert [client.get(page).status_code for page in pages] == [200] * len(pages)
+
+
+# A new player created by two forms at once is one player ----------------------------------------
+
+
+def paper_form(league, names, **extra) -> PreferansGameForm:
+    """The seed's paper with these names, checked (as it is when the member presses Save)."""
+    data = {**SEED_FORM, "submission_key": str(uuid.uuid4()), **extra}
+    for seat, name in enumerate(names):
+        data[f"player_{seat}"] = name
+    form = PreferansGameForm(data, league=league)
+    assert form.is_valid(), form.errors
+    return form
+
+
+@pytest.mark.parametrize("meanwhile", ["Newbie", "NEWBIE"])
+def test_a_new_player_someone_created_meanwhile_is_the_one_the_game_gets(
+    make_league, make_player, member_user, meanwhile
+):
+    league = make_league(System.PREFKO)
+    make_player("Pedja"), make_player("Marko")
+    form = paper_form(league, ["Pedja", "Marko", "Newbie"])
+    assert form.new_player_names == ["Newbie"]
+    other = Player.objects.create_named(meanwhile)  # another table's form, a moment earlier
+
+    game = form.save(entered_by=member_user)
+
+    assert list(game.results.order_by("seat").values_list("player__name", flat=True)) == [
+        "Pedja",
+        "Marko",
+        meanwhile,
+    ]
+    assert Player.objects.filter(name__iexact="newbie").get() == other
+
+
+def take_the_slug_first(monkeypatch, name: str) -> None:
+    """Make another request create ``name`` just after create_named read which slugs are taken,
+    as a parallel request on PostgreSQL can (tests/test_races.py does it for real)."""
+    values_list = PlayerQuerySet.values_list
+    done = []
+
+    def racing_values_list(self, *fields, **options):
+        if fields != ("slug",) or done:
+            return values_list(self, *fields, **options)
+        taken = list(values_list(self, *fields, **options))
+        done.append(Player.objects.create(name=name, slug=slugify(name)))
+        return taken
+
+    monkeypatch.setattr(PlayerQuerySet, "values_list", racing_values_list)
+
+
+def test_a_slug_taken_meanwhile_by_another_name_is_retried_with_the_next(
+    monkeypatch, make_league, make_player, member_user
+):
+    league = make_league(System.PREFKO)
+    make_player("Pedja"), make_player("Marko")
+    form = paper_form(league, ["Pedja", "Marko", "Sluggy 0?"])
+    take_the_slug_first(monkeypatch, "Sluggy 0!")
+
+    game = form.save(entered_by=member_user)
+
+    sluggy = game.results.get(seat=2).player
+    assert (sluggy.name, sluggy.slug) == ("Sluggy 0?", "sluggy-0-2")
+    assert Player.objects.get(name="Sluggy 0!").slug == "sluggy-0"
+
+
+def test_create_named_still_refuses_a_name_the_club_has(make_player):
+    make_player("Ana")
+
+    with pytest.raises(IntegrityError):
+        Player.objects.create_named("ANA")
+
+
+def test_the_player_form_gives_the_player_someone_added_meanwhile(make_player):
+    form = PlayerForm({"name": "Newbie"})
+    assert form.is_valid()
+    other = make_player("newbie")  # another member's form, saved a moment earlier
+
+    assert form.save() == other
+    assert Player.objects.filter(name__iexact="newbie").count() == 1
+
+
+def test_the_player_form_retries_a_slug_taken_meanwhile(monkeypatch):
+    form = PlayerForm({"name": "Sluggy 0?"})
+    assert form.is_valid()
+    take_the_slug_first(monkeypatch, "Sluggy 0!")
+
+    player = form.save()
+
+    assert (player.name, player.slug) == ("Sluggy 0?", "sluggy-0-2")
