@@ -17,8 +17,10 @@ import pytest
 from django.db import connection, transaction
 from django.urls import reverse
 
-from ratings.models import Game, League, Player, System
-from tests.test_concurrency import PAPERS, T0, Browser, hidden
+from ratings import engine
+from ratings.models import AuditEntry, Game, League, Player, System
+from tests import test_admin
+from tests.test_concurrency import PAPERS, T0, Browser, assert_matches_replay, hidden
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -172,3 +174,90 @@ def test_two_members_adding_the_same_player_at_once(
     else:
         assert added.slug == "sluggy-0-2"
         assert Player.objects.count() == 2
+
+
+# Two staff acting on one game -------------------------------------------------------------------
+
+GONE = "This game was changed or deleted meanwhile: reload the page and try again."
+
+
+def chess_league() -> tuple[League, Game]:
+    """A classic Elo league with two games; the later one is the one both staff act on."""
+    league = League.objects.create(name="Chess", slug="chess", system=System.ELO)
+    ana, bo = Player.objects.create_named("Ana"), Player.objects.create_named("Bo")
+    for day, (white, black) in enumerate([(ana, bo), (bo, ana)]):
+        game = engine.game_record(
+            league=league,
+            played_at=T0 + timedelta(days=day),
+            entries=[
+                engine.Entry(player_id=white.pk, score=1.0),
+                engine.Entry(player_id=black.pk, score=0.0),
+            ],
+        )
+    return league, game
+
+
+def edit_form(game: Game) -> dict:
+    """The admin's change form for ``game`` with the result turned round."""
+    results = list(game.results.order_by("seat"))
+    return test_admin.game_post(
+        game.league,
+        game.played_at,
+        [(r.player, r.seat, None, 1 - r.score) for r in results],
+        bula=None,
+        game=game,
+        results=results,
+    )
+
+
+def race(league: League, first: Request, second: Request) -> None:
+    """Start two requests that both need the league, the first first, and let them go."""
+    with transaction.atomic():
+        League.objects.select_for_update().get(pk=league.pk)  # a third writer, still busy
+        first.start()
+        wait_for_waiters(1)
+        second.start()
+        wait_for_waiters(2)
+
+
+def admin_messages(browser: Browser) -> str:
+    status, page = browser.get(reverse("admin:ratings_game_changelist"))
+    assert status == 200
+    return page
+
+
+def test_two_staff_deleting_one_game_at_once(live_server, django_user_model):
+    league, game = chess_league()
+    path = reverse("admin:ratings_game_delete", args=[game.pk])
+    first, second = staff(live_server, django_user_model, 2)
+    for browser in (first, second):
+        assert browser.get(path)[0] == 200  # both read the confirmation page
+
+    deleting = [Request(first, path, {"post": "yes"}), Request(second, path, {"post": "yes"})]
+    race(league, *deleting)
+
+    assert [request.result() for request in deleting] == [302, 302]
+    assert "was deleted successfully" in admin_messages(first)
+    assert f"Game {game.pk}: {GONE}" in admin_messages(second)
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert AuditEntry.objects.filter(action="delete").count() == 1
+    assert_matches_replay(league)
+
+
+def test_one_staff_editing_a_game_while_another_deletes_it(live_server, django_user_model):
+    league, game = chess_league()
+    delete_path = reverse("admin:ratings_game_delete", args=[game.pk])
+    change_path = reverse("admin:ratings_game_change", args=[game.pk])
+    deleter, editor = staff(live_server, django_user_model, 2)
+    assert deleter.get(delete_path)[0] == 200
+    assert editor.get(change_path)[0] == 200
+
+    deleting = Request(deleter, delete_path, {"post": "yes"})
+    editing = Request(editor, change_path, edit_form(game))
+    race(league, deleting, editing)
+
+    assert [deleting.result(), editing.result()] == [302, 302]
+    assert f"Game {game.pk}: {GONE}" in admin_messages(editor)
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not AuditEntry.objects.filter(action="update").exists()
+    assert_matches_replay(league)
