@@ -300,19 +300,19 @@ def _aware_times(
         if text in refused:
             problems.append(Problem(game.line, refused[text]))
             continue
-        date = (int(text[:4]), int(text[5:7]), int(text[8:10]))
-        aware = datetime(*date, int(text[11:13]), int(text[14:16]), tzinfo=zone)
+        day = days.get(text[:10])
+        if day is None:
+            date = (int(text[:4]), int(text[5:7]), int(text[8:10]))
+            midnight = datetime(*date, tzinfo=zone).utcoffset()
+            changes = midnight != datetime(*date, 23, 59, tzinfo=zone).utcoffset()
+            day = days[text[:10]] = (date, changes)
+        aware = datetime(*day[0], int(text[11:13]), int(text[14:16]), tzinfo=zone)
         try:
             engine.check_played_at(aware, latest)
         except ValidationError as error:
             refused[text] = " ".join(error.messages)
             problems.append(Problem(game.line, refused[text]))
             continue
-        day = days.get(text[:10])
-        if day is None:
-            midnight = datetime(*date, tzinfo=zone).utcoffset()
-            changes = midnight != datetime(*date, 23, 59, tzinfo=zone).utcoffset()
-            day = days[text[:10]] = (date, changes)
         # In a gap the offset before the change (fold 0) is smaller than the one after it.
         if day[1] and aware.utcoffset() < aware.replace(fold=1).utcoffset():
             problems.append(
