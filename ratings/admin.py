@@ -16,6 +16,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -25,6 +26,7 @@ from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.access import may
+from ratings.forms import check_birth_date
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -130,6 +132,13 @@ class PlayerAdminForm(forms.ModelForm):
                 % {"matches": ", ".join(matches)}
             )
         return name
+
+    def clean_birth_date(self):
+        born = self.cleaned_data.get("birth_date")
+        if born is not None:
+            # The entry pages' rule, and here the player's games are known too.
+            check_birth_date(born, self.instance)
+        return born
 
 
 @admin.register(Player)
@@ -545,7 +554,33 @@ class GameAdmin(admin.ModelAdmin):
         # Newest first: each deletion then replays only the games after it.
         with transaction.atomic():
             for game in queryset.order_by("-played_at", "-id"):
-                engine.game_delete(game=game, actor=request.user)
+                try:
+                    engine.game_delete(game=game, actor=request.user)
+                except ValidationError as error:  # another staff member deleted it meanwhile
+                    self._refused(request, game.pk, error)
+
+    # Two staff acting on one game at once: the engine refuses the second (the game is gone)
+    # with a ValidationError; the admin's transaction is rolled back and they are told why.
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as error:
+            self._refused(request, object_id, error)
+            return redirect("admin:ratings_game_changelist")
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except ValidationError as error:
+            self._refused(request, object_id, error)
+            return redirect("admin:ratings_game_changelist")
+
+    def _refused(self, request, game_id, error: ValidationError) -> None:
+        reason = " ".join(error.messages)
+        if game_id is not None:
+            reason = _("Game %(game)s: %(reason)s") % {"game": game_id, "reason": reason}
+        self.message_user(request, reason, messages.ERROR)
 
 
 # Audit trail -----------------------------------------------------------------------------------

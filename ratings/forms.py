@@ -13,12 +13,15 @@ import json
 import unicodedata
 import uuid
 from dataclasses import dataclass
+from datetime import date
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.formats import date_format
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -67,6 +70,36 @@ class PlayerNameField(forms.CharField):
         return value
 
 
+def check_birth_date(born: date, player: Player | None = None) -> None:
+    """The one rule for a birth date, on the entry pages and in the admin: in the past, not
+    before 1900, and not after the day of any game ``player`` played (FIDE counts their age from
+    it). Raises ValidationError naming the problem, or the earliest such game."""
+    if born > timezone.localdate():
+        raise ValidationError(_("A birth date cannot be in the future."))
+    if born.year < EARLIEST_YEAR:
+        raise ValidationError(
+            _("A birth date before %(year)d must be a typo.") % {"year": EARLIEST_YEAR}
+        )
+    if player is None or player.pk is None:
+        return
+    first = (
+        Game.objects.filter(results__player=player).chronological().select_related("league")
+    ).first()
+    if first is not None and timezone.localdate(first.played_at) < born:
+        raise ValidationError(
+            _(
+                "%(name)s played game #%(game)d (%(league)s) on %(day)s, before this birth date: "
+                "check the date."
+            )
+            % {
+                "name": player.name,
+                "game": first.pk,
+                "league": first.league.name,
+                "day": date_format(timezone.localdate(first.played_at), "SHORT_DATE_FORMAT"),
+            }
+        )
+
+
 class PlayerForm(forms.ModelForm):
     """A new player, added from the entry flow or on its own."""
 
@@ -79,14 +112,8 @@ class PlayerForm(forms.ModelForm):
 
     def clean_birth_date(self):
         born = self.cleaned_data.get("birth_date")
-        if born is None:
-            return born
-        if born > timezone.localdate():
-            raise ValidationError(_("A birth date cannot be in the future."))
-        if born.year < EARLIEST_YEAR:
-            raise ValidationError(
-                _("A birth date before %(year)d must be a typo.") % {"year": EARLIEST_YEAR}
-            )
+        if born is not None:
+            check_birth_date(born)
         return born
 
     def clean_name(self):
@@ -98,9 +125,17 @@ class PlayerForm(forms.ModelForm):
         return name
 
     def save(self, commit=True):
-        return Player.objects.create_named(
-            self.cleaned_data["name"], birth_date=self.cleaned_data.get("birth_date")
-        )
+        """The new player; or, when another member added the same name a moment ago (after
+        this form was checked), that player: the club has one player per name, and both asked
+        for them to exist."""
+        name = self.cleaned_data["name"]
+        try:
+            return Player.objects.create_named(name, birth_date=self.cleaned_data.get("birth_date"))
+        except IntegrityError:
+            found = Player.objects.by_names([name]).get(name.lower())
+            if found is None:
+                raise
+            return found
 
 
 @dataclass(frozen=True)
@@ -279,15 +314,23 @@ class GameForm(forms.Form):
     def save(self, *, entered_by) -> Game:
         """Create the new players and record the game, all or nothing.
 
-        A second submission of the same form returns the first one's game, even when both race
-        to create the same new player (the loser's unique-name error finds the winner's game).
+        A second submission of the same form returns the first one's game. A new player another
+        form created meanwhile (a different game at the next table) is that player: both games
+        get the one player.
         """
         key = self.cleaned_data["submission_key"]
         try:
             with transaction.atomic():
-                ids = []
-                for player, name in zip(self.players, self._names_in_seat_order(), strict=True):
-                    ids.append(player.pk if player else Player.objects.create_named(name).pk)
+                # Created in one order by every request, so two forms creating the same two new
+                # players wait for each other instead of deadlocking.
+                new = {
+                    name.lower(): Player.objects.get_or_create_named(name)
+                    for name in sorted(self.new_player_names, key=_creation_order)
+                }
+                ids = [
+                    player.pk if player else new[name.lower()].pk
+                    for player, name in zip(self.players, self._names_in_seat_order(), strict=True)
+                ]
                 return engine.game_record(
                     league=self.league,
                     played_at=self.cleaned_data["played_at"],
@@ -305,6 +348,11 @@ class GameForm(forms.Form):
 
     def _names_in_seat_order(self) -> list[str]:
         return [self.cleaned_data[f"player_{seat}"] for seat in self.filled_seats()]
+
+
+def _creation_order(name: str) -> tuple[str, str]:
+    """New players are created by slug, then name: the order of the unique keys they take."""
+    return (slugify(name, allow_unicode=True), name.lower())
 
 
 def _column(label, *, side: bool) -> forms.IntegerField:

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -24,6 +24,10 @@ from ratings.names import search_key
 from ratings.systems import Kind, RatingSystem, Speed, System, rating_system
 
 __all__ = ["Kind", "Speed", "System"]  # defined with the systems, kept importable from here
+
+
+# How often a new player's slug is tried when other requests keep taking the one chosen.
+SLUG_ATTEMPTS = 10
 
 
 def normalise_name(name: str) -> str:
@@ -63,15 +67,43 @@ class PlayerQuerySet(models.QuerySet):
         return slug
 
     def create_named(self, name: str, **fields) -> Player:
-        """Create a player with a unique slug made from the name (non-ASCII letters kept)."""
+        """Create a player with a unique slug made from the name (non-ASCII letters kept).
+
+        Raises IntegrityError when the club has a player of that name in any case, even one
+        another request created a moment ago. A slug another name took meanwhile ("Sluggy 0!"
+        and "Sluggy 0?" make the same one) is retried with the next free one. Each attempt runs
+        in a savepoint, so the caller's transaction goes on after a refusal.
+        """
         name = normalise_name(name)
         base = slugify(name, allow_unicode=True)[:70] or "player"
-        taken = set(self.filter(slug__startswith=base).values_list("slug", flat=True))
-        slug, n = base, 1
-        while slug in taken:
-            n += 1
-            slug = f"{base}-{n}"
-        return self.create(name=name, slug=slug, **fields)
+        for _attempt in range(SLUG_ATTEMPTS):
+            taken = set(self.filter(slug__startswith=base).values_list("slug", flat=True))
+            slug, n = base, 1
+            while slug in taken:
+                n += 1
+                slug = f"{base}-{n}"
+            try:
+                with transaction.atomic():
+                    return self.create(name=name, slug=slug, **fields)
+            except IntegrityError:
+                if self.by_names([name]):
+                    raise  # the name is taken: only the caller knows what that means
+        raise IntegrityError(f"no free slug for {name!r} after {SLUG_ATTEMPTS} tries")
+
+    def get_or_create_named(self, name: str) -> Player:
+        """The player called ``name`` (in any case), created if the club has none: when two
+        requests create the same new player at once, both get the one that was created."""
+        key = normalise_name(name).lower()
+        found = self.by_names([name]).get(key)
+        if found is not None:
+            return found
+        try:
+            return self.create_named(name)
+        except IntegrityError:
+            found = self.by_names([name]).get(key)
+            if found is None:
+                raise
+            return found
 
 
 class Player(models.Model):
@@ -464,3 +496,47 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"
+
+
+class PendingUploadQuerySet(models.QuerySet):
+    def expired(self) -> PendingUploadQuerySet:
+        return self.filter(created_at__lt=timezone.now() - PendingUpload.LIFETIME)
+
+    def waiting(self) -> PendingUploadQuerySet:
+        return self.filter(created_at__gte=timezone.now() - PendingUpload.LIFETIME)
+
+
+class PendingUpload(models.Model):
+    """A rayter file previewed on the import page, waiting for its uploader to confirm it.
+
+    Here rather than in the session: a previewed 4 MB file made a 1.3 MB session row, read and
+    written on every page that member opened. Found by the hash of a random token that only the
+    confirm form carries, and only for the same user and league; deleted when confirmed, and
+    after :attr:`LIFETIME` (the next upload clears the expired ones).
+    """
+
+    LIFETIME = timedelta(days=1)
+
+    token_hash = models.CharField(_("token hash"), max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("who"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="+"
+    )
+    replace = models.BooleanField(_("replace the league's games"), default=False)
+    # The bytes exactly as previewed (checked to be UTF-8 text), imported as they are.
+    data = models.BinaryField(_("file"))
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True, db_index=True)
+
+    objects = PendingUploadQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("pending upload")
+        verbose_name_plural = _("pending uploads")
+
+    def __str__(self) -> str:
+        return f"{self.league} ({self.created_at:%Y-%m-%d %H:%M})"

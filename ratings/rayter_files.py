@@ -38,6 +38,7 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.algorithms import rayter
+from ratings.engine.validation import latest_allowed
 from ratings.formatting import spreadsheet_text
 from ratings.models import Game, League, Player, Result
 from ratings.names import NameIndex
@@ -284,16 +285,24 @@ def _aware_times(
 ) -> tuple[dict[str, datetime], list[Problem]]:
     """Each distinct ``YYYY-MM-DD HH:MM`` of the file as an aware datetime in the club's zone.
 
-    A wall time the clocks skipped (a DST gap) is a problem; one they passed twice is read as
-    the first (fold 0), like any other ambiguous local time.
+    Every game whose date the engine's rule refuses (before 1900, or in the future) is a problem
+    on its line, found here before any time is converted: year 1 in a zone east of UTC would be
+    year 0 in UTC, which no datetime holds. A wall time the clocks skipped (a DST gap) is a
+    problem; one they passed twice is read as the first (fold 0), like any other ambiguous local
+    time.
     """
     times: dict[str, datetime] = {}
+    refused: dict[str, str] = {}
     # Each day's date, and whether the clocks change that day (only then can a time be missing).
     days: dict[str, tuple[tuple[int, int, int], bool]] = {}
     problems = []
+    latest = latest_allowed()
     for game in games:
         text = game.time
         if text in times:
+            continue
+        if text in refused:
+            problems.append(Problem(game.line, refused[text]))
             continue
         day = days.get(text[:10])
         if day is None:
@@ -302,6 +311,12 @@ def _aware_times(
             changes = midnight != datetime(*date, 23, 59, tzinfo=zone).utcoffset()
             day = days[text[:10]] = (date, changes)
         aware = datetime(*day[0], int(text[11:13]), int(text[14:16]), tzinfo=zone)
+        try:
+            engine.check_played_at(aware, latest)
+        except ValidationError as error:
+            refused[text] = " ".join(error.messages)
+            problems.append(Problem(game.line, refused[text]))
+            continue
         # In a gap the offset before the change (fold 0) is smaller than the one after it.
         if day[1] and aware.utcoffset() < aware.replace(fold=1).utcoffset():
             problems.append(

@@ -29,6 +29,22 @@ def lock(league: League) -> League:
     return League.objects.select_for_update().get(pk=league.pk)
 
 
+def _still_there(game: Game) -> Game:
+    """The game as it is now that its league is locked.
+
+    Two staff may act on one game at once (both delete it, or one edits while the other
+    deletes): the second waits for the league, then finds the game gone. That is a message
+    for them, not a crash.
+    """
+    current = Game.objects.select_for_update().filter(pk=game.pk).first()
+    if current is None:
+        raise ValidationError(
+            _("This game was changed or deleted meanwhile: reload the page and try again."),
+            code="gone",
+        )
+    return current
+
+
 def game_record(
     *,
     league: League,
@@ -89,7 +105,7 @@ def game_update(
         prepared = prepare_game(
             league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
         )
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = _still_there(game)
         before = game_snapshot(game)
         old_key = game.order_key
         old_players = set(game.results.values_list("player_id", flat=True))
@@ -109,10 +125,12 @@ def game_update(
 
 
 def game_delete(*, game: Game, actor=None) -> None:
-    """Delete a game and re-rate its league from where it was; the audit trail keeps a copy."""
+    """Delete a game and re-rate its league from where it was; the audit trail keeps a copy.
+
+    Raises ValidationError if someone deleted the game meanwhile (as :func:`game_update`)."""
     with transaction.atomic():
         league = lock(game.league)
-        game = Game.objects.get(pk=game.pk)
+        game = _still_there(game)
         before = game_snapshot(game)
         key = game.order_key
         players = set(game.results.values_list("player_id", flat=True))

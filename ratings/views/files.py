@@ -1,14 +1,17 @@
 """Rayter files in the browser: staff upload one to a league (preview, then confirm), and anyone
 who may read a league downloads it as one. The work is :mod:`ratings.rayter_files`'s.
 
-Between the preview and the confirmation the uploaded text waits in the visitor's session (the
-database-backed session by default), under a random token the confirm form carries: the file
-need not be uploaded twice, and the confirmation imports exactly the bytes that were previewed.
-Only one upload waits per session; a new upload replaces it.
+Between the preview and the confirmation the uploaded bytes wait in a
+:class:`~ratings.models.PendingUpload` row, not in the session (which every page of that member
+would read and write), under a random token the confirm form carries: the file need not be
+uploaded twice, and the confirmation imports exactly the bytes that were previewed. An upload
+waits for its own user and league only, one at a time: a new upload replaces it, and clears
+every upload left unconfirmed for longer than a day.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django import forms
@@ -26,9 +29,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from ratings import rayter_files
 from ratings.access import can_import_games, club_readable, get_league_for_import
-from ratings.models import League
+from ratings.models import League, PendingUpload
 
-SESSION_KEY = "rayter_upload"
 # A file with thousands of problems still gets a readable page; the count says how many more.
 PROBLEMS_SHOWN = 200
 
@@ -112,9 +114,15 @@ def rayter_import(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "ratings/rayter_import.html", context)
 
 
+def _token_hash(token: str) -> str:
+    """What is stored of a token: a row read from the database cannot confirm an upload."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def _preview(request: HttpRequest, league: League, data: bytes, replace: bool) -> dict:
     """Import in a transaction that is rolled back; keep the file for the confirmation."""
-    request.session.pop(SESSION_KEY, None)
+    mine = PendingUpload.objects.filter(user=request.user, league=league)
+    (mine | PendingUpload.objects.expired()).delete()
     try:
         preview = rayter_files.import_rayter(
             data=data,
@@ -126,38 +134,37 @@ def _preview(request: HttpRequest, league: League, data: bytes, replace: bool) -
         )
     except rayter_files.RayterImportError as error:
         return {"not_utf8": not rayter_files.is_utf8(data), **_problems_context(error.problems)}
-    token = secrets.token_urlsafe(16)
-    request.session[SESSION_KEY] = {
-        "token": token,
-        "league": league.pk,
-        "replace": replace,
-        # The bytes were checked to be UTF-8; the text is what a JSON session can hold.
-        "text": data.decode("utf-8"),
-    }
+    token = secrets.token_urlsafe(32)
+    PendingUpload.objects.create(
+        token_hash=_token_hash(token), user=request.user, league=league, replace=replace, data=data
+    )
     return {"preview": preview, "token": token, "replace": replace}
 
 
 def _confirm(request: HttpRequest, league: League) -> HttpResponse:
-    pending = request.session.get(SESSION_KEY)
-    if (
-        not pending
-        or pending.get("league") != league.pk
-        or not secrets.compare_digest(str(pending.get("token")), request.POST.get("token", ""))
-    ):
+    pending = (
+        PendingUpload.objects.waiting()
+        .filter(
+            token_hash=_token_hash(request.POST.get("token", "")),
+            user=request.user,
+            league=league,
+        )
+        .first()
+    )
+    if pending is not None and not can_import_games(request.user, replace=pending.replace):
+        # The permission was taken away between the preview and the confirmation.
+        raise PermissionDenied
+    # Taken by deleting it: of two confirmations of one upload at once, only one imports.
+    if pending is None or not PendingUpload.objects.filter(pk=pending.pk).delete()[0]:
         messages.error(
             request, _("That upload is no longer waiting to be imported: upload the file again.")
         )
         return redirect("ratings:rayter_import", league.slug)
-    if not can_import_games(request.user, replace=pending["replace"]):
-        # The permission was taken away between the preview and the confirmation.
-        raise PermissionDenied
-    data = pending["text"].encode("utf-8")
-    del request.session[SESSION_KEY]
     try:
         done = rayter_files.import_rayter(
-            data=data,
+            data=bytes(pending.data),
             league_slug=league.slug,
-            replace=pending["replace"],
+            replace=pending.replace,
             actor=request.user,
             create=False,
         )

@@ -11,8 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from ratings import rayter_files
-from ratings.models import Game, Player, Standing, System
-from ratings.views.files import SESSION_KEY
+from ratings.models import Game, PendingUpload, Player, Standing, System
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +132,7 @@ def test_confirm_imports_the_previewed_file(staff_client, staff_user, league):
         ("Ahmed", 962),
         ("Lei", 951),
     ]
-    assert SESSION_KEY not in staff_client.session
+    assert not PendingUpload.objects.exists()
     page = staff_client.get(response["Location"]).content.decode()
     assert "Imported 2 games; 0 skipped as already there; 4 new players." in page
 
@@ -207,7 +206,7 @@ def test_file_with_errors_lists_each_with_its_line(staff_client, league):
     assert "line 6: expected &#x27;NAME SCORE&#x27;, got &#x27;Anna x&#x27;" in page
     assert "line 8: " in page
     assert "token" not in response.context
-    assert SESSION_KEY not in staff_client.session
+    assert not PendingUpload.objects.exists()
     assert not Game.objects.exists()
 
 
