@@ -3,7 +3,7 @@
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from ratings.models import AuditAction, AuditEntry, Player, PlayerAlias, Result
+from ratings.models import AuditAction, AuditEntry, Player, PlayerAlias, Result, System
 
 
 def add(client, **data):
@@ -67,3 +67,15 @@ def test_merge_needs_delete_player_and_change_game(client, django_user_model, ty
     pedja, pedia = Player.objects.get(name="Pedja"), Player.objects.get(name="Pedia")
     merge(client, [pedja, pedia], target=pedja)
     assert Player.objects.filter(pk=pedia.pk).exists()
+
+
+def test_leaderboard_offers_the_import_only_to_staff_who_may_import(
+    client, django_user_model, make_league
+):
+    league = make_league(System.RAYTER_HIGHSCORE, name="Hearts")
+    url = reverse("ratings:leaderboard", args=[league.slug])
+    viewer = django_user_model.objects.create_user("viewer", password="pw", is_staff=True)
+    client.force_login(viewer)
+    assert "Import a rayter file" not in client.get(url).content.decode()
+    viewer.user_permissions.add(Permission.objects.get(codename="add_game"))
+    assert "Import a rayter file" in client.get(url).content.decode()

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from ratings import selectors
-from ratings.access import can_enter_games, club_readable
+from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
@@ -145,6 +145,9 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "min_games": filters.get("min_games"),
             "export_query": _export_query(filters),
             "can_enter_games": can_enter_games(request.user),
+            # Asked only on a scored league's page, where the import link is (two permission
+            # queries for a staff account).
+            "can_import_games": lambda: can_import_games(request.user),
         },
     )
 
