@@ -354,6 +354,15 @@ def test_a_private_club_sends_visitors_to_the_login_and_lets_members_read(
     assert "Pedja" in download(member_client, seed_league, fmt)[1]
 
 
+@pytest.mark.parametrize("page", ["ratings:league_games", "ratings:leaderboard"])
+def test_the_games_page_and_the_leaderboard_link_both_downloads(client, seed_league, page):
+    html = client.get(reverse(page, args=[seed_league.slug])).content.decode()
+
+    assert "Download all games:" in html
+    for fmt in exports.FORMATS:
+        assert f'href="/leagues/friday-preferans/games.{fmt}" download' in html
+
+
 # Streaming --------------------------------------------------------------------------------------
 
 
