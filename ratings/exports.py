@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterator
 from django.utils import timezone
 
 from ratings.formatting import spreadsheet_text
-from ratings.models import League, Result
+from ratings.models import League, Player, Result
+from ratings.systems import age_on
 
 FORMATS = ("csv", "json")
 CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
@@ -41,8 +42,21 @@ SEAT_FIELDS = (
     *("left", "middle", "right"),
     *("score", "rating_before", "rating_after"),
 )
-# One CSV row per seat, its game's fields first: "id" would not say whose id it is.
-CSV_COLUMNS = ("game_id", *GAME_FIELDS[1:], *SEAT_FIELDS)
+# FIDE's K-factor depends on a player's age, so a system that rates with birth dates also
+# exports each seat's age at the game (whole years, null when unknown): what a replay needs, and
+# less than the birth date itself.
+AGE_FIELD = "age"
+
+
+def seat_fields(league: League) -> tuple[str, ...]:
+    """The fields of each seat in this league's export."""
+    return (*SEAT_FIELDS, AGE_FIELD) if league.rating_system.uses_birth_dates else SEAT_FIELDS
+
+
+def csv_columns(league: League) -> tuple[str, ...]:
+    """One CSV row per seat, its game's fields first: "id" would not say whose id it is."""
+    return ("game_id", *GAME_FIELDS[1:], *seat_fields(league))
+
 
 # Result rows fetched per round trip to the database.
 CHUNK_SIZE = 2000
@@ -53,11 +67,11 @@ PIECE_ROWS = 1000
 _QUERY_COLUMNS = (
     *("game_id", "game__played_at", "game__bula", "game__ended_early"),
     *("seat", "player__name", "player__slug", "left", "middle", "right"),
-    *("score", "rating_before", "rating_after"),
+    *("score", "rating_before", "rating_after", "player_id"),
 )
 
 GameRow = tuple  # (id, played_at as text, bula, ended_early), as in GAME_FIELDS
-SeatRow = tuple  # (seat from 1, name, slug, left, middle, right, score, before, after)
+SeatRow = tuple  # (seat from 1, name, slug, left, middle, right, score, before, after[, age])
 
 
 def whole_number(value: float) -> int | float:
@@ -82,25 +96,34 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
         .iterator(chunk_size=CHUNK_SIZE)
     )
     zone = timezone.get_current_timezone()
+    born = _birth_dates(league) if system.uses_birth_dates else None
     for _game_id, game_rows in itertools.groupby(rows, key=operator.itemgetter(0)):
         seats = list(game_rows)
         game_id, played_at, bula, ended_early = seats[0][:4]
         game = (game_id, played_at.astimezone(zone).isoformat(), bula, ended_early)
         # Indexes rather than unpacking: this runs once per seat, 600,000 times a big league.
-        yield (
-            game,
-            [
-                (r[4] + 1, r[5], r[6], r[7], r[8], r[9], score(r[10]), rating(r[11]), rating(r[12]))
-                for r in seats
-            ],
-        )
+        exported = [
+            (r[4] + 1, r[5], r[6], r[7], r[8], r[9], score(r[10]), rating(r[11]), rating(r[12]))
+            for r in seats
+        ]
+        if born is not None:
+            # The engine's own age: on the game's date as stored (UTC).
+            day = played_at.date()
+            exported = [(*seat, age_on(born.get(r[13]), day)) for seat, r in zip(exported, seats)]
+        yield game, exported
 
 
-def game_object(game: GameRow, seats: list[SeatRow]) -> dict:
+def _birth_dates(league: League) -> dict:
+    """The known birth dates of the league's players, by player id (one query)."""
+    players = Player.objects.filter(standings__league=league, birth_date__isnull=False)
+    return dict(players.values_list("pk", "birth_date"))
+
+
+def game_object(game: GameRow, seats: list[SeatRow], fields=SEAT_FIELDS) -> dict:
     """One game as the JSON export writes it: its fields and a ``results`` list of its seats."""
     return {
         **dict(zip(GAME_FIELDS, game, strict=True)),
-        "results": [dict(zip(SEAT_FIELDS, seat, strict=True)) for seat in seats],
+        "results": [dict(zip(fields, seat, strict=True)) for seat in seats],
     }
 
 
@@ -120,7 +143,7 @@ def csv_stream(league: League) -> Iterator[str]:
     """The league's games as CSV text, piece by piece: a header, then one row per seat."""
     pieces: list[str] = []
     writer = csv.writer(_Appender(pieces))
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(csv_columns(league))
     for game, seats in games(league):
         writer.writerows(csv_rows(game, seats))
         if len(pieces) >= PIECE_ROWS:
@@ -137,8 +160,9 @@ def json_stream(league: League) -> Iterator[str]:
     """The league's games as one JSON list, piece by piece: a game object a line."""
     pieces = ["["]
     separator = "\n"
+    fields = seat_fields(league)
     for game, seats in games(league):
-        pieces += (separator, _json_object(game_object(game, seats)))
+        pieces += (separator, _json_object(game_object(game, seats, fields)))
         separator = ",\n"
         if len(pieces) >= 2 * PIECE_ROWS:
             yield "".join(pieces)

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from ratings import engine, exports
 from ratings.algorithms import elo, preferans, rayter
 from ratings.models import League, Player, Speed, System
-from ratings.systems import age_on
 from tests.worked_example import (
     WORKED_EXAMPLE_PAPERS,
     WORKED_EXAMPLE_PLAYERS,
@@ -65,12 +64,12 @@ def exported_csv(league: League) -> list[dict]:
     return list(csv.DictReader(io.StringIO("".join(exports.stream(league, "csv")))))
 
 
-def replay(league: League, games: list[dict], *, ages: dict[str, date] | None = None) -> int:
+def replay(league: League, games: list[dict], *, without_ages: bool = False) -> int:
     """Replay exported games from scratch with the algorithms alone and check every rating.
 
     It knows what the README says a replayer knows: the league's system and settings (K,
-    speed), and each player's start rating as their first game's ``rating_before``. FIDE also
-    needs juniors' ages, which the export does not carry: ``ages`` gives birth dates by slug.
+    speed), each player's start rating as their first game's ``rating_before``, and in a FIDE
+    league each seat's ``age`` (``without_ages`` ignores them, to show they are needed).
     Returns the number of seats checked.
     """
     rating, played, peak = {}, {}, {}
@@ -92,9 +91,7 @@ def replay(league: League, games: list[dict], *, ages: dict[str, date] | None = 
         elif league.system == System.ELO:
             after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
         elif league.system == System.FIDE:
-            # The engine takes the age on the game's date in UTC.
-            day = datetime.fromisoformat(game["played_at"]).astimezone(UTC).date()
-            age = [age_on((ages or {}).get(slug), day) for slug in slugs]
+            age = [None if without_ages else seat["age"] for seat in seats]
             after = list(
                 elo.fide(
                     before[0],
@@ -198,13 +195,12 @@ def test_the_demo_preferans_league_starts_with_the_worked_example(client):
 
 
 def test_the_demo_club_replays_from_its_exports(client):
-    """Every league of the demo, from its download alone (and the juniors' birth dates)."""
+    """Every league of the demo, from its download alone."""
     call_command("demo", stdout=io.StringIO())
-    births = dict(Player.objects.filter(birth_date__isnull=False).values_list("slug", "birth_date"))
 
     for league in League.objects.all():
         _response, text = download(client, league, "json")
-        assert replay(league, json.loads(text), ages=births) > 0
+        assert replay(league, json.loads(text)) > 0
 
 
 def test_the_csv_export_has_a_header_and_a_row_per_seat(client, worked_example_club):
@@ -340,7 +336,7 @@ def test_an_empty_league_exports_an_empty_list_and_a_header(client, make_league)
     league = make_league(System.ELO)
 
     assert download(client, league, "json")[1] == "[\n]\n"
-    assert download(client, league, "csv")[1] == ",".join(exports.CSV_COLUMNS) + "\r\n"
+    assert download(client, league, "csv")[1] == ",".join(exports.csv_columns(league)) + "\r\n"
 
 
 def test_an_unknown_league_or_format_is_404(client, worked_example_club):
@@ -469,8 +465,8 @@ def test_export_games_refuses_an_unknown_league_and_an_unwritable_file(
 
 def test_a_fide_replay_needs_the_games_peaks_and_juniors_ages(make_league, make_player):
     """Past 30 games FIDE's K depends on the player's peak (ever 2400: K = 10) and age (under
-    18 and under 2300: K = 40): a replay counts games and peaks from the export; ages it must be
-    given (the export leaves birth dates out)."""
+    18 and under 2300: K = 40): a replay counts games and peaks from the export, and reads each
+    seat's age at the game (the birth date itself stays out)."""
     league = make_league(System.FIDE, start_rating=2000)
     veteran, peer = make_player("Veteran"), make_player("Peer")
     junior = make_player("Junior", birth_date=date(2014, 3, 1))
@@ -494,9 +490,10 @@ def test_a_fide_replay_needs_the_games_peaks_and_juniors_ages(make_league, make_
         if seat["slug"] == "veteran"
     ]
     assert max(veteran_ratings) >= 2400 > veteran_ratings[-1]
-    assert replay(league, games, ages={"junior": date(2014, 3, 1)}) == 2 * len(pairs)
+    assert {seat["age"] for game in games for seat in game["results"]} == {None, 11}
+    assert replay(league, games) == 2 * len(pairs)
     with pytest.raises(AssertionError):
-        replay(league, games)
+        replay(league, games, without_ages=True)
 
 
 SYSTEMS = [
@@ -551,7 +548,7 @@ def test_a_replay_of_the_json_export_gives_every_rating_after(club):
         **league_fields,
     )
     players = [Player.objects.create_named(f"P {Player.objects.count()}") for _ in range(6)]
-    # Two juniors: FIDE gives them K = 40, from a birth date the export leaves out.
+    # Two juniors: FIDE gives them K = 40; the export says their age at each game.
     births = {players[4].slug: date(2012, 5, 17), players[5].slug: date(2010, 1, 2)}
     for player in players[4:]:
         player.birth_date = births[player.slug]
@@ -573,7 +570,7 @@ def test_a_replay_of_the_json_export_gives_every_rating_after(club):
 
     exported = exported_json(league)
 
-    assert replay(league, exported, ages=births) == sum(len(chosen) for _day, (chosen, _v) in games)
+    assert replay(league, exported) == sum(len(chosen) for _day, (chosen, _v) in games)
     assert [row["rating_after"] for row in exported_csv(league)] == [
         repr(seat["rating_after"]) for game in exported for seat in game["results"]
     ]

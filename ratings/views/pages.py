@@ -211,6 +211,9 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
                 "slug": league.slug,
                 "system": league.system,
                 "lower_is_better": league.lower_is_better,
+                # What a replay of the games export needs besides the system.
+                "elo_k": league.elo_k,
+                "speed": league.speed,
                 "provisional_until": league.provisional_until,
                 "inactive_days": league.inactive_days,
             },

@@ -232,6 +232,8 @@ def test_json_export(client, chess):
         "slug": "chess-club",
         "system": "elo",
         "lower_is_better": False,
+        "elo_k": 32,
+        "speed": "standard",
         "provisional_until": 0,
         "inactive_days": None,
     }
