@@ -109,7 +109,10 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
         if born is not None:
             # The engine's own age: on the game's date as stored (UTC).
             day = played_at.date()
-            exported = [(*seat, age_on(born.get(r[13]), day)) for seat, r in zip(exported, seats)]
+            exported = [
+                (*seat, age_on(born.get(r[13]), day))
+                for seat, r in zip(exported, seats, strict=True)
+            ]
         yield game, exported
 
 
