@@ -52,7 +52,8 @@ class PlayerQuerySet(models.QuerySet):
         return found
 
     def free_slug(self, name: str, *, keep: Player | None = None) -> str:
-        """A slug made from the name that no other player (nor an old address) uses."""
+        """A slug made from the name (non-ASCII letters kept) that no other player uses, nor an
+        old address that redirects (``keep``: the player being renamed, whose own may stay)."""
         base = slugify(name, allow_unicode=True)[:70] or "player"
         others = self.exclude(pk=keep.pk) if keep is not None else self
         taken = set(others.filter(slug__startswith=base).values_list("slug", flat=True))
@@ -75,13 +76,8 @@ class PlayerQuerySet(models.QuerySet):
         in a savepoint, so the caller's transaction goes on after a refusal.
         """
         name = normalise_name(name)
-        base = slugify(name, allow_unicode=True)[:70] or "player"
         for _attempt in range(SLUG_ATTEMPTS):
-            taken = set(self.filter(slug__startswith=base).values_list("slug", flat=True))
-            slug, n = base, 1
-            while slug in taken:
-                n += 1
-                slug = f"{base}-{n}"
+            slug = self.free_slug(name)
             try:
                 with transaction.atomic():
                     return self.create(name=name, slug=slug, **fields)
