@@ -164,12 +164,13 @@ def test_the_admin_works_under_the_policy(open_browser, club):
     policed.wait_for(r"/admin/ratings/game/$")
     assert page.locator(".messagelist .success").count() == 1
 
-    # A league with its standings inline, a new player (slug typed for you, the account
-    # picked by autocomplete), the audit trail.
+    # A league with its standings inline, a new league (slug typed for you), a new player (the
+    # account picked by autocomplete), the audit trail.
     policed.visit(reverse("admin:ratings_league_change", args=[club["league"].pk]))
-    policed.visit(reverse("admin:ratings_player_add"))
+    policed.visit(reverse("admin:ratings_league_add"))
     page.locator("#id_name").press_sequentially("Ana Marija")
     assert page.locator("#id_slug").input_value() == "ana-marija"
+    policed.visit(reverse("admin:ratings_player_add"))
     page.locator(".select2-selection").first.click()
     page.locator(".select2-results__option").first.wait_for()
     policed.visit(reverse("admin:ratings_auditentry_changelist"))
