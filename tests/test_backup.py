@@ -228,3 +228,19 @@ def test_the_backup_holds_users_and_the_club_but_no_sessions(tmp_path, client, d
 
     models = {row["model"] for row in json.loads(backup.read_text())}
     assert models == {"auth.user", "ratings.league"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_backup_leaves_no_file_behind(tmp_path):
+    """A rating that is not a number fails the backup itself (restore_club would refuse the
+    file), and the older backup under that name is kept."""
+    build_club()
+    Standing.objects.filter(pk=Standing.objects.first().pk).update(rating=float("inf"))
+    backup = tmp_path / "club.json.gz"
+    backup.write_bytes(b"yesterday's backup")
+
+    with pytest.raises(CommandError, match="Out of range float values"):
+        call_command("backup_club", str(backup), stdout=StringIO())
+
+    assert backup.read_bytes() == b"yesterday's backup"
+    assert [path.name for path in tmp_path.iterdir()] == ["club.json.gz"]
