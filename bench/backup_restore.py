@@ -44,6 +44,7 @@ def parse_args():
     parser.add_argument("--duels", type=int, default=1_279, help="FIDE chess games")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--build", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
 
@@ -86,8 +87,9 @@ def environment(url: str) -> dict[str, str]:
     }
 
 
-def manage(url: str, *command: str) -> tuple[float, int]:
-    """Run a manage.py command in its own process: (seconds, peak resident bytes)."""
+def manage(url: str, *command: str) -> tuple[float, float, int]:
+    """Run a manage.py command in its own process: wall seconds, CPU seconds (user + system),
+    peak resident bytes. On a shared machine the CPU time is the steadier figure."""
     began = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "manage.py", *command], cwd=ROOT, env=environment(url)
@@ -96,7 +98,7 @@ def manage(url: str, *command: str) -> tuple[float, int]:
     seconds = time.perf_counter() - began
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"manage.py {' '.join(command)} failed")
-    return seconds, usage.ru_maxrss * 1024
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
 def build_club(args) -> str:
@@ -233,7 +235,7 @@ def club_digest() -> str:
 def digest_of(url: str) -> str:
     """club_digest() of another database, computed in a process of its own."""
     code = (
-        "import django, sys; django.setup(); sys.path.insert(0, 'bench');"
+        "import django, sys; django.setup(); sys.path.insert(0, 'bench'); "
         "from backup_restore import club_digest; print(club_digest())"
     )
     done = subprocess.run(
@@ -247,52 +249,74 @@ def digest_of(url: str) -> str:
     return done.stdout.strip()
 
 
-def main() -> None:
-    args = parse_args()
-    source, target = databases()
-    fresh_database(source)
-    os.environ.update(environment(source))
+def build_in_this_process(args) -> None:
     import django
 
     django.setup()
-    from django.db import connection
+    print(build_club(args))
 
+
+def main() -> None:
+    args = parse_args()
+    if args.build:
+        build_in_this_process(args)
+        return
+    # This process never loads Django or the club: a child process's ru_maxrss starts from the
+    # memory of the process that started it, which must stay small for the peaks to be theirs.
+    source, target = databases()
+    vendor = "sqlite" if source.startswith("sqlite") else "postgresql"
+    fresh_database(source)
     began = time.perf_counter()
-    club = build_club(args)
-    print(f"Built {club} on {connection.vendor} in {time.perf_counter() - began:.0f} s")
-    expected = club_digest()
-    connection.close()
+    sizes = [f"--{name}={getattr(args, name)}" for name in ("players", "games", "scored", "duels")]
+    built = subprocess.run(
+        [sys.executable, __file__, "--build", f"--seed={args.seed}", *sizes],
+        env=environment(source),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    club = built.stdout.strip().splitlines()[-1]
+    print(f"Built {club} on {vendor} in {time.perf_counter() - began:.0f} s")
+    expected = digest_of(source)
 
     backup = OUT / "club-backup.json.gz"
     figures = []
     for run in range(1, args.runs + 1):
         backup.unlink(missing_ok=True)
-        backup_s, backup_rss = manage(source, "backup_club", str(backup))
+        backup_s, backup_cpu, backup_rss = manage(source, "backup_club", str(backup))
         fresh_database(target)
-        restore_s, restore_rss = manage(target, "restore_club", str(backup))
+        restore_s, restore_cpu, restore_rss = manage(target, "restore_club", str(backup))
         same = digest_of(target) == expected
-        figures.append((backup_s, restore_s, backup_rss, restore_rss))
+        figures.append((backup_s, restore_s, backup_cpu, restore_cpu, backup_rss, restore_rss))
         print(
-            f"run {run}: backup {backup_s:.1f} s, peak {backup_rss / 2**20:.0f} MiB; "
-            f"restore {restore_s:.1f} s, peak {restore_rss / 2**20:.0f} MiB; "
-            f"restore/backup {restore_s / backup_s:.2f}x; file {backup.stat().st_size / 2**20:.1f} "
-            f"MiB; restored club identical: {same}"
+            f"run {run}: backup {backup_s:.1f} s (CPU {backup_cpu:.1f} s), peak "
+            f"{backup_rss / 2**20:.0f} MiB; restore {restore_s:.1f} s (CPU {restore_cpu:.1f} s), "
+            f"peak {restore_rss / 2**20:.0f} MiB; restore/backup {restore_s / backup_s:.2f}x; "
+            f"file {backup.stat().st_size / 2**20:.1f} MiB; restored club identical: {same}"
         )
         if not same:
             sys.exit("the restored club differs from the one backed up")
 
-    def spread(values, unit, scale=1.0):
+    def spread(values, unit, scale=1.0, digits=1):
+        """The median and the range of the runs."""
         values = [v / scale for v in values]
-        return f"median {statistics.median(values):.1f}{unit} ({min(values):.1f}–{max(values):.1f})"
+        return (
+            f"median {statistics.median(values):.{digits}f}{unit} "
+            f"({min(values):.{digits}f}–{max(values):.{digits}f})"
+        )
 
-    backups, restores, backup_rss, restore_rss = zip(*figures, strict=True)
+    backups, restores, backup_cpu, restore_cpu, backup_rss, restore_rss = zip(*figures, strict=True)
     ratios = [r / b for b, r in zip(backups, restores, strict=True)]
+    cpu_ratios = [r / b for b, r in zip(backup_cpu, restore_cpu, strict=True)]
     print(
-        f"\n{datetime.now():%Y-%m-%d}, {os.cpu_count()} cores, {connection.vendor}, "
+        f"\n{datetime.now():%Y-%m-%d}, {os.cpu_count()} cores, {vendor}, "
         f"Python {sys.version.split()[0]}, {club}, {args.runs} runs\n"
-        f"backup_club:  {spread(backups, ' s')}, peak {spread(backup_rss, ' MiB', 2**20)}\n"
-        f"restore_club: {spread(restores, ' s')}, peak {spread(restore_rss, ' MiB', 2**20)}\n"
-        f"restore / backup: {spread(ratios, 'x')}"
+        f"backup_club:  {spread(backups, ' s')}, CPU {spread(backup_cpu, ' s')}, "
+        f"peak {spread(backup_rss, ' MiB', 2**20)}\n"
+        f"restore_club: {spread(restores, ' s')}, CPU {spread(restore_cpu, ' s')}, "
+        f"peak {spread(restore_rss, ' MiB', 2**20)}\n"
+        f"restore / backup: {spread(ratios, 'x', digits=2)} "
+        f"(CPU time: {spread(cpu_ratios, 'x', digits=2)})"
     )
 
 
