@@ -74,7 +74,7 @@ def backed_up_models() -> list[type[models.Model]]:
             found.append(apps.get_model(app_label, model_name))
         else:
             found += apps.get_app_config(app_label).get_models()
-    return found
+    return [model for model in found if model._meta.label_lower not in backup_json.NOT_BACKED_UP]
 
 
 def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSummary:

@@ -64,7 +64,7 @@ def test_no_module_switches_on_a_system_or_kind_code():
     ``league.rating_system`` instead of comparing codes."""
     switch = re.compile(
         r"(\.system|\.kind)\s*(==|!=|in)\s*(System\.|Kind\.|[\"'(\[])"
-        r"|(==|!=)\s*(System|Kind)\.|\bkind\s*==\s*[\"']"
+        r"|(==|!=)\s*(System|Kind)\.|(kind|system)\s*==\s*[\"'](preferans|scored|duel|prefko|elo|fide|rayter)"
     )
     found = {
         name: match.group(0)

@@ -28,7 +28,16 @@ from hypothesis import strategies as st
 
 from ratings import engine
 from ratings.backup_json import MiB
-from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.models import (
+    AuditEntry,
+    Game,
+    League,
+    Player,
+    PlayerAlias,
+    Result,
+    Standing,
+    System,
+)
 from tests.builders import T0, paper_entries
 from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS
 
@@ -102,6 +111,20 @@ def build_club() -> None:
         ],
         actor=staff,
     )
+    # A typo's player merged into the real one, a rename (old addresses, audit entries that are
+    # no league's), and a league with its own thresholds.
+    pedia = Player.objects.create_named("Pedia")
+    engine.game_record(
+        league=chess,
+        played_at=T0 + timedelta(hours=7),
+        entries=[
+            engine.Entry(player_id=pedia.pk, score=1),
+            engine.Entry(player_id=people[1].pk, score=0),
+        ],
+    )
+    engine.player_merge(source=pedia, target=people[0], actor=staff)
+    engine.player_rename(player=people[2], name="Johnny B", actor=staff)
+    League.objects.filter(pk=hearts.pk).update(provisional_games=3, inactive_days=30)
 
 
 def club_rows() -> dict[str, list]:
@@ -124,7 +147,7 @@ def club_rows() -> dict[str, list]:
         for g in Group.objects.order_by("name")
     ]
     rows = {"users": users, "groups": groups}
-    for model in (League, Player, Game, Result, Standing, AuditEntry):
+    for model in (League, Player, PlayerAlias, Game, Result, Standing, AuditEntry):
         fields = [field.attname for field in model._meta.concrete_fields]
         rows[model.__name__] = list(model.objects.order_by("pk").values_list(*fields))
     rows["audit users"] = list(
@@ -144,7 +167,7 @@ def is_empty() -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_club_backed_up_and_restored_into_an_empty_database_is_identical(tmp_path):
+def test_a_club_backed_up_and_restored_into_an_empty_database_is_identical(tmp_path, client):
     build_club()
     expected = club_rows()
     backup = tmp_path / "club.json.gz"
@@ -156,7 +179,8 @@ def test_a_club_backed_up_and_restored_into_an_empty_database_is_identical(tmp_p
     call_command("restore_club", str(backup), stdout=out)
 
     assert club_rows() == expected
-    assert "Restored 3 leagues, 4 players and 18 games" in out.getvalue()
+    assert "Restored 3 leagues, 4 players and 19 games" in out.getvalue()
+    assert client.get("/players/pedia/").status_code == 301
     assert AuditEntry.objects.filter(action="delete").get().before["note"] == "table 5"
 
 

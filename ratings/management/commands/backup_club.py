@@ -37,6 +37,7 @@ class Command(BaseCommand):
                 call_command(
                     "dumpdata",
                     *backup_json.BACKED_UP,
+                    exclude=list(backup_json.NOT_BACKED_UP),
                     format=backup_json.FORMAT,
                     natural_foreign=True,
                     indent=None,
