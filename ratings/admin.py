@@ -672,3 +672,7 @@ class AuditEntryAdmin(ReadOnlyAdmin, admin.ModelAdmin):
                     % {"game": game.pk, "league": game.league.name},
                     messages.SUCCESS,
                 )
+
+
+# Club nights and tournaments: their admin lives with them.
+from ratings.events import admin as _events_admin  # noqa: E402, F401

@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from ratings import engine
 from ratings.events import selectors, services
@@ -378,3 +379,47 @@ def test_two_players_present_at_one_event_are_not_merged(league, nine):
     with pytest.raises(ValidationError, match="both present at Club night"):
         engine.player_merge(source=nine[0], target=nine[1])
     assert event.event_players.count() == 9
+
+
+# The admin --------------------------------------------------------------------------------------
+
+
+def test_staff_read_and_rename_an_event_in_the_admin(league, nine, admin_client):
+    event = make_event(league, nine)
+    play_round(services.round_draw(event=event))
+    url = reverse("admin:ratings_event_change", args=[event.pk])
+
+    assert admin_client.get(reverse("admin:ratings_event_changelist")).status_code == 200
+    assert admin_client.get(url).status_code == 200
+    assert admin_client.get(reverse("admin:ratings_eventtable_changelist")).status_code == 200
+    response = admin_client.post(
+        url,
+        {
+            "name": "Renamed night",
+            "starts_at_0": "2026-01-01",
+            "starts_at_1": "19:00:00",
+            "organiser": "",
+            "event_players-TOTAL_FORMS": "9",
+            "event_players-INITIAL_FORMS": "9",
+            "event_players-MIN_NUM_FORMS": "0",
+            "event_players-MAX_NUM_FORMS": "1000",
+            **{
+                f"event_players-{n}-id": ep.pk
+                for n, ep in enumerate(event.event_players.order_by("player__name"))
+            },
+            **{f"event_players-{n}-event": event.pk for n in range(9)},
+        },
+    )
+    assert response.status_code == 302, response.context and response.context["errors"]
+    event.refresh_from_db()
+    assert event.name == "Renamed night"
+
+
+def test_deleting_an_event_keeps_its_games(league, nine, admin_client):
+    event = make_event(league, nine)
+    games = play_round(services.round_draw(event=event))
+
+    admin_client.post(reverse("admin:ratings_event_delete", args=[event.pk]), {"post": "yes"})
+
+    assert not Event.objects.exists()
+    assert Game.objects.filter(pk__in=[g.pk for g in games]).count() == 3

@@ -314,24 +314,36 @@ class TablePage:
 
 
 def table_page(pk: int) -> TablePage:
-    """One table with its round, event and league, its seats and its game's results: three
-    queries. Raises EventTable.DoesNotExist."""
+    """One table with its round, event and league, and its seats with their player's result in
+    the table's game once it is in: two queries. Raises EventTable.DoesNotExist."""
     table = EventTable.objects.select_related("round__event__league").get(pk=pk)
     event = table.round.event
-    seats = [
-        SeatView(seat, _ref(*player))
-        for seat, *player in table.seats.order_by("seat").values_list(
-            "seat", "player_id", "player__name", "player__slug"
+    result = Result.objects.filter(
+        game_id=OuterRef("table__game_id"), player_id=OuterRef("player_id")
+    )
+    rows = list(
+        table.seats.order_by("seat")
+        .annotate(
+            result_game=Subquery(result.values("game_id")[:1]),
+            result_score=Subquery(result.values("score")[:1]),
+            result_before=Subquery(result.values("rating_before")[:1]),
+            result_after=Subquery(result.values("rating_after")[:1]),
         )
-    ]
-    view = TableView(table.pk, table.number, table.game_id, table.not_played, seats)
-    if table.game_id is not None:
-        rows = list(
-            Result.objects.filter(game_id=table.game_id)
-            .order_by("seat")
-            .values_list(*_RESULT_COLUMNS)
+        .values_list(
+            "seat",
+            "player_id",
+            "player__name",
+            "player__slug",
+            "result_game",
+            "result_score",
+            "result_before",
+            "result_after",
         )
-        _fill_results(event, [view], rows)
+    )
+    view = TableView(table.pk, table.number, table.game_id, table.not_played)
+    view.seats = [SeatView(row[0], _ref(*row[1:4])) for row in rows]
+    played = [(row[4], row[1], row[0], row[5], row[6], row[7]) for row in rows if row[4]]
+    _fill_results(event, [view], played)
     return TablePage(table=table, seats=view.seats)
 
 

@@ -370,6 +370,24 @@ def event_close(*, event: Event, actor=None) -> Event:
     return event
 
 
+def table_refusal(table: EventTable) -> str | None:
+    """Why the table takes no paper now (its paper is in, it was not played, the event is
+    closed), or None. Reads the table's round and event: select them."""
+    if table.game_id is not None:
+        return _("The paper of table %(table)d is already in: game #%(game)d.") % {
+            "table": table.number,
+            "game": table.game_id,
+        }
+    if table.not_played:
+        return _("Table %(table)d of round %(round)d was marked not played.") % {
+            "table": table.number,
+            "round": table.round.number,
+        }
+    if table.round.event.is_closed:
+        return _("This event is closed.")
+    return None
+
+
 def table_record_game(
     *,
     table: EventTable,
@@ -402,16 +420,9 @@ def table_record_game(
             game = Game.objects.get(pk=table.game_id)
             if submission_key is not None and game.submission_key == submission_key:
                 return game
-            raise ValidationError(
-                _("The paper of table %(table)d is already in: game #%(game)d.")
-                % {"table": table.number, "game": game.pk}
-            )
-        if table.not_played:
-            raise ValidationError(
-                _("Table %(table)d of round %(round)d was marked not played.")
-                % {"table": table.number, "round": table.round.number}
-            )
-        _refuse_closed(event)
+        refusal = table_refusal(table)
+        if refusal is not None:
+            raise ValidationError(refusal)
         seated = list(table.seats.order_by("seat").select_related("player"))
         if {seat.player_id for seat in seated} != {entry.player_id for entry in entries}:
             raise ValidationError(
