@@ -41,8 +41,9 @@ def game_new(request, slug: str):
     """
     league = get_league_for_entry(request, slug)
     table = get_table_for_entry(request, league)
+    # A save goes on to the service, which answers a repeated submission with its game.
     refusal = table_refusal(table) if table is not None else None
-    if refusal is not None:
+    if refusal is not None and "save" not in request.POST:
         messages.info(request, refusal)
         return redirect(table)
     form_class = game_form_class(league)

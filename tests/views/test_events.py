@@ -362,3 +362,19 @@ def test_a_player_s_page_lists_the_events_they_played_with_their_place(client, n
 def test_an_event_that_does_not_exist_is_404(client):
     assert client.get(reverse("ratings:event", args=[999])).status_code == 404
     assert client.get(reverse("ratings:event_table", args=[999])).status_code == 404
+
+
+def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+    url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
+    data = paper(seat_names(table))
+    preview = member_client.post(url, {**data, "preview": "1"})
+    save = {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+
+    first = member_client.post(url, save)
+    second = member_client.post(url, save, follow=True)
+
+    assert first["Location"] == table.get_absolute_url()
+    assert second.redirect_chain[-1][0] == table.get_absolute_url()
+    assert "Game saved and rated." in second.content.decode()
+    assert Game.objects.count() == 1
