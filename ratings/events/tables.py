@@ -15,6 +15,8 @@ from ratings.links import url_maker
 from ratings.models import Event, Scoring
 from ratings.tables import NUMBER, ClubTable
 
+OPTIONAL_NUMBER = {"td": {"class": "num optional"}, "th": {"class": "num optional"}}
+
 
 class EventStandingsTable(ClubTable):
     """An event's standings (:class:`ratings.events.selectors.StandingRow`), best first.
@@ -25,9 +27,10 @@ class EventStandingsTable(ClubTable):
     place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
     player = tables.Column(verbose_name=_("Player"))
     points = tables.Column(verbose_name=_("Points"), attrs=NUMBER)
-    total = tables.Column(verbose_name=_("Total score"), attrs=NUMBER)
-    games = tables.Column(verbose_name=_("Games"), attrs=NUMBER)
-    rating_change = tables.Column(verbose_name=_("Rating change"), attrs=NUMBER)
+    total = tables.Column(verbose_name=_("Score"), attrs=NUMBER)
+    # Left out on a phone (events.css), so the rating change fits beside the names.
+    games = tables.Column(verbose_name=_("Games"), attrs=OPTIONAL_NUMBER)
+    rating_change = tables.Column(verbose_name=_("Change"), attrs=NUMBER)
 
     class Meta:
         attrs = {"class": "event-standings"}
