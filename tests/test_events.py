@@ -423,3 +423,17 @@ def test_deleting_an_event_keeps_its_games(league, nine, admin_client):
 
     assert not Event.objects.exists()
     assert Game.objects.filter(pk__in=[g.pk for g in games]).count() == 3
+
+
+def test_the_audit_trail_shows_an_event_s_steps(league, nine, admin_client):
+    event = make_event(league, nine)
+    services.round_draw(event=event)
+    drawn = AuditEntry.objects.get(action=AuditAction.ROUND_DRAW)
+
+    listing = admin_client.get(reverse("admin:ratings_auditentry_changelist")).content.decode()
+    page = admin_client.get(reverse("admin:ratings_auditentry_change", args=[drawn.pk]))
+
+    assert "round drawn" in listing and "event created" in listing
+    text = page.content.decode()
+    assert "event: Club night" in text
+    assert "tables: 1: " in text
