@@ -378,3 +378,83 @@ def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_cli
     assert second.redirect_chain[-1][0] == table.get_absolute_url()
     assert "Game saved and rated." in second.content.decode()
     assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("ru", ["Положение", "Тур 1: введено столов — 1 из 3", "Ввести пулю", "пуля введена"]),
+        ("sr-latn", ["Plasman", "Kolo 1: uneto 1 od 3 stolova", "Unesi papir", "papir unet"]),
+    ],
+)
+def test_the_event_page_speaks_the_member_s_language(member_client, night, settings, code, words):
+    first = services.round_draw(event=night)
+    play_table(first.tables.get(number=1))
+    member_client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+
+    page = member_client.get(night.get_absolute_url()).content.decode()
+
+    for word in words:
+        assert word in page
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/events/99999999999999999999/",
+        "/events/tables/99999999999999999999/",
+        "/events/{pk}/rounds/99999999999999999999/cards/",
+        "/events/{pk}/rounds/70000/cards/",
+    ],
+)
+def test_numbers_beyond_any_id_are_not_found(client, night, path):
+    assert client.get(path.format(pk=night.pk)).status_code == 404
+
+
+def test_a_table_id_beyond_any_id_is_not_found_on_the_entry_form(member_client, night):
+    url = reverse("ratings:game_new", args=[night.league.slug])
+
+    assert member_client.get(url, {"table": "9" * 30}).status_code == 404
+    assert member_client.get(url, {"table": "²"}).status_code == 404
+
+
+def test_a_scored_league_s_table_of_four_is_entered_from_its_link(member_client, nine):
+    hearts = make_league(System.RAYTER_LOWSCORE, name="Hearts")
+    event = make_event(hearts, nine[:8], table_size=4)
+    table = services.round_draw(event=event).tables.get(number=2)
+    names = seat_names(table)
+    url = reverse("ratings:game_new", args=[hearts.slug]) + f"?table={table.pk}"
+
+    form = member_client.get(url).context["form"]
+    assert form.seat_count == 4 and not form.more_rows
+    assert [form[f"player_{seat}"].value() for seat in range(4)] == names
+    data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30"}
+    data |= {f"player_{seat}": name for seat, name in enumerate(names)}
+    data |= {f"score_{seat}": str(score) for seat, score in enumerate((26, 0, 13, 5))}
+    preview = member_client.post(url, {**data, "preview": "1"})
+    saved = member_client.post(
+        url, {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+    )
+
+    table.refresh_from_db()
+    assert saved["Location"] == table.get_absolute_url()
+    assert sorted(table.game.results.values_list("score", flat=True)) == [0, 5, 13, 26]
+
+
+def test_a_head_to_head_table_is_a_game_of_two(member_client, nine):
+    chess = make_league(System.ELO, name="Chess")
+    event = make_event(chess, nine[:4], scoring=Scoring.TOTAL)
+    table = services.round_draw(event=event).tables.get(number=1)
+    names = seat_names(table)
+    url = reverse("ratings:game_new", args=[chess.slug]) + f"?table={table.pk}"
+    data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30", "outcome": "1"}
+    data |= {f"player_{seat}": name for seat, name in enumerate(names)}
+
+    preview = member_client.post(url, {**data, "preview": "1"})
+    member_client.post(
+        url, {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+    )
+
+    standings = member_client.get(event.get_absolute_url()).context["page"].standings
+    assert (standings[0].player.name, standings[0].points) == (names[0], 1.0)
+    assert event.table_size == 2
