@@ -7,7 +7,8 @@
 - :mod:`~ratings.events.selectors`: the reads of the event pages, standings derived from the
   games each time, in a fixed number of queries whatever the number of rounds;
 - :mod:`~ratings.events.forms`: the organiser's forms;
-- :mod:`~ratings.events.tables`: the event pages' tables (display only).
+- :mod:`~ratings.events.tables`: the event pages' tables (display only);
+- :mod:`~ratings.events.admin`: events in the admin (imported by :mod:`ratings.admin`).
 
 The draw is :func:`ratings.algorithms.seating.draw_round` and the scoring rules are
 :mod:`ratings.algorithms.event_scoring`, both pure Python.
