@@ -458,3 +458,14 @@ def test_a_head_to_head_table_is_a_game_of_two(member_client, nine):
     standings = member_client.get(event.get_absolute_url()).context["page"].standings
     assert (standings[0].player.name, standings[0].points) == (names[0], 1.0)
     assert event.table_size == 2
+
+
+def test_a_table_s_game_links_back_to_its_event_and_table(client, night, django_assert_num_queries):
+    table = services.round_draw(event=night).tables.get(number=3)
+    game = play_table(table)
+
+    with django_assert_num_queries(2):
+        page = client.get(game.get_absolute_url()).content.decode()
+
+    assert night.get_absolute_url() in page and table.get_absolute_url() in page
+    assert "Table 3, round 1" in page
