@@ -21,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -640,7 +641,7 @@ def _audit_html(data) -> str:
         )
     if isinstance(data, dict):
         return format_html_join(
-            format_html("<br>"),
+            mark_safe("<br>"),  # format_html() without arguments is deprecated in Django 6
             "{}: {}",
             (
                 (key.replace("_", " "), "—" if value is None else value)
@@ -707,3 +708,7 @@ class AuditEntryAdmin(ReadOnlyAdmin, admin.ModelAdmin):
                     % {"game": game.pk, "league": game.league.name},
                     messages.SUCCESS,
                 )
+
+
+# Club nights and tournaments: their admin lives with them.
+from ratings.events import admin as _events_admin  # noqa: E402, F401

@@ -8,6 +8,7 @@ does not know yet becomes a new player when the game is saved, so nobody leaves 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import unicodedata
@@ -26,7 +27,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import engine
-from ratings.models import Game, League, Player, normalise_name
+from ratings.events.selectors import table_seat_names
+from ratings.events.services import table_record_game
+from ratings.models import EventTable, Game, League, Player, normalise_name
 from ratings.names import NameIndex
 
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
@@ -174,9 +177,15 @@ class GameForm(forms.Form):
     result_field_names: tuple[str, ...] = ()
     script: str | None = None
 
-    def __init__(self, *args, league: League, **kwargs):
+    def __init__(self, *args, league: League, table: EventTable | None = None, **kwargs):
         self.league = league
+        # An event's table (ratings.events) whose paper this is: its players are prefilled in
+        # the seats as drawn, and saving links the game to the table.
+        self.table = table
+        self.table_names = table_seat_names(table) if table is not None else []
         kwargs.setdefault("initial", {})
+        for seat, name in enumerate(self.table_names):
+            kwargs["initial"].setdefault(f"player_{seat}", name)
         kwargs["initial"].setdefault("submission_key", uuid.uuid4())
         kwargs["initial"].setdefault(
             "played_at", timezone.localtime().replace(second=0, microsecond=0)
@@ -269,7 +278,20 @@ class GameForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         self._resolve_players()
+        if self.table is not None:
+            self._check_table_players()
         return cleaned
+
+    def _check_table_players(self) -> None:
+        """A table's paper has the table's players, in the seats they really sat in (the paper's
+        order decides a Preferans game's final scores), not necessarily the draw's."""
+        typed = {name.lower() for name in self._names_in_seat_order() if name}
+        if typed and typed != {name.lower() for name in self.table_names}:
+            self.add_error(
+                None,
+                _("Table %(table)d seats %(names)s: enter the paper of those players.")
+                % {"table": self.table.number, "names": ", ".join(self.table_names)},
+            )
 
     # Turning the form into a game ---------------------------------------------------------
 
@@ -331,8 +353,11 @@ class GameForm(forms.Form):
                     player.pk if player else new[name.lower()].pk
                     for player, name in zip(self.players, self._names_in_seat_order(), strict=True)
                 ]
-                return engine.game_record(
-                    league=self.league,
+                if self.table is not None:
+                    record = functools.partial(table_record_game, table=self.table)
+                else:
+                    record = functools.partial(engine.game_record, league=self.league)
+                return record(
                     played_at=self.cleaned_data["played_at"],
                     entries=self.entries(ids),
                     note=self.cleaned_data.get("note", ""),
@@ -347,7 +372,7 @@ class GameForm(forms.Form):
             return game
 
     def _names_in_seat_order(self) -> list[str]:
-        return [self.cleaned_data[f"player_{seat}"] for seat in self.filled_seats()]
+        return [self.cleaned_data.get(f"player_{seat}") for seat in self.filled_seats()]
 
 
 def _creation_order(name: str) -> tuple[str, str]:
@@ -462,8 +487,8 @@ class ScoredGameForm(GameForm):
 
     @property
     def more_rows(self) -> int:
-        """The number of rows the "More rows" link asks for."""
-        return self.seat_count + 4
+        """The number of rows the "More rows" link asks for (none for an event's table)."""
+        return 0 if self.table is not None else self.seat_count + 4
 
     def filled_seats(self) -> list[int]:
         data = self.cleaned_data

@@ -444,6 +444,12 @@ class AuditAction(models.TextChoices):
     START_RATING = "start_rating", _("start rating changed")
     MERGE = "merge", _("players merged")
     RENAME = "rename", _("player renamed")
+    EVENT_CREATE = "event_create", _("event created")
+    EVENT_PLAYERS = "event_players", _("event's players changed")
+    ROUND_DRAW = "round_draw", _("round drawn")
+    TABLE_GAME = "table_game", _("table's paper in")
+    ROUND_CLOSE = "round_close", _("round closed")
+    EVENT_CLOSE = "event_close", _("event closed")
 
 
 class AuditEntry(models.Model):
@@ -536,3 +542,25 @@ class PendingUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} ({self.created_at:%Y-%m-%d %H:%M})"
+
+
+# Club nights and tournaments: their own module, models of this app all the same.
+from ratings.events.models import (  # noqa: E402
+    DrawMethod,
+    Event,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Scoring,
+    TableSeat,
+)
+
+__all__ += [
+    "DrawMethod",
+    "Event",
+    "EventPlayer",
+    "EventRound",
+    "EventTable",
+    "Scoring",
+    "TableSeat",
+]

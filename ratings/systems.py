@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import formatting
 from ratings.algorithms import elo, preferans, rayter
+from ratings.algorithms.event_scoring import Scoring
 
 if TYPE_CHECKING:
     from ratings.engine.state import GameInput, PlayerState
@@ -78,6 +79,15 @@ class RatingSystem:
     # The fewest and most players a game has.
     seats: ClassVar[tuple[int, int]]
     lower_is_better: ClassVar[bool] = False
+    # Which game score is best at a table (an event's standings ask): the lowest Preferans final
+    # score and low-score game, the highest elsewhere.
+    lower_score_is_better: ClassVar[bool] = False
+    # The table sizes an event of this system may choose (ratings.algorithms.seating allows
+    # 2 to 6): Preferans is rated for three, head-to-head for two.
+    event_table_sizes: ClassVar[tuple[int, int]] = (2, 6)
+    # The scoring rules an event of this system may choose (the preferans.org table is
+    # Preferans's own).
+    event_scorings: ClassVar[tuple[Scoring, ...]] = (Scoring.TOTAL, Scoring.PLACES)
     integer_ratings: ClassVar[bool] = False
     has_paper: ClassVar[bool] = False
     # FIDE's K-factor depends on the player's age: the engine loads birth dates only for these.
@@ -153,6 +163,9 @@ class Prefko(RatingSystem):
     kind = Kind.PREFERANS
     seats = (3, 3)
     lower_is_better = True
+    lower_score_is_better = True
+    event_table_sizes = (3, 3)
+    event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
     form_path = "ratings.forms.PreferansGameForm"
@@ -224,6 +237,7 @@ class RayterHighscore(Rayter):
 
 class RayterLowscore(Rayter):
     code = System.RAYTER_LOWSCORE
+    lower_score_is_better = True
     rayter_score_type = rayter.SCORE_TYPE_LOW_SCORE
 
 
@@ -237,6 +251,7 @@ class HeadToHead(RatingSystem):
 
     kind = Kind.DUEL
     seats = (2, 2)
+    event_table_sizes = (2, 2)
     # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
     default_provisional_games = 0
     form_path = "ratings.forms.DuelGameForm"

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, exports, files, pages, players
+from ratings.views import entry, events, exports, files, pages, players
 
 
 class PlayerSlugConverter:
@@ -36,6 +36,15 @@ urlpatterns = [
     path("leagues/<slug:slug>/rayter.txt", files.rayter_export, name="rayter_export"),
     path("leagues/<slug:slug>/import/", files.rayter_import, name="rayter_import"),
     path("leagues/<slug:slug>/games/new/", entry.game_new, name="game_new"),
+    path("leagues/<slug:slug>/events/", events.event_list, name="event_list"),
+    path("leagues/<slug:slug>/events/new/", events.event_new, name="event_new"),
+    path("events/<int:pk>/", events.event_detail, name="event"),
+    path("events/<int:pk>/players/", events.event_players_add, name="event_players_add"),
+    path("events/<int:pk>/draw/", events.round_draw, name="round_draw"),
+    path("events/<int:pk>/close/", events.event_close, name="event_close"),
+    path("events/<int:pk>/rounds/<int:number>/cards/", events.round_cards, name="round_cards"),
+    path("events/<int:pk>/rounds/<int:number>/close/", events.round_close, name="round_close"),
+    path("events/tables/<int:pk>/", events.table_detail, name="event_table"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from ratings import engine
+from ratings.events import services as event_services
 from ratings.models import Game, League, Player, System
 from tests.worked_example import WORKED_EXAMPLE_PLAYERS, WORKED_EXAMPLE_START_RATINGS
 
@@ -208,3 +209,44 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
         data[f"standings-{i}-start_rating"] = rating
     data["_save"] = "Save"
     return data
+
+
+# Club nights and tournaments ----------------------------------------------------------------------
+
+
+def make_event(league: League, players: Sequence[Player], **fields):
+    """An event of ``league`` with these players present, through the events' service.
+
+    Defaults: "Club night", starting at T0, open-ended, drawn so that everyone meets, summed
+    scores, a fixed seed (so a test's draw is always the same).
+    """
+    fields.setdefault("name", "Club night")
+    fields.setdefault("starts_at", T0)
+    fields.setdefault("organiser", None)
+    fields.setdefault("rounds_total", None)
+    fields.setdefault("seed", 13)
+    return event_services.event_create(league=league, players=list(players), **fields)
+
+
+def play_table(table, papers=None, *, scores=None, order=None, **game) -> Game:
+    """Record a table's paper through the events' service: Preferans ``papers`` (or ``scores``)
+    given in the table's seat order as drawn; ``order`` reseats them (indices of the seats)."""
+    seated = [seat.player for seat in table.seats.order_by("seat").select_related("player")]
+    if order is not None:
+        seated = [seated[i] for i in order]
+    if scores is None:
+        entries = paper_entries(seated, papers or [(10, 2, 4), (6, -1, 8), (0, -1, 2)])
+        game.setdefault("bula", 30)
+    else:
+        entries = score_entries(seated, scores)
+    game.setdefault("played_at", T0 + timedelta(minutes=table.round.number * 60 + table.number))
+    return event_services.table_record_game(table=table, entries=entries, **game)
+
+
+def play_round(event_round, papers_by_table=None) -> list[Game]:
+    """Record every table of the round, each with the papers given for it (by table number), or
+    the small paper."""
+    return [
+        play_table(table, (papers_by_table or {}).get(table.number))
+        for table in event_round.tables.order_by("number")
+    ]

@@ -1,5 +1,6 @@
 """The management commands: recompute_ratings and demo."""
 
+import itertools
 from io import StringIO
 
 import pytest
@@ -7,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from ratings import engine, selectors
-from ratings.models import Game, League, Player, Result, System
+from ratings.models import Event, EventTable, Game, League, Player, Result, System
 from tests.builders import make_league
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
@@ -124,8 +125,32 @@ def test_demo_has_a_plain_member_linked_to_pedja():
     assert (guest.games, guest.status) == (1, selectors.Status.PROVISIONAL)
 
 
+def test_demo_has_a_finished_night_and_a_tournament_in_progress(client):
+    run("demo")
+
+    night = Event.objects.get(name="Friday club night")
+    assert night.is_closed and night.event_players.count() == 9
+    assert night.rounds.count() == 3
+    assert EventTable.objects.filter(round__event=night, game__isnull=False).count() == 9
+    met = [
+        pair
+        for table in EventTable.objects.filter(round__event=night)
+        for pair in itertools.combinations(sorted(table.seats.values_list("player", flat=True)), 2)
+    ]
+    assert len(met) == len(set(met)) == 27  # nobody met anyone twice
+    cup = Event.objects.get(name="Winter cup")
+    assert not cup.is_closed and cup.event_players.count() == 12
+    second = cup.rounds.get(number=2)
+    assert second.tables.filter(game__isnull=False).count() == 2
+    assert second.tables.filter(game__isnull=True, not_played=False).count() == 2
+    page = client.get(cup.get_absolute_url()).content.decode()
+    assert "Round 2: 2 of 4 tables in" in page
+    assert "Winner" in client.get(night.get_absolute_url()).content.decode()
+
+
 def test_demo_ratings_equal_a_replay_from_scratch():
-    """The demo records every game in played order: the fast path must match a full replay."""
+    """The demo records games in played order, the events' back-dated: every rating must match
+    a full replay."""
     run("demo")
 
     for league in League.objects.all():

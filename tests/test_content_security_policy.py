@@ -15,7 +15,9 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
+from ratings.events import services as event_services
 from ratings.models import System
+from tests.builders import make_event
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +61,16 @@ def club(make_league, make_player, record_game, staff_user):
     players = [make_player(name) for name in ("Pedja", "Marko", "Johnny")]
     games = [record_game(league, players, papers=WORKED_EXAMPLE_PAPERS) for _ in range(2)]
     staff_user.user_permissions.add(*Permission.objects.filter(content_type__app_label="ratings"))
-    return {"league": league, "hearts": hearts, "player": players[0], "game": games[0]}
+    event = make_event(league, players, organiser=staff_user)
+    table = event_services.round_draw(event=event).tables.get()
+    return {
+        "league": league,
+        "hearts": hearts,
+        "player": players[0],
+        "game": games[0],
+        "event": event,
+        "table": table,
+    }
 
 
 def pages(club) -> dict[str, str]:
@@ -79,6 +90,14 @@ def pages(club) -> dict[str, str]:
         "admin new game": reverse("admin:ratings_game_add"),
         "admin league": reverse("admin:ratings_league_change", args=[league.pk]),
         "admin audit trail": reverse("admin:ratings_auditentry_changelist"),
+        "events": reverse("ratings:event_list", args=[league.slug]),
+        "new event": reverse("ratings:event_new", args=[league.slug]),
+        "event": reverse("ratings:event", args=[club["event"].pk]),
+        "event table": reverse("ratings:event_table", args=[club["table"].pk]),
+        "table cards": reverse("ratings:round_cards", args=[club["event"].pk, 1]),
+        "table's paper": reverse("ratings:game_new", args=[league.slug])
+        + f"?table={club['table'].pk}",
+        "admin event": reverse("admin:ratings_event_change", args=[club["event"].pk]),
         "a missing page": "/games/999999/",
     }
 

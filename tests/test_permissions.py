@@ -10,6 +10,9 @@
 - Every POST needs a CSRF token (403 without one), from the entry form to the admin.
 - The rayter import page (staff who may add games; replacing also needs delete_game) and the
   export (readers).
+- Events: everyone reads them (list, event, table, table cards); creating one takes staff with
+  add_event or a member given "run events"; its buttons (draw, close, late arrivals) take POST
+  and its organiser or staff with change_event; a table's paper is any member's to enter.
 """
 
 from __future__ import annotations
@@ -26,9 +29,30 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from ratings import engine
 from ratings import urls as ratings_urls
-from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.events import services as event_services
+from ratings.models import (
+    AuditEntry,
+    Event,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Game,
+    League,
+    Player,
+    Result,
+    Standing,
+    System,
+)
 from tests import builders
-from tests.builders import PASSWORD, T0, make_league, make_players, paper_entries
+from tests.builders import (
+    PASSWORD,
+    T0,
+    make_event,
+    make_league,
+    make_players,
+    paper_entries,
+    play_table,
+)
 from tests.worked_example import (
     WORKED_EXAMPLE_FORM,
     WORKED_EXAMPLE_PAPERS,
@@ -51,6 +75,10 @@ READ_PAGES = {
     "game": lambda w: [w.game.pk],
     "player": lambda w: [w.players[0].slug],
     "player_list": lambda w: [],
+    "event_list": lambda w: [w.league.slug],
+    "event": lambda w: [w.event.pk],
+    "event_table": lambda w: [w.table.pk],
+    "round_cards": lambda w: [w.event.pk, 1],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],
@@ -60,6 +88,20 @@ RAYTER_PAGES = {
     "rayter_import": lambda w: [w.hearts.slug],
     "rayter_export": lambda w: [w.hearts.slug],
 }
+EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
+# The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
+# table of round 1 is in: the tests of the buttons play it first).
+EVENT_BUTTONS = {
+    "round_close": (lambda w: [w.event.pk, 1], {}),
+    "round_draw": (lambda w: [w.event.pk], {}),
+    "event_players_add": (lambda w: [w.event.pk], {"player_0": "Zorana"}),
+    "event_close": (lambda w: [w.event.pk], {}),
+}
+
+
+@pytest.fixture
+def table_played(world):
+    play_table(world.table)
 
 
 def url_names(patterns) -> set[str]:
@@ -97,11 +139,16 @@ def world(django_user_model):
     viewer.user_permissions.add(
         *Permission.objects.filter(content_type__app_label="ratings", codename__startswith="view_")
     )
+    # A night of the three, its first round drawn: one table, waiting for its paper.
+    event = make_event(league, players)
+    table = event_services.round_draw(event=event).tables.get()
     return SimpleNamespace(
         league=league,
         hearts=hearts,
         players=players,
         game=game,
+        event=event,
+        table=table,
         users={"member": member, "staff": staff, "clerk": clerk, "viewer": viewer},
     )
 
@@ -135,7 +182,13 @@ def assert_sent_to(response, login_url: str) -> None:
 
 
 def test_every_ratings_url_has_a_policy():
-    covered = set(READ_PAGES) | set(ENTRY_PAGES) | set(RAYTER_PAGES)
+    covered = (
+        set(READ_PAGES)
+        | set(ENTRY_PAGES)
+        | set(RAYTER_PAGES)
+        | set(EVENT_FORMS)
+        | set(EVENT_BUTTONS)
+    )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 
 
@@ -718,7 +771,8 @@ def test_view_only_staff_are_offered_no_admin_actions_and_run_none(
 
 def engine_ran(world) -> bool:
     """Whether the engine recomputed or restored anything since the world was built."""
-    return AuditEntry.objects.exclude(action__in=["create", "delete"]).exists()
+    made = ["create", "delete", "event_create", "round_draw"]  # by the world and the test
+    return AuditEntry.objects.exclude(action__in=made).exists()
 
 
 def preview_upload(client: Client, world, data: bytes = HEARTS_FILE, **fields):
@@ -795,3 +849,160 @@ def test_staff_without_any_permission_cannot_import(world, django_user_model):
     client.force_login(bare)
 
     assert client.get(rayter_url(world, "rayter_import")).status_code == 403
+
+
+# Events ---------------------------------------------------------------------------------------
+
+
+def event_state() -> tuple:
+    """Every row an event's write could touch, as it stands."""
+    return (
+        list(Event.objects.values_list("id", "closed_at")),
+        list(EventPlayer.objects.values_list("id", flat=True)),
+        list(EventRound.objects.values_list("id", "closed_at")),
+        list(EventTable.objects.values_list("id", "not_played", "game_id")),
+        Player.objects.count(),
+    )
+
+
+def new_event_data(world) -> dict:
+    return {
+        "name": "Saturday",
+        "starts_at": "2026-03-14T19:00",
+        "rounds_total": "",
+        "table_size": "3",
+        "draw_method": "random",
+        "scoring": "total",
+        **{f"player_{n}": p.name for n, p in enumerate(world.players)},
+    }
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_visitors_are_sent_to_the_login_to_create_an_event(world, method):
+    url = reverse("ratings:event_new", args=[world.league.slug])
+
+    assert_sent_to(request(client_for(world, "anonymous"), method, url), reverse("login"))
+
+
+@pytest.mark.parametrize("role", ["member", "viewer", "clerk"])
+def test_members_and_staff_without_the_right_cannot_create_events(world, role):
+    url = reverse("ratings:event_new", args=[world.league.slug])
+    before = event_state()
+
+    assert client_for(world, role).get(url).status_code == 403
+    assert client_for(world, role).post(url, new_event_data(world)).status_code == 403
+    assert event_state() == before
+
+
+def test_staff_with_add_event_create_events(world):
+    url = reverse("ratings:event_new", args=[world.league.slug])
+
+    assert client_for(world, "staff").get(url).status_code == 200
+    assert client_for(world, "staff").post(url, new_event_data(world)).status_code == 302
+    assert Event.objects.filter(name="Saturday").exists()
+
+
+def test_a_member_given_the_right_to_run_events_creates_one(world):
+    world.users["member"].user_permissions.add(Permission.objects.get(codename="run_events"))
+    url = reverse("ratings:event_new", args=[world.league.slug])
+
+    response = client_for(world, "member").post(url, new_event_data(world))
+
+    assert response.status_code == 302
+    assert Event.objects.get(name="Saturday").organiser == world.users["member"]
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete"])
+def test_the_event_form_takes_only_get_and_post(world, method):
+    url = reverse("ratings:event_new", args=[world.league.slug])
+
+    assert request(client_for(world, "staff"), method, url).status_code == 405
+
+
+def button_url(world, name: str) -> str:
+    return reverse(f"ratings:{name}", args=EVENT_BUTTONS[name][0](world))
+
+
+@pytest.mark.parametrize("name", EVENT_BUTTONS)
+@pytest.mark.parametrize("method", ["get", "head", "put", "patch", "delete"])
+def test_the_organiser_s_buttons_take_only_post(world, name, method):
+    before = event_state()
+
+    response = request(client_for(world, "staff"), method, button_url(world, name))
+
+    assert response.status_code == 405
+    assert event_state() == before
+
+
+@pytest.mark.parametrize("name", EVENT_BUTTONS)
+def test_visitors_press_no_organiser_s_button(world, name):
+    before = event_state()
+
+    response = client_for(world, "anonymous").post(button_url(world, name), EVENT_BUTTONS[name][1])
+
+    assert_sent_to(response, reverse("login"))
+    assert event_state() == before
+
+
+@pytest.mark.parametrize("role", ["member", "viewer", "clerk"])
+@pytest.mark.parametrize("name", EVENT_BUTTONS)
+def test_only_the_organiser_or_staff_who_may_change_events_press_them(world, name, role):
+    before = event_state()
+
+    response = client_for(world, role).post(button_url(world, name), EVENT_BUTTONS[name][1])
+
+    assert response.status_code == 403
+    assert event_state() == before
+
+
+@pytest.mark.parametrize("name", EVENT_BUTTONS)
+def test_staff_who_may_change_events_press_every_button(world, name, table_played):
+    before = event_state()
+
+    response = client_for(world, "staff").post(button_url(world, name), EVENT_BUTTONS[name][1])
+
+    assert response.status_code == 302
+    assert event_state() != before
+
+
+@pytest.mark.parametrize("name", EVENT_BUTTONS)
+def test_the_organiser_presses_every_button_while_they_hold_the_right(world, name, table_played):
+    member = world.users["member"]
+    member.user_permissions.add(Permission.objects.get(codename="run_events"))
+    Event.objects.filter(pk=world.event.pk).update(organiser=member)
+    data = EVENT_BUTTONS[name][1]
+
+    assert client_for(world, "member").post(button_url(world, name), data).status_code == 302
+    member.user_permissions.clear()
+    assert client_for(world, "member").post(button_url(world, name), data).status_code == 403
+
+
+def test_any_member_enters_a_table_s_paper(world):
+    url = reverse("ratings:game_new", args=[world.league.slug]) + f"?table={world.table.pk}"
+    data = {**paper_data(), "preview": "1"}
+    data |= {f"player_{n}": p.name for n, p in enumerate(world.players)}
+
+    assert_sent_to(client_for(world, "anonymous").get(url), reverse("login"))
+    assert client_for(world, "member").post(url, data).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "data"),
+    [
+        ("event_new", lambda w: [w.league.slug], new_event_data),
+        ("round_draw", lambda w: [w.event.pk], lambda w: {}),
+        ("event_close", lambda w: [w.event.pk], lambda w: {}),
+    ],
+)
+def test_the_event_forms_need_the_csrf_token(world, name, args, data, table_played):
+    client = client_for(world, "staff", enforce_csrf_checks=True)
+    url = reverse(f"ratings:{name}", args=args(world))
+    before = event_state()
+
+    refused = client.post(url, data(world))
+    token = csrf_token(client, reverse("ratings:event", args=[world.event.pk]))
+    accepted = client.post(url, {**data(world), "csrfmiddlewaretoken": token})
+
+    assert refused.status_code == 403
+    assert accepted.status_code == 302
+    assert event_state() != before

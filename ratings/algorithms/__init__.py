@@ -4,4 +4,5 @@
 - :mod:`ratings.algorithms.elo`: classic Elo (Chess::Elo) and FIDE Elo (@echecs/elo).
 - :mod:`ratings.algorithms.rayter`: the multi-player Rayter rating and its file format.
 - :mod:`ratings.algorithms.seating`: drawing the tables of a round (club nights, tournaments).
+- :mod:`ratings.algorithms.event_scoring`: an event's standings from its tables (scoring rules).
 """

@@ -16,7 +16,19 @@ from ratings.engine import writes
 from ratings.engine.games import audit
 from ratings.engine.replay import replay
 from ratings.engine.state import states_before
-from ratings.models import AuditAction, Game, League, Player, PlayerAlias, Result, Standing
+from ratings.models import (
+    AuditAction,
+    Event,
+    EventPlayer,
+    EventRound,
+    Game,
+    League,
+    Player,
+    PlayerAlias,
+    Result,
+    Standing,
+    TableSeat,
+)
 
 
 def _player_data(player: Player) -> dict:
@@ -27,7 +39,8 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
 
     Refused (ValidationError, nothing written) when the two sat at the same table, naming the
-    game, or when both have their own start rating in a league. ``source``'s own start rating in
+    game, when both were present at one event, or when both have their own start rating in a
+    league. Their events' seats and presence move with the results. ``source``'s own start rating in
     a league where ``target`` has none is kept. Returns the leagues re-rated.
     """
     if source.pk == target.pk:
@@ -66,6 +79,25 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                     "date": shared.played_at.date().isoformat(),
                 }
             )
+        both_present = (
+            Event.objects.filter(event_players__player=source)
+            .filter(event_players__player=target)
+            .order_by("starts_at", "pk")
+            .first()
+        )
+        if both_present is not None:
+            raise ValidationError(
+                _(
+                    "%(source)s and %(target)s were both present at %(event)s (%(date)s): they "
+                    "are two people."
+                )
+                % {
+                    "source": source.name,
+                    "target": target.name,
+                    "event": both_present.name,
+                    "date": both_present.starts_at.date().isoformat(),
+                }
+            )
         theirs = {s.league_id: s for s in Standing.objects.filter(player=source)}
         ours = {s.league_id: s for s in Standing.objects.filter(player=target)}
         for league_id, standing in theirs.items():
@@ -98,6 +130,10 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         before = {"source": _player_data(source), "target": _player_data(target)}
         after = {"target": _player_data(target)}
         Result.objects.filter(player=source).update(player=target)
+        # Their events too: never both present at one (refused above), so nothing collides.
+        EventPlayer.objects.filter(player=source).update(player=target)
+        TableSeat.objects.filter(player=source).update(player=target)
+        EventRound.byes.through.objects.filter(player=source).update(player=target)
         for league_id, standing in theirs.items():
             mine = ours.get(league_id)
             if mine is None:

@@ -9,12 +9,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ratings import engine
-from ratings.access import get_league_for_entry
+from ratings.access import get_league_for_entry, get_table_for_entry
+from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class
-from ratings.models import Player
+from ratings.models import EventTable, Player
 
 
-def _form_kwargs(request, form_class) -> dict:
+def _form_kwargs(request, form_class, table: EventTable | None) -> dict:
+    if table is not None:
+        # A table's paper: its players in the seats as drawn, as many rows as the table seats.
+        kwargs = {"table": table}
+        if form_class is ScoredGameForm:
+            kwargs["seats"] = table.round.event.table_size
+        return kwargs
     if form_class is ScoredGameForm:
         try:
             seats = int(request.GET.get("seats", 6))
@@ -27,10 +34,20 @@ def _form_kwargs(request, form_class) -> dict:
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request, slug: str):
-    """Enter a game: fill in, preview the scores and rating changes, then save."""
+    """Enter a game: fill in, preview the scores and rating changes, then save.
+
+    ``?table=<id>`` enters the paper of an event's table: its players come prefilled, and the
+    game is linked to the table (then the table's page is shown).
+    """
     league = get_league_for_entry(request, slug)
+    table = get_table_for_entry(request, league)
+    # A save goes on to the service, which answers a repeated submission with its game.
+    refusal = table_refusal(table) if table is not None else None
+    if refusal is not None and "save" not in request.POST:
+        messages.info(request, refusal)
+        return redirect(table)
     form_class = game_form_class(league)
-    kwargs = _form_kwargs(request, form_class)
+    kwargs = _form_kwargs(request, form_class, table)
     preview = None
     if request.method == "POST":
         data = _with_chosen_player(request.POST)
@@ -42,9 +59,13 @@ def game_new(request, slug: str):
                 form.add_error(None, error)
             else:
                 if "save" in data and form.was_previewed():
-                    game = form.save(entered_by=request.user)
+                    try:
+                        game = form.save(entered_by=request.user)
+                    except ValidationError as error:  # the table's paper came in meanwhile
+                        messages.error(request, " ".join(error.messages))
+                        return redirect(table or league)
                     messages.success(request, _("Game saved and rated."))
-                    return redirect(game)
+                    return redirect(table or game)
                 preview = _preview(form, prepared)
                 data = data.copy()
                 data["previewed"] = form.preview_token()
@@ -57,6 +78,7 @@ def game_new(request, slug: str):
         "ratings/game_new.html",
         {
             "league": league,
+            "table": table,
             "form": form,
             "preview": preview,
             "player_names": Player.objects.order_by("name").values_list("name", flat=True),

@@ -26,6 +26,7 @@ from ratings import selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.events import selectors as event_selectors
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
@@ -38,6 +39,8 @@ from ratings.tables import (
 )
 
 PER_PAGE = 50
+# The league page lists its latest events; the events page lists them all.
+LATEST_EVENTS = 5
 EXPORT_FORMATS = ("csv", "json")
 EXPORT_COLUMNS = (
     *("rank", "name", "rating", "games", "last_change", "last_played"),
@@ -148,6 +151,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             # Asked only on a scored league's page, where the import link is (two permission
             # queries for a staff account).
             "can_import_games": lambda: can_import_games(request.user),
+            "events": event_selectors.league_events(league)[:LATEST_EVENTS],
         },
     )
 
@@ -408,4 +412,8 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     for section in sections:
         section.table.opponents = opponents
-    return render(request, "ratings/player_detail.html", {"player": player, "sections": sections})
+    return render(
+        request,
+        "ratings/player_detail.html",
+        {"player": player, "sections": sections, "events": event_selectors.player_events(player)},
+    )

@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.models import Game, Player, Standing, System
+from ratings.events import services as event_services
+from ratings.models import Event, EventTable, Game, Player, Scoring, Standing, System
+from tests.builders import make_event, play_table
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
@@ -20,22 +22,43 @@ pytestmark = pytest.mark.django_db
 LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
 QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
-    "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
+    "leaderboard": 4,  # the league; the count and the page of standings; its latest events
     "export": 2,  # the league; all its (filtered) standings with their rank
     "games": 4,  # the league; the count, the page of games, their results
     "games_by_player": 5,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
-    "player": 4,  # the player; their standings with ranks; their whole history; the opponents
+    # The player; their standings with ranks; their whole history; the opponents; the results
+    # of the events they played (their places worked out from them).
+    "player": 5,
     "players": 3,  # the count, the page of players, their standings with leagues
     "players_search": 4,  # the same, and every (pk, name) for the typos of a 4+ letter name
+    # Events: whatever the number of rounds, tables and players.
+    "events": 3,  # the league; the count and the page of events with their players and rounds
+    # The event with its league and organiser; its players; every round's tables and seats;
+    # the byes; the results of its games (standings, results, rating changes, all from them).
+    "event": 5,
+    "event_table": 2,  # the table with its round, event and league; its seats with results
+    "round_cards": 2,  # the event with its league; the round's tables and seats
 }
 
 
-def logged_in(page: str) -> int:
-    return QUERIES[page] + (0 if page == "export" else LOGGED_IN)
+# Pages that ask Django whether the user holds a permission (may they create or run events?):
+# Django reads the user's and their groups' permissions once per request, two queries, for
+# members on the events list and for staff on an event (a member's event page needs no
+# permission unless they organise it).
+PERMISSIONS = 2
+ASKS_PERMISSIONS = {"member": {"events"}, "staff": {"events", "event"}}
 
 
-def urls(league, game, player) -> dict[str, str]:
+def logged_in(page: str, role: str = "member") -> int:
+    if page == "export":
+        return QUERIES[page]
+    return QUERIES[page] + LOGGED_IN + (PERMISSIONS if page in ASKS_PERMISSIONS[role] else 0)
+
+
+def urls(league, game, player, event=None) -> dict[str, str]:
+    event = event or Event.objects.get()
+    table = EventTable.objects.filter(round__event=event).order_by("round__number", "number")[0]
     return {
         "home": reverse("ratings:home"),
         "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
@@ -47,12 +70,28 @@ def urls(league, game, player) -> dict[str, str]:
         "player": reverse("ratings:player", args=[player.slug]),
         "players": reverse("ratings:player_list"),
         "players_search": reverse("ratings:player_list") + f"?q={player.name[:5]}",
+        "events": reverse("ratings:event_list", args=[league.slug]),
+        "event": reverse("ratings:event", args=[event.pk]),
+        "event_table": reverse("ratings:event_table", args=[table.pk]),
+        "round_cards": reverse("ratings:round_cards", args=[event.pk, 1]),
     }
+
+
+def played_event(league, players, *, rounds: int, **fields) -> Event:
+    """An event of ``league`` with ``rounds`` rounds drawn and every paper in but the last
+    round's first table (so the page shows results, progress and a table waiting)."""
+    event = make_event(league, players, rounds_total=rounds, **fields)
+    for number in range(1, rounds + 1):
+        drawn = event_services.round_draw(event=event)
+        for table in drawn.tables.order_by("number")[1 if number == rounds else 0 :]:
+            play_table(table)
+    return event
 
 
 @pytest.fixture
 def small_club(worked_example_game, worked_example_league, worked_example_players):
-    """One league, one game, three players."""
+    """One league, one game, three players, and a night of one round at one table."""
+    played_event(worked_example_league, worked_example_players, rounds=1)
     return urls(worked_example_league, worked_example_game, worked_example_players[0])
 
 
@@ -65,13 +104,18 @@ def big_club(prefko_league_with, make_league, record_game):
     """
     league, people = prefko_league_with(players=70, games=160)
     busiest = Standing.objects.filter(league=league).order_by("-games").first().player
-    opponents = [person for person in people if person != busiest]
+    # Events of the busiest player: a finished night, and a tournament of 15 at its 4th round.
+    others = [person for person in people if person != busiest]
+    for _ in range(2):
+        played_event(league, [busiest, *others[:8]], rounds=3, scoring=Scoring.PREFERANS_ORG)
+    tournament = played_event(league, [busiest, *others[20:34]], rounds=4)
+    opponents = others
     for system in (System.ELO, System.FIDE):
         other = make_league(system)
         for n in range(60):
             record_game(other, [busiest, opponents[n]], scores=[n % 2, 1 - n % 2])
     middle = Game.objects.filter(league=league).newest_first()[80]
-    return urls(league, middle, busiest)
+    return urls(league, middle, busiest, tournament)
 
 
 @pytest.mark.parametrize("page", QUERIES)
@@ -100,7 +144,7 @@ def test_the_counts_do_not_grow_with_the_club(
     for page, url in big_club.items():
         with django_assert_num_queries(QUERIES[page]):
             assert client.get(url).status_code == 200, page
-        with django_assert_num_queries(logged_in(page)):
+        with django_assert_num_queries(logged_in(page, "staff")):
             assert staff_client.get(url).status_code == 200, page
 
 
@@ -132,7 +176,7 @@ def test_a_later_page_of_players_costs_the_same(client, big_club, django_assert_
     assert len(response.context["table"].page.object_list) == 20
 
 
-def test_a_player_with_thousands_of_games_is_still_four_queries(
+def test_a_player_with_thousands_of_games_costs_the_same(
     client, elo_league_with, django_assert_num_queries
 ):
     """The chart needs every game but gets them in one query; opponents only for one page."""
@@ -159,3 +203,20 @@ def test_the_worked_example_game_with_terms_is_two_queries(
             "Why the ratings moved"
             in client.get(reverse("ratings:game", args=[game.pk])).content.decode()
         )
+
+
+def test_an_event_page_costs_the_same_after_one_round_or_eight(
+    client, make_league, django_assert_num_queries
+):
+    """Rounds, tables, seats, byes and results are read a query each for the whole event."""
+    league = make_league(System.PREFKO)
+    players = [Player.objects.create_named(f"Guest {n}") for n in range(13)]
+    short = played_event(league, players[:6], rounds=1)
+    long = played_event(league, players, rounds=8, scoring=Scoring.PREFERANS_ORG)
+
+    for event in (short, long):
+        for page in ("event", "round_cards"):
+            args = [event.pk] if page == "event" else [event.pk, 1]
+            with django_assert_num_queries(QUERIES[page]):
+                assert client.get(reverse(f"ratings:{page}", args=args)).status_code == 200
+    assert long.rounds.count() == 8

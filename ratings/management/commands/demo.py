@@ -1,9 +1,11 @@
-"""A demo club on an empty database: three leagues, a few hundred games, and two logins to try it:
-``demo`` (staff, for the admin) and ``member`` (a plain member, linked to the player Pedja, so a
-newcomer sees what a member sees).
+"""A demo club on an empty database: three leagues, a few hundred games, two events of the
+Preferans league (a finished club night of 3 rounds for 9 players, and a tournament in its second
+round), and two logins to try it: ``demo`` (staff, for the admin) and ``member`` (a plain member,
+linked to the player Pedja, so a newcomer sees what a member sees).
 
 Every game goes through the rating engine, recorded in the order it was played (so each one is
-the league's newest and takes the engine's fast path). The random choices come from a seeded
+the league's newest and takes the engine's fast path), the events' games last, through the
+events' service, each re-rating the league from its date on. The random choices come from a seeded
 generator, so every run makes the same club; only the dates follow today's date, so the club
 always looks recently active.
 """
@@ -17,7 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from ratings import engine
-from ratings.models import League, Player, Speed, System
+from ratings.events import services as event_services
+from ratings.models import League, Player, Scoring, Speed, System
 
 DEMO_USERNAME = "demo"
 MEMBER_USERNAME = "member"
@@ -49,6 +52,16 @@ JUNIOR_AGES = {"Luka": 14, "Sara": 15, "Mia": 16}
 # the club is the same as without the guest.
 GUEST = "Đorđe"
 GUEST_TABLE = [("Đorđe", (40, 10, 20)), ("Ana", (60, -4, 30)), ("Zoran", (10, -6, 0))]
+
+# The events: a club night a week ago, all 3 rounds played and closed; a tournament that began
+# yesterday afternoon, round 1 played and round 2 drawn with half of its papers in.
+NIGHT = "Friday club night"
+NIGHT_DAYS_AGO = 7
+NIGHT_PLAYERS = ["Pedja", "Marko", "Johnny", "Ana", "Bojan", "Dragan", "Jelena", "Milica", "Nikola"]
+TOURNAMENT = "Winter cup"
+TOURNAMENT_ROUNDS = 4
+TOURNAMENT_PAPERS_IN = 2  # of round 2's four tables
+EVENT_SEED = 7
 
 PREFERANS_GAMES = 300
 HEARTS_GAMES = 150
@@ -119,12 +132,13 @@ class DemoClub:
         self.players[MEMBER_PLAYER].user = member
         self.players[MEMBER_PLAYER].save(update_fields=["user"])
         self.players[GUEST] = Player.objects.create_named(GUEST)
-        return [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
+        summary = [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
+        return [*summary, self.club_night(), self.tournament()]
 
     # Leagues ------------------------------------------------------------------------------------
 
     def preferans(self) -> str:
-        league = League.objects.create(
+        league = self.preferans_league = League.objects.create(
             name="Preferans",
             slug="preferans",
             system=System.PREFKO,
@@ -221,6 +235,71 @@ class DemoClub:
             f"Chess (FIDE, standard): {CHESS_GAMES} games, {len(CHESS_PLAYERS)} players "
             f"(juniors: {juniors})"
         )
+
+    # Events -------------------------------------------------------------------------------------
+
+    def club_night(self) -> str:
+        """A finished night: 9 players, 3 rounds drawn so that nobody meets anyone twice, every
+        paper in, the sum of the final scores, closed with its winner."""
+        starts = datetime.combine(self.today - timedelta(days=NIGHT_DAYS_AGO), time(19, 0))
+        event = event_services.event_create(
+            league=self.preferans_league,
+            name=NIGHT,
+            starts_at=timezone.make_aware(starts),
+            organiser=self.user,
+            players=[self.players[name] for name in NIGHT_PLAYERS],
+            rounds_total=3,
+            scoring=Scoring.TOTAL,
+            seed=EVENT_SEED,
+        )
+        for number in range(1, 4):
+            drawn = event_services.round_draw(event=event, actor=self.user)
+            self.play_tables(drawn, starts + timedelta(hours=1.5 * number))
+        event_services.event_close(event=event, actor=self.user)
+        return f"{NIGHT}: 9 players, 3 rounds (9 Preferans games), finished"
+
+    def tournament(self) -> str:
+        """A tournament in progress: 12 players, preferans.org's points, round 1 played and
+        round 2 drawn with two of its four papers in."""
+        starts = datetime.combine(self.today - timedelta(days=1), time(13, 0))
+        event = event_services.event_create(
+            league=self.preferans_league,
+            name=TOURNAMENT,
+            starts_at=timezone.make_aware(starts),
+            organiser=self.user,
+            players=[self.players[name] for name in PREFERANS_PLAYERS],
+            rounds_total=TOURNAMENT_ROUNDS,
+            scoring=Scoring.PREFERANS_ORG,
+            seed=EVENT_SEED,
+        )
+        first = event_services.round_draw(event=event, actor=self.user)
+        self.play_tables(first, starts + timedelta(hours=1))
+        second = event_services.round_draw(event=event, actor=self.user)
+        self.play_tables(second, starts + timedelta(hours=3), limit=TOURNAMENT_PAPERS_IN)
+        return (
+            f"{TOURNAMENT}: 12 players, round 2 of {TOURNAMENT_ROUNDS} in progress "
+            f"({4 + TOURNAMENT_PAPERS_IN} Preferans games, {TOURNAMENT_PAPERS_IN} of 4 papers in)"
+        )
+
+    def play_tables(self, drawn, finished: datetime, *, limit: int | None = None) -> None:
+        """Each table's paper, as its players would write it, through the events' service."""
+        names = {player.pk: name for name, player in self.players.items()}
+        for table in list(drawn.tables.order_by("number"))[:limit]:
+            seats = [
+                names[pid]
+                for pid in table.seats.order_by("seat").values_list("player_id", flat=True)
+            ]
+            bula, papers = self.preferans_paper(seats)
+            event_services.table_record_game(
+                table=table,
+                played_at=timezone.make_aware(finished + timedelta(minutes=5 * table.number)),
+                entries=[
+                    engine.Entry(player_id=self.players[name].pk, paper=paper)
+                    for name, paper in zip(seats, papers, strict=True)
+                ],
+                bula=bula,
+                entered_by=self.user,
+            )
 
     # Building blocks ----------------------------------------------------------------------------
 

@@ -1,0 +1,77 @@
+"""Events in the admin: staff read an event, its players, rounds and tables, rename or re-date
+it, or delete it (its games stay in the league: a table only links to its game). Events are
+created and run on the event pages, which keep their rules (ratings/events/services.py)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from ratings.models import Event, EventPlayer, EventTable
+
+
+class EventPlayerInline(admin.TabularInline):
+    model = EventPlayer
+    fields = ("player",)
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player").order_by("player__name")
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("name", "league", "starts_at", "organiser", "closed_at")
+    list_filter = ("league",)
+    list_select_related = ("league", "organiser")
+    search_fields = ("name",)
+    date_hierarchy = "starts_at"
+    fields = (
+        "name",
+        "league",
+        "starts_at",
+        "organiser",
+        "rounds_total",
+        "table_size",
+        "draw_method",
+        "scoring",
+        "points_per_place",
+        "closed_at",
+    )
+    # What the draws and standings were made with stays as it was.
+    readonly_fields = (
+        "league",
+        "rounds_total",
+        "table_size",
+        "draw_method",
+        "scoring",
+        "points_per_place",
+        "closed_at",
+    )
+    autocomplete_fields = ("organiser",)
+    inlines = (EventPlayerInline,)
+
+    def has_add_permission(self, request):
+        return False  # on the league's events page, with its players and rules
+
+
+@admin.register(EventTable)
+class EventTableAdmin(admin.ModelAdmin):
+    """Tables, to find which game a table's paper became: read-only."""
+
+    list_display = ("__str__", "game", "not_played")
+    list_select_related = ("round__event", "game")
+    list_filter = ("not_played", "round__event__league")
+    search_fields = ("round__event__name",)
+    fields = ("round", "number", "game", "not_played")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

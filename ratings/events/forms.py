@@ -1,0 +1,218 @@
+"""The organiser's forms: a new event with its players present, late arrivals, and a round's draw.
+
+Players are typed by name, a row each, as at the table: a name the club knows (in any case or
+spacing) is that player; a new name close to a player's ("Pedia") is a typo until the organiser
+picks the player or ticks that it is a new member, the same check as the entry forms
+(:mod:`ratings.names`); any other new name becomes a new player of the club.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings.events import services
+from ratings.forms import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
+from ratings.models import DrawMethod, Event, League, Player, Scoring
+from ratings.names import close_matches
+
+# Rows for names on a new event's form; "More rows" adds as many again.
+PLAYER_ROWS = 12
+MAX_PLAYER_ROWS = 120
+
+
+class PlayerRowsMixin:
+    """Rows ``player_<n>`` of names, resolved to the club's players with the typo check."""
+
+    rows = PLAYER_ROWS
+
+    def add_player_rows(self, rows: int) -> None:
+        self.rows = max(1, min(rows, MAX_PLAYER_ROWS))
+        for row in range(self.rows):
+            self.fields[f"player_{row}"] = PlayerNameField(
+                label=_("Player %(n)d") % {"n": row + 1}, required=False
+            )
+        self.players: list[Player] = []
+        self.new_names: list[str] = []
+        self.suggestions: dict[int, SeatSuggestion] = {}
+
+    def player_rows(self):
+        """(row, its field, the suggestion for its name or None), for the template."""
+        return [(row, self[f"player_{row}"], self.suggestions.get(row)) for row in range(self.rows)]
+
+    @property
+    def more_rows(self) -> int:
+        return self.rows + PLAYER_ROWS
+
+    def resolve_players(self) -> None:
+        names = {
+            row: self.cleaned_data.get(f"player_{row}")
+            for row in range(self.rows)
+            if self.cleaned_data.get(f"player_{row}")
+        }
+        known = Player.objects.by_names(names.values())
+        club: list[tuple[int, str]] | None = None
+        seen: dict[str, int] = {}
+        for row, name in names.items():
+            key = name.lower()
+            if key in seen:
+                self.add_error(
+                    f"player_{row}",
+                    _("%(name)s is already in row %(row)d.") % {"name": name, "row": seen[key] + 1},
+                )
+                continue
+            seen[key] = row
+            player = known.get(key)
+            if player is not None:
+                self.players.append(player)
+                continue
+            if club is None:
+                club = list(Player.objects.values_list("pk", "name"))
+            matches = [match.name for match in close_matches(name, club)]
+            confirmed = bool(self.data.get(f"new_player_{row}"))
+            if matches:
+                self.suggestions[row] = SeatSuggestion(row, name, matches, confirmed)
+                if not confirmed:
+                    self.add_error(
+                        f"player_{row}",
+                        _(
+                            "The club has no player called %(name)s. Did you mean %(matches)s? "
+                            "Choose one, or tick “%(name)s is a new member”."
+                        )
+                        % {"name": name, "matches": ", ".join(matches)},
+                    )
+                    continue
+            self.new_names.append(name)
+
+
+class EventForm(PlayerRowsMixin, forms.Form):
+    """A new club night or tournament of a league."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Starts at"),
+        input_formats=DATETIME_INPUT_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    rounds_total = forms.IntegerField(
+        label=gettext_lazy("Rounds"),
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text=gettext_lazy("Empty: open-ended, until you close the event."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    table_size = forms.TypedChoiceField(label=gettext_lazy("Players per table"), coerce=int)
+    draw_method = forms.ChoiceField(
+        label=gettext_lazy("Draw"),
+        choices=DrawMethod.choices,
+        initial=DrawMethod.EVERYONE_MEETS,
+        help_text=gettext_lazy(
+            "Everyone meets everyone: as few pairs meeting twice as possible over the event. "
+            "By standings: the leaders at the first table. Each round may be drawn another way."
+        ),
+    )
+    scoring = forms.ChoiceField(label=gettext_lazy("Scoring"))
+    points_per_place = forms.CharField(
+        label=gettext_lazy("Points per place"),
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy(
+            "For “points per place”: first place first, e.g. 3 2 1 0. Tied players share the "
+            "points of the places they span."
+        ),
+    )
+
+    def __init__(self, *args, league: League, rows: int = PLAYER_ROWS, **kwargs):
+        self.league = league
+        system = league.rating_system
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault(
+            "starts_at", timezone.localtime().replace(second=0, microsecond=0)
+        )
+        kwargs["initial"].setdefault("table_size", system.event_table_sizes[0])
+        super().__init__(*args, **kwargs)
+        low, high = system.event_table_sizes
+        self.fields["table_size"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        self.fixed_table_size = low == high
+        self.fields["scoring"].choices = [
+            (code, label) for code, label in Scoring.choices if code in system.event_scorings
+        ]
+        self.add_player_rows(rows)
+
+    def clean_points_per_place(self) -> list[int]:
+        text = self.cleaned_data["points_per_place"].strip()
+        if not text:
+            return []
+        parts = [part for part in re.split(r"[\s,;]+", text) if part]
+        try:
+            return [int(part) for part in parts]
+        except ValueError:
+            raise ValidationError(
+                _("Write whole numbers separated by spaces, e.g. 3 2 1 0.")
+            ) from None
+
+    def clean(self):
+        cleaned = super().clean()
+        self.resolve_players()
+        if {"table_size", "scoring", "points_per_place", "rounds_total"} <= cleaned.keys():
+            try:
+                services.check_event_rules(
+                    self.league,
+                    table_size=cleaned["table_size"],
+                    scoring=cleaned["scoring"],
+                    points_per_place=cleaned["points_per_place"],
+                    rounds_total=cleaned["rounds_total"],
+                )
+            except ValidationError as error:
+                self.add_error(None, error)
+        size = cleaned.get("table_size")
+        present = len(self.players) + len(self.new_names)
+        if size and not self.errors and present < size:
+            self.add_error(
+                None,
+                _("A table needs %(n)d players: %(got)d are listed.") % {"n": size, "got": present},
+            )
+        return cleaned
+
+    def save(self, *, organiser) -> Event:
+        data = self.cleaned_data
+        return services.event_create(
+            league=self.league,
+            name=data["name"],
+            starts_at=data["starts_at"],
+            organiser=organiser,
+            players=self.players,
+            new_names=self.new_names,
+            rounds_total=data["rounds_total"],
+            table_size=data["table_size"],
+            draw_method=data["draw_method"],
+            scoring=data["scoring"],
+            points_per_place=data["points_per_place"],
+        )
+
+
+class LatePlayersForm(PlayerRowsMixin, forms.Form):
+    """Players who arrived late: present from the next round drawn on."""
+
+    def __init__(self, *args, rows: int = 3, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_player_rows(rows)
+
+    def clean(self):
+        cleaned = super().clean()
+        self.resolve_players()
+        if not self.errors and not (self.players or self.new_names):
+            self.add_error(None, _("Type the name of at least one player."))
+        return cleaned
+
+
+class DrawForm(forms.Form):
+    """How the next round is drawn (the event's method unless the organiser picks another)."""
+
+    method = forms.ChoiceField(label=gettext_lazy("Draw"), choices=DrawMethod.choices)

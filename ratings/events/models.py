@@ -1,0 +1,223 @@
+"""The data of club nights and tournaments: an event, its players present, rounds, tables, seats.
+
+Imported by :mod:`ratings.models` (Django finds an app's models there), so use them from there:
+``from ratings.models import Event``. A table, once played, is linked to exactly one game of the
+league (``EventTable.game``), recorded through the engine like any other game: ratings do not
+know about events. Nothing here stores a standing or a point: an event's standings are derived
+from its games each time they are shown (:mod:`ratings.events.selectors`), so editing or deleting
+a game in the admin changes them at once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ratings.algorithms import event_scoring, seating
+from ratings.models import Game, League, Player
+from ratings.systems import RatingSystem
+
+
+class DrawMethod(models.TextChoices):
+    """How a round's tables are drawn (:func:`ratings.algorithms.seating.draw_round`)."""
+
+    EVERYONE_MEETS = seating.DrawMethod.EVERYONE_MEETS.value, _("Everyone meets everyone")
+    RANDOM = seating.DrawMethod.RANDOM.value, _("Random")
+    BY_STANDINGS = seating.DrawMethod.BY_STANDINGS.value, _("By standings (leaders together)")
+
+
+class Scoring(models.TextChoices):
+    """How an event's standings count (:mod:`ratings.algorithms.event_scoring`)."""
+
+    TOTAL = event_scoring.Scoring.TOTAL.value, _("Sum of the scores")
+    PLACES = event_scoring.Scoring.PLACES.value, _("Points per place at each table")
+    PREFERANS_ORG = (
+        event_scoring.Scoring.PREFERANS_ORG.value,
+        _("preferans.org table (3 or 4, 2 or 1, 0)"),
+    )
+
+
+class Event(models.Model):
+    """A club night or a tournament of one league: rounds of tables drawn from the players
+    present. ``rounds_total`` empty means open-ended (the organiser draws until they close it)."""
+
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="events"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    starts_at = models.DateTimeField(_("starts at"))
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    rounds_total = models.PositiveSmallIntegerField(
+        _("rounds"), null=True, blank=True, help_text=_("Empty: open-ended.")
+    )
+    table_size = models.PositiveSmallIntegerField(_("players per table"))
+    draw_method = models.CharField(
+        _("draw"), max_length=20, choices=DrawMethod.choices, default=DrawMethod.EVERYONE_MEETS
+    )
+    scoring = models.CharField(
+        _("scoring"), max_length=20, choices=Scoring.choices, default=Scoring.TOTAL
+    )
+    # Points for 1st, 2nd, … place at a table, for the "points per place" rule.
+    points_per_place = models.JSONField(_("points per place"), default=list, blank=True)
+    # The draws' random seed: the same event draws the same tables (tests, a redraw by staff).
+    seed = models.PositiveIntegerField(_("draw seed"), default=0)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        permissions = [("run_events", _("Can run club nights and tournaments"))]
+        indexes = [models.Index(fields=["league", "starts_at"], name="event_league_date")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_size__gte=seating.MIN_TABLE_SIZE)
+                & Q(table_size__lte=seating.MAX_TABLE_SIZE),
+                name="event_table_size_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_total__isnull=True) | Q(rounds_total__gt=0),
+                name="event_rounds_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:event", args=[self.pk])
+
+    @property
+    def rating_system(self) -> RatingSystem:
+        return self.league.rating_system
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class EventPlayer(models.Model):
+    """A player present at an event."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="event_players"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="event_entries"
+    )
+
+    class Meta:
+        verbose_name = _("player present")
+        verbose_name_plural = _("players present")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="event_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.event}"
+
+
+class EventRound(models.Model):
+    """A round of an event: its tables, and the players who sat it out (byes)."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    method = models.CharField(_("draw"), max_length=20, choices=DrawMethod.choices)
+    byes = models.ManyToManyField(
+        Player, verbose_name=_("sitting out"), blank=True, related_name="+"
+    )
+    drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+    # Set when the organiser closes the round (its unplayed tables marked not played), or when
+    # the next round is drawn after every table's paper is in.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}, round {self.number}"
+
+
+class EventTable(models.Model):
+    """A table of a round: its players in seat order and, once played, its one game."""
+
+    round = models.ForeignKey(
+        EventRound, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("table"))
+    # Deleting the game in the admin frees the table: its paper can be entered again.
+    game = models.OneToOneField(
+        Game,
+        verbose_name=_("game"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="event_table",
+    )
+    not_played = models.BooleanField(_("not played"), default=False)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="event_table_once"),
+            models.CheckConstraint(
+                condition=Q(game__isnull=True) | Q(not_played=False),
+                name="event_table_played_or_not",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}, table {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:event_table", args=[self.pk])
+
+    @property
+    def is_in(self) -> bool:
+        """Whether the table's paper is in (its game recorded)."""
+        return self.game_id is not None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the table waits for its paper (reads the round's event: select it)."""
+        return self.game_id is None and not self.not_played and not self.round.event.is_closed
+
+
+class TableSeat(models.Model):
+    """A player's seat at a table, as drawn (seat 0 is seat 1 on the pages, as for results)."""
+
+    table = models.ForeignKey(
+        EventTable, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="event_seats"
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="table_seat_once"),
+            models.UniqueConstraint(fields=["table", "player"], name="table_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in seat {self.seat + 1} of {self.table}"

@@ -1,0 +1,451 @@
+"""Every write of an event: create it, draw a round, record a table's paper, close a round or the
+event. Each is keyword-only, runs in one transaction and leaves an entry in the audit trail.
+
+Locks, always in this order so that no two writers wait on each other in a circle: the league
+(the engine's lock, taken only by a table's paper), then the event, then its tables. Drawing and
+closing lock the event; recording a table's paper locks the league and then the table, so six
+tables submitting at once queue on the league as any six games do, and a second submission of
+the same table finds the first one's game.
+
+A table's game is recorded by :func:`ratings.engine.game_record`, the only writer of ratings,
+and linked to its table in the same transaction: ratings do not know about events.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings import engine
+from ratings.algorithms import seating
+from ratings.events import selectors
+from ratings.models import (
+    AuditAction,
+    AuditEntry,
+    DrawMethod,
+    Event,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Game,
+    League,
+    Player,
+    Scoring,
+    TableSeat,
+    normalise_name,
+)
+
+# Points per place must be whole numbers, and not absurd ones.
+MAX_PLACE_POINTS = 1000
+
+
+def _audit(action: str, event: Event, actor, *, game: Game | None = None, after: dict) -> None:
+    AuditEntry.objects.create(
+        action=action,
+        league_id=event.league_id,
+        user=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
+        game_id=game.pk if game else None,
+        after={"event": event.name, "event_id": event.pk, **after},
+    )
+
+
+def _names(players) -> str:
+    return ", ".join(player.name for player in players)
+
+
+def check_event_rules(
+    league: League,
+    *,
+    table_size: int,
+    scoring: str,
+    points_per_place: Sequence[int],
+    rounds_total: int | None,
+) -> None:
+    """The rules an event's settings follow, whichever way it is created (forms, demo, tests)."""
+    system = league.rating_system
+    low, high = system.event_table_sizes
+    if not low <= table_size <= high:
+        if low == high:
+            message = _("A table of this league seats exactly %(n)d players.") % {"n": low}
+        else:
+            message = _("A table of this league seats %(low)d to %(high)d players.") % {
+                "low": low,
+                "high": high,
+            }
+        raise ValidationError({"table_size": message})
+    if scoring not in system.event_scorings:
+        raise ValidationError({"scoring": _("This league's events cannot use that scoring.")})
+    if scoring == Scoring.PLACES:
+        if not points_per_place:
+            raise ValidationError(
+                {"points_per_place": _("Give the points of each place, first place first.")}
+            )
+        if any(
+            isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= MAX_PLACE_POINTS
+            for p in points_per_place
+        ):
+            raise ValidationError(
+                {
+                    "points_per_place": _("Points per place are whole numbers from 0 to %(max)d.")
+                    % {"max": MAX_PLACE_POINTS}
+                }
+            )
+    if rounds_total is not None and not 1 <= rounds_total <= 100:
+        raise ValidationError({"rounds_total": _("An event has 1 to 100 rounds, or open-ended.")})
+
+
+def event_create(
+    *,
+    league: League,
+    name: str,
+    starts_at: datetime,
+    organiser,
+    players: Sequence[Player],
+    new_names: Sequence[str] = (),
+    rounds_total: int | None,
+    table_size: int | None = None,
+    draw_method: str = DrawMethod.EVERYONE_MEETS,
+    scoring: str = Scoring.TOTAL,
+    points_per_place: Sequence[int] = (),
+    seed: int | None = None,
+) -> Event:
+    """Create an event with its players present; ``new_names`` become new players of the club.
+
+    ``table_size`` defaults to the league's smallest table (3 for Preferans, 2 head-to-head).
+    """
+    if table_size is None:
+        table_size = league.rating_system.event_table_sizes[0]
+    check_event_rules(
+        league,
+        table_size=table_size,
+        scoring=scoring,
+        points_per_place=points_per_place,
+        rounds_total=rounds_total,
+    )
+    if scoring != Scoring.PLACES:
+        points_per_place = ()
+    draw_method = DrawMethod(draw_method)
+    with transaction.atomic():
+        present = {player.pk: player for player in players}
+        for new_name in new_names:
+            player = _named(new_name)
+            present[player.pk] = player
+        if len(present) < table_size:
+            raise ValidationError(
+                _("A table needs %(n)d players: %(got)d are present.")
+                % {"n": table_size, "got": len(present)}
+            )
+        event = Event.objects.create(
+            league=league,
+            name=name,
+            starts_at=starts_at,
+            organiser=organiser if getattr(organiser, "is_authenticated", False) else None,
+            rounds_total=rounds_total,
+            table_size=table_size,
+            draw_method=draw_method,
+            scoring=scoring,
+            points_per_place=list(points_per_place),
+            seed=random.randrange(2**31) if seed is None else seed,
+        )
+        EventPlayer.objects.bulk_create(
+            EventPlayer(event=event, player=player) for player in present.values()
+        )
+        _audit(
+            AuditAction.EVENT_CREATE,
+            event,
+            organiser,
+            after={
+                "starts_at": event.starts_at.isoformat(),
+                "players": _names(sorted(present.values(), key=lambda p: p.name)),
+                "rounds": rounds_total,
+                "table_size": table_size,
+                "draw": str(DrawMethod(draw_method).label),
+                "scoring": str(Scoring(scoring).label),
+                "points_per_place": list(points_per_place) or None,
+            },
+        )
+    return event
+
+
+def event_players_add(
+    *, event: Event, players: Sequence[Player], new_names: Sequence[str] = (), actor=None
+) -> list[Player]:
+    """Late arrivals: add players present, who are drawn from the next round on; ``new_names``
+    become new players of the club. Returns those added (not those already present)."""
+    with transaction.atomic():
+        event = _lock(event)
+        _refuse_closed(event)
+        arriving = list(players) + [_named(name) for name in new_names]
+        here = set(EventPlayer.objects.filter(event=event).values_list("player_id", flat=True))
+        added = [player for player in dict.fromkeys(arriving) if player.pk not in here]
+        EventPlayer.objects.bulk_create(EventPlayer(event=event, player=p) for p in added)
+        if added:
+            _audit(AuditAction.EVENT_PLAYERS, event, actor, after={"added": _names(added)})
+    return added
+
+
+def _named(name: str) -> Player:
+    """The player called ``name`` (in any case or spacing), created if the club has none."""
+    existing = Player.objects.by_names([name]).get(normalise_name(name).lower())
+    return existing or Player.objects.create_named(name)
+
+
+def _lock(event: Event) -> Event:
+    return Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)
+
+
+def _refuse_closed(event: Event) -> None:
+    if event.is_closed:
+        raise ValidationError(_("This event is closed."))
+
+
+def _mark_not_played(event_round: EventRound) -> list[int]:
+    """Mark the round's tables still waiting for their paper as not played; their numbers."""
+    waiting = list(
+        EventTable.objects.select_for_update()
+        .filter(round=event_round, game__isnull=True, not_played=False)
+        .order_by("number")
+        .values_list("pk", "number")
+    )
+    EventTable.objects.filter(pk__in=[pk for pk, _number in waiting]).update(not_played=True)
+    return [number for _pk, number in waiting]
+
+
+def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventRound:
+    """Draw the event's next round from the players present and the rounds so far.
+
+    Refused while the current round still has a table waiting for its paper (the organiser may
+    close that round first), after the event's last round, and once the event is closed. The
+    round before is closed as the new one is drawn.
+    """
+    method = DrawMethod(method or event.draw_method)
+    with transaction.atomic():
+        event = _lock(event)
+        _refuse_closed(event)
+        rounds = list(
+            EventRound.objects.filter(event=event)
+            .order_by("number")
+            .prefetch_related("tables__seats", "byes")
+        )
+        if event.rounds_total is not None and len(rounds) >= event.rounds_total:
+            raise ValidationError(
+                _("All %(n)d rounds of this event have been drawn.") % {"n": event.rounds_total}
+            )
+        if rounds:
+            last = rounds[-1]
+            waiting = [t for t in last.tables.all() if t.game_id is None and not t.not_played]
+            if last.closed_at is None and waiting:
+                raise ValidationError(
+                    _(
+                        "Round %(round)d still waits for %(n)d tables' papers: enter them, or "
+                        "close the round to mark them not played."
+                    )
+                    % {"round": last.number, "n": len(waiting)}
+                )
+            if last.closed_at is None:
+                last.closed_at = timezone.now()
+                last.save(update_fields=["closed_at"])
+        history = [
+            seating.Round(
+                tables=tuple(
+                    tuple(seat.player_id for seat in sorted(table.seats.all(), key=_seat_no))
+                    for table in sorted(r.tables.all(), key=lambda t: t.number)
+                ),
+                byes=tuple(player.pk for player in r.byes.all()),
+            )
+            for r in rounds
+        ]
+        present = list(
+            EventPlayer.objects.filter(event=event).order_by("pk").values_list("player", flat=True)
+        )
+        standings = None
+        if method is DrawMethod.BY_STANDINGS:
+            standings = [row.player.pk for row in selectors.event_standings(event)]
+        number = len(rounds) + 1
+        try:
+            drawn = seating.draw_round(
+                present,
+                table_size=event.table_size,
+                history=history,
+                method=method.value,
+                rounds_total=event.rounds_total,
+                standings=standings,
+                seed=event.seed + number,
+            )
+        except ValueError as error:
+            if len(present) < event.table_size:
+                raise ValidationError(
+                    _("A table needs %(n)d players: %(got)d are present.")
+                    % {"n": event.table_size, "got": len(present)}
+                ) from error
+            raise
+        event_round = EventRound.objects.create(event=event, number=number, method=method)
+        tables = EventTable.objects.bulk_create(
+            EventTable(round=event_round, number=n) for n in range(1, len(drawn.tables) + 1)
+        )
+        if any(table.pk is None for table in tables):  # backends without RETURNING
+            tables = list(event_round.tables.order_by("number"))
+        TableSeat.objects.bulk_create(
+            TableSeat(table=table, seat=seat, player_id=player_id)
+            for table, players in zip(tables, drawn.tables, strict=True)
+            for seat, player_id in enumerate(players)
+        )
+        event_round.byes.set(drawn.byes)
+        names = dict(Player.objects.filter(pk__in=present).values_list("pk", "name"))
+        _audit(
+            AuditAction.ROUND_DRAW,
+            event,
+            actor,
+            after={
+                "round": number,
+                "draw": str(method.label),
+                "tables": "; ".join(
+                    f"{n}: " + ", ".join(names[p] for p in players)
+                    for n, players in enumerate(drawn.tables, start=1)
+                ),
+                "sitting_out": ", ".join(names[p] for p in drawn.byes) or None,
+            },
+        )
+    return event_round
+
+
+def _seat_no(seat: TableSeat) -> int:
+    return seat.seat
+
+
+def round_close(*, event_round: EventRound, actor=None) -> list[int]:
+    """Close a round: its tables still waiting for their paper are marked not played (their
+    numbers are returned). The next round may then be drawn."""
+    with transaction.atomic():
+        event = _lock(event_round.event)
+        _refuse_closed(event)
+        event_round = EventRound.objects.select_for_update().get(pk=event_round.pk)
+        if event_round.closed_at is not None:
+            raise ValidationError(_("Round %(n)d is already closed.") % {"n": event_round.number})
+        if EventRound.objects.filter(event=event, number__gt=event_round.number).exists():
+            raise ValidationError(_("Only the current round can be closed."))
+        not_played = _mark_not_played(event_round)
+        event_round.closed_at = timezone.now()
+        event_round.save(update_fields=["closed_at"])
+        _audit(
+            AuditAction.ROUND_CLOSE,
+            event,
+            actor,
+            after={"round": event_round.number, "not_played": not_played or None},
+        )
+    return not_played
+
+
+def event_close(*, event: Event, actor=None) -> Event:
+    """Close the event: its current round too (tables without a paper marked not played). The
+    event page then names the winner; nothing more may be drawn or entered."""
+    with transaction.atomic():
+        event = _lock(event)
+        _refuse_closed(event)
+        last = EventRound.objects.filter(event=event).order_by("-number").first()
+        not_played: list[int] = []
+        if last is not None and last.closed_at is None:
+            not_played = _mark_not_played(last)
+            last.closed_at = timezone.now()
+            last.save(update_fields=["closed_at"])
+        event.closed_at = timezone.now()
+        event.save(update_fields=["closed_at"])
+        winners = [row for row in selectors.event_standings(event) if row.place == 1]
+        _audit(
+            AuditAction.EVENT_CLOSE,
+            event,
+            actor,
+            after={
+                "winner": ", ".join(row.player.name for row in winners) or None,
+                "not_played": not_played or None,
+            },
+        )
+    return event
+
+
+def table_refusal(table: EventTable) -> str | None:
+    """Why the table takes no paper now (its paper is in, it was not played, the event is
+    closed), or None. Reads the table's round and event: select them."""
+    if table.game_id is not None:
+        return _("The paper of table %(table)d is already in: game #%(game)d.") % {
+            "table": table.number,
+            "game": table.game_id,
+        }
+    if table.not_played:
+        return _("Table %(table)d of round %(round)d was marked not played.") % {
+            "table": table.number,
+            "round": table.round.number,
+        }
+    if table.round.event.is_closed:
+        return _("This event is closed.")
+    return None
+
+
+def table_record_game(
+    *,
+    table: EventTable,
+    played_at: datetime,
+    entries: Sequence[engine.Entry],
+    bula: int | None = None,
+    ended_early: bool = False,
+    note: str = "",
+    entered_by=None,
+    submission_key: uuid.UUID | None = None,
+) -> Game:
+    """Record a table's paper: the game, through the engine, linked to the table.
+
+    The table's players must be the game's (in any seat order: the paper says how they sat). A
+    second submission of the same form returns the game the first recorded; another paper for a
+    table whose paper is in, or that was marked not played, is refused (ValidationError).
+    """
+    table = EventTable.objects.select_related("round__event__league").get(pk=table.pk)
+    event = table.round.event
+    with transaction.atomic():
+        # The engine's lock first (game_record takes it again), then the table's.
+        League.objects.select_for_update().get(pk=event.league_id)
+        table = (
+            EventTable.objects.select_for_update(of=("self",))
+            .select_related("round__event__league")
+            .get(pk=table.pk)
+        )
+        event = table.round.event
+        if table.game_id is not None:
+            game = Game.objects.get(pk=table.game_id)
+            if submission_key is not None and game.submission_key == submission_key:
+                return game
+        refusal = table_refusal(table)
+        if refusal is not None:
+            raise ValidationError(refusal)
+        seated = list(table.seats.order_by("seat").select_related("player"))
+        if {seat.player_id for seat in seated} != {entry.player_id for entry in entries}:
+            raise ValidationError(
+                _("Table %(table)d seats %(names)s: enter the paper of those players.")
+                % {"table": table.number, "names": _names(seat.player for seat in seated)}
+            )
+        game = engine.game_record(
+            league=event.league,
+            played_at=played_at,
+            entries=entries,
+            bula=bula,
+            ended_early=ended_early,
+            note=note,
+            entered_by=entered_by,
+            submission_key=submission_key,
+        )
+        table.game = game
+        table.save(update_fields=["game"])
+        _audit(
+            AuditAction.TABLE_GAME,
+            event,
+            entered_by,
+            game=game,
+            after={"round": table.round.number, "table": table.number},
+        )
+    return game

@@ -1,0 +1,242 @@
+"""Club nights and tournaments: a league's events, an event (live standings, rounds, tables), a
+table, a round's printable table cards, and the organiser's forms and buttons.
+
+Reads go through :mod:`ratings.events.selectors` (pinned query counts whatever the number of
+rounds), writes through :mod:`ratings.events.services`; who may run an event is
+:mod:`ratings.access`'s question. A table's paper is entered on the league's entry form
+(``game_new`` with ``?table=<id>``, in :mod:`ratings.views.entry`).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_tables2 import RequestConfig
+
+from ratings.access import (
+    can_create_events,
+    can_enter_games,
+    can_run_event,
+    club_readable,
+    get_event_to_run,
+    get_league_for_events,
+)
+from ratings.events import selectors, services
+from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
+from ratings.events.tables import EventListTable, EventStandingsTable
+from ratings.models import Event, EventRound, EventTable, League, Player
+from ratings.views.entry import _with_chosen_player
+from ratings.views.pages import PAGINATION
+
+
+def _rows(request: HttpRequest, default: int) -> int:
+    try:
+        return int(request.GET.get("rows", default))
+    except ValueError:
+        return default
+
+
+@require_safe
+@club_readable
+def event_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's events, newest first."""
+    league = get_object_or_404(League, slug=slug)
+    table = EventListTable(selectors.league_events(league))
+    RequestConfig(request, paginate=PAGINATION).configure(table)
+    return render(
+        request,
+        "ratings/event_list.html",
+        {"league": league, "table": table, "can_create_events": can_create_events(request.user)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new club night or tournament: its players present, rounds, draw and scoring."""
+    league = get_league_for_events(request, slug)
+    rows = _rows(request, PLAYER_ROWS)
+    if request.method == "POST":
+        data = _with_chosen_player(request.POST)
+        form = EventForm(data, league=league, rows=rows)
+        if form.is_valid() and not _chose_a_player(request.POST):
+            event = form.save(organiser=request.user)
+            messages.success(
+                request, _("%(name)s is ready: draw the first round.") % {"name": event.name}
+            )
+            return redirect(event)
+    else:
+        form = EventForm(league=league, rows=rows)
+    return render(
+        request,
+        "ratings/event_new.html",
+        {
+            "league": league,
+            "form": form,
+            "player_names": Player.objects.order_by("name").values_list("name", flat=True),
+        },
+    )
+
+
+def _chose_a_player(data) -> bool:
+    """A "Did you mean …?" button sent the form: show it again with the player put in."""
+    return any(key.startswith("use_player_") for key in data)
+
+
+@require_safe
+@club_readable
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """An event, live: standings, each round's tables with results linked to their games, each
+    player's rating change, the winner once closed; the organiser's buttons."""
+    try:
+        page = selectors.event_page(pk)
+    except Event.DoesNotExist:
+        raise Http404("No such event") from None
+    return _event_page(request, page)
+
+
+def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
+    event = page.event
+    runs = can_run_event(request.user, event)
+    if runs and late_form is None and not event.is_closed:
+        late_form = LatePlayersForm()
+    return render(
+        request,
+        "ratings/event_detail.html",
+        {
+            "page": page,
+            "event": event,
+            "league": event.league,
+            "standings": EventStandingsTable(page.standings, event=event),
+            "can_run": runs,
+            "can_enter_games": can_enter_games(request.user),
+            "draw_form": DrawForm(initial={"method": event.draw_method}) if runs else None,
+            "late_form": late_form if runs else None,
+        },
+    )
+
+
+@require_safe
+@club_readable
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One table: its players in seat order, whether its paper is in, and the link to enter it."""
+    try:
+        page = selectors.table_page(pk)
+    except EventTable.DoesNotExist:
+        raise Http404("No such table") from None
+    table = page.table
+    return render(
+        request,
+        "ratings/event_table.html",
+        {
+            "table": table,
+            "seats": page.seats,
+            "event": table.round.event,
+            "league": table.round.event.league,
+            "can_enter_games": can_enter_games(request.user),
+        },
+    )
+
+
+@require_safe
+@club_readable
+def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A round's table cards, to print: event, round, table, and the players in seat order."""
+    event = get_object_or_404(Event.objects.select_related("league"), pk=pk)
+    try:
+        event_round = selectors.round_cards(event, number)
+    except EventRound.DoesNotExist:
+        raise Http404("No such round") from None
+    return render(
+        request,
+        "ratings/event_cards.html",
+        {"event": event, "league": event.league, "round": event_round},
+    )
+
+
+# The organiser's buttons --------------------------------------------------------------------------
+
+
+def _done(request: HttpRequest, event: Event, action) -> HttpResponse:
+    """Run a service; its refusal becomes a message. Back to the event page either way."""
+    try:
+        text = action()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, text)
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_event_to_run(request, pk)
+    form = DrawForm(request.POST)
+    method = form.cleaned_data["method"] if form.is_valid() else None
+
+    def draw() -> str:
+        drawn = services.round_draw(event=event, method=method, actor=request.user)
+        return _("Round %(n)d is drawn.") % {"n": drawn.number}
+
+    return _done(request, event, draw)
+
+
+@login_required
+@require_POST
+def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = get_event_to_run(request, pk)
+    event_round = get_object_or_404(EventRound, event=event, number=number)
+
+    def close() -> str:
+        not_played = services.round_close(event_round=event_round, actor=request.user)
+        if not not_played:
+            return _("Round %(n)d is closed.") % {"n": number}
+        return ngettext(
+            "Round %(n)d is closed; %(count)d table marked not played.",
+            "Round %(n)d is closed; %(count)d tables marked not played.",
+            len(not_played),
+        ) % {"n": number, "count": len(not_played)}
+
+    return _done(request, event, close)
+
+
+@login_required
+@require_POST
+def event_close(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_event_to_run(request, pk)
+
+    def close() -> str:
+        services.event_close(event=event, actor=request.user)
+        return _("%(name)s is closed.") % {"name": event.name}
+
+    return _done(request, event, close)
+
+
+@login_required
+@require_POST
+def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Late arrivals, from the event page: drawn from the next round on."""
+    event = get_event_to_run(request, pk)
+    form = LatePlayersForm(_with_chosen_player(request.POST))
+    if not form.is_valid() or _chose_a_player(request.POST):
+        page = selectors.event_page(pk)
+        return _event_page(request, page, late_form=form)
+
+    def add() -> str:
+        added = services.event_players_add(
+            event=event, players=form.players, new_names=form.new_names, actor=request.user
+        )
+        if not added:
+            return _("They are already present.")
+        return _("Present from the next round: %(names)s.") % {
+            "names": ", ".join(player.name for player in added)
+        }
+
+    return _done(request, event, add)

@@ -1,0 +1,471 @@
+"""The event pages: an organiser creates a night and runs it, members enter each table's paper
+from its link, and everyone reads the live standings, the tables and the table cards."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+
+from ratings.events import services
+from ratings.models import Event, Game, Scoring, System
+from tests.builders import PASSWORD, make_event, make_league, make_players, play_round, play_table
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+
+
+@pytest.fixture
+def league():
+    return make_league(System.PREFKO, name="Friday", provisional_games=0)
+
+
+@pytest.fixture
+def nine(league):
+    return make_players(
+        ["Ana", "Bojan", "Dragan", "Jelena", "Marko", "Milica", "Nikola", "Pedja", "Vesna"]
+    )
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    """A plain member given the right to run events."""
+    user = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    user.user_permissions.add(Permission.objects.get(codename="run_events"))
+    return user
+
+
+@pytest.fixture
+def organiser_client(organiser) -> Client:
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+def event_form(names, **fields) -> dict:
+    data = {
+        "name": "Friday night",
+        "starts_at": "2026-03-13T19:00",
+        "rounds_total": "4",
+        "table_size": "3",
+        "draw_method": "everyone_meets",
+        "scoring": "preferans_org",
+        "points_per_place": "",
+        **fields,
+    }
+    data |= {f"player_{n}": name for n, name in enumerate(names)}
+    return data
+
+
+# Creating ---------------------------------------------------------------------------------------
+
+
+def test_an_organiser_creates_a_night_with_nine_players(organiser_client, organiser, league, nine):
+    response = organiser_client.post(
+        reverse("ratings:event_new", args=[league.slug]), event_form(p.name for p in nine)
+    )
+
+    event = Event.objects.get()
+    assert response.status_code == 302 and response["Location"] == event.get_absolute_url()
+    assert event.organiser == organiser and event.rounds_total == 4
+    assert event.event_players.count() == 9
+    assert event.scoring == Scoring.PREFERANS_ORG
+
+
+def test_a_typo_in_a_name_asks_before_adding_a_player(organiser_client, league, nine):
+    url = reverse("ratings:event_new", args=[league.slug])
+    names = [p.name for p in nine if p.name != "Pedja"] + ["Pedia"]  # Pedja, mistyped
+
+    asked = organiser_client.post(url, event_form(names))
+    picked = organiser_client.post(url, {**event_form(names), "use_player_8": "Pedja"})
+
+    assert asked.status_code == 200 and not Event.objects.exists()
+    assert "Did you mean Pedja?" in asked.content.decode()
+    assert picked.status_code == 200  # the form again, Pedja in the row
+    assert picked.context["form"]["player_8"].value() == "Pedja"
+    created = organiser_client.post(url, event_form([*names[:8], "Pedja"]))
+    assert created.status_code == 302
+    assert Event.objects.get().event_players.filter(player__name="Pedja").exists()
+
+
+def test_a_new_name_far_from_everyone_is_a_new_player(organiser_client, league, nine):
+    organiser_client.post(
+        reverse("ratings:event_new", args=[league.slug]),
+        event_form([p.name for p in nine[:8]] + ["Zorana"]),
+    )
+
+    assert Event.objects.get().event_players.filter(player__name="Zorana").exists()
+
+
+def test_the_form_says_what_is_wrong(organiser_client, league, nine):
+    response = organiser_client.post(
+        reverse("ratings:event_new", args=[league.slug]),
+        event_form(["Ana", "Bojan"], scoring="places", points_per_place="3 two 1"),
+    )
+
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.errors["points_per_place"] == [
+        "Write whole numbers separated by spaces, e.g. 3 2 1 0."
+    ]
+    assert not Event.objects.exists()
+
+
+def test_members_without_the_right_cannot_create_events(member_client, league):
+    url = reverse("ratings:event_new", args=[league.slug])
+
+    assert member_client.get(url).status_code == 403
+    assert member_client.post(url, event_form(["Ana", "Bojan", "Dragan"])).status_code == 403
+    assert not Event.objects.exists()
+
+
+# Running it ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def night(league, nine, organiser):
+    return make_event(
+        league, nine, organiser=organiser, rounds_total=4, scoring=Scoring.PREFERANS_ORG
+    )
+
+
+def test_the_organiser_draws_a_round_and_everyone_sees_its_tables(organiser_client, client, night):
+    response = organiser_client.post(reverse("ratings:round_draw", args=[night.pk]))
+
+    assert response.status_code == 302
+    page = client.get(night.get_absolute_url()).content.decode()
+    assert "Round 1: 0 of 3 tables in" in page
+    assert page.count("waiting for the paper") == 3
+    assert "Enter the paper" not in page  # visitors read; members enter
+    assert "Draw round" not in page
+
+
+def test_members_see_each_table_s_link_to_its_paper(member_client, night):
+    first = services.round_draw(event=night)
+
+    page = member_client.get(night.get_absolute_url()).content.decode()
+
+    for table in first.tables.all():
+        link = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
+        assert f'href="{link}"' in page
+
+
+def test_a_table_s_link_opens_the_entry_form_with_its_players(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=2)
+    names = list(table.seats.order_by("seat").values_list("player__name", flat=True))
+
+    response = member_client.get(
+        reverse("ratings:game_new", args=[night.league.slug]), {"table": table.pk}
+    )
+
+    form = response.context["form"]
+    assert [form[f"player_{seat}"].value() for seat in range(3)] == names
+    assert "Table 2, round 1" in response.content.decode()
+
+
+def paper(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
+    data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30", "bula": "30"}
+    for seat, (name, (left, middle, right)) in enumerate(zip(names, papers, strict=True)):
+        data |= {
+            f"player_{seat}": name,
+            f"left_{seat}": left,
+            f"middle_{seat}": middle,
+            f"right_{seat}": right,
+        }
+    return data
+
+
+def enter(client, table, names, papers=WORKED_EXAMPLE_PAPERS):
+    url = reverse("ratings:game_new", args=[table.round.event.league.slug]) + f"?table={table.pk}"
+    data = paper(names, papers)
+    preview = client.post(url, {**data, "preview": "1"})
+    assert preview.status_code == 200
+    if preview.context["form"].errors:
+        return preview
+    return client.post(
+        url, {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+    )
+
+
+def seat_names(table) -> list[str]:
+    return list(table.seats.order_by("seat").values_list("player__name", flat=True))
+
+
+def test_saving_a_table_s_paper_links_the_game_and_shows_the_table(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+
+    response = enter(member_client, table, seat_names(table))
+
+    table.refresh_from_db()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.game is not None
+    page = member_client.get(table.get_absolute_url()).content.decode()
+    assert "The paper is in." in page
+    assert reverse("ratings:game", args=[table.game_id]) in page
+    # And on the event page: the progress, and the winner of the table's 4 points.
+    event_page = member_client.get(night.get_absolute_url()).content.decode()
+    assert "Round 1: 1 of 3 tables in" in event_page
+
+
+def test_a_table_s_paper_with_other_players_is_refused(member_client, night, nine):
+    table = services.round_draw(event=night).tables.get(number=1)
+    others = [p.name for p in nine if p.name not in seat_names(table)][:3]
+
+    response = enter(member_client, table, others)
+
+    assert response.status_code == 200
+    assert "Table 1 seats" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_players_may_be_typed_in_the_order_they_sat(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+    names = seat_names(table)
+
+    response = enter(member_client, table, [names[1], names[2], names[0]])
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert [r.player.name for r in game.results.order_by("seat")] == [names[1], names[2], names[0]]
+
+
+def test_a_table_whose_paper_is_in_sends_its_link_to_the_table(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+    play_table(table)
+
+    response = member_client.get(
+        reverse("ratings:game_new", args=[night.league.slug]), {"table": table.pk}
+    )
+
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+
+
+def test_a_table_of_another_league_is_not_found(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+    other = make_league(System.PREFKO, name="Other")
+
+    url = reverse("ratings:game_new", args=[other.slug])
+    assert member_client.get(url, {"table": table.pk}).status_code == 404
+    assert member_client.get(url, {"table": "x1"}).status_code == 404
+
+
+def test_a_paper_that_arrives_after_another_is_refused_with_a_message(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+    url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
+    data = paper(seat_names(table))
+    preview = member_client.post(url, {**data, "preview": "1"})
+    play_table(table)  # someone else's paper for the table, meanwhile
+
+    response = member_client.post(
+        url,
+        {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"},
+        follow=True,
+    )
+
+    game = Game.objects.get()
+    assert f"The paper of table 1 is already in: game #{game.pk}." in response.content.decode()
+    assert response.redirect_chain[-1][0] == table.get_absolute_url()
+
+
+def test_closing_a_round_marks_its_unplayed_tables(organiser_client, night):
+    first = services.round_draw(event=night)
+    play_table(first.tables.get(number=1))
+
+    response = organiser_client.post(
+        reverse("ratings:round_close", args=[night.pk, 1]), follow=True
+    )
+
+    assert "Round 1 is closed; 2 tables marked not played." in response.content.decode()
+    assert first.tables.filter(not_played=True).count() == 2
+    assert "Draw round 2" in response.content.decode()
+
+
+def test_drawing_before_the_papers_are_in_says_why(organiser_client, night):
+    services.round_draw(event=night)
+
+    response = organiser_client.post(reverse("ratings:round_draw", args=[night.pk]), follow=True)
+
+    assert "Round 1 still waits for 3 tables" in response.content.decode()
+
+
+def test_the_closed_night_names_its_winner(organiser_client, client, night):
+    first = services.round_draw(event=night)
+    play_round(first, {1: WORKED_EXAMPLE_PAPERS})
+    winner = first.tables.get(number=1).seats.get(seat=0).player
+
+    organiser_client.post(reverse("ratings:event_close", args=[night.pk]))
+
+    page = client.get(night.get_absolute_url()).content.decode()
+    assert re.search(rf'<p class="winner-name"><a href="[^"]+">{winner.name}</a></p>', page)
+    assert "Close the event" not in organiser_client.get(night.get_absolute_url()).content.decode()
+
+
+def test_only_the_organiser_or_staff_run_an_event(member_client, night, django_user_model):
+    for name in ("round_draw", "event_close"):
+        assert member_client.post(reverse(f"ratings:{name}", args=[night.pk])).status_code == 403
+    staff = django_user_model.objects.create_user("chief", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="change_event"))
+    client = Client()
+    client.force_login(staff)
+    assert client.post(reverse("ratings:round_draw", args=[night.pk])).status_code == 302
+    assert night.rounds.count() == 1
+
+
+def test_late_arrivals_join_from_the_event_page(organiser_client, night):
+    response = organiser_client.post(
+        reverse("ratings:event_players_add", args=[night.pk]), {"player_0": "Zorana"}, follow=True
+    )
+
+    assert "Present from the next round: Zorana." in response.content.decode()
+    assert night.event_players.count() == 10
+
+
+# Reading ----------------------------------------------------------------------------------------
+
+
+def test_table_cards_name_the_event_round_table_and_seats(client, night):
+    first = services.round_draw(event=night)
+
+    page = client.get(reverse("ratings:round_cards", args=[night.pk, 1])).content.decode()
+
+    assert page.count('class="table-card"') == 3
+    for table in first.tables.all():
+        for name in seat_names(table):
+            assert name in page
+    assert "events.css" in page
+    assert client.get(reverse("ratings:round_cards", args=[night.pk, 2])).status_code == 404
+
+
+def test_the_league_page_lists_its_events(client, night):
+    page = client.get(reverse("ratings:leaderboard", args=[night.league.slug])).content.decode()
+    listed = client.get(reverse("ratings:event_list", args=[night.league.slug])).content.decode()
+
+    assert night.name in page and night.get_absolute_url() in page
+    assert night.get_absolute_url() in listed
+
+
+def test_a_player_s_page_lists_the_events_they_played_with_their_place(client, night):
+    first = services.round_draw(event=night)
+    play_round(first, {1: WORKED_EXAMPLE_PAPERS})
+    winner = first.tables.get(number=1).seats.get(seat=0).player
+
+    page = client.get(winner.get_absolute_url()).content.decode()
+
+    assert night.name in page
+    assert re.search(r"1st of 9|place 1 of 9", page), page
+
+
+def test_an_event_that_does_not_exist_is_404(client):
+    assert client.get(reverse("ratings:event", args=[999])).status_code == 404
+    assert client.get(reverse("ratings:event_table", args=[999])).status_code == 404
+
+
+def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_client, night):
+    table = services.round_draw(event=night).tables.get(number=1)
+    url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
+    data = paper(seat_names(table))
+    preview = member_client.post(url, {**data, "preview": "1"})
+    save = {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+
+    first = member_client.post(url, save)
+    second = member_client.post(url, save, follow=True)
+
+    assert first["Location"] == table.get_absolute_url()
+    assert second.redirect_chain[-1][0] == table.get_absolute_url()
+    assert "Game saved and rated." in second.content.decode()
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("ru", ["Положение", "Тур 1: введено столов — 1 из 3", "Ввести пулю", "пуля введена"]),
+        ("sr-latn", ["Plasman", "Kolo 1: uneto 1 od 3 stolova", "Unesi papir", "papir unet"]),
+    ],
+)
+def test_the_event_page_speaks_the_member_s_language(member_client, night, settings, code, words):
+    first = services.round_draw(event=night)
+    play_table(first.tables.get(number=1))
+    member_client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+
+    page = member_client.get(night.get_absolute_url()).content.decode()
+
+    for word in words:
+        assert word in page
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/events/99999999999999999999/",
+        "/events/tables/99999999999999999999/",
+        "/events/{pk}/rounds/99999999999999999999/cards/",
+        "/events/{pk}/rounds/70000/cards/",
+    ],
+)
+def test_numbers_beyond_any_id_are_not_found(client, night, path):
+    assert client.get(path.format(pk=night.pk)).status_code == 404
+
+
+def test_a_table_id_beyond_any_id_is_not_found_on_the_entry_form(member_client, night):
+    url = reverse("ratings:game_new", args=[night.league.slug])
+
+    assert member_client.get(url, {"table": "9" * 30}).status_code == 404
+    assert member_client.get(url, {"table": "²"}).status_code == 404
+
+
+def test_a_scored_league_s_table_of_four_is_entered_from_its_link(member_client, nine):
+    hearts = make_league(System.RAYTER_LOWSCORE, name="Hearts")
+    event = make_event(hearts, nine[:8], table_size=4)
+    table = services.round_draw(event=event).tables.get(number=2)
+    names = seat_names(table)
+    url = reverse("ratings:game_new", args=[hearts.slug]) + f"?table={table.pk}"
+
+    form = member_client.get(url).context["form"]
+    assert form.seat_count == 4 and not form.more_rows
+    assert [form[f"player_{seat}"].value() for seat in range(4)] == names
+    data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30"}
+    data |= {f"player_{seat}": name for seat, name in enumerate(names)}
+    data |= {f"score_{seat}": str(score) for seat, score in enumerate((26, 0, 13, 5))}
+    preview = member_client.post(url, {**data, "preview": "1"})
+    saved = member_client.post(
+        url, {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+    )
+
+    table.refresh_from_db()
+    assert saved["Location"] == table.get_absolute_url()
+    assert sorted(table.game.results.values_list("score", flat=True)) == [0, 5, 13, 26]
+
+
+def test_a_head_to_head_table_is_a_game_of_two(member_client, nine):
+    chess = make_league(System.ELO, name="Chess")
+    event = make_event(chess, nine[:4], scoring=Scoring.TOTAL)
+    table = services.round_draw(event=event).tables.get(number=1)
+    names = seat_names(table)
+    url = reverse("ratings:game_new", args=[chess.slug]) + f"?table={table.pk}"
+    data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30", "outcome": "1"}
+    data |= {f"player_{seat}": name for seat, name in enumerate(names)}
+
+    preview = member_client.post(url, {**data, "preview": "1"})
+    member_client.post(
+        url, {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
+    )
+
+    standings = member_client.get(event.get_absolute_url()).context["page"].standings
+    assert (standings[0].player.name, standings[0].points) == (names[0], 1.0)
+    assert event.table_size == 2
+
+
+def test_a_table_s_game_links_back_to_its_event_and_table(client, night, django_assert_num_queries):
+    table = services.round_draw(event=night).tables.get(number=3)
+    game = play_table(table)
+
+    with django_assert_num_queries(2):
+        page = client.get(game.get_absolute_url()).content.decode()
+
+    assert night.get_absolute_url() in page and table.get_absolute_url() in page
+    assert "Table 3, round 1" in page
