@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -23,6 +24,7 @@ from django.db.models import (
     Prefetch,
     QuerySet,
     Subquery,
+    TextChoices,
     Value,
     When,
     Window,
@@ -30,6 +32,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from django.utils.translation import gettext_lazy as _
 
+from ratings import statistics
 from ratings.models import Game, League, Player, Result, Standing
 from ratings.systems import better_in_any_league
 
@@ -111,6 +114,104 @@ def league_standings(
         .annotate(rank=Window(Rank(), partition_by=[F("status")], order_by=best_first))
         .order_by("status", best_first, "player__name")
     )
+
+
+# Seasons ----------------------------------------------------------------------------------------
+
+
+class SeasonOrder(TextChoices):
+    """What a season table ranks by, in the league's direction."""
+
+    RATING = "rating", _("rating")
+    CHANGE = "change", _("rating change")
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    """A player's season: see :func:`season_standings`."""
+
+    rank: int
+    player_id: int
+    name: str
+    slug: str
+    games: int
+    rating: float
+    change: float
+    average_score: float
+    first_places: int
+    shared_first_places: int
+
+
+def season_standings(
+    league: League,
+    start: datetime | None,
+    end: datetime | None,
+    *,
+    by: str = SeasonOrder.RATING,
+    min_games: int | None = None,
+) -> list[SeasonRow]:
+    """The players who played in the league from ``start`` to before ``end`` (either open), best
+    first: their games in the period, their rating at its end (after their last game in it) and
+    its change over it (from before their first game in it), their average score and their
+    first places (see :mod:`ratings.statistics` for places), ranked by ``by`` in the league's
+    direction (equal values share a rank). Optionally only players with ``min_games`` or more.
+
+    Ratings are continuous: a season is a view of the league's one history, not a reset. One
+    query, in SQL for the window functions (each game's places, each player's first and last
+    game of the period) that the ORM cannot aggregate over; a correlated subquery per player
+    would instead be evaluated per result row when grouped.
+    """
+    conditions, params = ["league_id = %s"], [league.pk]
+    for bound, operator in ((start, ">="), (end, "<")):
+        if bound is not None:
+            conditions.append(f"played_at {operator} %s")
+            params.append(connection.ops.adapt_datetimefield_value(bound))
+    games = f"SELECT id FROM {statistics.GAME} WHERE {' AND '.join(conditions)}"
+    direction = "ASC" if league.lower_is_better else "DESC"
+    ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
+    sql = f"""
+        WITH seats AS ({statistics.seats_sql(games)}),
+        numbered AS (
+            SELECT seats.*,
+                   ROW_NUMBER() OVER (PARTITION BY player_id ORDER BY played_at, game_id) AS n,
+                   COUNT(*) OVER (PARTITION BY player_id) AS played
+            FROM seats
+        ),
+        players AS (
+            SELECT player_id,
+                   COUNT(*) AS games,
+                   MAX(CASE WHEN n = played THEN rating_after END) AS rating,
+                   MAX(CASE WHEN n = 1 THEN rating_before END) AS rating_before,
+                   AVG(score) AS average_score,
+                   SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
+                   SUM(CASE WHEN place = 1 AND same_score > 1 THEN 1 ELSE 0 END) AS shared
+            FROM numbered
+            GROUP BY player_id
+            HAVING COUNT(*) >= %s
+        )
+        SELECT RANK() OVER (ORDER BY {ranked_by} {direction}) AS rank,
+               players.player_id, p.name, p.slug, games, rating, rating - rating_before,
+               average_score, first_places, shared
+        FROM players
+        JOIN {statistics.PLAYER} p ON p.id = players.player_id
+        ORDER BY rank, p.name, p.id
+    """
+    rows = statistics.sql_rows(sql, [*params, min_games or 1])
+    return [
+        SeasonRow(
+            int(rank),
+            player_id,
+            name,
+            slug,
+            int(games),
+            float(rating),
+            float(change),
+            float(average),
+            int(firsts),
+            int(shared),
+        )
+        for rank, player_id, name, slug, games, rating, change, average, firsts, shared in rows
+    ]
 
 
 # Games ------------------------------------------------------------------------------------------

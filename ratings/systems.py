@@ -78,6 +78,10 @@ class RatingSystem:
     # The fewest and most players a game has.
     seats: ClassVar[tuple[int, int]]
     lower_is_better: ClassVar[bool] = False
+    # Which game score is the better one, which decides places at the table (the player
+    # statistics, head-to-head records, season tables): the lowest Preferans final score and
+    # the lowest hearts score win; a higher score wins everywhere else (head-to-head: 1 is a win).
+    lower_score_is_better: ClassVar[bool] = False
     integer_ratings: ClassVar[bool] = False
     has_paper: ClassVar[bool] = False
     # FIDE's K-factor depends on the player's age: the engine loads birth dates only for these.
@@ -145,6 +149,11 @@ class RatingSystem:
         """A filter for ratings in ``field`` better than ``than`` (a value or expression)."""
         return models.Q(**{f"{field}__{'lt' if self.lower_is_better else 'gt'}": than})
 
+    @property
+    def wins_draws_losses(self) -> bool:
+        """Two players a game: a first place reads as a win, a shared one as a draw."""
+        return self.seats[1] == 2
+
 
 class Prefko(RatingSystem):
     """Preferans for three, rated by prefko (preferans-rating-js): a lower rating is better."""
@@ -153,6 +162,7 @@ class Prefko(RatingSystem):
     kind = Kind.PREFERANS
     seats = (3, 3)
     lower_is_better = True
+    lower_score_is_better = True  # the final scores: the winner's is the lowest
     integer_ratings = True
     has_paper = True
     form_path = "ratings.forms.PreferansGameForm"
@@ -224,6 +234,7 @@ class RayterHighscore(Rayter):
 
 class RayterLowscore(Rayter):
     code = System.RAYTER_LOWSCORE
+    lower_score_is_better = True
     rayter_score_type = rayter.SCORE_TYPE_LOW_SCORE
 
 
