@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     IntegerChoices,
     IntegerField,
@@ -30,6 +31,7 @@ from django.db.models import (
     Window,
 )
 from django.db.models.functions import Coalesce, Rank
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings import statistics
@@ -126,6 +128,48 @@ class SeasonOrder(TextChoices):
     CHANGE = "change", _("rating change")
 
 
+def leagues_with_span() -> QuerySet[League]:
+    """Leagues with ``first_played_at`` and ``last_played_at`` (None without games): two seeks
+    in the (league, played_at, id) index, in the league's own query."""
+    games = Game.objects.filter(league=OuterRef("pk"))
+    return League.objects.annotate(
+        first_played_at=Subquery(games.order_by("played_at").values("played_at")[:1]),
+        last_played_at=Subquery(games.order_by("-played_at").values("played_at")[:1]),
+    )
+
+
+def league_years(league: League) -> list[int]:
+    """The years, in the club's time zone, in which a league (from :func:`leagues_with_span`)
+    has games, oldest first: one query, an index seek for each year from the first game's to
+    the last one's (a DISTINCT over the years would read every game of the league)."""
+    if league.first_played_at is None:
+        return []
+    first = timezone.localtime(league.first_played_at).year
+    last = timezone.localtime(league.last_played_at).year
+    years = range(first, last + 1)
+    found = (
+        League.objects.filter(pk=league.pk)
+        .values(
+            **{
+                f"y{year}": Exists(
+                    Game.objects.filter(
+                        league=league,
+                        played_at__gte=_new_year(year),
+                        played_at__lt=_new_year(year + 1),
+                    )
+                )
+                for year in years
+            }
+        )
+        .get()
+    )
+    return [year for year in years if found[f"y{year}"]]
+
+
+def _new_year(year: int) -> datetime:
+    return timezone.make_aware(datetime(year, 1, 1))
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonRow:
     """A player's season: see :func:`season_standings`."""
@@ -140,6 +184,11 @@ class SeasonRow:
     average_score: float
     first_places: int
     shared_first_places: int
+
+    @property
+    def wins(self) -> int:
+        """First places not shared: wins, in a league of two-player games."""
+        return self.first_places - self.shared_first_places
 
 
 def season_standings(

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, files, pages
+from ratings.views import entry, files, pages, players_vs
 
 
 class PlayerSlugConverter:
@@ -38,4 +38,10 @@ urlpatterns = [
     path("games/<int:pk>/", pages.game_detail, name="game"),
     path("players/new/", entry.player_new, name="player_new"),
     path("players/<player_slug:slug>/", pages.player_detail, name="player"),
+    path(
+        "players/<player_slug:a>/vs/<player_slug:b>/",
+        players_vs.head_to_head,
+        name="head_to_head",
+    ),
+    path("players/<player_slug:slug>/vs/", players_vs.head_to_head_pick, name="head_to_head_pick"),
 ]

@@ -40,6 +40,8 @@ READ_PAGES = {
     "league_games": lambda w: [w.league.slug],
     "game": lambda w: [w.game.pk],
     "player": lambda w: [w.players[0].slug],
+    "head_to_head": lambda w: [w.players[0].slug, w.players[1].slug],
+    "head_to_head_pick": lambda w: [w.players[0].slug],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],

@@ -20,20 +20,34 @@ pytestmark = pytest.mark.django_db
 LOGGED_IN = 2  # the session and the user, for the pages with the base layout
 QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
-    "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
+    # the league with its first and last game; the years with games (for the season tabs); the
+    # count and the page of standings, ranked by a window
+    "leaderboard": 4,
     "export": 2,  # the league; all its (filtered) standings with their rank
+    # the league with its first and last game; the years with games; the season's table, every
+    # player's games, places and ratings in the period by window functions (a list: no count)
+    "season": 3,
+    "season_export": 2,  # the league; the season's table
     "games": 4,  # the league; the count, the page of games, their results
     "games_by_player": 5,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
-    "player": 4,  # the player; their standings with ranks; their whole history; the opponents
+    # the player; their standings with ranks; their whole history; the opponents on the pages
+    # shown; their statistics in every league (places, streaks, best and worst by window
+    # functions); the opponents they met most often in every league
+    "player": 6,
+    # both players; their record per league; those leagues; their games together; the third
+    # players at their tables; both rating histories in those leagues
+    "head_to_head": 6,
 }
 
 
 def logged_in(page: str) -> int:
-    return QUERIES[page] + (0 if page == "export" else LOGGED_IN)
+    return QUERIES[page] + (0 if page.endswith("export") else LOGGED_IN)
 
 
 def urls(league, game, player) -> dict[str, str]:
+    opponent = game.results.exclude(player=player).select_related("player").first().player
+    season = f"?season={game.played_at.year}"
     return {
         "home": reverse("ratings:home"),
         "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
@@ -43,6 +57,9 @@ def urls(league, game, player) -> dict[str, str]:
         + f"?player={player.slug}",
         "game": reverse("ratings:game", args=[game.pk]),
         "player": reverse("ratings:player", args=[player.slug]),
+        "season": reverse("ratings:leaderboard", args=[league.slug]) + season + "&min_games=1",
+        "season_export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]) + season,
+        "head_to_head": reverse("ratings:head_to_head", args=[player.slug, opponent.slug]),
     }
 
 
@@ -111,10 +128,11 @@ def test_later_pages_and_other_sorts_cost_the_same(client, big_club, django_asse
             assert client.get(url + extra).status_code == 200
 
 
-def test_a_player_with_thousands_of_games_is_still_four_queries(
+def test_a_player_with_thousands_of_games_costs_the_same_queries(
     client, elo_league_with, django_assert_num_queries
 ):
-    """The chart needs every game but gets them in one query; opponents only for one page."""
+    """The chart needs every game but gets them in one query; opponents only for one page;
+    the statistics are aggregates in SQL, one query per group for every league."""
     league = elo_league_with(player="Marathon", opponents=40, games=3200)
     player = Standing.objects.get(league=league, player__name="Marathon").player
     url = reverse("ratings:player", args=[player.slug])
