@@ -207,33 +207,45 @@ def season_standings(
 
     Ratings are continuous: a season is a view of the league's one history, not a reset. One
     query, in SQL for the window functions (each game's places, each player's first and last
-    game of the period) that the ORM cannot aggregate over; a correlated subquery per player
-    would instead be evaluated per result row when grouped.
+    game of the period) that the ORM cannot aggregate over (grouped, the ORM's correlated
+    subqueries per player would run once per result row).
     """
-    conditions, params = ["league_id = %s"], [league.pk]
+    conditions, params = ["g.league_id = %s"], [league.pk]
     for bound, operator in ((start, ">="), (end, "<")):
         if bound is not None:
-            conditions.append(f"played_at {operator} %s")
+            conditions.append(f"g.played_at {operator} %s")
             params.append(connection.ops.adapt_datetimefield_value(bound))
-    games = f"SELECT id FROM {statistics.GAME} WHERE {' AND '.join(conditions)}"
+    best_score_first = "ASC" if league.rating_system.lower_score_is_better else "DESC"
     direction = "ASC" if league.lower_is_better else "DESC"
     ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
+    # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
+    # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
+    # up only for first places.
     sql = f"""
-        WITH seats AS ({statistics.seats_sql(games)}),
+        WITH seats AS (
+            SELECT r.player_id, r.game_id, g.played_at, r.score, r.rating_before,
+                   r.rating_after,
+                   RANK() OVER (PARTITION BY r.game_id ORDER BY r.score {best_score_first})
+                       AS place
+            FROM {statistics.GAME} g
+            JOIN {statistics.RESULT} r ON r.game_id = g.id
+            WHERE {" AND ".join(conditions)}
+        ),
         numbered AS (
-            SELECT seats.*,
-                   ROW_NUMBER() OVER (PARTITION BY player_id ORDER BY played_at, game_id) AS n,
-                   COUNT(*) OVER (PARTITION BY player_id) AS played
+            SELECT seats.*, ROW_NUMBER() OVER w AS n, LEAD(game_id) OVER w AS next_game
             FROM seats
+            WINDOW w AS (PARTITION BY player_id ORDER BY played_at, game_id)
         ),
         players AS (
             SELECT player_id,
                    COUNT(*) AS games,
-                   MAX(CASE WHEN n = played THEN rating_after END) AS rating,
+                   MAX(CASE WHEN next_game IS NULL THEN rating_after END) AS rating,
                    MAX(CASE WHEN n = 1 THEN rating_before END) AS rating_before,
                    AVG(score) AS average_score,
                    SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
-                   SUM(CASE WHEN place = 1 AND same_score > 1 THEN 1 ELSE 0 END) AS shared
+                   SUM(
+                       CASE WHEN place = 1 AND {statistics.tied_sql("numbered")} THEN 1 ELSE 0 END
+                   ) AS shared
             FROM numbered
             GROUP BY player_id
             HAVING COUNT(*) >= %s

@@ -9,11 +9,18 @@ the lowest Preferans final score wins, the highest head-to-head score is a win).
 is place 1, shared or not; in a game of two (``wins_draws_losses``) a first place alone is a win
 and a shared one a draw. One player **finished ahead** of another when their place is better.
 
-The queries are SQL rather than the ORM because they aggregate over window functions (RANK over
-each game's seats, ROW_NUMBER over a player's games), which Django's ORM cannot group by; they run
-unchanged on SQLite and PostgreSQL. The systems' directions come from :mod:`ratings.systems`,
-written into the SQL as CASE expressions over ``league.system``, so one query covers leagues of
-either direction.
+The queries are SQL rather than the ORM because they aggregate over window functions
+(ROW_NUMBER over a player's games, RANK over each game's seats), which Django's ORM cannot group
+by; they run unchanged on SQLite and PostgreSQL. The systems' directions come from
+:mod:`ratings.systems`, written into the SQL as CASE expressions over ``league.system``, so one
+query covers leagues of either direction.
+
+What they cost decides their shape (``bench/run.py`` measures a player with 4,000 games): a
+player's places are counted by joining each of their results to the other seats of its game
+(the index on (game, seat) finds them) and grouping, which reads every table once; a RANK over
+all the seats of their games would sort those 12,000 rows first, and a self-join of such a CTE
+has no index and grows with the square of the history. Where a whole league's period is ranked
+(seasons), RANK over each game's seats is the cheaper way.
 """
 
 from __future__ import annotations
@@ -64,21 +71,32 @@ def _rating_key(rating: str, system: str) -> str:
     return f"(CASE WHEN {system} IN ({_codes(scores=False)}) THEN {rating} ELSE -({rating}) END)"
 
 
-def seats_sql(games: str) -> str:
-    """SQL for a CTE: every seat of the games ``games`` selects (SQL giving game ids), with its
-    league, system and ``place``, and ``same_score``: how many seats of the game scored the same
-    (more than 1 at place 1 is a shared first place)."""
+def tied_sql(seat: str) -> str:
+    """SQL that is true when another seat of ``seat``'s game has the same score (for a first
+    place: a shared one)."""
+    return f"""EXISTS (
+        SELECT 1 FROM {RESULT} o
+        WHERE o.game_id = {seat}.game_id AND o.score = {seat}.score
+          AND o.player_id <> {seat}.player_id
+    )"""
+
+
+def _player_games_sql() -> str:
+    """SQL for a CTE: each of one player's results (the parameter is their id) with its game's
+    league, system and time, its ``place`` and ``same_score`` (how many seats of the game scored
+    the same, the player's included): their game's seats joined and counted."""
+    mine, other = _score_key("r.score", "l.system"), _score_key("o.score", "l.system")
     return f"""
-        SELECT r.player_id, r.game_id, g.league_id, l.system, g.played_at, r.score,
-               r.rating_before, r.rating_after,
-               RANK() OVER (
-                   PARTITION BY r.game_id ORDER BY {_score_key("r.score", "l.system")}
-               ) AS place,
-               COUNT(*) OVER (PARTITION BY r.game_id, r.score) AS same_score
+        SELECT g.league_id, r.game_id, g.played_at, l.system, r.score, r.rating_before,
+               r.rating_after,
+               1 + SUM(CASE WHEN {other} < {mine} THEN 1 ELSE 0 END) AS place,
+               SUM(CASE WHEN o.score = r.score THEN 1 ELSE 0 END) AS same_score
         FROM {RESULT} r
         JOIN {GAME} g ON g.id = r.game_id
         JOIN {LEAGUE} l ON l.id = g.league_id
-        WHERE r.game_id IN ({games})
+        JOIN {RESULT} o ON o.game_id = r.game_id
+        WHERE r.player_id = %s
+        GROUP BY r.id, g.id, l.id
     """
 
 
@@ -150,62 +168,82 @@ def player_statistics(
 ) -> dict[int, LeagueStatistics]:
     """The player's statistics in every league they played in, by league id: one query.
 
-    Gaps and islands for the streaks: numbering the player's games in order (``n``) and, apart,
-    their first places, the difference of the two numbers is the same all along a run of first
-    places in a row and changes after every other place, so grouping by it gives the runs.
+    Each game is numbered in the player's order (``n``). The best and worst rating and game are
+    found in passes over those numbered games rather than a sort for each: the best and worst
+    values first, then (for the games) the best and worst change between equal scores, then the
+    first game that reached them. Gaps and islands for the streaks: numbering the first places
+    apart, the difference of the two numbers is the same all along a run of first places in a
+    row and changes after any other place, so grouping by it gives the runs.
     """
     since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
-    rating_key = _rating_key("rating_after", "system")
-    change_key = _rating_key("rating_after - rating_before", "system")
-    score_key = _score_key("score", "system")
     sql = f"""
-        WITH seats AS ({seats_sql(f"SELECT game_id FROM {RESULT} WHERE player_id = %s")}),
+        WITH games AS ({_player_games_sql()}),
         mine AS (
-            SELECT league_id, game_id, played_at, score, place, same_score,
-                   rating_after,
+            SELECT league_id, game_id, played_at, score, place, same_score, rating_after,
                    CASE WHEN place = 1 THEN 1 ELSE 0 END AS is_first,
-                   ROW_NUMBER() OVER (
-                       PARTITION BY league_id ORDER BY played_at, game_id
-                   ) AS n,
-                   ROW_NUMBER() OVER (
-                       PARTITION BY league_id ORDER BY {rating_key}, played_at, game_id
-                   ) AS best_rating_n,
-                   ROW_NUMBER() OVER (
-                       PARTITION BY league_id ORDER BY {rating_key} DESC, played_at, game_id
-                   ) AS worst_rating_n,
-                   ROW_NUMBER() OVER (
-                       PARTITION BY league_id
-                       ORDER BY {score_key}, {change_key}, played_at, game_id
+                   {_rating_key("rating_after", "system")} AS rating_key,
+                   {_score_key("score", "system")} AS score_key,
+                   {_rating_key("rating_after - rating_before", "system")} AS change_key,
+                   ROW_NUMBER() OVER (PARTITION BY league_id ORDER BY played_at, game_id) AS n
+            FROM games
+        ),
+        bounds AS (
+            SELECT league_id,
+                   MIN(rating_key) AS best_rating, MAX(rating_key) AS worst_rating,
+                   MIN(score_key) AS best_score, MAX(score_key) AS worst_score
+            FROM mine
+            GROUP BY league_id
+        ),
+        ties AS (
+            SELECT m.league_id,
+                   MIN(CASE WHEN m.score_key = b.best_score THEN m.change_key END)
+                       AS best_change,
+                   MAX(CASE WHEN m.score_key = b.worst_score THEN m.change_key END)
+                       AS worst_change
+            FROM mine m
+            JOIN bounds b ON b.league_id = m.league_id
+            GROUP BY m.league_id
+        ),
+        firsts_reached AS (
+            SELECT m.league_id,
+                   MIN(CASE WHEN m.rating_key = b.best_rating THEN m.n END) AS best_rating_n,
+                   MIN(CASE WHEN m.rating_key = b.worst_rating THEN m.n END) AS worst_rating_n,
+                   MIN(
+                       CASE WHEN m.score_key = b.best_score AND m.change_key = t.best_change
+                       THEN m.n END
                    ) AS best_game_n,
-                   ROW_NUMBER() OVER (
-                       PARTITION BY league_id
-                       ORDER BY {score_key} DESC, {change_key} DESC, played_at, game_id
+                   MIN(
+                       CASE WHEN m.score_key = b.worst_score AND m.change_key = t.worst_change
+                       THEN m.n END
                    ) AS worst_game_n
-            FROM seats
-            WHERE player_id = %s
+            FROM mine m
+            JOIN bounds b ON b.league_id = m.league_id
+            JOIN ties t ON t.league_id = m.league_id
+            GROUP BY m.league_id
         ),
         totals AS (
-            SELECT league_id,
+            SELECT m.league_id,
                    COUNT(*) AS games,
                    SUM(is_first) AS firsts,
                    SUM(CASE WHEN is_first = 1 AND same_score > 1 THEN 1 ELSE 0 END) AS shared,
                    AVG(place) AS average_place,
                    AVG(score) AS average_score,
                    SUM(CASE WHEN played_at >= %s THEN 1 ELSE 0 END) AS recent,
-                   MAX(CASE WHEN best_rating_n = 1 THEN game_id END) AS best_rating_game,
-                   MAX(CASE WHEN best_rating_n = 1 THEN played_at END) AS best_rating_at,
-                   MAX(CASE WHEN best_rating_n = 1 THEN rating_after END) AS best_rating,
-                   MAX(CASE WHEN worst_rating_n = 1 THEN game_id END) AS worst_rating_game,
-                   MAX(CASE WHEN worst_rating_n = 1 THEN played_at END) AS worst_rating_at,
-                   MAX(CASE WHEN worst_rating_n = 1 THEN rating_after END) AS worst_rating,
-                   MAX(CASE WHEN best_game_n = 1 THEN game_id END) AS best_game,
-                   MAX(CASE WHEN best_game_n = 1 THEN played_at END) AS best_game_at,
-                   MAX(CASE WHEN best_game_n = 1 THEN score END) AS best_score,
-                   MAX(CASE WHEN worst_game_n = 1 THEN game_id END) AS worst_game,
-                   MAX(CASE WHEN worst_game_n = 1 THEN played_at END) AS worst_game_at,
-                   MAX(CASE WHEN worst_game_n = 1 THEN score END) AS worst_score
-            FROM mine
-            GROUP BY league_id
+                   MAX(CASE WHEN n = f.best_rating_n THEN game_id END) AS best_rating_game,
+                   MAX(CASE WHEN n = f.best_rating_n THEN played_at END) AS best_rating_at,
+                   MAX(CASE WHEN n = f.best_rating_n THEN rating_after END) AS best_rating,
+                   MAX(CASE WHEN n = f.worst_rating_n THEN game_id END) AS worst_rating_game,
+                   MAX(CASE WHEN n = f.worst_rating_n THEN played_at END) AS worst_rating_at,
+                   MAX(CASE WHEN n = f.worst_rating_n THEN rating_after END) AS worst_rating,
+                   MAX(CASE WHEN n = f.best_game_n THEN game_id END) AS best_game,
+                   MAX(CASE WHEN n = f.best_game_n THEN played_at END) AS best_game_at,
+                   MAX(CASE WHEN n = f.best_game_n THEN score END) AS best_score,
+                   MAX(CASE WHEN n = f.worst_game_n THEN game_id END) AS worst_game,
+                   MAX(CASE WHEN n = f.worst_game_n THEN played_at END) AS worst_game_at,
+                   MAX(CASE WHEN n = f.worst_game_n THEN score END) AS worst_score
+            FROM mine m
+            JOIN firsts_reached f ON f.league_id = m.league_id
+            GROUP BY m.league_id
         ),
         runs AS (
             SELECT league_id, COUNT(*) AS length, MAX(n) AS last_n
@@ -230,7 +268,7 @@ def player_statistics(
         FROM totals
         LEFT JOIN streaks ON streaks.league_id = totals.league_id
     """
-    rows = sql_rows(sql, [player.pk, player.pk, connection.ops.adapt_datetimefield_value(since)])
+    rows = sql_rows(sql, [player.pk, connection.ops.adapt_datetimefield_value(since)])
     statistics = {}
     for row in rows:
         (league_id, games, firsts, shared, average_place, average_score, recent) = row[:7]
@@ -273,18 +311,20 @@ class OpponentRecord:
 def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list[OpponentRecord]]:
     """The ``limit`` players the player met most often in each league, most games first (then by
     name), each with the player's record against them, by league id: one query."""
+    mine, other = _score_key("r.score", "l.system"), _score_key("o.score", "l.system")
     sql = f"""
-        WITH seats AS ({seats_sql(f"SELECT game_id FROM {RESULT} WHERE player_id = %s")}),
-        pairs AS (
-            SELECT me.league_id, other.player_id,
+        WITH pairs AS (
+            SELECT g.league_id, o.player_id,
                    COUNT(*) AS games,
-                   SUM(CASE WHEN me.place < other.place THEN 1 ELSE 0 END) AS ahead,
-                   SUM(CASE WHEN me.place = other.place THEN 1 ELSE 0 END) AS level,
-                   SUM(CASE WHEN me.place > other.place THEN 1 ELSE 0 END) AS behind
-            FROM seats me
-            JOIN seats other ON other.game_id = me.game_id AND other.player_id <> me.player_id
-            WHERE me.player_id = %s
-            GROUP BY me.league_id, other.player_id
+                   SUM(CASE WHEN {mine} < {other} THEN 1 ELSE 0 END) AS ahead,
+                   SUM(CASE WHEN r.score = o.score THEN 1 ELSE 0 END) AS level,
+                   SUM(CASE WHEN {mine} > {other} THEN 1 ELSE 0 END) AS behind
+            FROM {RESULT} r
+            JOIN {RESULT} o ON o.game_id = r.game_id AND o.player_id <> r.player_id
+            JOIN {GAME} g ON g.id = r.game_id
+            JOIN {LEAGUE} l ON l.id = g.league_id
+            WHERE r.player_id = %s
+            GROUP BY g.league_id, o.player_id
         ),
         ranked AS (
             SELECT pairs.*, p.name, p.slug,
@@ -300,7 +340,7 @@ def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list
         ORDER BY league_id, n
     """
     opponents: dict[int, list[OpponentRecord]] = defaultdict(list)
-    for league_id, player_id, name, slug, *numbers in sql_rows(sql, [player.pk, player.pk, limit]):
+    for league_id, player_id, name, slug, *numbers in sql_rows(sql, [player.pk, limit]):
         opponents[league_id].append(
             OpponentRecord(league_id, player_id, name, slug, *(int(n) for n in numbers))
         )
@@ -391,34 +431,20 @@ class PairGame:
 
 
 def head_to_head_games(a: Player, b: Player) -> dict[int, list[PairGame]]:
-    """Every game A and B played together, newest first, by league id: one query.
-
-    Both players' results of those games come in one ordered query, two rows a game (A's first);
-    pairing them is the only work done here.
+    """Every game A and B played together, newest first, by league id: one query (A's results,
+    and B's found through the (game, player) index)."""
+    sql = f"""
+        SELECT g.league_id, a.game_id, g.played_at, a.score, a.rating_before, a.rating_after,
+               b.score, b.rating_before, b.rating_after
+        FROM {RESULT} a
+        JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
+        JOIN {GAME} g ON g.id = a.game_id
+        WHERE a.player_id = %s
+        ORDER BY g.played_at DESC, a.game_id DESC
     """
-    shared = Result.objects.filter(player=b).values("game_id")
-    rows = (
-        Result.objects.filter(player_id__in=(a.pk, b.pk), game_id__in=shared)
-        .order_by("-game__played_at", "-game_id", "player_id")
-        .values_list(
-            "game__league_id",
-            "game_id",
-            "game__played_at",
-            "player_id",
-            "score",
-            "rating_before",
-            "rating_after",
-        )
-    )
     games: dict[int, list[PairGame]] = defaultdict(list)
-    pending: dict[int, tuple] = {}
-    for league_id, game_id, played_at, player_id, *numbers in rows:
-        other = pending.pop(game_id, None)
-        if other is None:
-            pending[game_id] = (player_id, numbers)
-            continue
-        mine = {player_id: numbers, other[0]: other[1]}
-        games[league_id].append(PairGame(league_id, game_id, played_at, *mine[a.pk], *mine[b.pk]))
+    for league_id, game_id, played_at, *numbers in sql_rows(sql, [b.pk, a.pk]):
+        games[league_id].append(PairGame(league_id, game_id, _moment(played_at), *numbers))
     return games
 
 
