@@ -7,10 +7,12 @@
 It builds 2,000 players, a 200,000-game Preferans league with realistic skew (a few players with
 thousands of games), a 1,000-game Preferans league and, through ``import_rayter``, a 100,000-game
 scored league; then it prints a table of: recording a new game at history sizes 1,000 and
-200,000; the leaderboard, games list, game page and a heavy player's page through Django's test
-client with their SQL query counts; a full replay after editing the league's first game; peak
-memory; and ``import_rayter`` of the 100,000-game file next to the ``rayter`` 2.1.0 CLI on the
-same file (installed into bench/out/rayter-venv on first use).
+200,000; the leaderboard, games list, game page and a heavy player's page (with its statistics,
+and without them in the same run), the heavy player's head-to-head page and the leaderboard of
+the busiest season, through Django's test client with their SQL query counts; a full replay
+after editing the league's first game; peak memory; and ``import_rayter`` of the 100,000-game
+file next to the ``rayter`` 2.1.0 CLI on the same file (installed into bench/out/rayter-venv on
+first use).
 """
 
 from __future__ import annotations
@@ -200,6 +202,71 @@ def time_page(client, url: str, samples: int) -> tuple[float, int]:
     return statistics.median(times), len(queries.captured_queries)
 
 
+def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str, str]]:
+    """The heavy player's page with and without its statistics (without: the page as before
+    issue #14, so the difference is the statistics' cost), the head-to-head page with the
+    opponent they met most often, and the league's table for its busiest year."""
+    from django.db.models import Count
+    from django.db.models.functions import ExtractYear
+
+    from ratings import statistics as club_statistics
+    from ratings.models import Game
+    from ratings.views import stats
+
+    rows = []
+    # With and without alternate request by request: a shared machine's load changes during a
+    # run, and both medians should meet the same. The process's CPU time (SQLite runs in it)
+    # is given too: other processes' load moves it far less than the wall-clock time.
+    url = f"/players/{heavy.slug}/"
+    panels = {"with": stats.statistics_panels, "without": lambda player, leagues: {}}
+    wall: dict[str, list[float]] = {"with": [], "without": []}
+    cpu: dict[str, list[float]] = {"with": [], "without": []}
+    try:
+        for _ in range(samples + 1):  # the first of each warms up
+            for variant, make_panels in panels.items():
+                stats.statistics_panels = make_panels
+                began, began_cpu = time.perf_counter(), time.process_time()
+                assert client.get(url).status_code == 200
+                wall[variant].append(time.perf_counter() - began)
+                cpu[variant].append(time.process_time() - began_cpu)
+    finally:
+        stats.statistics_panels = panels["with"]
+
+    def medians(times: dict[str, list[float]]) -> str:
+        return " / ".join(ms(statistics.median(times[variant][1:])) for variant in panels)
+
+    rows.append(
+        (
+            "page: heavy player's page, with / without statistics (alternating)",
+            f"median {medians(wall)}; CPU time {medians(cpu)}",
+        )
+    )
+    rival = club_statistics.player_opponents(heavy)[league.pk][0]
+    median, queries = time_page(client, f"/players/{heavy.slug}/vs/{rival.slug}/", samples)
+    rows.append(
+        (
+            f"page: head to head, heavy player and {rival.name} ({rival.games:,} games together)",
+            f"median {ms(median)}, {queries} SQL queries",
+        )
+    )
+    year, games = (
+        Game.objects.filter(league=league)
+        .annotate(year=ExtractYear("played_at"))
+        .values_list("year")
+        .annotate(n=Count("id"))
+        .order_by("-n")
+        .first()
+    )
+    median, queries = time_page(client, f"/leagues/{league.slug}/?season={year}", samples)
+    rows.append(
+        (
+            f"page: leaderboard for the season {year} ({games:,} games)",
+            f"median {ms(median)}, {queries} SQL queries",
+        )
+    )
+    return rows
+
+
 def write_rayter_file(path: Path, names: list[str], games: int, rng: random.Random) -> None:
     start = datetime(2020, 1, 1, 18, 0)
     lines = ["score_type lowscore", "game_name Hearts", ""]
@@ -286,6 +353,7 @@ def main() -> None:
     for label, url in pages:
         median, queries = time_page(client, url, args.samples)
         rows.append((f"page: {label}", f"median {ms(median)}, {queries} SQL queries"))
+    rows += time_statistics_pages(client, big, heavy, args.samples)
 
     results = list(first_game.results.order_by("seat"))
     papers = [(r.left + 2, r.middle, r.right) for r in results]

@@ -79,8 +79,9 @@ class RatingSystem:
     # The fewest and most players a game has.
     seats: ClassVar[tuple[int, int]]
     lower_is_better: ClassVar[bool] = False
-    # Which game score is best at a table (an event's standings ask): the lowest Preferans final
-    # score and low-score game, the highest elsewhere.
+    # Which game score is the better one, which decides places at the table (event standings,
+    # player statistics, head-to-head records, season tables): the lowest Preferans final score
+    # and low-score game win; a higher score wins everywhere else (head-to-head: 1 is a win).
     lower_score_is_better: ClassVar[bool] = False
     # The table sizes an event of this system may choose (ratings.algorithms.seating allows
     # 2 to 6): Preferans is rated for three, head-to-head for two.
@@ -154,6 +155,11 @@ class RatingSystem:
     def better(self, field: str, than) -> models.Q:
         """A filter for ratings in ``field`` better than ``than`` (a value or expression)."""
         return models.Q(**{f"{field}__{'lt' if self.lower_is_better else 'gt'}": than})
+
+    @property
+    def wins_draws_losses(self) -> bool:
+        """Two players a game: a first place reads as a win, a shared one as a draw."""
+        return self.seats[1] == 2
 
 
 class Prefko(RatingSystem):

@@ -11,6 +11,7 @@ from datetime import datetime
 import django_tables2 as tables
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import F
+from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.functional import cached_property
 from django.utils.html import conditional_escape, format_html, format_html_join
@@ -361,3 +362,191 @@ class PlayerDirectoryTable(ClubTable):
                 for standing in record.leagues
             ),
         )
+
+
+# Statistics -------------------------------------------------------------------------------------
+
+
+# Numbers in the cells only: the headers of these tables are long and may wrap on a phone (a
+# header with the "num" class never does).
+NUMBER_CELLS = {"td": {"class": "num"}}
+
+
+def _record_label(system: RatingSystem):
+    """The header of a win–draw–loss record: finished ahead, level, behind at a bigger table."""
+    if system.wins_draws_losses:
+        return _("Won – drawn – lost")
+    return _("Ahead – level – behind")
+
+
+def score_labels(system: RatingSystem) -> tuple[str, str]:
+    """What a sum and an average of a league's game scores are called: final scores in
+    Preferans, points (1 a win, ½ a draw) in a league of two-player games, scores otherwise."""
+    if system.has_paper:
+        return _("Final scores, in all"), _("Average final score")
+    if system.wins_draws_losses:
+        return _("Points"), _("Points per game")
+    return _("Scores, in all"), _("Average score")
+
+
+class OpponentsTable(ClubTable):
+    """The players a player met most often in one league (``statistics.OpponentRecord``), each
+    with the record against them, linked to the two players' head-to-head page."""
+
+    name = tables.Column(verbose_name=_("Opponent"))
+    games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_CELLS)
+
+    class Meta:
+        attrs = {"class": "opponents"}
+        orderable = False
+
+    def __init__(self, rows, *, player, system: RatingSystem):
+        record = tables.Column(
+            verbose_name=_record_label(system), accessor="games", attrs=NUMBER_CELLS
+        )
+        super().__init__(rows, extra_columns=[("record", record)])
+        self.player = player
+
+    def render_name(self, record) -> SafeString:
+        return format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
+
+    def render_record(self, record) -> SafeString:
+        url = reverse("ratings:head_to_head", args=[self.player.slug, record.slug])
+        title = _("%(player)s against %(opponent)s") % {
+            "player": self.player.name,
+            "opponent": record.name,
+        }
+        return format_html(
+            '<a href="{}" title="{}">{}–{}–{}</a>',
+            url,
+            title,
+            record.ahead,
+            record.level,
+            record.behind,
+        )
+
+
+class PairRecordTable(ClubTable):
+    """Two players' record in one league (``statistics.PairRecord``), a row each: how often each
+    finished ahead of the other (won), and the sum and average of each one's scores."""
+
+    player = tables.Column(verbose_name=_("Player"))
+
+    class Meta:
+        attrs = {"class": "pair-record"}
+        orderable = False
+
+    def __init__(self, record, *, a, b, system: RatingSystem):
+        rows = [
+            {"player": player, "ahead": ahead, "total": total, "average": total / record.games}
+            for player, ahead, total in (
+                (a, record.a_ahead, record.a_score_sum),
+                (b, record.b_ahead, record.b_score_sum),
+            )
+        ]
+        total_label, average_label = score_labels(system)
+        ahead_label = _("Wins") if system.wins_draws_losses else _("Finished ahead")
+        super().__init__(
+            rows,
+            extra_columns=[
+                ("ahead", tables.Column(verbose_name=ahead_label, attrs=NUMBER_CELLS)),
+                ("total", tables.Column(verbose_name=total_label, attrs=NUMBER_CELLS)),
+                ("average", tables.Column(verbose_name=average_label, attrs=NUMBER_CELLS)),
+            ],
+        )
+
+    def render_player(self, value) -> SafeString:
+        return self.player_link(value)
+
+    def _number(self, value: float) -> str:
+        return number_text(value)
+
+    render_total = render_average = _number
+
+
+class HeadToHeadGamesTable(ClubTable):
+    """Two players' games together in one league (``statistics.PairGame``), newest first: each
+    one's score and rating change, and who finished ahead."""
+
+    played_at = tables.Column(verbose_name=_("Played"), orderable=False)
+
+    class Meta:
+        attrs = {"class": "head-to-head-games"}
+        orderable = False
+
+    def __init__(self, rows, *, a, b, system: RatingSystem, prefix: str):
+        def column(name: str, field: str) -> tables.Column:
+            return tables.Column(verbose_name=name, accessor=field, attrs=NUMBER_CELLS)
+
+        ahead = _("Winner") if system.wins_draws_losses else _("Ahead")
+
+        super().__init__(
+            rows,
+            prefix=prefix,
+            extra_columns=[
+                ("a_score", column(a.name, "a_score")),
+                ("a_change", column(_("Change"), "a_change")),
+                ("b_score", column(b.name, "b_score")),
+                ("b_change", column(_("Change"), "b_change")),
+                ("ahead", tables.Column(verbose_name=ahead, accessor="game_id")),
+            ],
+        )
+        self.a, self.b, self.system = a, b, system
+
+    def render_played_at(self, value: datetime, record) -> SafeString:
+        return format_html('<a href="{}">{}</a>', self.game_url(record.game_id), when_html(value))
+
+    def render_a_score(self, value: float) -> str:
+        return self.system.score_text(value)
+
+    render_b_score = render_a_score
+
+    def render_a_change(self, value: float) -> SafeString | str:
+        return change_html(value, lower_is_better=self.system.lower_is_better)
+
+    render_b_change = render_a_change
+
+    def render_ahead(self, record) -> str:
+        if record.a_score == record.b_score:
+            return _("draw") if self.system.wins_draws_losses else _("level")
+        a_better = (record.a_score < record.b_score) == self.system.lower_score_is_better
+        return (self.a if a_better else self.b).name
+
+
+class SeasonTable(ClubTable):
+    """A league's table for a period (``selectors.SeasonRow``): games in the period, the rating
+    at its end and the change over it, average score and first places (wins in a league of
+    two-player games); ranked by the database by rating or change, in the league's direction."""
+
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "name"), attrs=NUMBER_CELLS)
+    name = tables.Column(verbose_name=_("Player"))
+    games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_CELLS)
+    rating = tables.Column(verbose_name=_("Rating at the end"), attrs=NUMBER_CELLS)
+    change = tables.Column(verbose_name=_("Change"), attrs=NUMBER_CELLS)
+
+    class Meta:
+        attrs = {"class": "leaderboard season"}
+        empty_text = _("No one played in this league in this period.")
+
+    def __init__(self, rows, *, system: RatingSystem, **kwargs):
+        if system.wins_draws_losses:
+            firsts = tables.Column(verbose_name=_("Wins"), accessor="wins", attrs=NUMBER_CELLS)
+        else:
+            firsts = tables.Column(verbose_name=_("First places"), attrs=NUMBER_CELLS)
+        average = tables.Column(verbose_name=score_labels(system)[1], attrs=NUMBER_CELLS)
+        super().__init__(
+            rows, extra_columns=[("average_score", average), ("first_places", firsts)], **kwargs
+        )
+        self.system = system
+
+    def render_name(self, record) -> SafeString:
+        return format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
+
+    def render_rating(self, value: float) -> str:
+        return rating_text(value)
+
+    def render_change(self, value: float) -> SafeString | str:
+        return change_html(value, lower_is_better=self.system.lower_is_better)
+
+    def render_average_score(self, value: float) -> str:
+        return number_text(value)

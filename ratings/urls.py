@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, events, exports, files, pages, players
+from ratings.views import entry, events, exports, files, pages, players, players_vs
 
 
 class PlayerSlugConverter:
@@ -49,4 +49,10 @@ urlpatterns = [
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),
     path("players/<player_slug:slug>/", pages.player_detail, name="player"),
+    path(
+        "players/<player_slug:a>/vs/<player_slug:b>/",
+        players_vs.head_to_head,
+        name="head_to_head",
+    ),
+    path("players/<player_slug:slug>/vs/", players_vs.head_to_head_pick, name="head_to_head_pick"),
 ]

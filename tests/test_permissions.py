@@ -79,6 +79,8 @@ READ_PAGES = {
     "event": lambda w: [w.event.pk],
     "event_table": lambda w: [w.table.pk],
     "round_cards": lambda w: [w.event.pk, 1],
+    "head_to_head": lambda w: [w.players[0].slug, w.players[1].slug],
+    "head_to_head_pick": lambda w: [w.players[0].slug],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],

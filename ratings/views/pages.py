@@ -36,7 +36,9 @@ from ratings.tables import (
     LeagueGamesTable,
     PlayerGamesTable,
     PrefkoTermsTable,
+    SeasonTable,
 )
+from ratings.views import seasons, stats
 
 PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
@@ -45,6 +47,11 @@ EXPORT_FORMATS = ("csv", "json")
 EXPORT_COLUMNS = (
     *("rank", "name", "rating", "games", "last_change", "last_played"),
     *("provisional", "inactive"),
+)
+# A period's table (a season or dates): the rating at its end and the change over it.
+SEASON_EXPORT_COLUMNS = (
+    *("rank", "name", "games", "rating", "change", "average_score"),
+    *("first_places", "shared_first_places"),
 )
 
 
@@ -129,14 +136,24 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 @club_readable
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """A league's standings: ranked in the league's direction, sortable, filterable."""
-    league = get_object_or_404(League, slug=slug)
+    """A league's standings: ranked in the league's direction, sortable, filterable; or its
+    table for a period (a season or dates, :mod:`ratings.views.seasons`)."""
+    league = get_object_or_404(selectors.leagues_with_span(), slug=slug)
     filter_form, filters = _filters(request)
-    table = LeaderboardTable(
-        selectors.league_standings(league, **filters),
-        system=league.rating_system,
-        order_by="rating" if league.lower_is_better else "-rating",
-    )
+    period_form, period = seasons.period_filter(request)
+    if period is None:
+        table = LeaderboardTable(
+            selectors.league_standings(league, **filters),
+            system=league.rating_system,
+            order_by="rating" if league.lower_is_better else "-rating",
+        )
+    else:
+        table = SeasonTable(
+            selectors.season_standings(
+                league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
+            ),
+            system=league.rating_system,
+        )
     RequestConfig(request, paginate=PAGINATION).configure(table)
     return render(
         request,
@@ -146,7 +163,11 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "filter_form": filter_form,
             "min_games": filters.get("min_games"),
-            "export_query": _export_query(filters),
+            "period_form": period_form,
+            "period": period,
+            "tabs": seasons.season_tabs(request, selectors.league_years(league), period),
+            "rank_by": seasons.rank_by_links(request, period),
+            "export_query": _export_query(filters, period),
             "can_enter_games": can_enter_games(request.user),
             # Asked only on a scored league's page, where the import link is (two permission
             # queries for a staff account).
@@ -156,13 +177,15 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _export_query(filters: dict) -> str:
-    """The filters shown, for the export links: the download has the same rows."""
+def _export_query(filters: dict, period: seasons.Period | None = None) -> str:
+    """The filters and period shown, for the export links: the download has the same rows."""
     query = {}
     if filters.get("min_games"):
         query["min_games"] = filters["min_games"]
-    if filters.get("show_inactive"):
+    if filters.get("show_inactive") and period is None:
         query["inactive"] = "on"
+    if period is not None:
+        query.update(period.query())
     return urlencode(query)
 
 
@@ -172,8 +195,10 @@ def _export_number(value: float | None, league: League) -> float | int | None:
     return machine_number(value, 0 if league.integer_ratings else 2)
 
 
-def _export_filename(league: League, fmt: str) -> str:
+def _export_filename(league: League, fmt: str, period: seasons.Period | None = None) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
+    if period is not None:
+        stem = f"{stem}-{period.slug}"
     return f"{stem}-standings.{fmt}"
 
 
@@ -189,8 +214,52 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         return HttpResponseBadRequest(
             " ".join(filter_form.errors["min_games"]), content_type="text/plain; charset=utf-8"
         )
-    standings = selectors.league_standings(league, **filters)
-    rows = [
+    period_form, period = seasons.period_filter(request)
+    if not period_form.is_valid():
+        return HttpResponseBadRequest(
+            period_form.error_text(), content_type="text/plain; charset=utf-8"
+        )
+    if period is None:
+        columns, rows = EXPORT_COLUMNS, _standings_rows(league, filters)
+    else:
+        columns, rows = SEASON_EXPORT_COLUMNS, _season_rows(league, period, filters)
+    disposition = content_disposition_header(True, _export_filename(league, fmt, period))
+    if fmt == "json":
+        payload = {
+            "league": {
+                "name": league.name,
+                "slug": league.slug,
+                "system": league.system,
+                "lower_is_better": league.lower_is_better,
+                # What a replay of the games export needs besides the system.
+                "elo_k": league.elo_k,
+                "speed": league.speed,
+                "provisional_until": league.provisional_until,
+                "inactive_days": league.inactive_days,
+            },
+        }
+        if period is not None:
+            payload["period"] = {
+                "season": period.season,
+                "from": period.first_day and period.first_day.isoformat(),
+                "to": period.last_day and period.last_day.isoformat(),
+                "ranked_by": period.by,
+            }
+        payload["standings"] = rows
+        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        writer = csv.writer(response)
+        writer.writerow(columns)
+        for row in rows:
+            row["name"] = spreadsheet_text(row["name"])
+            writer.writerow(["" if row[col] is None else row[col] for col in columns])
+    response["Content-Disposition"] = disposition
+    return response
+
+
+def _standings_rows(league: League, filters: dict) -> list[dict]:
+    return [
         {
             "rank": standing.rank if standing.status == selectors.Status.RANKED else None,
             "name": standing.player.name,
@@ -205,34 +274,27 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
             "provisional": standing.status == selectors.Status.PROVISIONAL,
             "inactive": standing.status == selectors.Status.INACTIVE,
         }
-        for standing in standings
+        for standing in selectors.league_standings(league, **filters)
     ]
-    disposition = content_disposition_header(True, _export_filename(league, fmt))
-    if fmt == "json":
-        payload = {
-            "league": {
-                "name": league.name,
-                "slug": league.slug,
-                "system": league.system,
-                "lower_is_better": league.lower_is_better,
-                # What a replay of the games export needs besides the system.
-                "elo_k": league.elo_k,
-                "speed": league.speed,
-                "provisional_until": league.provisional_until,
-                "inactive_days": league.inactive_days,
-            },
-            "standings": rows,
+
+
+def _season_rows(league: League, period: seasons.Period, filters: dict) -> list[dict]:
+    rows = selectors.season_standings(
+        league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
+    )
+    return [
+        {
+            "rank": row.rank,
+            "name": row.name,
+            "games": row.games,
+            "rating": _export_number(row.rating, league),
+            "change": _export_number(row.change, league),
+            "average_score": machine_number(row.average_score, 2),
+            "first_places": row.first_places,
+            "shared_first_places": row.shared_first_places,
         }
-        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
-    else:
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        writer = csv.writer(response)
-        writer.writerow(EXPORT_COLUMNS)
-        for row in rows:
-            row["name"] = spreadsheet_text(row["name"])
-            writer.writerow(["" if row[col] is None else row[col] for col in EXPORT_COLUMNS])
-    response["Content-Disposition"] = disposition
-    return response
+        for row in rows
+    ]
 
 
 # Games ------------------------------------------------------------------------------------------
@@ -348,6 +410,7 @@ class LeagueSection:
     standing: Standing
     chart: SafeString
     table: PlayerGamesTable
+    statistics: stats.StatisticsPanel | None = None
 
     @property
     def league(self) -> League:
@@ -390,21 +453,31 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
 @require_safe
 @club_readable
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A player's leagues: rating, rank, rating history chart and games, page by page."""
+    """A player's leagues: rating, rank, statistics, rating history chart and games, page by
+    page."""
     player = Player.objects.only("name", "slug").filter(slug=slug).first()
     if player is None:
         # An address from before a rename or a merge: the player is still there, under another.
         alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
         return redirect(alias.player, permanent=True)
     history = selectors.player_history(player)
+    standings = list(selectors.player_standings(player))
+    panels = stats.statistics_panels(player, [standing.league for standing in standings])
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []
-    for standing in selectors.player_standings(player):
+    for standing in standings:
         league = standing.league
         rows = history.get(league.pk, [])
         table = PlayerGamesTable(rows[::-1], system=league.rating_system, prefix=f"{league.slug}-")
         config.configure(table)
-        sections.append(LeagueSection(standing=standing, chart=_chart(league, rows), table=table))
+        sections.append(
+            LeagueSection(
+                standing=standing,
+                chart=_chart(league, rows),
+                table=table,
+                statistics=panels.get(league.pk),
+            )
+        )
     # Opponents only for the rows on the pages shown, all leagues at once.
     opponents = selectors.opponents_by_game(
         (row.record.game_id for section in sections for row in section.table.page.object_list),

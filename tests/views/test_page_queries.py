@@ -22,14 +22,26 @@ pytestmark = pytest.mark.django_db
 LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
 QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
-    "leaderboard": 4,  # the league; the count and the page of standings; its latest events
+    # the league with its first and last game; the years with games (for the season tabs); the
+    # count and the page of standings, ranked by a window; its latest events
+    "leaderboard": 5,
     "export": 2,  # the league; all its (filtered) standings with their rank
+    # the league with its first and last game; the years with games; the season's table, every
+    # player's games, places and ratings in the period by window functions (a list: no count);
+    # its latest events
+    "season": 4,
+    "season_export": 2,  # the league; the season's table
     "games": 4,  # the league; the count, the page of games, their results
     "games_by_player": 5,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
-    # The player; their standings with ranks; their whole history; the opponents; the results
-    # of the events they played (their places worked out from them).
-    "player": 5,
+    # The player; their standings with ranks; their whole history; the opponents on the pages
+    # shown; their statistics in every league (places, streaks, best and worst by window
+    # functions); the opponents they met most often in every league; the results of the events
+    # they played (their places worked out from them).
+    "player": 7,
+    # both players; their record per league; those leagues; their games together; the third
+    # players at their tables; both rating histories in those leagues
+    "head_to_head": 6,
     "players": 3,  # the count, the page of players, their standings with leagues
     "players_search": 4,  # the same, and every (pk, name) for the typos of a 4+ letter name
     # Events: whatever the number of rounds, tables and players.
@@ -51,7 +63,7 @@ ASKS_PERMISSIONS = {"member": {"events"}, "staff": {"events", "event"}}
 
 
 def logged_in(page: str, role: str = "member") -> int:
-    if page == "export":
+    if page.endswith("export"):
         return QUERIES[page]
     return QUERIES[page] + LOGGED_IN + (PERMISSIONS if page in ASKS_PERMISSIONS[role] else 0)
 
@@ -59,6 +71,8 @@ def logged_in(page: str, role: str = "member") -> int:
 def urls(league, game, player, event=None) -> dict[str, str]:
     event = event or Event.objects.get()
     table = EventTable.objects.filter(round__event=event).order_by("round__number", "number")[0]
+    opponent = game.results.exclude(player=player).select_related("player").first().player
+    season = f"?season={game.played_at.year}"
     return {
         "home": reverse("ratings:home"),
         "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
@@ -74,6 +88,9 @@ def urls(league, game, player, event=None) -> dict[str, str]:
         "event": reverse("ratings:event", args=[event.pk]),
         "event_table": reverse("ratings:event_table", args=[table.pk]),
         "round_cards": reverse("ratings:round_cards", args=[event.pk, 1]),
+        "season": reverse("ratings:leaderboard", args=[league.slug]) + season + "&min_games=1",
+        "season_export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]) + season,
+        "head_to_head": reverse("ratings:head_to_head", args=[player.slug, opponent.slug]),
     }
 
 

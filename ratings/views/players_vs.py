@@ -1,0 +1,159 @@
+"""Two players head to head: ``/players/<a>/vs/<b>/``, and the player page's form that leads there.
+
+Per league where they played together: their games (linked), how often each finished ahead of the
+other, the sum and average of each one's scores, both rating lines on one chart, and the third
+players they met most often together. The numbers come from :mod:`ratings.statistics`, a fixed
+number of queries whatever the length of their history (``tests/views/test_head_to_head.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
+
+from ratings import statistics
+from ratings.access import club_readable
+from ratings.charts import ChartPoint, ChartSeries, rating_history_svg
+from ratings.links import url_maker
+from ratings.models import League, Player, PlayerAlias
+from ratings.tables import HeadToHeadGamesTable, PairRecordTable
+
+# The player page's chart tooltip, formatted only for the points drawn as markers.
+from ratings.views.pages import PAGINATION, _PointTitle
+
+
+@dataclass(frozen=True)
+class PairSection:
+    """Two players in one league: their record, a chart of both ratings, their games."""
+
+    league: League
+    record: statistics.PairRecord
+    record_table: PairRecordTable
+    chart: SafeString
+    table: HeadToHeadGamesTable
+    companions: list[statistics.Companion]
+
+
+def _series(player: Player, points: list[statistics.RatingPoint]) -> ChartSeries:
+    game_url = url_maker("ratings:game")
+    return ChartSeries(
+        player.name,
+        [
+            ChartPoint(
+                point.played_at,
+                point.rating_after,
+                game_url(point.game_id),
+                _PointTitle(point.played_at, point.rating_after, point.change),
+            )
+            for point in points
+        ],
+    )
+
+
+def _pair_or_redirect(a: str, b: str) -> tuple[Player, Player] | HttpResponse:
+    """The two players, or a redirect to their addresses now (after a rename or a merge);
+    404 for a slug that was never a player's."""
+    found = {p.slug: p for p in Player.objects.filter(slug__in=(a, b)).only("name", "slug")}
+    if a in found and b in found:
+        return found[a], found[b]
+    missing = {a, b} - set(found)
+    renamed = dict(PlayerAlias.objects.filter(slug__in=missing).values_list("slug", "player__slug"))
+    if missing - set(renamed):
+        raise Http404("No such player")
+    now_a, now_b = renamed.get(a, a), renamed.get(b, b)
+    if now_a == now_b:
+        return redirect("ratings:player", now_a, permanent=True)
+    return redirect("ratings:head_to_head", now_a, now_b, permanent=True)
+
+
+@require_safe
+@club_readable
+def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
+    """Two players' games together, per league: who finished ahead how often, each one's scores,
+    both rating lines on one chart, and the third players they met most often together."""
+    if a == b:
+        return redirect("ratings:player", a)
+    pair = _pair_or_redirect(a, b)
+    if isinstance(pair, HttpResponse):
+        return pair
+    player_a, player_b = pair
+    records = statistics.head_to_head(player_a, player_b)
+    sections = []
+    if records:
+        leagues = League.objects.filter(pk__in=records).order_by("name")
+        games = statistics.head_to_head_games(player_a, player_b)
+        companions = statistics.head_to_head_companions(player_a, player_b)
+        histories = statistics.rating_histories([player_a, player_b], records)
+        config = RequestConfig(request, paginate=PAGINATION)
+        for league in leagues:
+            table = HeadToHeadGamesTable(
+                games[league.pk],
+                a=player_a,
+                b=player_b,
+                system=league.rating_system,
+                prefix=f"{league.slug}-",
+            )
+            config.configure(table)
+            chart = rating_history_svg(
+                [
+                    _series(player, histories[league.pk, player.pk])
+                    for player in (player_a, player_b)
+                ],
+                lower_is_better=league.lower_is_better,
+            )
+            sections.append(
+                PairSection(
+                    league=league,
+                    record=records[league.pk],
+                    record_table=PairRecordTable(
+                        records[league.pk], a=player_a, b=player_b, system=league.rating_system
+                    ),
+                    chart=chart,
+                    table=table,
+                    companions=companions.get(league.pk, []),
+                )
+            )
+    return render(
+        request,
+        "ratings/head_to_head.html",
+        {"a": player_a, "b": player_b, "sections": sections},
+    )
+
+
+class OpponentForm(forms.Form):
+    """Whom to compare a player with: a name or an address, as on the games list's filter."""
+
+    opponent = forms.CharField(label=_("Head to head with"), max_length=80)
+
+    def __init__(self, data, *, player: Player):
+        super().__init__(data)
+        self.player = player
+
+    def clean_opponent(self) -> Player:
+        typed = " ".join(self.cleaned_data["opponent"].split())
+        opponent = Player.objects.filter(Q(slug=typed) | Q(name__iexact=typed)).only("slug").first()
+        if opponent is None:
+            raise forms.ValidationError(_("No player “%(value)s”."), params={"value": typed})
+        if opponent.pk == self.player.pk:
+            raise forms.ValidationError(_("Choose someone else."))
+        return opponent
+
+
+@require_safe
+@club_readable
+def head_to_head_pick(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player page's "head to head with" form: to the two players' page, or say who is
+    unknown."""
+    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    form = OpponentForm(request.GET if "opponent" in request.GET else None, player=player)
+    if form.is_valid():
+        return redirect("ratings:head_to_head", player.slug, form.cleaned_data["opponent"].slug)
+    return render(request, "ratings/head_to_head_pick.html", {"player": player, "form": form})
