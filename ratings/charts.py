@@ -11,9 +11,11 @@ Some choices and why:
   games would otherwise get a page of several megabytes. Coordinates are rounded to 0.1.
 - Series differ in colour, dash pattern and (every other one) hollow markers, so the chart
   still reads without colour vision: classes ``s0`` to ``s7``, styled in ``static/club.css``.
-- The chart is one ``role="img"`` with a text summary; the markers are links for mouse and touch
-  but are kept out of the tab order (hundreds of tab stops would trap keyboard users). The page's
-  table of games is the accessible way to the same games.
+- The chart is one ``role="figure"`` named by a text summary (its ``<title>`` and ``<desc>``);
+  the drawing inside is ``aria-hidden``. Its markers are links for mouse and touch but are kept
+  out of the tab order (hundreds of tab stops would trap keyboard users) and from screen readers:
+  the page's table of games is the accessible way to the same games. (Not ``role="img"``: an
+  image's content is presentational, and links inside one are "nested interactive" controls.)
 - No ``<style>`` element or ``style`` attribute: the Content Security Policy allows only the
   site's own stylesheets, so every rule, scoped to ``.rating-chart``, is in ``static/club.css``.
   On narrow screens the chart shrinks with its viewBox, so the text is drawn larger there and
@@ -145,10 +147,11 @@ def rating_history_svg(
         description += ". " + _("Lower ratings are better; the axis is reversed so up is better.")
     out.append(
         f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
-        f'{height}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" '
+        f'{height}" width="100%" preserveAspectRatio="xMidYMid meet" role="figure" '
         f'aria-label="{escape(name)}">'
     )
     out.append(f"<title>{escape(name)}</title><desc>{escape(description)}</desc>")
+    out.append('<g aria-hidden="true">')
 
     # Gridlines now, their labels after the data so no line hides them. The labels sit on their
     # line inside the plot, so no margin has to be guessed for their width.
@@ -219,7 +222,7 @@ def rating_history_svg(
         out.append("</g>")
 
     out.extend(y_labels)
-    out.append("</svg>")
+    out.append("</g></svg>")
     return mark_safe("".join(out))
 
 

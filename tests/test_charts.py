@@ -154,7 +154,7 @@ def test_it_summarises_each_league_for_screen_readers():
     )
     svg = rating_history_svg([preferans, series("Chess", count=2)])
 
-    label = re.search(r'<svg [^>]*role="img"[^>]*aria-label="([^"]*)"', svg).group(1)
+    label = re.search(r'<svg [^>]*role="figure"[^>]*aria-label="([^"]*)"', svg).group(1)
     assert label == "Rating history: Friday Preferans from 1000 to 973; Chess from 1000 to 999"
     assert "<desc>Friday Preferans: 3 games, Jan. 5, 2026 – Jan. 9, 2026; Chess: 2 games" in svg
     assert 'viewBox="0 0 720 280" width="100%"' in svg
