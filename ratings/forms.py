@@ -335,20 +335,69 @@ class GameForm(forms.Form):
         return [self.cleaned_data[f"player_{seat}"] for seat in self.filled_seats()]
 
 
+# The minus signs keyboards type: "-", the real minus sign "−" (the club's pages write it, so
+# it gets copied), and the dashes some keyboards put in its place.
+MINUS_SIGNS = str.maketrans(dict.fromkeys("\u2212\u2013\u2012\ufe63\uff0d", "-"))
+# The pattern of a number that may be negative, for the browser (HTML's pattern is a JavaScript
+# regular expression compiled with the v flag: "-" is escaped in a class).
+SIGNED_PATTERN = "[\\-\u2212\u2013]?[0-9]+"
+
+
+def signed_number_attrs(inputmode: str) -> dict:
+    """A box for a number that may be negative (the Middle column's bula, a score).
+
+    Why not ``inputmode="numeric"`` on its own: the digit pads it brings up on common phone
+    keyboards (iOS's above all) have no minus key, and a bula is often negative. So the box
+    asks for no keypad by itself: without JavaScript a phone shows its full keyboard, whose
+    numbers layer has "-" on iOS and Android alike. ``static/forms.js`` then sets
+    ``inputmode`` to ``data-inputmode`` (the quick digit pad) on a touch screen and puts a ±
+    button beside the box, which flips the sign, so the pad's missing minus does not matter.
+    """
+    return {
+        "data-signed": True,
+        "data-inputmode": inputmode,
+        "data-sign-label": gettext_lazy("Plus or minus"),
+        "autocomplete": "off",
+    }
+
+
+class SignedWholeNumberField(forms.IntegerField):
+    """A whole number that may be negative, typed in a text box: any minus sign a keyboard
+    types counts (see :data:`MINUS_SIGNS`)."""
+
+    def __init__(self, **kwargs):
+        attrs = {"pattern": SIGNED_PATTERN, **signed_number_attrs("numeric")}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().translate(MINUS_SIGNS)
+        return super().to_python(value)
+
+    def widget_attrs(self, widget):
+        # IntegerField would add min, max and step, which a text box has no use for.
+        return {}
+
+
 def _column(label, *, side: bool) -> forms.IntegerField:
     errors = {
         "invalid": _("Enter a whole number."),
         "required": _("Enter a whole number (0 if nothing is written)."),
     }
     if side:
-        # The middle column's lower bound is only a size limit: the default message says so.
+        # Never negative: the digit pad of inputmode="numeric" has all a side column needs.
         errors["min_value"] = _("Side columns are never negative.")
-    return forms.IntegerField(
-        label=label,
-        min_value=0 if side else -MAX_COLUMN,
-        max_value=MAX_COLUMN,
-        error_messages=errors,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+        return forms.IntegerField(
+            label=label,
+            min_value=0,
+            max_value=MAX_COLUMN,
+            error_messages=errors,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+        )
+    # The middle column's lower bound is only a size limit: the default message says so.
+    return SignedWholeNumberField(
+        label=label, min_value=-MAX_COLUMN, max_value=MAX_COLUMN, error_messages=errors
     )
 
 
@@ -454,7 +503,8 @@ class ScoredGameForm(GameForm):
                 min_value=-MAX_SCORE,
                 max_value=MAX_SCORE,
                 error_messages={"invalid": _("Enter a number.")},
-                widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
+                # A score may be negative: the same ± button as the Middle column's.
+                widget=forms.NumberInput(attrs={"step": "any", **signed_number_attrs("decimal")}),
             )
         self.order_as_shown()
 

@@ -1,8 +1,16 @@
-/* The error summary after a failed submit (templates/ratings/error_summary.html), as the GOV.UK
- * design system's: the page opens with the summary focused, so a screen reader reads it and a
- * phone shows it, however far down the first wrong field is. Its links then take the member to
- * the field with its label in view, and put the cursor in it. A progressive enhancement: without
- * scripts the summary's autofocus and plain links do most of this.
+/* Help for every form, a progressive enhancement (without scripts the forms work as they are):
+ *
+ * - The error summary after a failed submit (templates/ratings/error_summary.html), as the
+ *   GOV.UK design system's: the page opens with the summary focused, so a screen reader reads it
+ *   and a phone shows it, however far down the first wrong field is. Its links then take the
+ *   member to the field with its label in view, and put the cursor in it. Without scripts the
+ *   summary's autofocus and plain links do most of this.
+ * - A ± button beside a number that may be negative ([data-signed]: the Middle column, a score)
+ *   on a touch screen. The box then asks for the quick digit pad (data-inputmode), which on
+ *   common phone keyboards (iOS's above all) has no minus key; the button flips the sign
+ *   instead. Without scripts the box asks for no pad, and the phone's full keyboard has "-".
+ *   The button is out of the Tab order (a keyboard types "-") and never takes the focus, so
+ *   the phone's keyboard stays up while it is tapped.
  */
 (function () {
   "use strict";
@@ -27,7 +35,37 @@
     if (window.history && history.replaceState) history.replaceState(null, "", link.hash);
   }
 
+  var MINUS = /^\s*[-\u2212\u2013\u2012\ufe63\uff0d]\s*/;
+
+  function flipSign(input) {
+    var value = input.value;
+    input.value = MINUS.test(value) ? value.replace(MINUS, "") : "-" + value.trim();
+    // What typing would send: the live totals (paper.js) follow.
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function addSignButton(input) {
+    input.setAttribute("inputmode", input.getAttribute("data-inputmode") || "numeric");
+    var wrap = document.createElement("span");
+    wrap.className = "signed";
+    input.parentNode.insertBefore(wrap, input);
+    wrap.appendChild(input);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "sign-toggle";
+    button.tabIndex = -1;
+    button.textContent = "\u00b1";
+    button.setAttribute("aria-label", input.getAttribute("data-sign-label") || "Plus or minus");
+    if (input.id) button.setAttribute("aria-controls", input.id);
+    button.addEventListener("mousedown", function (event) { event.preventDefault(); });
+    button.addEventListener("click", function () { flipSign(input); });
+    wrap.appendChild(button);
+  }
+
   function start() {
+    if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) {
+      Array.prototype.forEach.call(document.querySelectorAll("input[data-signed]"), addSignButton);
+    }
     var summary = document.querySelector("[data-error-summary]");
     if (!summary) return;
     summary.addEventListener("click", followLink);
