@@ -25,7 +25,7 @@ from django_tables2 import RequestConfig
 from ratings import selectors
 from ratings.access import can_enter_games, club_readable
 from ratings.algorithms import preferans
-from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
@@ -372,7 +372,7 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
         )
         for row in rows
     ]
-    return rating_history_svg(
+    return rating_history_chart(
         [ChartSeries(league.name, points)], lower_is_better=league.lower_is_better
     )
 

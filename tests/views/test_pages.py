@@ -271,7 +271,8 @@ def test_player_page_shows_rating_rank_chart_and_games(
     assert "Friday Preferans" in page
     assert "Rating 1152, rank 2, 1 game." in page
     assert "lower rating is better" in page
-    assert '<svg class="rating-chart"' in html
+    assert '<svg class="rating-chart phone"' in html
+    assert '<svg class="rating-chart wide"' in html
     assert f'href="/games/{worked_example_game.pk}/"' in html
     # Opponents linked, in seat order; score, change, rating after.
     assert f'<a href="{worked_example_players[0].get_absolute_url()}">Pedja</a>' in html
