@@ -22,8 +22,8 @@ QUERIES = {
     "home": 1,  # the leagues, their player and game counts and last game as subqueries
     "leaderboard": 3,  # the league; the count and the page of standings, ranked by a window
     "export": 2,  # the league; all its (filtered) standings with their rank
-    "games": 4,  # the league; the count, the page of games, their results
-    "games_by_player": 5,  # the same, and the typed player looked up in the league
+    "games": 5,  # the league; the count, the page of games, their results; the filter's names
+    "games_by_player": 6,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
     "player": 4,  # the player; their standings with ranks; their whole history; the opponents
     "players": 3,  # the count, the page of players, their standings with leagues

@@ -237,6 +237,31 @@ def test_games_list_filters_by_player(
     assert f"/games/{theirs.pk}/" not in html
 
 
+def test_games_list_takes_part_of_a_name_spelled_any_way_and_suggests_the_players(
+    client, worked_example_game, worked_example_league, make_player, record_game
+):
+    others = [make_player("Peđa Kovač"), make_player("Bora"), make_player("Ceca")]
+    theirs = record_game(worked_example_league, others, papers=WORKED_EXAMPLE_PAPERS)
+    url = reverse("ratings:league_games", args=[worked_example_league.slug])
+
+    def games_of(typed: str) -> set[int]:
+        html = client.get(url, {"player": typed}).content.decode()
+        return {int(pk) for pk in re.findall(r'<a href="/games/(\d+)/">', html)}
+
+    assert games_of("kovac") == {theirs.pk}  # part of a name, without its accents
+    assert games_of("BOR") == {theirs.pk}
+    assert games_of("Pedja") == {worked_example_game.pk}  # a whole name: that player
+    assert games_of("johnn") == {worked_example_game.pk}
+    several = client.get(url, {"player": "ped"})
+    assert "“ped” fits several players: Pedja, Peđa Kovač. Type more of the name." in text(several)
+    page = client.get(url).content.decode()
+    assert 'list="league-players"' in page
+    names = re.search(r'<datalist id="league-players">(.*?)</datalist>', page)[1]
+    assert re.findall(r'<option value="([^"]*)">', names) == [
+        "Bora", "Ceca", "Johnny", "Marko", "Pedja", "Peđa Kovač",
+    ]  # fmt: skip
+
+
 def test_games_list_with_an_unknown_player_says_so(
     client, worked_example_game, worked_example_league
 ):
