@@ -77,7 +77,10 @@ def test_prefko_ranks_the_lowest_rating_first_and_says_so(
 
     assert names(response) == ["Johnny", "Marko", "Pedja"]
     assert ranks(response) == {"Johnny": 1, "Marko": 2, "Pedja": 3}
-    assert "a LOWER rating is better" in text(response)
+    page = text(response)
+    # Said once (the system's name), not three times; the order in bold.
+    assert page.count("lower is better") + page.lower().count("lower rating is better") == 1
+    assert "The leaderboard runs from the lowest rating up." in page
     assert "1 Johnny 1125 +25 1" in text(response)
     assert "3 Pedja 1173 −27 1" in text(response)
 

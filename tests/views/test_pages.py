@@ -99,7 +99,8 @@ def test_home_lists_leagues_with_their_direction_and_counts(
 
     assert "Friday Preferans" in page
     assert "Preferans (prefko, lower is better)" in page
-    assert "lower rating is better" in page
+    assert "lower rating is better" not in page  # once is enough: the system's name says it
+    assert "higher rating is better" in page  # Chess
     assert "3 players · 1 game · last game 2026-01-01" in page
     assert "Chess" in page
     assert "0 players · 0 games · no games yet" in page
