@@ -5,6 +5,9 @@
  *   and a phone shows it, however far down the first wrong field is. Its links then take the
  *   member to the field with its label in view, and put the cursor in it. Without scripts the
  *   summary's autofocus and plain links do most of this.
+ * - A table wider than its box scrolls inside it: the box then becomes a named region that
+ *   takes the focus, so a keyboard can scroll it too (WCAG 2.1.1; axe's scrollable-region-
+ *   focusable). Boxes that fit stay out of the Tab order.
  * - A ± button beside a number that may be negative ([data-signed]: the Middle column, a score)
  *   on a touch screen. The box then asks for the quick digit pad (data-inputmode), which on
  *   common phone keyboards (iOS's above all) has no minus key; the button flips the sign
@@ -62,7 +65,43 @@
     wrap.appendChild(button);
   }
 
+  function nameOf(box) {
+    // The heading the table is under: the nearest one before it, else the page's.
+    for (var node = box; node && node !== document.body; node = node.parentElement) {
+      for (var before = node.previousElementSibling; before; before = before.previousElementSibling) {
+        if (/^H[1-3]$/.test(before.tagName)) return before.textContent.trim();
+      }
+    }
+    var title = document.querySelector("h1");
+    return title ? title.textContent.trim() : document.title;
+  }
+
+  function markScrollingTables() {
+    // .table-wrap around the pages' own tables, django-tables2's .table-container in it.
+    var boxes = document.querySelectorAll(".table-wrap, .table-container");
+    Array.prototype.forEach.call(boxes, function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", nameOf(box));
+        box.setAttribute("data-scroll-region", "");
+      } else if (!scrolls && box.hasAttribute("data-scroll-region")) {
+        ["tabindex", "role", "aria-label", "data-scroll-region"].forEach(function (name) {
+          box.removeAttribute(name);
+        });
+      }
+    });
+  }
+
   function start() {
+    markScrollingTables();
+    var pending = false;
+    window.addEventListener("resize", function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; markScrollingTables(); });
+    });
     if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) {
       Array.prototype.forEach.call(document.querySelectorAll("input[data-signed]"), addSignButton);
     }

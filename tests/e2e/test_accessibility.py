@@ -230,3 +230,15 @@ def test_the_check_itself_finds_a_serious_violation(open_browser, live_server):
 
     found = {line.split(": ", 1)[1].split(" ", 1)[0] for line in audit.failures}
     assert {"label", "image-alt"} <= found
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
+def test_the_dark_scheme_passes_axe_too(open_browser, club, size, viewport):
+    """The same walk in the dark colour scheme (club.css has its own colours there), English."""
+    touch = {"is_mobile": True, "has_touch": True} if size == "phone" else {}
+    browsing = open_browser(viewport, color_scheme="dark", **touch)
+    audit = Audit(browsing, f"en {size} dark")
+    walk(audit, club)
+
+    assert audit.failures == [], "\n".join(audit.failures)
+    assert browsing.errors == []

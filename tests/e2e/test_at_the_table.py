@@ -167,6 +167,13 @@ def test_a_member_enters_the_worked_example_and_reads_the_result(
     if size == "phone":
         assert not browsing.scrolls_sideways(), "the leaderboard scrolls sideways at 360 px"
         assert_across_the_screen(browsing, board, ("Rank", "Player", "Rating", "Last change"))
+        # The games and the date are behind the table's edge: its box scrolls, by keyboard too.
+        wrap = page.locator(".table-container", has=page.locator(board))  # django-tables2's
+        assert (wrap.get_attribute("role"), wrap.get_attribute("tabindex")) == ("region", "0")
+        assert wrap.get_attribute("aria-label") == "Preferans"
+    else:
+        wrap = page.locator(".table-container", has=page.locator(board))
+        assert wrap.get_attribute("tabindex") is None  # it fits: no extra Tab stop
     browsing.screenshot(f"leaderboard-{size}")
 
     # The player page: the rating-history chart, whose point links to the game.
