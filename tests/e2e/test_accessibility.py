@@ -240,5 +240,7 @@ def test_the_dark_scheme_passes_axe_too(open_browser, club, size, viewport):
     audit = Audit(browsing, f"en {size} dark")
     walk(audit, club)
 
+    for line in audit.minor:
+        print(line)  # noqa: T201 (shown with -rA or on failure, for a human to judge)
     assert audit.failures == [], "\n".join(audit.failures)
     assert browsing.errors == []
