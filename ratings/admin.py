@@ -13,11 +13,13 @@ from datetime import datetime
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch
-from django.shortcuts import redirect
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
@@ -375,13 +377,37 @@ class LeagueAdmin(admin.ModelAdmin):
 # Games ------------------------------------------------------------------------------------------
 
 
+class SeatNumberField(forms.IntegerField):
+    """A seat as the site numbers it, from 1, for a seat stored from 0: the form shows and reads
+    the number people see, and hands the model its stored value."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 50)
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value):
+        # Only the stored value comes in as an int; what was typed stays as typed.
+        return value + 1 if isinstance(value, int) else value
+
+    def clean(self, value):
+        number = super().clean(value)
+        return None if number is None else number - 1
+
+    def has_changed(self, initial, data):
+        return super().has_changed(self.prepare_value(initial), data)
+
+
 class ResultInlineForm(forms.ModelForm):
+    seat = SeatNumberField(
+        label=_("seat"), help_text=_("Seats are taken in this order: 1, 2, 3, ...")
+    )
+
     class Meta:
         model = Result
         fields = ("player", "seat", "left", "middle", "right", "score")
         help_texts = {
             "score": _("Scored and head-to-head games; a Preferans score comes from the paper."),
-            "seat": _("Seats are taken in this order: 0, 1, 2, ..."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -454,7 +480,8 @@ class ResultFormSet(forms.BaseInlineFormSet):
 
 
 class ResultInline(PartOfParentInline, admin.TabularInline):
-    """A game's seats: whoever may add or change the game may edit them."""
+    """A game's seats: whoever may add or change the game may edit them. Seats are numbered
+    from 1, as on the site (stored from 0), editable or not."""
 
     model = Result
     form = ResultInlineForm
@@ -470,6 +497,21 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
     def get_extra(self, request, obj=None, **kwargs):
         return 0 if obj else 3
 
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if self._may_edit(request, obj):
+            return fields
+        # Read-only rows show the model's value: the stored seat, from 0. Show the site's.
+        return tuple("seat_number" if name == "seat" else name for name in fields)
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = super().get_readonly_fields(request, obj)
+        return readonly if self._may_edit(request, obj) else (*readonly, "seat_number")
+
+    @admin.display(description=_("seat"))
+    def seat_number(self, result):
+        return result.seat + 1
+
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
@@ -483,6 +525,10 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ("entered_by",)
     inlines = (ResultInline,)
     ordering = ("-played_at", "-id")
+
+    class Media:
+        # The results inline's boxes narrowed to their numbers: the page fits 1280 px.
+        css = {"all": ("club-admin.css",)}
 
     def get_queryset(self, request):
         seats = Result.objects.select_related("player").order_by("seat")
@@ -680,34 +726,73 @@ class AuditEntryAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     def after_shown(self, entry):
         return _audit_html(entry.after)
 
+    class Media:
+        css = {"all": ("club-admin.css",)}  # the restore button, styled as the page's tools
+
     @admin.action(description=_("Restore deleted game"), permissions=["restore"])
     def restore_deleted_games(self, request, queryset):
         """Bring back each selected deleted game under its old id; the league is re-rated."""
         for entry in queryset.select_related("league").order_by("at", "id"):
-            if entry.action != AuditAction.DELETE:
-                self.message_user(
-                    request,
-                    _("Entry %(entry)d is not a deletion: only a deleted game can be restored.")
-                    % {"entry": entry.pk},
-                    messages.WARNING,
-                )
-                continue
-            try:
-                game = engine.game_restore(entry=entry, actor=request.user)
-            except ValidationError as error:
-                self.message_user(
-                    request,
-                    _("Game %(game)s was not restored: %(reason)s")
-                    % {"game": entry.game_id, "reason": " ".join(error.messages)},
-                    messages.ERROR,
-                )
-            else:
-                self.message_user(
-                    request,
-                    _("Game %(game)d is back in %(league)s; the league is re-rated.")
-                    % {"game": game.pk, "league": game.league.name},
-                    messages.SUCCESS,
-                )
+            self._restore(request, entry)
+
+    def _restore(self, request, entry: AuditEntry) -> None:
+        """Restore one entry's deleted game through the engine, and say how it went."""
+        if entry.action != AuditAction.DELETE:
+            self.message_user(
+                request,
+                _("Entry %(entry)d is not a deletion: only a deleted game can be restored.")
+                % {"entry": entry.pk},
+                messages.WARNING,
+            )
+            return
+        try:
+            game = engine.game_restore(entry=entry, actor=request.user)
+        except ValidationError as error:
+            self.message_user(
+                request,
+                _("Game %(game)s was not restored: %(reason)s")
+                % {"game": entry.game_id, "reason": " ".join(error.messages)},
+                messages.ERROR,
+            )
+        else:
+            self.message_user(
+                request,
+                _("Game %(game)d is back in %(league)s; the league is re-rated.")
+                % {"game": game.pk, "league": game.league.name},
+                messages.SUCCESS,
+            )
+
+    # The "Restore this game" button on a deletion's own page, for the same staff as the action.
+
+    def get_urls(self):
+        restore = path(
+            "<int:entry_id>/restore/",
+            self.admin_site.admin_view(self.restore_view),
+            name="ratings_auditentry_restore",
+        )
+        return [restore, *super().get_urls()]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        entry = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if (
+            entry is not None
+            and entry.action == AuditAction.DELETE
+            and self.has_restore_permission(request)
+            and not Game.objects.filter(pk=entry.game_id).exists()
+        ):
+            context["restore_url"] = reverse("admin:ratings_auditentry_restore", args=[entry.pk])
+        return super().change_view(request, object_id, form_url, context)
+
+    def restore_view(self, request, entry_id: int):
+        """POST only (with the CSRF token, as every admin form): restore the entry's game."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not (self.has_view_permission(request) and self.has_restore_permission(request)):
+            raise PermissionDenied
+        entry = get_object_or_404(AuditEntry.objects.select_related("league"), pk=entry_id)
+        self._restore(request, entry)
+        return redirect("admin:ratings_auditentry_change", entry.pk)
 
 
 # Club nights and tournaments: their admin lives with them.

@@ -6,18 +6,29 @@ straight into a template.
 
 Some choices and why:
 
-- Every point is on the line, but only a sample of them (first, last, lowest, highest and an even
-  spread, at most ``max_markers`` per series) gets a clickable marker: a player with thousands of
-  games would otherwise get a page of several megabytes. Coordinates are rounded to 0.1.
+- Two layouts: :func:`rating_history_chart` draws the chart for a phone (360 units wide, taller
+  for its width) and for a wide screen (720), and ``static/club.css`` shows the one that fits.
+  An SVG scales as a whole, so one drawing on a phone was either a strip too small to read or,
+  drawn taller, too tall on a desktop. Each is drawn for about its own size, so its text is 13
+  units, read as 12 to 18 px.
+- The rating labels sit left of the plot, in a margin as wide as the longest label, so no line
+  runs over them; the dates sit under it.
+- A long history is drawn with a downsampled line: largest-triangle-three-buckets
+  (:func:`largest_triangle_three_buckets`) keeps a point per two units of the plot's width,
+  and with them the peaks and troughs that give the line its shape (the highest and lowest
+  rating always). Markers, each a link to its game with a tooltip, go only where they can be
+  told apart (first, last, lowest and highest always): 4,000 games draw a few dozen, not 4,000.
+  Every game is still a link in the page's table of games, which pages through all of them.
+  Coordinates are rounded to 0.1.
 - Series differ in colour, dash pattern and (every other one) hollow markers, so the chart
   still reads without colour vision: classes ``s0`` to ``s7``, styled in ``static/club.css``.
-- The chart is one ``role="img"`` with a text summary; the markers are links for mouse and touch
-  but are kept out of the tab order (hundreds of tab stops would trap keyboard users). The page's
-  table of games is the accessible way to the same games.
+- The chart is one ``role="figure"`` named by a text summary (its ``<title>`` and ``<desc>``);
+  the drawing inside is ``aria-hidden``. Its markers are links for mouse and touch but are kept
+  out of the tab order (hundreds of tab stops would trap keyboard users) and from screen readers:
+  the page's table of games is the accessible way to the same games. (Not ``role="img"``: an
+  image's content is presentational, and links inside one are "nested interactive" controls.)
 - No ``<style>`` element or ``style`` attribute: the Content Security Policy allows only the
   site's own stylesheets, so every rule, scoped to ``.rating-chart``, is in ``static/club.css``.
-  On narrow screens the chart shrinks with its viewBox, so the text is drawn larger there and
-  every other date and rating label is hidden (classes ``xodd`` and ``yodd``).
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ from typing import NamedTuple
 
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -42,14 +53,25 @@ MAX_MARKERS = 200
 # Series styles in static/club.css (.s0 to .s7); a ninth series repeats the first one's.
 SERIES_STYLES = 8
 
-# Layout in viewBox units. The "phone" sizes are what the text needs when the chart is scaled
-# down to about half its width; the legend and margins are laid out for those, the worst case.
-# _FONT_PHONE is club.css's size for .rating-chart text on a phone.
-_FONT_PHONE = 26
-_CHAR_PHONE = _FONT_PHONE * 0.58
-_PAD_X = 14
-_LEGEND_ROW = 34
-_BOTTOM = 40
+# The two layouts the page holds, in viewBox units; club.css shows the one that fits the screen.
+# Each is drawn for about its own size in CSS pixels, so its 13-unit text reads as 12 to 18 px.
+PHONE = (360, 270)
+WIDE = (720, 280)
+
+# Layout in viewBox units. _FONT is club.css's size for .rating-chart text.
+_FONT = 13
+_CHAR = _FONT * 0.6  # the width of a digit or an average letter, generously
+_PAD_X = 10
+_LEGEND_ROW = 22
+_BOTTOM = 30
+_RADIUS = 4
+# Markers closer than this across the chart could not be told apart, or tapped apart.
+_MARKER_GAP = 3 * _RADIUS
+# Points of a downsampled line per unit of the plot's width: every other unit is plenty for a
+# line 2.5 units thick, and a noisy history does not fill the plot as a solid band.
+_LINE_DENSITY = 0.5
+# Date labels: at most one per this many units of the plot's width.
+_DATE_SPACING = 100
 
 
 class ChartPoint(NamedTuple):
@@ -81,48 +103,126 @@ def point_title(when: datetime, rating: float, change: float | None = None) -> s
     return text
 
 
+def largest_triangle_three_buckets(
+    xs: Sequence[float], ys: Sequence[float], keep: int
+) -> list[int]:
+    """The indices of at most ``keep`` points that draw (almost) the same line as all of them.
+
+    Sveinn Steinarsson's largest-triangle-three-buckets (LTTB, 2013): the first and last points
+    stay; the others are cut into ``keep - 2`` buckets of consecutive points, and each bucket
+    keeps the point that makes the largest triangle with the point kept before it and the
+    average of the next bucket. A peak or a trough makes a large triangle, so it is the point
+    its bucket keeps; the line keeps its shape with a few hundred points out of thousands.
+    ``xs`` must not decrease. Pure and O(n).
+    """
+    n = len(xs)
+    if keep >= n or n <= 2:
+        return list(range(n))
+    keep = max(keep, 3)
+    size = (n - 2) / (keep - 2)
+    chosen = [0]
+    previous = 0
+    for bucket in range(keep - 2):
+        start = int(bucket * size) + 1
+        end = int((bucket + 1) * size) + 1
+        # The next bucket's average (the last point, for the last bucket).
+        next_start, next_end = end, min(int((bucket + 2) * size) + 1, n)
+        if next_start >= next_end:
+            next_start, next_end = n - 1, n
+        count = next_end - next_start
+        avg_x = sum(xs[next_start:next_end]) / count
+        avg_y = sum(ys[next_start:next_end]) / count
+        px, py = xs[previous], ys[previous]
+        best, best_area = start, -1.0
+        for i in range(start, end):
+            # Twice the triangle's area: the factor does not change which is largest.
+            area = abs((px - avg_x) * (ys[i] - py) - (px - xs[i]) * (avg_y - py))
+            if area > best_area:
+                best, best_area = i, area
+        chosen.append(best)
+        previous = best
+    chosen.append(n - 1)
+    return chosen
+
+
+def rating_history_chart(
+    series: Sequence[ChartSeries], *, lower_is_better: bool = False
+) -> SafeString:
+    """The chart for a page: a phone's layout and a wide screen's, club.css showing the one that
+    fits (an SVG scales as a whole, so one drawing cannot be both full-width on a phone and
+    not too tall on a desktop), and a note when the drawing leaves games out."""
+    drawn = [s for s in series if s.points]
+    if not drawn:
+        return _empty_svg()
+    phone = rating_history_svg(drawn, width=PHONE[0], height=PHONE[1],
+                               lower_is_better=lower_is_better, layout="phone")  # fmt: skip
+    wide = rating_history_svg(drawn, width=WIDE[0], height=WIDE[1],
+                              lower_is_better=lower_is_better, layout="wide")  # fmt: skip
+    markup = phone + wide
+    if phone.markers < sum(len(s.points) for s in drawn):
+        note = _("The chart marks the games it can show apart; the table below lists every game.")
+        markup += format_html('<p class="hint chart-note">{}</p>', note)
+    return mark_safe(markup)
+
+
+class ChartMarkup(SafeString):
+    """An SVG chart's markup, with how many of its games have a marker."""
+
+    markers: int = 0
+
+
 def rating_history_svg(
     series: Sequence[ChartSeries],
     *,
-    width: int = 720,
-    height: int = 280,
+    width: int = WIDE[0],
+    height: int = WIDE[1],
     lower_is_better: bool = False,
     max_markers: int = MAX_MARKERS,
+    layout: str = "",
 ) -> SafeString:
-    """Draw the rating histories as one SVG line chart.
+    """Draw the rating histories as one SVG line chart of ``width`` × ``height`` units.
 
     ``lower_is_better`` turns the y axis upside down (lowest rating at the top) so that up means
     better, as for prefko; leagues whose directions differ belong in separate charts.
+    The rating labels sit left of the plot, in a margin as wide as the longest of them, so no
+    line crosses them. Each line is drawn through at most about one point per two units of the
+    plot's width (:func:`largest_triangle_three_buckets`, the highest and lowest rating always
+    among them); markers, each a link to its game, go only where they can be told apart, at
+    most ``max_markers`` of them. ``layout`` is added to the SVG's classes (``phone``,
+    ``wide``), for club.css to choose.
     Labels, titles and URLs are escaped here; URLs with a scheme other than http(s) get no link.
     """
     drawn = [s for s in series if s.points]
     if not drawn:
         return _empty_svg()
 
-    # Legend rows at the top, laid out for the larger phone text.
-    columns = 1 if len(drawn) == 1 else 2
+    # Legend rows at the top.
+    columns = 1 if len(drawn) == 1 or width < 480 else 2
     column_width = (width - 2 * _PAD_X) / columns
     legend_rows = math.ceil(len(drawn) / columns)
-    # The top gridline's label is drawn above its line: leave it room below the legend (at phone
-    # size it would otherwise run into the legend text).
-    top = 8 + legend_rows * _LEGEND_ROW + _FONT_PHONE
-    left, right = _PAD_X, width - _PAD_X
+    top = 8 + legend_rows * _LEGEND_ROW + _FONT
     bottom = height - _BOTTOM
-    if bottom - top < 60:  # many leagues in a short chart: grow rather than squash the plot
-        bottom = top + 60
+    if bottom - top < 80:  # many leagues in a short chart: grow rather than squash the plot
+        bottom = top + 80
         height = bottom + _BOTTOM
 
     # Scales. Timestamps work for aware and naive datetimes alike.
     times = [[p.when.timestamp() for p in s.points] for s in drawn]
-    t_lo = min(min(t) for t in times)
-    t_hi = max(max(t) for t in times)
+    t_lo = min(t[0] for t in times)
+    t_hi = max(t[-1] for t in times)
     if t_hi - t_lo < 2 * 86400:  # a single day's games: show a few days around them
         middle = (t_lo + t_hi) / 2
         t_lo, t_hi = middle - 86400 * 1.5, middle + 86400 * 1.5
-    ratings = [p.rating for s in drawn for p in s.points]
-    y_ticks = _nice_ticks(min(ratings), max(ratings))
+    lowest = min(min(p.rating for p in s.points) for s in drawn)
+    highest = max(max(p.rating for p in s.points) for s in drawn)
+    y_ticks = _nice_ticks(lowest, highest, target=max(3, int((bottom - top) / 45)))
     y_lo, y_hi = y_ticks[0], y_ticks[-1]
+    decimals = _decimals(y_ticks[1] - y_ticks[0])
+    y_texts = [decimal_text(value, decimals, trim=False) for value in y_ticks]
 
+    # The plot starts right of the widest rating label.
+    left = _PAD_X + max(len(text) for text in y_texts) * _CHAR + 8
+    right = width - _PAD_X
     x_scale = (right - left) / (t_hi - t_lo)
     y_scale = (bottom - top) / (y_hi - y_lo)
 
@@ -143,59 +243,62 @@ def rating_history_svg(
     name, description = _summary(drawn)
     if lower_is_better:
         description += ". " + _("Lower ratings are better; the axis is reversed so up is better.")
+    classes = f"rating-chart {layout}".strip()
     out.append(
-        f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
-        f'{height}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" '
+        f'<svg class="{classes}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
+        f'{height}" width="100%" preserveAspectRatio="xMidYMid meet" role="figure" '
         f'aria-label="{escape(name)}">'
     )
     out.append(f"<title>{escape(name)}</title><desc>{escape(description)}</desc>")
+    out.append('<g aria-hidden="true">')
 
-    # Gridlines now, their labels after the data so no line hides them. The labels sit on their
-    # line inside the plot, so no margin has to be guessed for their width.
-    decimals = _decimals(y_ticks[1] - y_ticks[0])
-    y_labels = []
-    for n, value in enumerate(y_ticks):
+    # Gridlines across the plot, their ratings in the margin to the left of it.
+    for value, text in zip(y_ticks, y_texts, strict=True):
         y = y_of(value)
         out.append(f'<line class="grid" x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}"/>')
-        label = escape(decimal_text(value, decimals, trim=False))
-        cls = "ylabel" if n % 2 == 0 or len(y_ticks) <= 3 else "ylabel yodd"
-        y_labels.append(f'<text class="{cls}" x="{left + 2}" y="{y - 4:.1f}">{label}</text>')
-
-    # Date ticks along the bottom.
-    out.append(f'<line class="axis" x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>')
-    # A label that would stick out of the chart on a phone is left out rather than clipped.
-    date_ticks = [
-        (x, label)
-        for x, label in (
-            (x_of(t), label) for t, label in _date_ticks(t_lo, t_hi, drawn[0].points[0].when, width)
-        )
-        if len(label) * _CHAR_PHONE / 2 <= min(x, width - x)
-    ]
-    for n, (x, label) in enumerate(date_ticks):
-        cls = ' class="xodd"' if n % 2 else ""
         out.append(
-            f'<g{cls}><line class="axis" x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" '
-            f'y2="{bottom + 5}"/><text x="{x:.1f}" y="{height - 10}" text-anchor="middle">'
-            f"{escape(label)}</text></g>"
+            f'<text class="ylabel" x="{left - 6:.1f}" y="{y:.1f}" text-anchor="end" '
+            f'dominant-baseline="central">{escape(text)}</text>'
+        )
+    out.append(f'<line class="axis" x1="{left}" x2="{left}" y1="{top}" y2="{bottom}"/>')
+
+    # Date ticks along the bottom; a label that would stick out of the chart is left out.
+    out.append(f'<line class="axis" x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>')
+    most = max(2, int((right - left) / _DATE_SPACING))
+    for t, label in _date_ticks(t_lo, t_hi, drawn[0].points[0].when, most):
+        x = x_of(t)
+        if len(label) * _CHAR / 2 > min(x, width - x):
+            continue
+        out.append(
+            f'<line class="axis" x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" y2="{bottom + 5}"/>'
+            f'<text x="{x:.1f}" y="{height - 9}" text-anchor="middle">{escape(label)}</text>'
         )
 
     # Legend.
-    max_chars = max(4, int((column_width - 44) / _CHAR_PHONE))
+    max_chars = max(4, int((column_width - 44) / _CHAR))
     for n, s in enumerate(drawn):
-        x = left + (n % columns) * column_width
+        x = _PAD_X + (n % columns) * column_width
         y = 8 + (n // columns) * _LEGEND_ROW + _LEGEND_ROW / 2
         label = s.label if len(s.label) <= max_chars else s.label[: max_chars - 1] + "…"
         out.append(
             f'<g class="s{n % SERIES_STYLES}"><title>{escape(s.label)}</title>'
             f'<line class="line" x1="{x:.1f}" x2="{x + 32:.1f}" y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<circle class="dot" cx="{x + 16:.1f}" cy="{y:.1f}" r="4"/>'
+            f'<circle class="dot" cx="{x + 16:.1f}" cy="{y:.1f}" r="{_RADIUS}"/>'
             f'<text x="{x + 40:.1f}" y="{y:.1f}" dominant-baseline="central">{escape(label)}'
             "</text></g>"
         )
 
-    # The lines through every point, then the sampled markers on top.
+    # Each line, downsampled to a point per two units of width, then its markers on top.
+    marked = 0
     for n, (s, ts) in enumerate(zip(drawn, times, strict=True)):
-        coords = [f"{x_of(t):.1f},{y_of(p.rating):.1f}" for t, p in zip(ts, s.points, strict=True)]
+        xs = [x_of(t) for t in ts]
+        ys = [y_of(p.rating) for p in s.points]
+        extremes = _extremes(s.points)
+        line = sorted(
+            set(largest_triangle_three_buckets(xs, ys, int((right - left) * _LINE_DENSITY)))
+            | set(extremes)
+        )
+        coords = [f"{xs[i]:.1f},{ys[i]:.1f}" for i in line]
         # Points that round to the same spot add bytes, not ink.
         kept = [c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1]]
         if len(kept) == 1:
@@ -203,14 +306,11 @@ def rating_history_svg(
         out.append(
             f'<g class="s{n % SERIES_STYLES}"><polyline class="line" points="{" ".join(kept)}"/>'
         )
-        indices = _marker_indices(s.points, max_markers)
-        radius = 4 if len(indices) <= 60 else 3  # dense markers would merge into a band
+        indices = _marker_indices(xs, line, extremes, max_markers)
+        marked += len(indices)
         for i in indices:
             p = s.points[i]
-            circle = (
-                f'<circle class="dot" cx="{x_of(ts[i]):.1f}" cy="{y_of(p.rating):.1f}" '
-                f'r="{radius}"/>'
-            )
+            circle = f'<circle class="dot" cx="{xs[i]:.1f}" cy="{ys[i]:.1f}" r="{_RADIUS}"/>'
             title = f"<title>{escape(p.title)}</title>" if p.title else ""
             if _safe_url(p.url):
                 out.append(f'<a href="{escape(p.url)}" tabindex="-1">{title}{circle}</a>')
@@ -218,9 +318,10 @@ def rating_history_svg(
                 out.append(f"<g>{title}{circle}</g>" if title else circle)
         out.append("</g>")
 
-    out.extend(y_labels)
-    out.append("</svg>")
-    return mark_safe("".join(out))
+    out.append("</g></svg>")
+    markup = ChartMarkup("".join(out))
+    markup.markers = marked
+    return markup
 
 
 # Helpers -----------------------------------------------------------------------------------
@@ -267,18 +368,42 @@ def _summary(drawn: Sequence[ChartSeries]) -> tuple[str, str]:
     return name, "; ".join(details)
 
 
-def _marker_indices(points: Sequence[ChartPoint], limit: int) -> list[int]:
-    """First, last, lowest, highest and an even spread: at most ``limit`` indices, in order."""
-    n = len(points)
-    if n <= limit:
-        return list(range(n))
+def _extremes(points: Sequence[ChartPoint]) -> list[int]:
+    """The first and last points and the highest and lowest rating: always drawn and marked."""
     ratings = [p.rating for p in points]
+    n = len(points)
     lowest = min(range(n), key=ratings.__getitem__)
     highest = max(range(n), key=ratings.__getitem__)
-    spread = max(2, limit - 2)
-    chosen = {round(k * (n - 1) / (spread - 1)) for k in range(spread)}
-    chosen.update((lowest, highest))
-    return sorted(chosen)
+    return sorted({0, n - 1, lowest, highest})
+
+
+def _marker_indices(
+    xs: Sequence[float], candidates: list[int], extremes: list[int], limit: int
+) -> list[int]:
+    """Markers that can be told apart: in time order, each at least _MARKER_GAP across the
+    chart from the one before it and from the next of ``extremes`` (which are always marked),
+    so at most one per _MARKER_GAP of the plot's width; an even spread of them if there are
+    still more than ``limit``."""
+    forced = set(extremes)
+    chosen: list[int] = []
+    upcoming = iter(sorted(forced))
+    next_forced = next(upcoming, None)
+
+    def apart(i: int, j: int | None) -> bool:
+        return j is None or abs(xs[i] - xs[j]) >= _MARKER_GAP
+
+    for i in candidates:
+        while next_forced is not None and next_forced < i:
+            next_forced = next(upcoming, None)
+        told_apart = apart(i, chosen[-1] if chosen else None) and apart(i, next_forced)
+        if i in forced or told_apart:
+            chosen.append(i)
+    if len(chosen) > limit:
+        spread = max(2, limit - len(forced))
+        step = (len(chosen) - 1) / (spread - 1)
+        sample = {chosen[round(k * step)] for k in range(spread)}
+        chosen = sorted(sample | forced)
+    return chosen
 
 
 def _nice_ticks(lo: float, hi: float, target: int = 5) -> list[float]:
@@ -307,9 +432,9 @@ _MONTH_STEPS = (1, 2, 3, 6)
 _YEAR_STEPS = (1, 2, 5, 10, 20, 50, 100)
 
 
-def _date_ticks(t_lo: float, t_hi: float, sample: datetime, width: int) -> list[tuple[float, str]]:
-    """Dates between t_lo and t_hi at a round step (days, months or years), with their labels."""
-    most = max(2, int((width - 2 * _PAD_X) / 110))
+def _date_ticks(t_lo: float, t_hi: float, sample: datetime, most: int) -> list[tuple[float, str]]:
+    """Dates between t_lo and t_hi at a round step (days, months or years), at most about
+    ``most`` of them, with their labels."""
     span = t_hi - t_lo
     tz = timezone.get_current_timezone() if timezone.is_aware(sample) else None
     start = datetime.fromtimestamp(t_lo, tz)

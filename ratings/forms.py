@@ -176,6 +176,14 @@ class GameForm(forms.Form):
     header_field_names: tuple[str, ...] = ()
     result_field_names: tuple[str, ...] = ()
     script: str | None = None
+    # How the error summary (templates/ratings/error_summary.html) names a seat's field, and the
+    # field a non-field error's code is about (ratings/templatetags/club_forms.py).
+    seat_word = gettext_lazy("Player %(n)d")
+    error_targets: dict[str, str] = {}
+    # A name typed twice: the second seat's message.
+    duplicate_message = gettext_lazy(
+        "%(name)s is already player %(seat)d: a player plays once in a game."
+    )
 
     def __init__(self, *args, league: League, table: EventTable | None = None, **kwargs):
         self.league = league
@@ -199,7 +207,7 @@ class GameForm(forms.Form):
     # Seats ---------------------------------------------------------------------------------
 
     def seat_fields(self, seat: int) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name.endswith(f"_{seat}")]
+        return [self[name] for name in self._seat_names(seat)]
 
     def seats(self):
         """(seat, its fields, the suggestion for its name or None), for the template."""
@@ -216,6 +224,27 @@ class GameForm(forms.Form):
 
     def result_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.result_field_names]
+
+    def error_label(self, name: str) -> str:
+        """A field's name in the error summary: a seat's box with its seat ("Seat 2, Left"), the
+        player's box and other fields by their label."""
+        field = self.fields[name]
+        stem, _sep, seat = name.rpartition("_")
+        if stem == "player" or not seat.isdigit() or not stem:
+            return str(field.label)
+        seat_name = self.seat_word % {"n": int(seat) + 1}
+        return _("%(seat)s, %(field)s") % {"seat": seat_name, "field": field.label}
+
+    def order_as_shown(self) -> None:
+        """The fields in the page's order (date and header, the seats, the result, the note),
+        so the error summary lists the problems top to bottom."""
+        seats = [name for seat in range(self.seat_count) for name in self._seat_names(seat)]
+        self.order_fields(
+            ["played_at", *self.header_field_names, *seats, *self.result_field_names, "note"]
+        )
+
+    def _seat_names(self, seat: int) -> list[str]:
+        return [name for name in self.fields if name.endswith(f"_{seat}")]
 
     def clean_played_at(self):
         played_at = self.cleaned_data["played_at"]
@@ -244,8 +273,7 @@ class GameForm(forms.Form):
             if key in seen:
                 self.add_error(
                     f"player_{seat}",
-                    _("%(name)s already sits in seat %(seat)d: a player takes one seat.")
-                    % {"name": name, "seat": seen[key] + 1},
+                    self.duplicate_message % {"name": name, "seat": seen[key] + 1},
                 )
                 continue
             seen[key] = seat
@@ -380,17 +408,69 @@ def _creation_order(name: str) -> tuple[str, str]:
     return (slugify(name, allow_unicode=True), name.lower())
 
 
+# The minus signs keyboards type: "-", the real minus sign "−" (the club's pages write it, so
+# it gets copied), and the dashes some keyboards put in its place.
+MINUS_SIGNS = str.maketrans(dict.fromkeys("\u2212\u2013\u2012\ufe63\uff0d", "-"))
+# The pattern of a number that may be negative, for the browser (HTML's pattern is a JavaScript
+# regular expression compiled with the v flag: "-" is escaped in a class).
+SIGNED_PATTERN = "[\\-\u2212\u2013]?[0-9]+"
+
+
+def signed_number_attrs(inputmode: str) -> dict:
+    """A box for a number that may be negative (the Middle column's bula, a score).
+
+    Why not ``inputmode="numeric"`` on its own: the digit pads it brings up on common phone
+    keyboards (iOS's above all) have no minus key, and a bula is often negative. So the box
+    asks for no keypad by itself: without JavaScript a phone shows its full keyboard, whose
+    numbers layer has "-" on iOS and Android alike. ``static/forms.js`` then sets
+    ``inputmode`` to ``data-inputmode`` (the quick digit pad) on a touch screen and puts a ±
+    button beside the box, which flips the sign, so the pad's missing minus does not matter.
+    """
+    return {
+        "data-signed": True,
+        "data-inputmode": inputmode,
+        "data-sign-label": gettext_lazy("Plus or minus"),
+        "autocomplete": "off",
+    }
+
+
+class SignedWholeNumberField(forms.IntegerField):
+    """A whole number that may be negative, typed in a text box: any minus sign a keyboard
+    types counts (see :data:`MINUS_SIGNS`)."""
+
+    def __init__(self, **kwargs):
+        attrs = {"pattern": SIGNED_PATTERN, **signed_number_attrs("numeric")}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().translate(MINUS_SIGNS)
+        return super().to_python(value)
+
+    def widget_attrs(self, widget):
+        # IntegerField would add min, max and step, which a text box has no use for.
+        return {}
+
+
 def _column(label, *, side: bool) -> forms.IntegerField:
-    errors = {"invalid": _("Enter a whole number.")}
+    errors = {
+        "invalid": _("Enter a whole number."),
+        "required": _("Enter a whole number (0 if nothing is written)."),
+    }
     if side:
-        # The middle column's lower bound is only a size limit: the default message says so.
+        # Never negative: the digit pad of inputmode="numeric" has all a side column needs.
         errors["min_value"] = _("Side columns are never negative.")
-    return forms.IntegerField(
-        label=label,
-        min_value=0 if side else -MAX_COLUMN,
-        max_value=MAX_COLUMN,
-        error_messages=errors,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+        return forms.IntegerField(
+            label=label,
+            min_value=0,
+            max_value=MAX_COLUMN,
+            error_messages=errors,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+        )
+    # The middle column's lower bound is only a size limit: the default message says so.
+    return SignedWholeNumberField(
+        label=label, min_value=-MAX_COLUMN, max_value=MAX_COLUMN, error_messages=errors
     )
 
 
@@ -401,6 +481,15 @@ class PreferansGameForm(GameForm):
     seats_template = "ratings/game_paper.html"
     header_field_names = ("bula", "ended_early")
     script = "paper.js"
+    seat_word = gettext_lazy("Seat %(n)s")
+    error_targets = {"middle_sum": "middle_0"}
+    duplicate_message = gettext_lazy(
+        "%(name)s already sits in seat %(seat)d: a player takes one seat."
+    )
+    # The id of the paper's middle-column line (game_paper.html), which the Middle boxes point
+    # to when the column does not sum to zero.
+    middle_sum_id = "middle-sum"
+    middle_sum_error: str | None = None
     bula = forms.IntegerField(
         label=gettext_lazy("Starting bula"),
         min_value=1,
@@ -420,30 +509,33 @@ class PreferansGameForm(GameForm):
         super().__init__(*args, **kwargs)
         for seat in range(self.seat_count):
             self.fields[f"player_{seat}"] = PlayerNameField(
-                label=_("Seat %(n)d player") % {"n": seat + 1}
+                label=_("Seat %(n)d player") % {"n": seat + 1},
+                error_messages={"required": _("Every seat needs a player.")},
             )
             self.fields[f"left_{seat}"] = _column(_("Left"), side=True)
             self.fields[f"middle_{seat}"] = _column(_("Middle"), side=False)
             self.fields[f"right_{seat}"] = _column(_("Right"), side=True)
+        self.order_as_shown()
 
     def clean(self):
         cleaned = super().clean()
         middles = [cleaned.get(f"middle_{seat}") for seat in range(self.seat_count)]
         if None not in middles and sum(middles) != 0 and not cleaned.get("ended_early"):
             total = sum(middles)
+            # Said once, for the whole column: in the error summary (linked to the first Middle
+            # box) and on the paper's middle-column line. The three boxes are marked invalid
+            # and described by that line, not given the message each: add_error() on each
+            # would print it three times over.
+            self.middle_sum_error = _(
+                "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
+                "up to zero. Check the bulas, or tick “ended early” if the game was stopped "
+                "before that."
+            ) % {"sum": total}
+            self.add_error(None, ValidationError(self.middle_sum_error, code="middle_sum"))
             for seat in range(self.seat_count):
-                self.add_error(
-                    f"middle_{seat}", _("The middle column sums to %(sum)d.") % {"sum": total}
+                self.fields[f"middle_{seat}"].widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": self.middle_sum_id}
                 )
-            self.add_error(
-                None,
-                _(
-                    "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
-                    "up to zero. Check the bulas, or tick “ended early” if the game was stopped "
-                    "before that."
-                )
-                % {"sum": total},
-            )
         return cleaned
 
     def papers(self) -> list[tuple[int, int, int]]:
@@ -469,6 +561,8 @@ class PreferansGameForm(GameForm):
 class ScoredGameForm(GameForm):
     """A scored game for two or more players: each seat's points; empty rows are ignored."""
 
+    error_targets = {"players": "player_0"}
+
     def __init__(self, *args, seats: int = 6, **kwargs):
         self.seat_count = max(2, min(seats, 50))
         super().__init__(*args, **kwargs)
@@ -482,8 +576,10 @@ class ScoredGameForm(GameForm):
                 min_value=-MAX_SCORE,
                 max_value=MAX_SCORE,
                 error_messages={"invalid": _("Enter a number.")},
-                widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
+                # A score may be negative: the same ± button as the Middle column's.
+                widget=forms.NumberInput(attrs={"step": "any", **signed_number_attrs("decimal")}),
             )
+        self.order_as_shown()
 
     @property
     def more_rows(self) -> int:
@@ -508,7 +604,9 @@ class ScoredGameForm(GameForm):
             if cleaned.get(f"score_{seat}") is None and f"score_{seat}" not in self.errors:
                 self.add_error(f"score_{seat}", _("Every player needs a score."))
         if len(seats) < 2:
-            self.add_error(None, _("A game needs at least two players."))
+            self.add_error(
+                None, ValidationError(_("A game needs at least two players."), code="players")
+            )
         return cleaned
 
     def entries(self, player_ids):
@@ -539,8 +637,10 @@ class DuelGameForm(GameForm):
         super().__init__(*args, **kwargs)
         for seat in range(self.seat_count):
             self.fields[f"player_{seat}"] = PlayerNameField(
-                label=_("Player %(n)d") % {"n": seat + 1}
+                label=_("Player %(n)d") % {"n": seat + 1},
+                error_messages={"required": _("Every seat needs a player.")},
             )
+        self.order_as_shown()
 
     def entries(self, player_ids):
         scores = self.OUTCOMES[self.cleaned_data["outcome"]]

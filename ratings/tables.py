@@ -28,6 +28,19 @@ from ratings.selectors import Status
 from ratings.systems import RatingSystem
 
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
+
+
+def card(part: str, label=None, *, number: bool = True) -> dict:
+    """A column's attributes in a table that turns into one card per row on a phone
+    (``table.cards`` in static/club.css): its part of the card (``title``, ``key`` for the
+    numbers a player came for, ``more``) and its header again as the cell's ``data-label``,
+    which the card writes above the value once the header row is hidden."""
+    td = {"class": f"num card-{part}" if number else f"card-{part}"}
+    if label is not None:
+        td["data-label"] = label
+    return {"td": td, "th": {"class": "num"} if number else {}}
+
+
 # django-tables2's pager says "previous" and "next" but has no Serbian catalog: ours supplies
 # these two words (catalogs in LOCALE_PATHS come first).
 PAGER_WORDS = (gettext_noop("previous"), gettext_noop("next"))
@@ -130,11 +143,13 @@ class LeaderboardTable(ClubTable):
         verbose_name=_("Rank"), order_by=("status", "rank", "player__name"), attrs=NUMBER
     )
     player = tables.Column(verbose_name=_("Player"), accessor="player", order_by=("player__name",))
+    # The numbers a player looks for next to the name, so a phone shows them without
+    # scrolling the table sideways; the games and the date may go behind the edge.
     rating = tables.Column(verbose_name=_("Rating"), attrs=NUMBER)
-    games = tables.Column(verbose_name=_("Games"), order_by=("games", "player__name"), attrs=NUMBER)
     last_change = tables.Column(
         verbose_name=_("Last change"), order_by=("last_change", "player__name"), attrs=NUMBER
     )
+    games = tables.Column(verbose_name=_("Games"), order_by=("games", "player__name"), attrs=NUMBER)
     last_played_at = tables.Column(
         verbose_name=_("Last played"), order_by=("last_played_at", "player__name")
     )
@@ -215,22 +230,31 @@ class LeagueGamesTable(ClubTable):
 class GameResultsTable(ClubTable):
     """One game's seats: the paper (Preferans), score, and each player's rating before and after."""
 
-    seat = tables.Column(verbose_name=_("Seat"), attrs=NUMBER)
-    player = tables.Column(verbose_name=_("Player"))
-    left = tables.Column(verbose_name=_("Left"), attrs=NUMBER)
-    middle = tables.Column(verbose_name=_("Middle"), attrs=NUMBER)
-    right = tables.Column(verbose_name=_("Right"), attrs=NUMBER)
+    seat = tables.Column(verbose_name=_("Seat"), attrs=card("seat", _("Seat")))
+    player = tables.Column(verbose_name=_("Player"), attrs=card("title", number=False))
+    left = tables.Column(verbose_name=_("Left"), attrs=card("more", _("Left")))
+    middle = tables.Column(verbose_name=_("Middle"), attrs=card("more", _("Middle")))
+    right = tables.Column(verbose_name=_("Right"), attrs=card("more", _("Right")))
     score = tables.Column(verbose_name=_("Score"), attrs=NUMBER)
-    rating_before = tables.Column(verbose_name=_("Rating before"), attrs=NUMBER)
-    change = tables.Column(verbose_name=_("Change"), accessor="change", attrs=NUMBER)
-    rating_after = tables.Column(verbose_name=_("Rating after"), attrs=NUMBER)
+    rating_before = tables.Column(
+        verbose_name=_("Rating before"), attrs=card("key", _("Rating before"))
+    )
+    change = tables.Column(
+        verbose_name=_("Change"), accessor="change", attrs=card("key", _("Change"))
+    )
+    rating_after = tables.Column(
+        verbose_name=_("Rating after"), attrs=card("key", _("Rating after"))
+    )
 
     class Meta:
-        attrs = {"class": "results"}
+        # One card per seat on a phone: the final score, the ratings and the change first.
+        attrs = {"class": "results cards"}
         orderable = False
 
     def __init__(self, results, *, system: RatingSystem):
-        score = tables.Column(verbose_name=system.score_label, attrs=NUMBER)
+        score = tables.Column(
+            verbose_name=system.score_label, attrs=card("key", system.score_label)
+        )
         super().__init__(
             results,
             exclude=() if system.has_paper else ("left", "middle", "right"),
@@ -289,16 +313,27 @@ class PlayerGamesTable(ClubTable):
     ``opponents`` (game id -> players) after pagination.
     """
 
-    played_at = tables.Column(verbose_name=_("Played"), orderable=False)
-    opponents = tables.Column(
-        verbose_name=_("Opponents"), accessor="game_id", empty_values=(), orderable=False
+    played_at = tables.Column(
+        verbose_name=_("Played"), orderable=False, attrs=card("title", number=False)
     )
-    score = tables.Column(verbose_name=_("Score"), orderable=False, attrs=NUMBER)
-    change = tables.Column(verbose_name=_("Change"), orderable=False, attrs=NUMBER)
-    rating_after = tables.Column(verbose_name=_("Rating after"), orderable=False, attrs=NUMBER)
+    opponents = tables.Column(
+        verbose_name=_("Opponents"),
+        accessor="game_id",
+        empty_values=(),
+        orderable=False,
+        attrs=card("wide", _("Opponents"), number=False),
+    )
+    score = tables.Column(verbose_name=_("Score"), orderable=False, attrs=card("key", _("Score")))
+    change = tables.Column(
+        verbose_name=_("Change"), orderable=False, attrs=card("key", _("Change"))
+    )
+    rating_after = tables.Column(
+        verbose_name=_("Rating after"), orderable=False, attrs=card("key", _("Rating after"))
+    )
 
     class Meta:
-        attrs = {"class": "player-games"}
+        # One card per game on a phone: the date, then the score, change and rating after.
+        attrs = {"class": "player-games cards"}
         per_page = 50
 
     def __init__(self, rows, *, system: RatingSystem, prefix: str):

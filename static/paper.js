@@ -68,7 +68,8 @@
       var input = field(name);
       if (!input) return null;
       if (input.validity && input.validity.badInput) return "invalid";
-      return parseWhole(input.value);
+      // Any minus sign a keyboard types, as the server reads it (forms.MINUS_SIGNS).
+      return parseWhole(String(input.value).replace(/[\u2212\u2013\u2012\ufe63\uff0d]/g, "-"));
     }
 
     /* Hints go on fields the member has edited (server messages stay on the others), and on a
@@ -126,6 +127,28 @@
       sumBox.textContent = text ? fill(sumBox.getAttribute(text) || "", { sum: status.sum }) : "";
       sumBox.classList.toggle("sum-ok", status.state === "ok" || status.state === "early");
       sumBox.classList.toggle("sum-bad", status.state === "bad");
+      markMiddles(status.state);
+    }
+
+    /* A middle column that does not sum to zero is one error of the three Middle boxes: each is
+     * marked invalid and described by the sum's line, which says it once. A box with an error
+     * of its own (no number yet) keeps its mark: the sum is not known then. */
+    function markMiddles(state) {
+      if (state === null || !sumBox.id) return;
+      for (var seat = 0; seat < SEATS; seat++) {
+        var input = field("middle_" + seat);
+        if (!input) continue;
+        var described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+        if (state === "bad") {
+          input.setAttribute("aria-invalid", "true");
+          if (described.indexOf(sumBox.id) < 0) described.push(sumBox.id);
+        } else {
+          input.removeAttribute("aria-invalid");
+          described = described.filter(function (id) { return id !== sumBox.id; });
+        }
+        if (described.length) input.setAttribute("aria-describedby", described.join(" "));
+        else input.removeAttribute("aria-describedby");
+      }
     }
 
     function onEdit(event) {

@@ -154,7 +154,8 @@ def management(prefix, total, initial=0) -> dict:
 
 
 def game_post(league, played_at, seats, *, bula=30, results=None, game=None) -> dict:
-    """The admin's game form: ``seats`` are (player, seat, paper or None, score or None) rows.
+    """The admin's game form: ``seats`` are (player, seat, paper or None, score or None) rows,
+    the seat as stored (from 0); the form numbers seats from 1, as the site does.
 
     With ``game`` the rows edit that game's existing results (``results``, in the same order);
     extra rows beyond them are new.
@@ -171,7 +172,7 @@ def game_post(league, played_at, seats, *, bula=30, results=None, game=None) -> 
         data.update(
             {
                 f"results-{i}-player": player.pk,
-                f"results-{i}-seat": seat,
+                f"results-{i}-seat": seat + 1,
                 f"results-{i}-left": left,
                 f"results-{i}-middle": middle,
                 f"results-{i}-right": right,

@@ -5,6 +5,7 @@ engine, game by game in played order (each game then takes the engine's fast pat
 ratings mean the admin's edit re-rated everything after it exactly as a fresh history would.
 """
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -593,7 +594,9 @@ def test_the_add_form_numbers_the_seats(admin_client):
     response = admin_client.get(reverse("admin:ratings_game_add"))
 
     formset = response.context["inline_admin_formsets"][0].formset
-    assert [form.initial.get("seat") for form in formset.forms] == [0, 1, 2]
+    # Numbered from 1, as on the site; stored from 0.
+    assert [form["seat"].value() for form in formset.forms] == [1, 2, 3]
+    assert 'name="results-0-seat" value="1"' in response.content.decode()
 
 
 def test_saving_an_unchanged_game_does_not_re_rate(admin_client, worked_example):
@@ -613,3 +616,45 @@ def test_saving_an_unchanged_game_does_not_re_rate(admin_client, worked_example)
     assert list(game.results.order_by("seat").values_list("pk", flat=True)) == [
         r.pk for r in results
     ]
+
+
+def test_a_games_seats_are_numbered_from_one_editable_or_not(
+    admin_client, client, django_user_model, worked_example
+):
+    league, players = worked_example
+    game = record_history(league, players, five_games()[:1])[0]
+    url = reverse("admin:ratings_game_change", args=[game.pk])
+    viewer = django_user_model.objects.create_user("viewer", is_staff=True)
+    viewer.user_permissions.add(*Permission.objects.filter(codename="view_game"))
+    client.force_login(viewer)
+
+    editable = admin_client.get(url).content.decode()
+    read_only = client.get(url)
+
+    for n in range(3):
+        assert f'name="results-{n}-seat" value="{n + 1}"' in editable
+    assert "Seats are taken in this order: 1, 2, 3, ..." in editable
+    rows = read_only.context["inline_admin_formsets"][0]
+    assert "seat_number" in [field["name"] for field in rows.fields()]
+    html = read_only.content.decode()
+    assert re.findall(r'<td class="field-seat_number">\s*<p>(\d)</p>', html) == ["1", "2", "3"]
+
+
+def test_seat_zero_is_refused_now_that_seats_start_at_one(admin_client, worked_example):
+    league, players = worked_example
+    data = game_post(league, T0, [(p, seat, WORKED_EXAMPLE_PAPERS[seat], None)
+                                  for seat, p in enumerate(players)])  # fmt: skip
+    data["results-0-seat"] = "0"
+
+    response = admin_client.post(reverse("admin:ratings_game_add"), data)
+
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+
+
+def test_the_game_page_loads_the_stylesheet_that_fits_it_in_1280_px(admin_client, worked_example):
+    response = admin_client.get(reverse("admin:ratings_game_add"))
+
+    assert '<link href="/static/club-admin.css" media="all" rel="stylesheet">' in (
+        response.content.decode()
+    )

@@ -285,3 +285,69 @@ def test_the_trail_list_takes_the_same_queries_for_more_entries(admin_client, cl
 
     assert len(response.context["cl"].result_list) > 15
     assert len(more.captured_queries) == len(few.captured_queries)
+
+
+# The "Restore this game" button on a deletion's page ----------------------------------------
+
+
+def entry_page(client, entry: AuditEntry):
+    return client.get(reverse("admin:ratings_auditentry_change", args=[entry.pk]))
+
+
+def restore_button(client, entry: AuditEntry):
+    return client.post(reverse("admin:ratings_auditentry_restore", args=[entry.pk]), follow=True)
+
+
+def test_a_deletions_page_has_a_restore_button_that_restores_the_game(admin_client, club):
+    league, _players, games = club
+    original = all_ratings(league)
+    delete_in_admin(admin_client, games[1])
+    entry = AuditEntry.objects.get(action="delete")
+    url = reverse("admin:ratings_auditentry_restore", args=[entry.pk])
+
+    page = entry_page(admin_client, entry).content.decode()
+    assert f'<form method="post" action="{url}" class="restore-game">' in page
+    assert "csrfmiddlewaretoken" in page.split(url)[1].split("</form>")[0]
+    response = restore_button(admin_client, entry)
+
+    assert response.redirect_chain[-1][0] == reverse(
+        "admin:ratings_auditentry_change", args=[entry.pk]
+    )
+    assert messages_of(response) == [
+        f"Game {games[1].pk} is back in {league.name}; the league is re-rated."
+    ]
+    assert all_ratings(league) == original
+    # Restored: the button is gone, and a second press says why it does nothing.
+    assert url not in entry_page(admin_client, entry).content.decode()
+    assert messages_of(restore_button(admin_client, entry)) == [
+        f"Game {games[1].pk} was not restored: That game has already been restored."
+    ]
+
+
+def test_the_restore_button_is_post_only_and_only_on_deletions(admin_client, club):
+    _league, _players, games = club
+    engine.game_delete(game=games[0])
+    deletion = AuditEntry.objects.get(action="delete")
+    creation = AuditEntry.objects.filter(action="create").first()
+    url = reverse("admin:ratings_auditentry_restore", args=[deletion.pk])
+
+    assert admin_client.get(url).status_code == 405
+    assert not Game.objects.filter(pk=games[0].pk).exists()
+    if creation is not None:
+        assert "restore-game" not in entry_page(admin_client, creation).content.decode()
+        response = restore_button(admin_client, creation)
+        assert "is not a deletion" in messages_of(response)[0]
+
+
+def test_staff_who_may_not_add_games_get_no_button_and_are_refused(client, django_user_model, club):
+    _league, _players, games = club
+    engine.game_delete(game=games[0])
+    entry = AuditEntry.objects.get(action="delete")
+    reader = django_user_model.objects.create_user("reader", is_staff=True)
+    reader.user_permissions.add(*Permission.objects.filter(codename="view_auditentry"))
+    client.force_login(reader)
+
+    assert "restore-game" not in entry_page(client, entry).content.decode()
+    response = client.post(reverse("admin:ratings_auditentry_restore", args=[entry.pk]))
+    assert response.status_code == 403
+    assert not Game.objects.filter(pk=games[0].pk).exists()

@@ -1,15 +1,26 @@
 """The server-drawn rating-history chart: safe with any names, small with any history."""
 
+import math
 import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.charts import (
+    PHONE,
+    WIDE,
+    ChartPoint,
+    ChartSeries,
+    largest_triangle_three_buckets,
+    point_title,
+    rating_history_chart,
+    rating_history_svg,
+)
 
 START = datetime(2026, 1, 5, 19, 30, tzinfo=UTC)
 
@@ -86,19 +97,19 @@ def test_it_links_every_point_of_a_short_history_with_a_tooltip():
     assert len(polylines(svg)[0]) == 12
 
 
-def test_it_keeps_a_long_history_small_but_draws_every_point():
+def test_it_keeps_a_long_history_small_with_a_downsampled_line():
     history = series(count=5000, step=timedelta(hours=5))
     svg = rating_history_svg([history])
 
     (line,) = polylines(svg)
-    assert len(line) == 5000
+    assert 250 <= len(line) <= 400  # a point per two units of the plot's width, not 5000
     assert all(re.fullmatch(r"\d+\.\d,\d+\.\d", xy) for xy in line)
     links = re.findall(r'href="/games/(\d+)/"', svg)
-    assert 150 <= len(links) <= 200
+    assert 10 <= len(links) <= 120
     ratings = [p.rating for p in history.points]
     lowest, highest = ratings.index(min(ratings)), ratings.index(max(ratings))
     assert {"0", "4999", str(lowest), str(highest)} <= set(links)
-    assert len(svg) < 110_000
+    assert len(svg) < 40_000
 
 
 def test_it_is_fast_enough_for_a_long_history():
@@ -154,7 +165,7 @@ def test_it_summarises_each_league_for_screen_readers():
     )
     svg = rating_history_svg([preferans, series("Chess", count=2)])
 
-    label = re.search(r'<svg [^>]*role="img"[^>]*aria-label="([^"]*)"', svg).group(1)
+    label = re.search(r'<svg [^>]*role="figure"[^>]*aria-label="([^"]*)"', svg).group(1)
     assert label == "Rating history: Friday Preferans from 1000 to 973; Chess from 1000 to 999"
     assert "<desc>Friday Preferans: 3 games, Jan. 5, 2026 – Jan. 9, 2026; Chess: 2 games" in svg
     assert 'viewBox="0 0 720 280" width="100%"' in svg
@@ -228,3 +239,93 @@ def test_axis_labels_share_their_decimals_and_write_them_the_local_way():
     assert russian == ["1000,0", "1000,2", "1000,4", "1000,6", "1000,8"]
     assert "\u221220" in labels(rating_history_svg([ChartSeries("x", around_zero)]))
     assert "0" in labels(rating_history_svg([ChartSeries("x", around_zero)]))
+
+
+# Long histories: a downsampled line, markers that can be told apart ----------------------------
+
+
+def spiky(count: int = 4000, spikes: dict[int, float] | None = None) -> tuple[list, list]:
+    """A slow wave with sharp spikes (index -> height) that a good downsampling keeps."""
+    spikes = spikes or {1234: 300.0, 2345: -300.0, 3210: 150.0}
+    xs = [float(i) for i in range(count)]
+    ys = [50 * math.sin(i / 300) + (i % 7) + spikes.get(i, 0.0) for i in range(count)]
+    return xs, ys
+
+
+def test_largest_triangle_three_buckets_keeps_peaks_and_troughs_in_a_bounded_number():
+    xs, ys = spiky()
+
+    kept = largest_triangle_three_buckets(xs, ys, 300)
+
+    assert len(kept) == 300
+    assert kept == sorted(set(kept))
+    assert kept[0] == 0
+    assert kept[-1] == len(xs) - 1
+    assert {1234, 2345, 3210} <= set(kept)
+    # The wave's own crests and troughs survive too (within a bucket of where they are).
+    bucket = len(xs) / 298
+    for crest in (471, 1414, 2356, 3299):  # sin(i/300) = ±1 near i = 300·(π/2 + kπ)
+        assert any(abs(i - crest) <= 2 * bucket for i in kept), crest
+
+
+def test_largest_triangle_three_buckets_leaves_a_short_line_alone():
+    xs, ys = spiky(count=50, spikes={})
+
+    assert largest_triangle_three_buckets(xs, ys, 300) == list(range(50))
+    assert largest_triangle_three_buckets([], [], 10) == []
+    assert largest_triangle_three_buckets([1.0, 2.0], [3.0, 4.0], 1) == [0, 1]
+
+
+def markers(svg) -> list[tuple[float, float]]:
+    return [
+        (float(x), float(y))
+        for x, y in re.findall(r'<a href="[^"]*"[^>]*>(?:<title>[^<]*</title>)?<circle '
+                               r'class="dot" cx="([\d.]+)" cy="([\d.]+)"', svg)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [PHONE, WIDE], ids=["phone", "wide"])
+def test_four_thousand_games_draw_a_short_line_and_markers_that_can_be_told_apart(size):
+    history = series(count=4000, step=timedelta(hours=5))
+    svg = rating_history_svg([history], width=size[0], height=size[1])
+
+    (line,) = polylines(svg)
+    assert len(line) <= size[0] // 2 + 4  # a point per two units, and the four extremes
+    drawn = markers(svg)
+    assert 5 <= len(drawn) <= size[0] // 12 + 4
+    ratings = [p.rating for p in history.points]
+    links = set(re.findall(r'href="/games/(\d+)/"', svg))
+    assert {
+        "0",
+        "3999",
+        str(ratings.index(min(ratings))),
+        str(ratings.index(max(ratings))),
+    } <= links
+    close = [(a, b) for a, b in zip(drawn, drawn[1:], strict=False) if b[0] - a[0] < 12]
+    assert len(close) <= 3  # only where two of first, last, highest and lowest are neighbours
+
+
+def test_the_rating_labels_sit_left_of_the_plot_where_no_line_runs():
+    svg = rating_history_svg([series(count=300, base=1163)], width=PHONE[0], height=PHONE[1])
+
+    label_ends = [float(x) for x in re.findall(r'<text class="ylabel" x="([\d.]+)"', svg)]
+    assert label_ends
+    assert all('text-anchor="end"' in t for t in re.findall(r'<text class="ylabel"[^>]*>', svg))
+    line_xs = [float(xy.split(",")[0]) for xy in polylines(svg)[0]]
+    marker_xs = [x for x, _y in markers(svg)]
+    plot_left = min(line_xs + marker_xs) - 4  # a marker's radius
+    assert max(label_ends) < plot_left
+    # The widest label ("1190"), at 13 units a digit of at most 7.8, fits in the margin.
+    assert min(label_ends) - 4 * 7.8 >= 0
+
+
+def test_the_page_chart_has_a_phone_and_a_wide_layout_and_says_when_it_leaves_games_out():
+    short = rating_history_chart([series(count=12)])
+    long = rating_history_chart([series(count=4000, step=timedelta(hours=5))])
+
+    assert re.findall(r'<svg class="([^"]*)"', short) == ["rating-chart phone", "rating-chart wide"]
+    assert f'viewBox="0 0 {PHONE[0]} {PHONE[1]}"' in short
+    assert f'viewBox="0 0 {WIDE[0]} {WIDE[1]}"' in short
+    assert "chart-note" not in short
+    assert "the table below lists every game" in long
+    assert rating_history_chart([]).count("<svg") == 1

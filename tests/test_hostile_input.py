@@ -155,7 +155,8 @@ def test_the_paper_form_refuses_a_missing_seat(member_client, league, seat):
     response = preview_then_save(member_client, entry_url(league), without_seat(seat))
 
     assert response.status_code == 200
-    assert "This field is required" in " ".join(response.context["form"].errors[f"player_{seat}"])
+    errors = " ".join(response.context["form"].errors[f"player_{seat}"])
+    assert errors == "Every seat needs a player."
     assert counts() == before
 
 
@@ -244,7 +245,7 @@ SCORED_CASES = [
     ("a huge score", {"score_0": "1e10"}, "less than or equal to"),
     ("a word", {"score_1": "lots"}, "Enter a number"),
     ("a missing score", {"score_1": ""}, "Every player needs a score"),
-    ("a player twice", {"player_1": "anna"}, "already sits in seat 1"),
+    ("a player twice", {"player_1": "anna"}, "is already player 1"),
     ("one player", {"player_1": "", "score_1": ""}, "at least two players"),
 ]
 
@@ -274,7 +275,7 @@ def test_the_scored_form_refuses_hostile_input(member_client, hearts, case, chan
     [
         ({"outcome": "2"}, "Select a valid choice"),
         ({"outcome": ""}, "This field is required"),
-        ({"player_1": "ANA"}, "already sits in seat 1"),
+        ({"player_1": "ANA"}, "is already player 1"),
     ],
 )
 def test_the_duel_form_refuses_hostile_input(member_client, chess, change, message):

@@ -435,7 +435,7 @@ def test_staff_edit_a_game(world, role):
             f"results-{i}-id": result.pk,
             f"results-{i}-game": game.pk,
             f"results-{i}-player": result.player_id,
-            f"results-{i}-seat": result.seat,
+            f"results-{i}-seat": result.seat + 1,  # the admin numbers seats from 1
             f"results-{i}-left": left,
             f"results-{i}-middle": middle,
             f"results-{i}-right": right,

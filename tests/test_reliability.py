@@ -236,7 +236,7 @@ def test_confirming_imports_the_waiting_file_and_deletes_it(hearts, importer_cli
 
     response = confirm(importer_client, hearts, token)
 
-    assert "Imported 1 games" in response.content.decode()
+    assert "Imported 1 game;" in response.content.decode()
     assert Game.objects.filter(league=hearts).count() == 1
     assert not PendingUpload.objects.exists()
 
@@ -295,8 +295,8 @@ def test_a_new_upload_replaces_the_last_one_and_clears_expired_ones(
     assert fresh.pk in waiting and stale.pk not in waiting
     assert len(waiting) == 3  # someone's fresh one, and one per league of the importer's
     assert "no longer waiting" in confirm(importer_client, hearts, first).content.decode()
-    assert "Imported 1 games" in confirm(importer_client, hearts, second).content.decode()
-    assert "Imported 1 games" in confirm(importer_client, elsewhere, other_league).content.decode()
+    assert "Imported 1 game;" in confirm(importer_client, hearts, second).content.decode()
+    assert "Imported 1 game;" in confirm(importer_client, elsewhere, other_league).content.decode()
 
 
 def test_a_failed_preview_leaves_nothing_waiting(hearts, importer_client):

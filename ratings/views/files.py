@@ -24,7 +24,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ratings import rayter_files
@@ -177,16 +177,22 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
         context.update(_problems_context(error.problems))
         return render(request, "ratings/rayter_import.html", context)
     summary = done.summary
-    counts = {
+    counts: dict[str, int] = {
         "games": summary.games,
         "skipped": len(summary.skipped),
         "new": len(summary.new_players),
     }
-    messages.success(
-        request,
-        _("Imported %(games)d games; %(skipped)d skipped as already there; %(new)d new players.")
-        % counts,
+    # Three counts, each with its own plural: "Imported 1 game; 0 skipped…; 1 new player."
+    parts = (
+        ngettext("Imported %(games)d game", "Imported %(games)d games", counts["games"]),
+        ngettext(
+            "%(skipped)d skipped as already there",
+            "%(skipped)d skipped as already there",
+            counts["skipped"],
+        ),
+        ngettext("%(new)d new player.", "%(new)d new players.", counts["new"]),
     )
+    messages.success(request, "; ".join(parts) % counts)
     return redirect(league)
 
 

@@ -25,11 +25,12 @@ from django_tables2 import RequestConfig
 from ratings import selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
-from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_svg
+from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
 from ratings.events import selectors as event_selectors
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
+from ratings.names import name_keys
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
@@ -76,13 +77,25 @@ class MinGamesForm(forms.Form):
 
 
 class PlayerFilterForm(forms.Form):
-    """The games list's filter: one player's games, by name or slug.
+    """The games list's filter: one player's games, by part of their name (or their slug).
 
-    A text field rather than a list of the league's players: a league of thousands would make
-    every games page carry (and render) thousands of options.
+    Names are matched the club's tolerant way (:func:`ratings.names.name_keys` against the
+    stored ``search_key``): "ped" finds Pedja, "peda" finds Peđa. A name that is some player's
+    whole name picks that player; otherwise the part must fit one player of the league, or the
+    form names those it fits. The page suggests the league's players as the member types (a
+    ``<datalist>``, :data:`DATALIST_ID`): a text box, where a league of thousands would make a
+    ``<select>`` of thousands of options.
     """
 
-    player = forms.CharField(label=_("Player"), required=False, max_length=80)
+    DATALIST_ID = "league-players"
+    SHOWN_MATCHES = 5
+
+    player = forms.CharField(
+        label=_("Player"),
+        required=False,
+        max_length=80,
+        widget=forms.TextInput(attrs={"list": DATALIST_ID, "autocomplete": "off"}),
+    )
 
     def __init__(self, data, *, league: League):
         super().__init__(data)
@@ -92,17 +105,33 @@ class PlayerFilterForm(forms.Form):
         typed = " ".join(self.cleaned_data["player"].split())
         if not typed:
             return None
-        player = (
+        keys = name_keys(typed)
+        matches = Q(player__slug=typed)
+        for key in keys:
+            matches |= Q(player__search_key__contains=key)
+        found = list(
             Standing.objects.filter(league=self.league, games__gt=0)
-            .filter(Q(player__slug=typed) | Q(player__name__iexact=typed))
-            .values_list("player__slug", flat=True)
-            .first()
+            .filter(matches)
+            .order_by("player__name")
+            .values_list("player__slug", "player__name")[:100]
         )
-        if player is None:
+        # Someone's whole name (or slug) is that player, however many others it is part of.
+        whole = [slug for slug, name in found if slug == typed or name_keys(name) == keys]
+        if len(whole) == 1:
+            return whole[0]
+        if len(found) == 1:
+            return found[0][0]
+        if not found:
             raise forms.ValidationError(
                 _("No player “%(value)s” has played in this league."), params={"value": typed}
             )
-        return player
+        names = [name for _slug, name in found[: self.SHOWN_MATCHES]]
+        if len(found) > self.SHOWN_MATCHES:
+            names.append("…")
+        raise forms.ValidationError(
+            _("“%(value)s” fits several players: %(names)s. Type more of the name."),
+            params={"value": typed, "names": ", ".join(names)},
+        )
 
 
 def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
@@ -312,6 +341,12 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
         games = Game.objects.none()
     table = LeagueGamesTable(games, system=league.rating_system)
     RequestConfig(request, paginate=PAGINATION).configure(table)
+    # The filter's suggestions: everyone who has played in the league, by name (one query).
+    player_names = (
+        Standing.objects.filter(league=league, games__gt=0)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
     return render(
         request,
         "ratings/league_games.html",
@@ -319,6 +354,7 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "table": table,
             "filter_form": filter_form,
+            "player_names": player_names,
             "can_enter_games": can_enter_games(request.user),
         },
     )
@@ -445,7 +481,7 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
         )
         for row in rows
     ]
-    return rating_history_svg(
+    return rating_history_chart(
         [ChartSeries(league.name, points)], lower_is_better=league.lower_is_better
     )
 

@@ -21,7 +21,7 @@ from django_tables2 import RequestConfig
 
 from ratings import statistics
 from ratings.access import club_readable
-from ratings.charts import ChartPoint, ChartSeries, rating_history_svg
+from ratings.charts import ChartPoint, ChartSeries, rating_history_chart
 from ratings.links import url_maker
 from ratings.models import League, Player, PlayerAlias
 from ratings.tables import HeadToHeadGamesTable, PairRecordTable
@@ -102,7 +102,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
                 prefix=f"{league.slug}-",
             )
             config.configure(table)
-            chart = rating_history_svg(
+            chart = rating_history_chart(
                 [
                     _series(player, histories[league.pk, player.pk])
                     for player in (player_a, player_b)

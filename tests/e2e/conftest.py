@@ -121,12 +121,29 @@ class Browsing:
             "document.documentElement.scrollWidth > document.documentElement.clientWidth"
         )
 
-    def screenshot(self, name: str) -> None:
-        """docs/screenshots/<name>.png of the whole page, only when SCREENSHOTS=1."""
+    def screenshot(self, name: str, *, full_page: bool = True) -> None:
+        """docs/screenshots/<name>.png of the whole page (or of the screen, what a member sees
+        first), only when SCREENSHOTS=1."""
         if os.environ.get("SCREENSHOTS") != "1":
             return
         SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOT_DIR / f"{name}.png"), full_page=True)
+        self.page.screenshot(path=str(SCREENSHOT_DIR / f"{name}.png"), full_page=full_page)
+
+    def across_the_screen(self, locator) -> list[bool]:
+        """For each element: whether it is wholly within the screen's width without scrolling
+        sideways, neither off the page's edge nor hidden behind a table's own scroll box (a
+        phone shows what is down the page by scrolling down; nobody should have to scroll a
+        table sideways to find a number)."""
+        return locator.evaluate_all(
+            """(elements) => elements.map((el) => {
+                 const box = el.getBoundingClientRect();
+                 const clip = el.closest(".table-wrap, .table-container");
+                 const edge = clip ? clip.getBoundingClientRect() : {left: 0, right: innerWidth};
+                 return box.width > 0 && box.left >= Math.max(0, edge.left) - 0.5
+                   && box.right <= Math.min(innerWidth, edge.right) + 0.5
+                   && (!clip || clip.scrollLeft === 0);
+               })"""
+        )
 
 
 @pytest.fixture
@@ -134,8 +151,9 @@ def open_browser(browser, live_server):
     """open_browser(viewport) -> Browsing: a new context, so no cookies leak between tests."""
     contexts = []
 
-    def open_(viewport: dict) -> Browsing:
-        context = browser.new_context(viewport=viewport, color_scheme="light", locale="en-GB")
+    def open_(viewport: dict, **options) -> Browsing:
+        options = {"color_scheme": "light", "locale": "en-GB", **options}
+        context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         return Browsing(context.new_page(), live_server.url)

@@ -53,12 +53,26 @@ def fill_in_the_paper(page) -> None:
         page.locator(f"#id_{field}").fill(value)
 
 
-def column(page, table: str, header: str) -> list[str]:
-    """The texts of one column of a table, found by its header."""
+def cells(page, table: str, header: str):
+    """The cells of one column of a table, found by its header."""
     headers = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
     index = headers.index(header) + 1
-    cells = page.locator(f"{table} tbody td:nth-child({index})")
-    return [cell.strip() for cell in cells.all_inner_texts()]
+    return page.locator(f"{table} tbody td:nth-child({index})")
+
+
+def column(page, table: str, header: str) -> list[str]:
+    """The texts of one column of a table, found by its header."""
+    return [cell.strip() for cell in cells(page, table, header).all_inner_texts()]
+
+
+def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> None:
+    """On a phone, each of these columns' cells is within the screen's width: no number a
+    player came for is behind the table's edge (a page that merely does not scroll sideways
+    could still hide them in the table's own scroll box)."""
+    for header in headers:
+        found = cells(browsing.page, table, header)
+        assert found.count() > 0, header
+        assert all(browsing.across_the_screen(found)), f"{header} is off the screen at 360 px"
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
@@ -110,10 +124,14 @@ def test_a_member_enters_the_worked_example_and_reads_the_result(
     page.get_by_role("button", name="Check scores").click()
     preview = page.locator("section.preview")
     preview.wait_for()
-    rows = [row.split("\t") for row in preview.locator("tbody tr").all_inner_texts()]
-    assert [row[0].strip() for row in rows] == ["Pedja", "Marko", "Johnny"]
-    assert [row[1].strip() for row in rows] == FINAL_SCORES
-    assert [row[4].strip() for row in rows] == AFTER
+    assert column(page, "section.preview table", "Player") == ["Pedja", "Marko", "Johnny"]
+    assert column(page, "section.preview table", "Final score") == FINAL_SCORES
+    assert column(page, "section.preview table", "Change") == CHANGES
+    assert column(page, "section.preview table", "New rating") == AFTER
+    if size == "phone":
+        assert_across_the_screen(
+            browsing, "section.preview table", ("Final score", "Change", "New rating")
+        )
     browsing.screenshot(f"preview-{size}")
 
     # Save: the game page, with the ratings before, the changes and after.
@@ -130,6 +148,13 @@ def test_a_member_enters_the_worked_example_and_reads_the_result(
     assert column(page, results, "Rating after") == AFTER
     if size == "phone":
         assert not browsing.scrolls_sideways(), "the game page scrolls sideways at 360 px"
+        # One card per seat: the final score, the change and the ratings all in view.
+        assert_across_the_screen(
+            browsing, results, ("Final score", "Rating before", "Change", "Rating after")
+        )
+        heading = page.get_by_role("heading", name="The paper and the ratings")
+        heading.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        browsing.screenshot("game-cards-phone", full_page=False)
     browsing.screenshot(f"game-{size}")
 
     # The leaderboard: prefko ranks ascending, the lowest (best) rating first.
@@ -141,19 +166,33 @@ def test_a_member_enters_the_worked_example_and_reads_the_result(
     assert column(page, board, "Rank") == ["1", "2", "3"]
     if size == "phone":
         assert not browsing.scrolls_sideways(), "the leaderboard scrolls sideways at 360 px"
+        assert_across_the_screen(browsing, board, ("Rank", "Player", "Rating", "Last change"))
+        # The games and the date are behind the table's edge: its box scrolls, by keyboard too.
+        wrap = page.locator(".table-container", has=page.locator(board))  # django-tables2's
+        assert (wrap.get_attribute("role"), wrap.get_attribute("tabindex")) == ("region", "0")
+        assert wrap.get_attribute("aria-label") == "Preferans"
+    else:
+        wrap = page.locator(".table-container", has=page.locator(board))
+        assert wrap.get_attribute("tabindex") is None  # it fits: no extra Tab stop
     browsing.screenshot(f"leaderboard-{size}")
 
     # The player page: the rating-history chart, whose point links to the game.
     page.locator(board).get_by_role("link", name="Pedja").click()
     page.wait_for_url(re.compile(r"/players/pedja/$"))
-    chart = page.locator(".chart svg.rating-chart")
-    assert chart.is_visible()
-    assert chart.bounding_box()["width"] > 0.8 * min(viewport["width"], 1000)
+    # The page holds a phone's and a wide screen's layout; the one that fits is shown.
+    chart = page.locator(".chart svg.rating-chart >> visible=true")
+    assert chart.get_attribute("class") == f"rating-chart {'phone' if size == 'phone' else 'wide'}"
+    box = chart.bounding_box()
+    assert box["width"] > 0.8 * min(viewport["width"], 1000)
+    assert box["height"] > 220  # readable on a phone: the whole width, and tall
     assert chart.get_attribute("aria-label") == "Rating history: Preferans from 1173 to 1173"
     point = chart.locator(f'a[href="{game_url}"]')
     assert point.count() == 1
     if size == "phone":
         assert not browsing.scrolls_sideways(), "the player page scrolls sideways at 360 px"
+        assert_across_the_screen(
+            browsing, "table.player-games", ("Played", "Score", "Change", "Rating after")
+        )
     browsing.screenshot(f"player-{size}")
     point.click()
     page.wait_for_url(browsing.base_url + game_url)

@@ -122,7 +122,7 @@ def test_the_club_pages_keep_to_the_policy(open_browser, club):
 
     # The player's chart is drawn, in its colours from club.css.
     policed.visit(reverse("ratings:player", args=[club["player"].slug]))
-    line = page.locator(".chart svg.rating-chart .s0 polyline.line")
+    line = page.locator(".chart svg.rating-chart .s0 polyline.line >> visible=true")
     assert line.is_visible()
     stroke = line.evaluate("(el) => [getComputedStyle(el).stroke, getComputedStyle(el).fill]")
     assert stroke == ["rgb(11, 98, 164)", "none"]

@@ -21,13 +21,13 @@ def in_language(client, code: str):
     [
         (
             "ru",
-            ["Место", "Игрок", "Рейтинг", "Партии", "Последнее изменение"],
-            "В этой лиге чем НИЖЕ рейтинг, тем лучше",
+            ["Место", "Игрок", "Рейтинг", "Последнее изменение", "Партии"],
+            "Таблица идёт от самого низкого рейтинга вверх.",
         ),
         (
             "sr-latn",
-            ["Plasman", "Igrač", "Rejting", "Partije", "Poslednja promena"],
-            "U ovoj ligi je NIŽI rejting bolji",
+            ["Plasman", "Igrač", "Rejting", "Poslednja promena", "Partije"],
+            "Tabela ide od najnižeg rejtinga naviše.",
         ),
     ],
 )

@@ -31,8 +31,8 @@ QUERIES = {
     # its latest events
     "season": 4,
     "season_export": 2,  # the league; the season's table
-    "games": 4,  # the league; the count, the page of games, their results
-    "games_by_player": 5,  # the same, and the typed player looked up in the league
+    "games": 5,  # the league; the count, the page of games, their results; the filter's names
+    "games_by_player": 6,  # the same, and the typed player looked up in the league
     "game": 2,  # the game with its league, who entered it and its neighbours; its results
     # The player; their standings with ranks; their whole history; the opponents on the pages
     # shown; their statistics in every league (places, streaks, best and worst by window

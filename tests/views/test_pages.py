@@ -99,7 +99,8 @@ def test_home_lists_leagues_with_their_direction_and_counts(
 
     assert "Friday Preferans" in page
     assert "Preferans (prefko, lower is better)" in page
-    assert "lower rating is better" in page
+    assert "lower rating is better" not in page  # once is enough: the system's name says it
+    assert "higher rating is better" in page  # Chess
     assert "3 players · 1 game · last game 2026-01-01" in page
     assert "Chess" in page
     assert "0 players · 0 games · no games yet" in page
@@ -237,6 +238,31 @@ def test_games_list_filters_by_player(
     assert f"/games/{theirs.pk}/" not in html
 
 
+def test_games_list_takes_part_of_a_name_spelled_any_way_and_suggests_the_players(
+    client, worked_example_game, worked_example_league, make_player, record_game
+):
+    others = [make_player("Peđa Kovač"), make_player("Bora"), make_player("Ceca")]
+    theirs = record_game(worked_example_league, others, papers=WORKED_EXAMPLE_PAPERS)
+    url = reverse("ratings:league_games", args=[worked_example_league.slug])
+
+    def games_of(typed: str) -> set[int]:
+        html = client.get(url, {"player": typed}).content.decode()
+        return {int(pk) for pk in re.findall(r'<a href="/games/(\d+)/">', html)}
+
+    assert games_of("kovac") == {theirs.pk}  # part of a name, without its accents
+    assert games_of("BOR") == {theirs.pk}
+    assert games_of("Pedja") == {worked_example_game.pk}  # a whole name: that player
+    assert games_of("johnn") == {worked_example_game.pk}
+    several = client.get(url, {"player": "ped"})
+    assert "“ped” fits several players: Pedja, Peđa Kovač. Type more of the name." in text(several)
+    page = client.get(url).content.decode()
+    assert 'list="league-players"' in page
+    names = re.search(r'<datalist id="league-players">(.*?)</datalist>', page)[1]
+    assert re.findall(r'<option value="([^"]*)">', names) == [
+        "Bora", "Ceca", "Johnny", "Marko", "Pedja", "Peđa Kovač",
+    ]  # fmt: skip
+
+
 def test_games_list_with_an_unknown_player_says_so(
     client, worked_example_game, worked_example_league
 ):
@@ -271,7 +297,8 @@ def test_player_page_shows_rating_rank_chart_and_games(
     assert "Friday Preferans" in page
     assert "Rating 1152, rank 2, 1 game." in page
     assert "lower rating is better" in page
-    assert '<svg class="rating-chart"' in html
+    assert '<svg class="rating-chart phone"' in html
+    assert '<svg class="rating-chart wide"' in html
     assert f'href="/games/{worked_example_game.pk}/"' in html
     # Opponents linked, in seat order; score, change, rating after.
     assert f'<a href="{worked_example_players[0].get_absolute_url()}">Pedja</a>' in html

@@ -137,6 +137,17 @@ def test_confirm_imports_the_previewed_file(staff_client, staff_user, league):
     assert "Imported 2 games; 0 skipped as already there; 4 new players." in page
 
 
+def test_the_import_message_counts_in_the_singular_too(staff_client, league, make_player):
+    make_player("Dahlia")
+    one_game = WORKED_EXAMPLE.split(b"\n\n")[0] + b"\n"
+    token = upload(staff_client, league, one_game).context["token"]
+
+    response = confirm(staff_client, league, token)
+
+    page = staff_client.get(response["Location"]).content.decode()
+    assert "Imported 1 game; 0 skipped as already there; 3 new players." in page
+
+
 def test_confirming_twice_imports_once(staff_client, league):
     token = upload(staff_client, league, WORKED_EXAMPLE).context["token"]
     confirm(staff_client, league, token)

@@ -144,7 +144,8 @@ class DemoClub:
             system=System.PREFKO,
             start_rating=1000,
             game_name="Preferans",
-            description="Three players, papers as written at the table. Lower rating is better.",
+            # No "lower is better" here: the leaderboard says it (the system's name and order).
+            description="Three players, papers as written at the table.",
         )
         for name, start, _paper in SEED_GAME:
             engine.standing_set_start_rating(

@@ -1,0 +1,117 @@
+/* Help for every form, a progressive enhancement (without scripts the forms work as they are):
+ *
+ * - The error summary after a failed submit (templates/ratings/error_summary.html), as the
+ *   GOV.UK design system's: the page opens with the summary focused, so a screen reader reads it
+ *   and a phone shows it, however far down the first wrong field is. Its links then take the
+ *   member to the field with its label in view, and put the cursor in it. Without scripts the
+ *   summary's autofocus and plain links do most of this.
+ * - A table wider than its box scrolls inside it: the box then becomes a named region that
+ *   takes the focus, so a keyboard can scroll it too (WCAG 2.1.1; axe's scrollable-region-
+ *   focusable). Boxes that fit stay out of the Tab order.
+ * - A ± button beside a number that may be negative ([data-signed]: the Middle column, a score)
+ *   on a touch screen. The box then asks for the quick digit pad (data-inputmode), which on
+ *   common phone keyboards (iOS's above all) has no minus key; the button flips the sign
+ *   instead. Without scripts the box asks for no pad, and the phone's full keyboard has "-".
+ *   The button is out of the Tab order (a keyboard types "-") and never takes the focus, so
+ *   the phone's keyboard stays up while it is tapped.
+ */
+(function () {
+  "use strict";
+
+  function labelFor(field) {
+    if (field.labels && field.labels.length) return field.labels[0];
+    var fieldset = field.closest("fieldset");
+    return fieldset ? fieldset.querySelector("legend") : null;
+  }
+
+  function followLink(event) {
+    var link = event.target.closest("a[href^='#']");
+    if (!link) return;
+    var field = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!field) return;
+    event.preventDefault();
+    // The label above the box in view as well as the box, which the browser alone would put
+    // at the very top of the screen, hiding what the field is.
+    var label = labelFor(field);
+    (label || field).scrollIntoView({ block: "start" });
+    field.focus({ preventScroll: true });
+    if (window.history && history.replaceState) history.replaceState(null, "", link.hash);
+  }
+
+  var MINUS = /^\s*[-\u2212\u2013\u2012\ufe63\uff0d]\s*/;
+
+  function flipSign(input) {
+    var value = input.value;
+    input.value = MINUS.test(value) ? value.replace(MINUS, "") : "-" + value.trim();
+    // What typing would send: the live totals (paper.js) follow.
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function addSignButton(input) {
+    input.setAttribute("inputmode", input.getAttribute("data-inputmode") || "numeric");
+    var wrap = document.createElement("span");
+    wrap.className = "signed";
+    input.parentNode.insertBefore(wrap, input);
+    wrap.appendChild(input);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "sign-toggle";
+    button.tabIndex = -1;
+    button.textContent = "\u00b1";
+    button.setAttribute("aria-label", input.getAttribute("data-sign-label") || "Plus or minus");
+    if (input.id) button.setAttribute("aria-controls", input.id);
+    button.addEventListener("mousedown", function (event) { event.preventDefault(); });
+    button.addEventListener("click", function () { flipSign(input); });
+    wrap.appendChild(button);
+  }
+
+  function nameOf(box) {
+    // The heading the table is under: the nearest one before it, else the page's.
+    for (var node = box; node && node !== document.body; node = node.parentElement) {
+      for (var before = node.previousElementSibling; before; before = before.previousElementSibling) {
+        if (/^H[1-3]$/.test(before.tagName)) return before.textContent.trim();
+      }
+    }
+    var title = document.querySelector("h1");
+    return title ? title.textContent.trim() : document.title;
+  }
+
+  function markScrollingTables() {
+    // .table-wrap around the pages' own tables, django-tables2's .table-container in it.
+    var boxes = document.querySelectorAll(".table-wrap, .table-container");
+    Array.prototype.forEach.call(boxes, function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", nameOf(box));
+        box.setAttribute("data-scroll-region", "");
+      } else if (!scrolls && box.hasAttribute("data-scroll-region")) {
+        ["tabindex", "role", "aria-label", "data-scroll-region"].forEach(function (name) {
+          box.removeAttribute(name);
+        });
+      }
+    });
+  }
+
+  function start() {
+    markScrollingTables();
+    var pending = false;
+    window.addEventListener("resize", function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; markScrollingTables(); });
+    });
+    if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) {
+      Array.prototype.forEach.call(document.querySelectorAll("input[data-signed]"), addSignButton);
+    }
+    var summary = document.querySelector("[data-error-summary]");
+    if (!summary) return;
+    summary.addEventListener("click", followLink);
+    if (document.activeElement !== summary) summary.focus();
+    summary.scrollIntoView({ block: "start" });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
