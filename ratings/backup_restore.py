@@ -19,7 +19,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
-from itertools import chain, groupby
+from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from ratings import backup_json, engine
+from ratings.engine.writes import insert_rows
 from ratings.models import Game, League, Player, Result, Standing
 
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
@@ -317,23 +318,9 @@ class _Table:
 
 def _insert(table: str, columns: list[str], rows: list) -> None:
     """INSERT rows, as many a statement as the database takes (SQLite: 999 parameters)."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
     limit = connection.features.max_query_params
     batch = max(1, min(500, limit // len(columns) if limit else 500))
-    head = f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
-    row = f"({', '.join(['%s'] * len(columns))})"
-    whole = len(rows) - len(rows) % batch
-    with connection.cursor() as cursor:
-        if whole:
-            cursor.executemany(
-                head + ", ".join([row] * batch),
-                [list(chain.from_iterable(rows[at : at + batch])) for at in range(0, whole, batch)],
-            )
-        if whole < len(rows):
-            rest = rows[whole:]
-            cursor.execute(head + ", ".join([row] * len(rest)), list(chain.from_iterable(rest)))
+    insert_rows(table, columns, rows, batch=batch)
 
 
 # The check of each kind of field: takes the value as JSON gives it (never None) and returns the

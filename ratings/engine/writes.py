@@ -119,7 +119,7 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
 
 
 def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
-    """INSERT rows of ``columns``, as many rows per statement as the database takes.
+    """INSERT rows of ``columns`` of ``model``, as many rows per statement as the database takes.
 
     A statement per row costs the database a statement run per row: about 110 rows a statement
     (SQLite's 999 parameters) cut an import's writes by a fifth there, and 500 divide the round
@@ -127,10 +127,18 @@ def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
     """
     if not rows:
         return
-    quote = connection.ops.quote_name
     fields = [model._meta.get_field(column) for column in columns]
     batch = max(1, min(MAX_ROWS_PER_INSERT, connection.ops.bulk_batch_size(fields, rows)))
-    head = f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(map(quote, columns))}) VALUES "
+    insert_rows(model._meta.db_table, columns, rows, batch=batch)
+
+
+def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: int) -> None:
+    """INSERT ``rows`` into ``table``, ``batch`` rows a statement (one prepared statement for
+    all the full batches, one more for the rest)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    head = f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
     row = f"({', '.join(['%s'] * len(columns))})"
     whole = len(rows) - len(rows) % batch
     with connection.cursor() as cursor:
