@@ -1,0 +1,20 @@
+"""Django admin for the club's staff: players, leagues with own start ratings, and games.
+
+The admin edits what the engine rates, never the ratings themselves: saving or deleting a game,
+changing a start rating or a league's rating settings all go through :mod:`ratings.engine`, in
+the admin's request transaction. Results and standings are shown through inlines whose formsets
+validate with the engine's own rules (so a bad paper is a form error, not a 500) and whose
+``save()`` is never called.
+
+Split by what is administered (one module each), registered on import:
+
+- :mod:`~ratings.admin.players`, :mod:`~ratings.admin.leagues`, :mod:`~ratings.admin.games`,
+  :mod:`~ratings.admin.audit`; shared pieces in :mod:`~ratings.admin.common`;
+- events: :mod:`ratings.events.admin`.
+"""
+
+from ratings.admin import audit, games, leagues, players  # noqa: F401  (registers the models)
+from ratings.admin.games import GameAdmin
+from ratings.events import admin as _events_admin  # noqa: F401
+
+__all__ = ["GameAdmin"]

@@ -1,0 +1,133 @@
+"""Players in the admin: the typo check on a new name, renaming through the engine, merging."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+
+from ratings import engine
+from ratings.access import may
+from ratings.forms import check_birth_date
+from ratings.models import (
+    Game,
+    Player,
+    Result,
+    normalise_name,
+)
+from ratings.names import close_matches
+
+# Players ----------------------------------------------------------------------------------------
+
+
+class PlayerAdminForm(forms.ModelForm):
+    """A player as staff add or rename one: a new name close to a player's is a typo until
+    staff tick that it is a new member (the same check as the entry forms)."""
+
+    new_member = forms.BooleanField(
+        label=_("This is a new member, not one of the players with a close name"),
+        required=False,
+    )
+
+    class Meta:
+        model = Player
+        fields = ("name", "user", "birth_date")
+
+    def clean_name(self):
+        name = normalise_name(self.cleaned_data["name"])
+        others = Player.objects.exclude(pk=self.instance.pk).values_list("pk", "name")
+        if any(other.lower() == name.lower() for _pk, other in others):
+            raise ValidationError(
+                _("The club already has a player called %(name)s.") % {"name": name}
+            )
+        matches = [match.name for match in close_matches(name, list(others))]
+        renamed = self.instance.pk is None or name != self.instance.name
+        if matches and renamed and not self.data.get("new_member"):
+            raise ValidationError(
+                _(
+                    "The club has %(matches)s: a typo? Fix the name, merge the players "
+                    "instead, or tick that this is a new member."
+                )
+                % {"matches": ", ".join(matches)}
+            )
+        return name
+
+    def clean_birth_date(self):
+        born = self.cleaned_data.get("birth_date")
+        if born is not None:
+            # The entry pages' rule, and here the player's games are known too.
+            check_birth_date(born, self.instance)
+        return born
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerAdminForm
+    list_display = ("name", "user", "birth_date")
+    list_select_related = ("user",)
+    search_fields = ("name", "slug")
+    autocomplete_fields = ("user",)
+    readonly_fields = ("slug",)
+    ordering = ("name",)
+    actions = ("merge_players",)
+
+    def save_model(self, request, obj, form, change):
+        """A new player gets a slug made from the name; a renamed one keeps their old address
+        (engine.player_rename, audited)."""
+        if not change:
+            obj.slug = Player.objects.free_slug(obj.name)
+            super().save_model(request, obj, form, change)
+            return
+        new_name = obj.name
+        if "name" in form.changed_data:
+            obj.name = form.initial["name"]
+        super().save_model(request, obj, form, change)
+        if new_name != obj.name:
+            renamed = engine.player_rename(player=obj, name=new_name, actor=request.user)
+            obj.name, obj.slug = renamed.name, renamed.slug
+
+    @admin.action(description=_("Merge the selected players into one"), permissions=["merge"])
+    def merge_players(self, request, queryset):
+        """Two players selected: ask which one stays, then move every result of the other."""
+        players = list(queryset.order_by("name")[:3])
+        if len(players) != 2:
+            self.message_user(request, _("Select exactly two players to merge."), messages.WARNING)
+            return None
+        if request.POST.get("target"):
+            target = next((p for p in players if str(p.pk) == request.POST["target"]), None)
+            if target is None:
+                return None
+            source = players[1] if target is players[0] else players[0]
+            try:
+                leagues = engine.player_merge(source=source, target=target, actor=request.user)
+            except ValidationError as error:
+                self.message_user(request, " ".join(error.messages), messages.ERROR)
+                return None
+            self.message_user(
+                request,
+                _("%(source)s is merged into %(target)s; %(count)d leagues re-rated.")
+                % {"source": source.name, "target": target.name, "count": len(leagues)},
+                messages.SUCCESS,
+            )
+            return None
+        games = dict(
+            Result.objects.filter(player__in=players)
+            .values_list("player_id")
+            .annotate(n=Count("id"))
+            .values_list("player_id", "n")
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Merge two players"),
+            "opts": self.model._meta,
+            "players": [(player, games.get(player.pk, 0)) for player in players],
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/ratings/player/merge.html", context)
+
+    def has_merge_permission(self, request):
+        # A merge deletes a player and moves their games: both rights are needed.
+        return may(request.user, "delete", Player) and may(request.user, "change", Game)
