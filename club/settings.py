@@ -118,6 +118,9 @@ MIDDLEWARE = [
     # the user are known, for its page.
     "club.middleware.request_size_limit",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Below the CSRF and messages middleware: each page's token and messages go in here, so a
+    # page drawn once (ratings.page_cache) serves every visitor.
+    "ratings.page_cache.fill_viewer_parts",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it turns a lockout into the response below.
     "axes.middleware.AxesMiddleware",
@@ -161,6 +164,38 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+
+def cache_from_url(url: str) -> dict:
+    """CACHE_URL: ``locmem://`` (the default: each server process keeps its own),
+    ``redis://host:port/db`` (one cache shared by every process and server), or ``dummy://``
+    (nothing cached)."""
+    scheme, _, rest = url.partition("://")
+    timeout = env_int("CACHE_TIMEOUT", 24 * 60 * 60)
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": rest or "club",
+            "TIMEOUT": timeout,
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000)},
+        }
+    if scheme in {"redis", "rediss", "unix"}:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "TIMEOUT": timeout,
+        }
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        "CACHE_URL must start with locmem://, redis://, rediss://, unix:// or dummy://, "
+        f"got {url!r}"
+    )
+
+
+# Pages are cached by the club's data version (ratings/page_cache.py): never stale, whatever the
+# backend, because the key changes in the same transaction as the data.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "locmem://"))}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -28,8 +28,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 FORMAT = "club-json"
 # What backup_club writes (dumpdata's labels) and so all that restore_club loads.
 BACKED_UP = ("auth.group", "auth.user", "ratings")
-# Uploads waiting a day at most for their confirmation are no part of the club's record.
-NOT_BACKED_UP = ("ratings.pendingupload",)
+# Uploads waiting a day at most for their confirmation are no part of the club's record; the data
+# version belongs to the database (a restored club gets the new database's, never an old number).
+NOT_BACKED_UP = ("ratings.pendingupload", "ratings.dataversion")
 
 MiB = 2**20
 # The largest object restore_club takes. The largest a club makes is an audit entry holding a

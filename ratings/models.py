@@ -8,6 +8,7 @@ carry the rating before and after, so history is read without replaying it, and 
 from __future__ import annotations
 
 import math
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -542,6 +543,23 @@ class PendingUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} ({self.created_at:%Y-%m-%d %H:%M})"
+
+
+class DataVersion(models.Model):
+    """One row: a number every committed write to the club's data changes (database triggers,
+    :mod:`ratings.versioning`), the key of the page cache and of the pages' ETags."""
+
+    epoch = models.UUIDField(default=uuid.uuid4, editable=False)
+    number = models.BigIntegerField(default=0)
+    # PostgreSQL: the transaction that last changed the number, so it changes once per write.
+    txid = models.BigIntegerField(null=True, editable=False)
+
+    class Meta:
+        verbose_name = _("data version")
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="one_data_version")]
+
+    def __str__(self) -> str:
+        return f"{self.epoch}.{self.number}"
 
 
 # Club nights and tournaments: their own module, models of this app all the same.

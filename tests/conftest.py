@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
@@ -27,6 +28,15 @@ def _default_language():
     """A request in another language leaves it active in the thread: every test starts afresh."""
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _empty_page_cache():
+    """Each test's database starts from the same data version (its writes are rolled back), so
+    a page one test cached would match another test's version: each test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -22,11 +22,12 @@ from ratings.engine.replay import rate_newest, replay
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
 from ratings.engine.validation import prepare_game
 from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
+from ratings.versioning import lock_rows
 
 
 def lock(league: League) -> League:
     """Lock the league row until the transaction ends: one writer per league at a time."""
-    return League.objects.select_for_update().get(pk=league.pk)
+    return lock_rows(League.objects.all()).get(pk=league.pk)
 
 
 def _still_there(game: Game) -> Game:
@@ -36,7 +37,7 @@ def _still_there(game: Game) -> Game:
     deletes): the second waits for the league, then finds the game gone. That is a message
     for them, not a crash.
     """
-    current = Game.objects.select_for_update().filter(pk=game.pk).first()
+    current = lock_rows(Game.objects.all()).filter(pk=game.pk).first()
     if current is None:
         raise ValidationError(
             _("This game was changed or deleted meanwhile: reload the page and try again."),

@@ -29,6 +29,7 @@ from ratings.models import (
     Standing,
     TableSeat,
 )
+from ratings.versioning import lock_rows
 
 
 def _player_data(player: Player) -> dict:
@@ -47,8 +48,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         raise ValidationError(_("A player cannot be merged into themselves."))
     with transaction.atomic():
         players = {
-            p.pk: p
-            for p in Player.objects.select_for_update().filter(pk__in=[source.pk, target.pk])
+            p.pk: p for p in lock_rows(Player.objects.all()).filter(pk__in=[source.pk, target.pk])
         }
         if len(players) != 2:
             raise ValidationError(_("That player was changed or deleted meanwhile."))
@@ -56,7 +56,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         league_ids = set(
             Standing.objects.filter(player=source).values_list("league_id", flat=True)
         ) | set(Game.objects.filter(results__player=source).values_list("league_id", flat=True))
-        leagues = list(League.objects.select_for_update().filter(pk__in=league_ids).order_by("pk"))
+        leagues = list(lock_rows(League.objects.all()).filter(pk__in=league_ids).order_by("pk"))
 
         shared = (
             Game.objects.filter(results__player=source)
@@ -171,7 +171,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
 def player_rename(*, player: Player, name: str, actor=None) -> Player:
     """Give a player a new name and the slug made from it; the old address redirects."""
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = lock_rows(Player.objects.all()).get(pk=player.pk)
         taken = Player.objects.by_names([name])
         if any(other.pk != player.pk for other in taken.values()):
             raise ValidationError(

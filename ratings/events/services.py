@@ -41,6 +41,7 @@ from ratings.models import (
     TableSeat,
     normalise_name,
 )
+from ratings.versioning import lock_rows
 
 # Points per place must be whole numbers, and not absurd ones.
 MAX_PLACE_POINTS = 1000
@@ -198,7 +199,7 @@ def _named(name: str) -> Player:
 
 
 def _lock(event: Event) -> Event:
-    return Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)
+    return lock_rows(Event.objects.all(), of=("self",)).select_related("league").get(pk=event.pk)
 
 
 def _refuse_closed(event: Event) -> None:
@@ -209,7 +210,7 @@ def _refuse_closed(event: Event) -> None:
 def _mark_not_played(event_round: EventRound) -> list[int]:
     """Mark the round's tables still waiting for their paper as not played; their numbers."""
     waiting = list(
-        EventTable.objects.select_for_update()
+        lock_rows(EventTable.objects.all())
         .filter(round=event_round, game__isnull=True, not_played=False)
         .order_by("number")
         .values_list("pk", "number")
@@ -326,7 +327,7 @@ def round_close(*, event_round: EventRound, actor=None) -> list[int]:
     with transaction.atomic():
         event = _lock(event_round.event)
         _refuse_closed(event)
-        event_round = EventRound.objects.select_for_update().get(pk=event_round.pk)
+        event_round = lock_rows(EventRound.objects.all()).get(pk=event_round.pk)
         if event_round.closed_at is not None:
             raise ValidationError(_("Round %(n)d is already closed.") % {"n": event_round.number})
         if EventRound.objects.filter(event=event, number__gt=event_round.number).exists():
@@ -409,9 +410,9 @@ def table_record_game(
     event = table.round.event
     with transaction.atomic():
         # The engine's lock first (game_record takes it again), then the table's.
-        League.objects.select_for_update().get(pk=event.league_id)
+        lock_rows(League.objects.all()).get(pk=event.league_id)
         table = (
-            EventTable.objects.select_for_update(of=("self",))
+            lock_rows(EventTable.objects.all(), of=("self",))
             .select_related("round__event__league")
             .get(pk=table.pk)
         )

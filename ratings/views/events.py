@@ -31,6 +31,7 @@ from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
 from ratings.events.tables import EventListTable, EventStandingsTable
 from ratings.models import Event, EventRound, EventTable, League, Player
+from ratings.page_cache import cached_page
 from ratings.views.entry import _with_chosen_player
 from ratings.views.pages import PAGINATION
 
@@ -44,6 +45,7 @@ def _rows(request: HttpRequest, default: int) -> int:
 
 @require_safe
 @club_readable
+@cached_page
 def event_list(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's events, newest first."""
     league = get_object_or_404(League, slug=slug)
@@ -91,6 +93,7 @@ def _chose_a_player(data) -> bool:
 
 @require_safe
 @club_readable
+@cached_page
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """An event, live: standings, each round's tables with results linked to their games, each
     player's rating change, the winner once closed; the organiser's buttons."""
@@ -124,6 +127,7 @@ def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
 
 @require_safe
 @club_readable
+@cached_page
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One table: its players in seat order, whether its paper is in, and the link to enter it."""
     try:
@@ -146,6 +150,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 @club_readable
+@cached_page
 def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A round's table cards, to print: event, round, table, and the players in seat order."""
     event = get_object_or_404(Event.objects.select_related("league"), pk=pk)

@@ -31,6 +31,7 @@ from ratings.formatting import change_html, decimal_text, machine_number, spread
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.names import name_keys
+from ratings.page_cache import cached_page
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
@@ -150,6 +151,7 @@ def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
 
 @require_safe
 @club_readable
+@cached_page
 def home(request: HttpRequest) -> HttpResponse:
     """The leagues, with how many play in each and when they last did."""
     return render(
@@ -164,6 +166,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @club_readable
+@cached_page
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
     table for a period (a season or dates, :mod:`ratings.views.seasons`)."""
@@ -331,6 +334,7 @@ def _season_rows(league: League, period: seasons.Period, filters: dict) -> list[
 
 @require_safe
 @club_readable
+@cached_page
 def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's games, newest first, optionally one player's only."""
     league = get_object_or_404(League, slug=slug)
@@ -414,6 +418,7 @@ def _explain_terms(results: list[Result], terms: preferans.PrefkoTerms) -> Terms
 
 @require_safe
 @club_readable
+@cached_page
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One game: its paper or scores, each player's rating change, and for prefko the why."""
     game = get_object_or_404(selectors.game_detail(), pk=pk)
@@ -488,6 +493,7 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
 
 @require_safe
 @club_readable
+@cached_page
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's leagues: rating, rank, statistics, rating history chart and games, page by
     page."""

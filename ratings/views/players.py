@@ -17,6 +17,7 @@ from django_tables2 import RequestConfig
 from ratings import selectors
 from ratings.access import club_readable
 from ratings.models import Player
+from ratings.page_cache import cached_page
 from ratings.tables import PlayerDirectoryTable
 from ratings.views.pages import PAGINATION
 
@@ -34,6 +35,7 @@ class PlayerSearchForm(forms.Form):
 
 @require_safe
 @club_readable
+@cached_page
 def player_list(request: HttpRequest) -> HttpResponse:
     """Every player by name, or those matching ``?q=``, with their leagues, page by page."""
     form = PlayerSearchForm(request.GET)

@@ -24,6 +24,7 @@ from ratings.access import club_readable
 from ratings.charts import ChartPoint, ChartSeries, rating_history_chart
 from ratings.links import url_maker
 from ratings.models import League, Player, PlayerAlias
+from ratings.page_cache import cached_page
 from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 # The player page's chart tooltip, formatted only for the points drawn as markers.
@@ -76,6 +77,7 @@ def _pair_or_redirect(a: str, b: str) -> tuple[Player, Player] | HttpResponse:
 
 @require_safe
 @club_readable
+@cached_page
 def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
     """Two players' games together, per league: who finished ahead how often, each one's scores,
     both rating lines on one chart, and the third players they met most often together."""
@@ -149,6 +151,7 @@ class OpponentForm(forms.Form):
 
 @require_safe
 @club_readable
+@cached_page
 def head_to_head_pick(request: HttpRequest, slug: str) -> HttpResponse:
     """The player page's "head to head with" form: to the two players' page, or say who is
     unknown."""

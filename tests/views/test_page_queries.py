@@ -9,6 +9,8 @@ A visitor's pages never ask for a linked player.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -20,37 +22,42 @@ from tests.worked_example import WORKED_EXAMPLE_PAPERS
 pytestmark = pytest.mark.django_db
 
 LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
+# Every HTML page first reads the data version (ratings.page_cache): each count below starts
+# with it, before the queries listed. While that page is in the cache at that version, the
+# version is its only query (test_a_page_drawn_at_this_version_is_one_query). The exports are
+# streamed from the database, never cached, and read no version.
+VERSION = 1
 QUERIES = {
-    "home": 1,  # the leagues, their player and game counts and last game as subqueries
+    "home": 2,  # the leagues, their player and game counts and last game as subqueries
     # the league with its first and last game; the years with games (for the season tabs); the
     # count and the page of standings, ranked by a window; its latest events
-    "leaderboard": 5,
+    "leaderboard": 6,
     "export": 2,  # the league; all its (filtered) standings with their rank
     # the league with its first and last game; the years with games; the season's table, every
     # player's games, places and ratings in the period by window functions (a list: no count);
     # its latest events
-    "season": 4,
+    "season": 5,
     "season_export": 2,  # the league; the season's table
-    "games": 5,  # the league; the count, the page of games, their results; the filter's names
-    "games_by_player": 6,  # the same, and the typed player looked up in the league
-    "game": 2,  # the game with its league, who entered it and its neighbours; its results
+    "games": 6,  # the league; the count, the page of games, their results; the filter's names
+    "games_by_player": 7,  # the same, and the typed player looked up in the league
+    "game": 3,  # the game with its league, who entered it and its neighbours; its results
     # The player; their standings with ranks; their whole history; the opponents on the pages
     # shown; their statistics in every league (places, streaks, best and worst by window
     # functions); the opponents they met most often in every league; the results of the events
     # they played (their places worked out from them).
-    "player": 7,
+    "player": 8,
     # both players; their record per league; those leagues; their games together; the third
     # players at their tables; both rating histories in those leagues
-    "head_to_head": 6,
-    "players": 3,  # the count, the page of players, their standings with leagues
-    "players_search": 4,  # the same, and every (pk, name) for the typos of a 4+ letter name
+    "head_to_head": 7,
+    "players": 4,  # the count, the page of players, their standings with leagues
+    "players_search": 5,  # the same, and every (pk, name) for the typos of a 4+ letter name
     # Events: whatever the number of rounds, tables and players.
-    "events": 3,  # the league; the count and the page of events with their players and rounds
+    "events": 4,  # the league; the count and the page of events with their players and rounds
     # The event with its league and organiser; its players; every round's tables and seats;
     # the byes; the results of its games (standings, results, rating changes, all from them).
-    "event": 5,
-    "event_table": 2,  # the table with its round, event and league; its seats with results
-    "round_cards": 2,  # the event with its league; the round's tables and seats
+    "event": 6,
+    "event_table": 3,  # the table with its round, event and league; its seats with results
+    "round_cards": 3,  # the event with its league; the round's tables and seats
 }
 
 
@@ -152,6 +159,31 @@ def test_each_page_runs_a_pinned_number_of_queries_for_members(
     assert logged_in(page) <= 10
     with django_assert_num_queries(logged_in(page)):
         assert member_client.get(small_club[page]).status_code == 200
+
+
+CACHED = [page for page in QUERIES if not page.endswith("export")]
+
+
+@pytest.mark.parametrize("page", CACHED)
+def test_a_page_drawn_at_this_version_is_one_query(
+    page, client, member_client, small_club, django_assert_num_queries
+):
+    """Asked again with no write in between, a page is the version and the cache: one query
+    (for a member also their session and user, whose page is their own)."""
+    first = client.get(small_club[page])
+    with django_assert_num_queries(VERSION):
+        again = client.get(small_club[page])
+    assert again.content == first.content.replace(_csrf_field(first), _csrf_field(again)), (
+        "the same page, but for its CSRF token"
+    )
+    member_client.get(small_club[page])
+    with django_assert_num_queries(VERSION + LOGGED_IN):
+        assert member_client.get(small_club[page]).status_code == 200
+
+
+def _csrf_field(response) -> bytes:
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', response.content)
+    return token.group(0) if token else b""
 
 
 def test_the_counts_do_not_grow_with_the_club(

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
+from tests.views.test_page_queries import QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +164,7 @@ def test_the_query_count_is_the_same_for_6_players_in_1_league_and_66_in_4(
 
     The page's count, the page of players, their leagues; a query of four letters or more also
     looks for typos among every player's name, in one more query."""
-    expected = 4 if len(query) >= 4 else 3
+    expected = QUERIES["players_search"] if len(query) >= 4 else QUERIES["players"]
     directory_club(make_player, make_league, record_game, prefix="A", players=6, leagues=1)
     with django_assert_num_queries(expected):
         small = client.get(URL, {"q": query})

@@ -1,0 +1,163 @@
+"""Whole pages cached, keyed by the data version; conditional GET by the same key.
+
+A page costs its queries and its template once per data version: :func:`cached_page` reads the
+version (one query, :func:`ratings.versioning.current`) and answers from the shared cache
+(``CACHE_URL``) when that page was already drawn at that version, or 304 when the browser has it.
+The version changes in the same transaction as any write, so a cached page is never older than
+the last committed write (``tests/views/test_freshness.py``).
+
+What differs between two visitors of one address is not cached: the CSRF token and the messages
+are marks in the page (:data:`CSRF_MARK`, :data:`MESSAGES_MARK`, from ``{% csrf_input %}`` and
+``{% messages_here %}``) that :func:`fill_viewer_parts` fills in on every response, cached or
+not. A member's own page (their name in the header, their permissions' links) is cached for
+that member only; the user and permission tables are versioned like the club's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import lru_cache, wraps
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.cache import patch_cache_control
+from django.utils.html import escape
+
+from ratings import versioning
+
+CSRF_MARK = b"<!--club:csrf-->"
+MESSAGES_MARK = b"<!--club:messages-->"
+_ANY_MARK = b"<!--club:"
+
+
+def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Serve ``view``'s 200 pages from the cache while the club's data has not changed.
+
+    Goes below the decorators that may refuse the request (``club_readable``): they run on
+    every request.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        version = None if _in_write_transaction() else versioning.current()
+        if version is None:
+            return view(request, *args, **kwargs)
+        key = _key(request, version)
+        etag = _etag(request, key)
+        if _browser_has(request, etag):
+            response = HttpResponseNotModified()
+        else:
+            content = cache.get(key)
+            if content is None:
+                response = view(request, *args, **kwargs)
+                if not _cacheable(response):
+                    return response
+                cache.set(key, response.content)
+            else:
+                response = HttpResponse(content)
+        response["ETag"] = etag
+        # The browser asks again every time (a rating must never be stale), cheaply: 304.
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
+
+    return wrapper
+
+
+def fill_viewer_parts(get_response):
+    """Middleware: fill in each page's marks with this visitor's CSRF token and messages.
+
+    Below the CSRF and messages middleware in MIDDLEWARE, so they see the token used and the
+    messages shown.
+    """
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if (
+            response.streaming
+            or not response.get("Content-Type", "").startswith("text/html")
+            or _ANY_MARK not in response.content
+        ):
+            return response
+        content = response.content
+        if CSRF_MARK in content:
+            token = escape(get_token(request)).encode()
+            field = b'<input type="hidden" name="csrfmiddlewaretoken" value="' + token + b'">'
+            content = content.replace(CSRF_MARK, field)
+        if MESSAGES_MARK in content:
+            content = content.replace(MESSAGES_MARK, _messages_html(request))
+        response.content = content
+        return response
+
+    return middleware
+
+
+def _messages_html(request: HttpRequest) -> bytes:
+    messages = get_messages(request)
+    if not len(messages):
+        return b""
+    return render_to_string("messages.html", {"messages": messages}).encode()
+
+
+def _in_write_transaction() -> bool:
+    """Inside a transaction the version may be one nobody else sees yet (and may be rolled
+    back, then reused): such a page is neither cached nor served from the cache. The test
+    case's own transaction around each test does not count."""
+    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+
+
+def _key(request: HttpRequest, version: versioning.Version) -> str:
+    user = request.user
+    viewer = str(user.pk) if user.is_authenticated else "-"
+    # Pages say "in the last 30 days" and who is inactive: they are drawn again every hour.
+    hour = datetime.now(UTC).strftime("%Y%m%d%H")
+    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
+    return (
+        f"page:{_code_fingerprint()}:{version}:{hour}:{translation.get_language()}:{viewer}:{path}"
+    )
+
+
+def _etag(request: HttpRequest, key: str) -> str:
+    # The page the browser holds carries a CSRF token for the cookie it had then.
+    csrf_cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return '"' + hashlib.sha256(f"{key}:{csrf_cookie}".encode()).hexdigest()[:32] + '"'
+
+
+def _browser_has(request: HttpRequest, etag: str) -> bool:
+    if_none_match = request.headers.get("If-None-Match", "")
+    if not if_none_match:
+        return False
+    offered = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+    # Messages waiting to be shown need the page drawn again.
+    return etag in offered and not len(get_messages(request))
+
+
+def _cacheable(response: HttpResponse) -> bool:
+    return (
+        response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+        and response.get("Content-Type", "").startswith("text/html")
+    )
+
+
+@lru_cache(maxsize=1)
+def _code_fingerprint() -> str:
+    """The templates, code and translations that draw the pages, as they are in this process:
+    a shared cache never serves a page drawn by another release."""
+    digest = hashlib.sha256()
+    for root in ("templates", "ratings", "club", "locale"):
+        for directory, _dirs, files in sorted(os.walk(settings.BASE_DIR / root)):
+            for name in sorted(files):
+                if name.endswith((".py", ".html", ".mo")):
+                    stat = os.stat(os.path.join(directory, name))
+                    digest.update(f"{directory}/{name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:12]

@@ -1,0 +1,154 @@
+"""The club's data version: one number that changes in the same transaction as any write.
+
+Every table a page shows (the app's models but the audit trail and pending uploads, and the
+users with their groups and permissions) has a
+database trigger that increments :class:`ratings.models.DataVersion`'s number whenever a
+statement writes to it, whoever writes: the engine, the event services, the admin, a restore, a
+raw ``UPDATE``. The increment commits or rolls back with the write, so a reader that reads the
+number first and the data after never sees data older than the number says. That makes the
+number a safe key for the page cache and the pages' ETags (:mod:`ratings.page_cache`).
+
+The triggers are (re)installed after every ``migrate`` and ``flush`` (``post_migrate``), for
+every table the app has then, so a new model is covered without a migration of its own and a
+table SQLite rebuilds gets its triggers back; ``tests/test_versioning.py`` checks each table.
+
+Lock order. On PostgreSQL the version row is a lock every writer takes, so writers queue on it.
+A transaction that locks rows before it writes takes the version row first, or two writers
+could wait for each other: one holding the version and wanting the row, the other the reverse.
+So rows are locked only through :func:`lock_rows` (``tests/test_architecture.py`` finds any
+other ``select_for_update``). SQLite has one writer at a time anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model, QuerySet
+
+TABLE = "ratings_dataversion"
+# What pages never show: the audit trail is the admin's, a pending upload is its uploader's.
+UNVERSIONED = frozenset({"ratings_dataversion", "ratings_auditentry", "ratings_pendingupload"})
+
+# PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
+# import of thousands of statements bumps the row once, not thousands of times.
+_BUMP = {
+    "postgresql": (
+        f"UPDATE {TABLE} SET number = number + 1, txid = txid_current() "
+        "WHERE id = 1 AND txid IS DISTINCT FROM txid_current()"
+    ),
+    "sqlite": f"UPDATE {TABLE} SET number = number + 1 WHERE id = 1",
+}
+
+
+M = TypeVar("M", bound=Model)
+
+
+class UnsupportedDatabase(RuntimeError):
+    pass
+
+
+def _bump_sql(vendor: str) -> str:
+    try:
+        return _BUMP[vendor]
+    except KeyError:
+        raise UnsupportedDatabase(
+            f"The club runs on SQLite or PostgreSQL; {vendor} has no data-version triggers."
+        ) from None
+
+
+def versioned_tables() -> list[str]:
+    """Every table of the app whose rows a page may show."""
+    tables = set()
+    for model in apps.get_app_config("ratings").get_models(include_auto_created=True):
+        tables.add(model._meta.db_table)
+    # Who is logged in and what they may do: a member's page shows their name and the links
+    # their permissions give.
+    for model in (get_user_model(), Group):
+        tables.add(model._meta.db_table)
+        tables.update(
+            field.remote_field.through._meta.db_table for field in model._meta.many_to_many
+        )
+    return sorted(tables - UNVERSIONED)
+
+
+def trigger_statements(vendor: str, table: str) -> list[str]:
+    """The SQL that makes every write to ``table`` change the data version (idempotent)."""
+    bump = _bump_sql(vendor)
+    if vendor == "postgresql":
+        # Before the statement touches a row: its first write takes the version row's lock
+        # before any row of its own (see "Lock order" above).
+        return [
+            f"CREATE OR REPLACE TRIGGER ratings_data_version BEFORE INSERT OR UPDATE OR DELETE "
+            f'ON "{table}" FOR EACH STATEMENT EXECUTE FUNCTION ratings_bump_data_version()'
+        ]
+    # SQLite's triggers are per row and per event.
+    return [
+        f'CREATE TRIGGER IF NOT EXISTS "{table}_data_version_{event.lower()}" '
+        f'AFTER {event} ON "{table}" BEGIN {bump}; END'
+        for event in ("INSERT", "UPDATE", "DELETE")
+    ]
+
+
+def install(using: str = DEFAULT_DB_ALIAS, **_kwargs) -> None:
+    """Create the version row if missing, and the triggers on every versioned table.
+
+    Connected to ``post_migrate`` (ratings/apps.py); safe to run any number of times.
+    """
+    from ratings.models import DataVersion
+
+    connection = connections[using]
+    vendor = connection.vendor
+    existing = set(connection.introspection.table_names())
+    if TABLE not in existing:
+        return  # migrating backwards, or not yet this far
+    DataVersion.objects.using(using).get_or_create(pk=1)
+    with connection.cursor() as cursor:
+        if vendor == "postgresql":
+            cursor.execute(
+                "CREATE OR REPLACE FUNCTION ratings_bump_data_version() RETURNS trigger "
+                f"LANGUAGE plpgsql AS $$ BEGIN {_bump_sql(vendor)}; RETURN NULL; END $$"
+            )
+        for table in versioned_tables():
+            if table in existing:
+                for statement in trigger_statements(vendor, table):
+                    cursor.execute(statement)
+
+
+def begin_write(using: str = DEFAULT_DB_ALIAS) -> None:
+    """Take the writers' lock (the version row): see "Lock order" above."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(_bump_sql(connection.vendor))
+
+
+def lock_rows(queryset: QuerySet[M], **options) -> QuerySet[M]:
+    """``queryset.select_for_update(**options)``, after the writers' lock: the one way the app
+    locks rows (see "Lock order" above)."""
+    begin_write(queryset.db)
+    return queryset.select_for_update(**options)
+
+
+@dataclass(frozen=True)
+class Version:
+    epoch: str  # new whenever the row is (re)created: a rebuilt database never reuses numbers
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.epoch}.{self.number}"
+
+
+def current(using: str = DEFAULT_DB_ALIAS) -> Version | None:
+    """The data version as committed now (None if the row is missing: then nothing is cached).
+
+    One query, read before the page's own: whatever the page reads after it is at least this
+    fresh.
+    """
+    with connections[using].cursor() as cursor:
+        cursor.execute(f"SELECT epoch, number FROM {TABLE} WHERE id = 1")
+        row = cursor.fetchone()
+    return None if row is None else Version(str(row[0]), int(row[1]))
