@@ -1,41 +1,201 @@
 #!/bin/sh
-# Load test: the app under gunicorn (2 workers) on PostgreSQL at the benchmark's data size, with
-# wrk on loopback for a bounded time. Prints requests/s and latency percentiles per page.
+# Load test: the app under gunicorn (2 workers, DEBUG off) on PostgreSQL at the benchmark's data
+# size, with wrk (2 threads, 16 connections) on loopback. Django's own 404 page is measured first,
+# in the same run, as the reference: the full middleware stack and a template, no query. Each page
+# then gets its requests/s as a ratio to it, its p50 and p99 latency, and the targets of issue #16
+# (leaderboard >= 0.5 of the 404 page, every other page >= 0.25, p99 <= 150 ms).
 #
-#   sh bench/loadtest.sh               # builds the club into database clubbench, then loads it
-#   SKIP_BUILD=1 sh bench/loadtest.sh  # reuse the club already there
+#   sh bench/loadtest.sh                        # builds the club into database clubbench, loads it
+#   SKIP_BUILD=1 sh bench/loadtest.sh           # reuse the club already there
+#   LOADTEST_DURATION=10s sh bench/loadtest.sh  # shorter runs (default 20s per page)
+#
+# Other settings: LOADTEST_DB (default clubbench; never "test", the test suite's), LOADTEST_PORT
+# (8765), LOADTEST_TIMEOUT (wrk's --timeout, 30s: a slower request is left out of the latency
+# figures and counted as an error), and for the build LOADTEST_PLAYERS,
+# LOADTEST_GAMES (bench/run.py's defaults: 2,000 and 200,000) and LOADTEST_SAMPLES (5).
+#
+# The pages come from bench/loadtest_pages.py (which gives the club a club night if it has none);
+# wrk's figures from bench/wrk_summary.lua. Every page is checked for its status with curl before
+# anything is loaded, and any surprise stops the run with a non-zero status. A missed target does
+# not: it is printed as FAIL, and the run ends with status 0. Files: bench/out/loadtest-*.
 set -eu
 cd "$(dirname "$0")/.."
 DB_NAME=${LOADTEST_DB:-clubbench}
-DB_URL="postgres://postgres@127.0.0.1:5432/$DB_NAME"
 PORT=${LOADTEST_PORT:-8765}
 DURATION=${LOADTEST_DURATION:-20s}
+TIMEOUT=${LOADTEST_TIMEOUT:-30s}
+OUT=bench/out
+BASE="http://127.0.0.1:$PORT"
+TAB=$(printf '\t')
 
+die() {
+  echo "loadtest: $*" >&2
+  exit 1
+}
+
+case $DB_NAME in
+  test | test_* | postgres | template0 | template1) die "refusing database '$DB_NAME'" ;;
+esac
+case $DB_NAME in
+  *[!A-Za-z0-9_]* | '') die "database name '$DB_NAME': letters, digits and _ only" ;;
+esac
+DB_URL="postgres://postgres@127.0.0.1:5432/$DB_NAME"
+
+[ -x .venv/bin/python ] || die "no .venv: python3 -m venv .venv && .venv/bin/pip install -e '.[bench]'"
+[ -x .venv/bin/gunicorn ] || .venv/bin/python -m pip install --quiet -e ".[bench]"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-.venv/bin/python -m pip install --quiet -e ".[bench]"
+command -v wrk >/dev/null || die "wrk is not installed"
+command -v curl >/dev/null || die "curl is not installed"
+if curl -s -o /dev/null --max-time 2 "$BASE/"; then
+  die "something already answers on $BASE: set LOADTEST_PORT"
+fi
+mkdir -p "$OUT"
+rm -f "$OUT"/loadtest-*
+
+SERVER=
+cleanup() {
+  if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
+    kill "$SERVER" 2>/dev/null || true
+    wait "$SERVER" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The club ---------------------------------------------------------------------------------------
 psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$DB_NAME'" | grep -q 1 \
   || createdb -h 127.0.0.1 -U postgres "$DB_NAME"
-if [ -z "${SKIP_BUILD:-}" ]; then
-  DATABASE_URL=$DB_URL .venv/bin/python bench/run.py --scored 0 --samples 5
-fi
+case ${SKIP_BUILD:-0} in
+  '' | 0)
+    set -- --scored 0 --samples "${LOADTEST_SAMPLES:-5}"
+    if [ -n "${LOADTEST_PLAYERS:-}" ]; then set -- "$@" --players "$LOADTEST_PLAYERS"; fi
+    if [ -n "${LOADTEST_GAMES:-}" ]; then set -- "$@" --games "$LOADTEST_GAMES"; fi
+    DATABASE_URL=$DB_URL .venv/bin/python bench/run.py "$@"
+    ;;
+esac
 
-export DATABASE_URL=$DB_URL SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') DEBUG=false
+# The server: production settings, a fresh random key --------------------------------------------
+SECRET_KEY=$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(50))')
+export DATABASE_URL="$DB_URL" SECRET_KEY DEBUG=false
 export ALLOWED_HOSTS=127.0.0.1 SECURE_SSL_REDIRECT=false
+.venv/bin/python manage.py migrate --no-input -v0
 .venv/bin/python manage.py collectstatic --no-input -v0
-HEAVY=$(.venv/bin/python manage.py shell --no-imports -c "
-from django.db.models import Count
-from ratings.models import Result
-pid = Result.objects.filter(game__league__slug='big').values_list('player_id').annotate(n=Count('id')).order_by('-n')[0][0]
-from ratings.models import Player; print(Player.objects.get(pk=pid).slug)")
-.venv/bin/gunicorn club.wsgi -w 2 -b "127.0.0.1:$PORT" --log-level warning &
+.venv/bin/python bench/loadtest_pages.py --league big >"$OUT/loadtest-pages.tsv"
+[ -s "$OUT/loadtest-pages.tsv" ] || die "bench/loadtest_pages.py listed no pages"
+
+.venv/bin/gunicorn club.wsgi -w 2 -b "127.0.0.1:$PORT" --log-level warning \
+  >"$OUT/loadtest-gunicorn.log" 2>&1 &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null' EXIT
-for _ in $(seq 1 50); do
-  curl -fsS -o /dev/null "http://127.0.0.1:$PORT/leagues/big/" 2>/dev/null && break
+up=
+for _ in $(seq 1 100); do
+  kill -0 "$SERVER" 2>/dev/null || { cat "$OUT/loadtest-gunicorn.log" >&2; die "gunicorn exited"; }
+  if curl -s -o /dev/null --max-time 5 "$BASE/no-such-page/"; then up=1 && break; fi
   sleep 0.2
 done
-for page in "/leagues/big/" "/players/$HEAVY/"; do
-  echo "=== $page ($DURATION, 2 threads, 16 connections)"
-  wrk -t2 -c16 -d"$DURATION" --timeout 10s --latency "http://127.0.0.1:$PORT$page" \
-    | grep -E "Requests/sec|Latency|50%|99%|Non-2xx|Socket errors|requests in"
-done
+[ -n "$up" ] || die "gunicorn did not answer on $BASE within 20 s"
+
+# Every page answers as it should before anything is loaded (and each worker has seen it) --------
+bad=
+while IFS="$TAB" read -r label path status; do
+  for _ in 1 2; do
+    got=$(curl -s -o "$OUT/loadtest-body.html" -w '%{http_code}' --max-time 60 "$BASE$path") \
+      || got="no answer"
+    [ "$got" = "$status" ] || break
+  done
+  if [ "$got" != "$status" ]; then
+    echo "loadtest: $label: $path answered $got, expected $status" >&2
+    head -c 600 "$OUT/loadtest-body.html" >&2 2>/dev/null || true
+    echo >&2
+    bad=1
+  elif [ "$status" = 404 ] && ! grep -q 'club.css' "$OUT/loadtest-body.html"; then
+    echo "loadtest: $label: $path is not the club's templates/404.html (no base.html)" >&2
+    bad=1
+  fi
+done <"$OUT/loadtest-pages.tsv"
+[ -z "$bad" ] || { tail -n 40 "$OUT/loadtest-gunicorn.log" >&2; die "a page answered wrongly"; }
+
+# The load ---------------------------------------------------------------------------------------
+# Between pages the server drains: requests wrk left queued (a slow page's backlog) are served
+# before the next page is measured. The listen queue is first in, first out, so once a request
+# made now is answered, only the other worker's last request may still run: a pause covers it.
+drain() {
+  curl -s -o /dev/null --max-time 120 "$BASE/no-such-page/" || true
+  sleep 2
+}
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+n=0
+while IFS="$TAB" read -r label path status; do
+  n=$((n + 1))
+  drain
+  echo "=== $label: $path ($DURATION, 2 threads, 16 connections)"
+  wrk -t2 -c16 -d"$DURATION" --timeout "$TIMEOUT" --latency -s bench/wrk_summary.lua \
+    "$BASE$path" >"$OUT/loadtest-wrk-$n.txt" </dev/null \
+    || { cat "$OUT/loadtest-wrk-$n.txt" >&2; die "wrk failed on $path"; }
+  line=$(grep '^WRK_SUMMARY ' "$OUT/loadtest-wrk-$n.txt") \
+    || { cat "$OUT/loadtest-wrk-$n.txt" >&2; die "no WRK_SUMMARY line from wrk on $path"; }
+  echo "    ${line#WRK_SUMMARY }"
+  kill -0 "$SERVER" 2>/dev/null || { tail -n 40 "$OUT/loadtest-gunicorn.log" >&2; die "gunicorn died"; }
+  printf '%s\t%s\t%s\t%s\n' "$label" "$path" "$status" "${line#WRK_SUMMARY }" >>"$OUT/loadtest-results.tsv"
+done <"$OUT/loadtest-pages.tsv"
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# The summary ------------------------------------------------------------------------------------
+{
+  echo
+  echo "Load test $(date '+%Y-%m-%d %H:%M'), $(nproc) cores, PostgreSQL ($DB_NAME), gunicorn 2 workers,"
+  echo "wrk -t2 -c16 -d$DURATION on loopback; load average $LOAD_START at the start, $LOAD_END at the end"
+  echo
+  awk -F "$TAB" '
+    function field(fields, name,    i, kv) {
+      for (i = 1; i <= split(fields, kv, " "); i++)
+        if (index(kv[i], name "=") == 1) return substr(kv[i], length(name) + 2)
+      die("no " name " in wrk summary: " fields)
+    }
+    function die(message) { print "loadtest: " message > "/dev/stderr"; failed = 2; exit 2 }
+    BEGIN {
+      format = "%-34s %9s %7s %8s %8s %8s %6s  %-7s %s\n"
+      printf format, "page", "req/s", "x 404", "p50 ms", "p99 ms", "non-2xx", "errors", "target", "result"
+    }
+    {
+      label = $1; status = $3
+      requests = field($4, "requests") + 0; rps = field($4, "rps") + 0
+      p50 = field($4, "p50_ms") + 0; p99 = field($4, "p99_ms") + 0
+      non2xx = field($4, "non2xx") + 0
+      errors = field($4, "connect") + field($4, "read") + field($4, "write") + field($4, "timeout")
+      why = ""
+      if (NR == 1) {
+        if (status != 404 || rps <= 0) die("the first page must be the 404 reference, answered")
+        reference = rps; target = "ref"
+        # Every response of the reference is a 404: all its non-2xx are expected.
+        if (non2xx != requests) why = why " not-all-404"
+      } else {
+        if (label == "leaderboard") { minimum = 0.5 } else { minimum = 0.25 }
+        target = sprintf(">=%.2f", minimum)
+        if (rps / reference < minimum) why = why " ratio"
+        if (non2xx > 0) why = why " non-2xx"
+      }
+      if (p99 > 150) why = why " p99"
+      if (errors > 0) why = why " errors"
+      if (requests == 0) why = why " no-requests"
+      if (why == "") { result = "PASS" } else { result = "FAIL:" why; missed++ }
+      if (requests == 0) { p50s = "-"; p99s = "-" } else { p50s = sprintf("%.1f", p50); p99s = sprintf("%.1f", p99) }
+      printf format, substr(label, 1, 34), sprintf("%.1f", rps), sprintf("%.2f", rps / reference),
+        p50s, p99s, non2xx, errors, target, result
+    }
+    END {
+      if (failed) exit failed
+      print ""
+      print "Targets: leaderboard >= 0.50 x the 404 page, every other page >= 0.25, p99 <= 150 ms;"
+      print "a PASS also needs no unexpected non-2xx and no socket error or timeout (wrk --timeout)."
+      print "non-2xx is wrk'"'"'s count of responses >= 400; the 404 row'"'"'s are all its expected 404s."
+      if (missed) { printf "%d of %d pages missed a target.\n", missed, NR } else { print "Every target met." }
+    }
+  ' "$OUT/loadtest-results.tsv"
+} >"$OUT/loadtest-summary.txt" || { cat "$OUT/loadtest-summary.txt"; die "no summary"; }
+cat "$OUT/loadtest-summary.txt"
+problems=$(grep -c -E 'Traceback|ERROR|WORKER TIMEOUT' "$OUT/loadtest-gunicorn.log" || true)
+if [ "$problems" -gt 0 ]; then
+  echo "gunicorn logged $problems error lines: see $OUT/loadtest-gunicorn.log"
+fi

@@ -5,9 +5,11 @@
     python bench/run.py --players 300 --games 20000 --scored 10000   # a quick run
 
 It builds 2,000 players, a 200,000-game Preferans league with realistic skew (a few players with
-thousands of games), a 1,000-game Preferans league and, through ``import_rayter``, a 100,000-game
-scored league; then it prints a table of: recording a new game at history sizes 1,000 and
-200,000; the leaderboard, games list, game page and a heavy player's page (with its statistics,
+thousands of games) and, after its last game, a finished club night of 24 players over 4 rounds
+drawn and played through the events' services; a 1,000-game Preferans league and, through
+``import_rayter``, a 100,000-game scored league; then it prints a table of: recording a new game
+at history sizes 1,000 and 200,000; the leaderboard, games list, game page, players directory,
+the league's events and the club night's page, and a heavy player's page (with its statistics,
 and without them in the same run), the heavy player's head-to-head page and the leaderboard of
 the busiest season, through Django's test client with their SQL query counts; a full replay
 after editing the league's first game; peak memory; and ``import_rayter`` of the 100,000-game
@@ -161,6 +163,48 @@ def build_preferans(league, players, games: int, rng: random.Random, start: date
             batch = []
     engine.games_record_many(league=league, games=batch)
     return time.perf_counter() - began
+
+
+EVENT_PLAYERS = 24
+EVENT_ROUNDS = 4
+
+
+def build_event(league, players: list[int], rng: random.Random, starts_at: datetime):
+    """A finished club night of ``league``: EVENT_PLAYERS players (drawn with the club's skew,
+    so the regulars are there), EVENT_ROUNDS rounds drawn by the events' service, every table's
+    paper recorded through it, then closed. Its games come after every game of the league (give
+    ``starts_at`` after the last one), so each is rated from the standings without a replay.
+    Returns the event; its last game is played ``EVENT_ROUNDS`` × 90 minutes after ``starts_at``.
+    """
+    from ratings import engine
+    from ratings.events import services
+    from ratings.models import Player, Scoring
+
+    present = skewed_players(rng, players, EVENT_PLAYERS, skew_weights(len(players)))
+    event = services.event_create(
+        league=league,
+        name="Bench club night",
+        starts_at=starts_at,
+        organiser=None,
+        players=list(Player.objects.filter(pk__in=present)),
+        rounds_total=EVENT_ROUNDS,
+        scoring=Scoring.TOTAL,
+        seed=rng.randrange(2**31),
+    )
+    for number in range(1, EVENT_ROUNDS + 1):
+        drawn = services.round_draw(event=event)
+        for table in drawn.tables.order_by("number"):
+            seats = list(table.seats.order_by("seat").values_list("player_id", flat=True))
+            services.table_record_game(
+                table=table,
+                played_at=starts_at + timedelta(minutes=90 * number - 60 + table.number),
+                entries=[
+                    engine.Entry(player_id=pid, paper=paper)
+                    for pid, paper in zip(seats, random_paper(rng), strict=True)
+                ],
+                bula=rng.choice([30, 50, 60]),
+            )
+    return services.event_close(event=event)
 
 
 def time_recording(league, players, rng, samples: int, start: datetime) -> list[float]:
@@ -317,6 +361,10 @@ def main() -> None:
     small = League.objects.create(name="Small Preferans", slug="small", system=System.PREFKO)
     build_seconds = build_preferans(big, player_ids, args.games, rng, start)
     build_preferans(small, player_ids[:40], 1000, rng, start)
+    # The club night after the big league's last game, with its own generator: the rest of the
+    # club is the same as without it.
+    night = start + timedelta(minutes=7 * args.games, hours=24)
+    event = build_event(big, player_ids, random.Random(args.seed + 1), night)
     with connection.cursor() as cursor:
         # Planner statistics for the freshly loaded tables, as autovacuum would gather them.
         cursor.execute("ANALYZE")
@@ -324,7 +372,7 @@ def main() -> None:
         ("build: Preferans games bulk-recorded", f"{args.games:,} in {build_seconds:.1f} s")
     )
 
-    end = start + timedelta(minutes=7 * args.games + 60)
+    end = night + timedelta(minutes=90 * EVENT_ROUNDS + 60)  # after the club night's games
     for league, label in ((small, "1,000"), (big, f"{args.games:,}")):
         times = time_recording(league, player_ids, rng, args.samples, end)
         rows.append(
@@ -349,6 +397,12 @@ def main() -> None:
         ("games list", f"/leagues/{big.slug}/games/"),
         ("game page", f"/games/{first_game.pk}/"),
         (f"heavy player's page ({heavy_games:,} games)", f"/players/{heavy.slug}/"),
+        ("players directory", "/players/"),
+        ("the league's events", f"/leagues/{big.slug}/events/"),
+        (
+            f"club night's page ({EVENT_PLAYERS} players, {EVENT_ROUNDS} rounds, standings)",
+            f"/events/{event.pk}/",
+        ),
     ]
     for label, url in pages:
         median, queries = time_page(client, url, args.samples)

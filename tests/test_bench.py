@@ -1,0 +1,53 @@
+"""The load test's pages (``bench/loadtest_pages.py``): on a small club built by the benchmark's
+own builders, each page answers the status ``bench/loadtest.sh`` checks for, and a club without
+an event is given the club night the event pages need."""
+
+from __future__ import annotations
+
+import random
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from ratings.models import Event, EventTable, League, Player, System
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+@pytest.fixture(name="bench")
+def bench_modules():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import loadtest_pages
+        import run
+
+        yield run, loadtest_pages
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+@pytest.mark.django_db
+def test_every_page_of_the_load_test_answers_its_status(client, bench):
+    run, loadtest_pages = bench
+    Player.objects.bulk_create(
+        Player(name=f"Player {n:02d}", slug=f"player-{n:02d}") for n in range(30)
+    )
+    ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
+    big = League.objects.create(name="Big Preferans", slug="big", system=System.PREFKO)
+    run.build_preferans(big, ids, 300, random.Random(1), datetime(2015, 1, 1, 19, tzinfo=UTC))
+    assert not Event.objects.exists()
+
+    pages = loadtest_pages.pages("big")
+
+    event = Event.objects.get()
+    assert event.is_closed
+    assert event.rounds.count() == run.EVENT_ROUNDS
+    assert not EventTable.objects.filter(round__event=event, game__isnull=True).exists()
+    assert pages[0] == ("404 page (reference)", "/no-such-page/", 404)
+    assert f"/events/{event.pk}/" in [path for _label, path, _status in pages]
+    for label, path, status in pages:
+        assert client.get(path).status_code == status, (label, path)
+    assert loadtest_pages.pages("big") == pages  # the same pages, no second club night
+    assert Event.objects.count() == 1
