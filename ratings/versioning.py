@@ -142,13 +142,27 @@ class Version:
         return f"{self.epoch}.{self.number}"
 
 
+# PostgreSQL: whether this connection's own open transaction wrote last. Its later writes will
+# not change the number again (once per transaction), so no page may be cached by it.
+_READ = {
+    "postgresql": (
+        f"SELECT epoch, number, txid = txid_current_if_assigned() FROM {TABLE} WHERE id = 1"
+    ),
+    "sqlite": f"SELECT epoch, number, 0 FROM {TABLE} WHERE id = 1",
+}
+
+
 def current(using: str = DEFAULT_DB_ALIAS) -> Version | None:
-    """The data version as committed now (None if the row is missing: then nothing is cached).
+    """The data version as committed now; None if there is none to trust: the row is missing,
+    or this connection's transaction is writing (its own changes are not committed yet).
 
     One query, read before the page's own: whatever the page reads after it is at least this
-    fresh.
+    fresh. A read-only request is assigned no transaction id, so asking costs none.
     """
-    with connections[using].cursor() as cursor:
-        cursor.execute(f"SELECT epoch, number FROM {TABLE} WHERE id = 1")
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(_READ.get(connection.vendor, _READ["sqlite"]))
         row = cursor.fetchone()
-    return None if row is None else Version(str(row[0]), int(row[1]))
+    if row is None or row[2]:
+        return None
+    return Version(str(row[0]), int(row[1]))

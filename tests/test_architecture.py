@@ -78,3 +78,20 @@ def test_no_module_switches_on_a_system_or_kind_code():
         if match:
             found[path.relative_to(ROOT).as_posix()] = match.group(0)
     assert found == {}
+
+
+def test_rows_are_locked_only_after_the_writers_lock():
+    """``select_for_update`` only through ratings.versioning.lock_rows, which takes the data
+    version's row first: every writer takes the locks in one order, so none waits for another
+    that waits for it (the lock order in ratings/versioning.py)."""
+    for name, text in sources(RATINGS, skip=("ratings/versioning.py",)).items():
+        assert "select_for_update" not in text, f"{name}: lock rows with versioning.lock_rows"
+
+
+def test_pages_leave_the_csrf_token_to_the_page_cache():
+    """A page drawn once serves every visitor: each form's token is a mark filled in per
+    visitor ({% csrf_input %}, ratings.page_cache), never one visitor's token in the page."""
+    for path in TEMPLATES.rglob("*.html"):
+        if "admin" in path.relative_to(TEMPLATES).parts:
+            continue  # the admin's pages are never cached
+        assert "{% csrf_token %}" not in path.read_text(encoding="utf-8"), path

@@ -164,6 +164,7 @@ def test_each_page_runs_a_pinned_number_of_queries_for_members(
 CACHED = [page for page in QUERIES if not page.endswith("export")]
 
 
+@pytest.mark.django_db(transaction=True)  # committed, as a request's writes are
 @pytest.mark.parametrize("page", CACHED)
 def test_a_page_drawn_at_this_version_is_one_query(
     page, client, member_client, small_club, django_assert_num_queries

@@ -1,0 +1,74 @@
+"""The data version (ratings.versioning): a trigger on every table a page shows, a change with
+every committed write, none with a rolled-back one."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+
+from ratings import versioning
+from ratings.models import DataVersion, Player
+
+# Committed writes, as requests make them (PostgreSQL changes the number once per transaction).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def triggered_tables() -> set[str]:
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT DISTINCT event_object_table FROM information_schema.triggers"
+                " WHERE trigger_name = 'ratings_data_version'"
+            )
+        else:
+            cursor.execute("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def test_every_table_a_page_shows_has_the_trigger():
+    tables = versioning.versioned_tables()
+    assert {"ratings_game", "ratings_result", "ratings_standing", "ratings_player"} <= set(tables)
+    assert {"ratings_event", "ratings_tableseat", "auth_user", "auth_user_groups"} <= set(tables)
+    assert "ratings_auditentry" not in tables
+    assert set(tables) <= triggered_tables()
+
+
+def test_installing_again_changes_nothing():
+    before = versioning.current()
+    versioning.install()
+    versioning.install()
+    assert versioning.current() == before
+    assert DataVersion.objects.count() == 1
+
+
+def test_a_committed_write_changes_the_version_and_a_rolled_back_one_does_not():
+    start = versioning.current()
+    Player.objects.create_named("Ana")
+    after_write = versioning.current()
+    assert after_write.number > start.number
+    assert after_write.epoch == start.epoch
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Player.objects.filter(name="Ana").update(name="Ana B")
+        if connection.vendor == "postgresql":
+            # Written by this very transaction: no page may be cached by it.
+            assert versioning.current() is None
+        raise RuntimeError("rolled back")
+    assert versioning.current() == after_write
+
+
+def test_a_write_nobody_sees_in_python_still_changes_it():
+    Player.objects.create_named("Bojan")
+    start = versioning.current()
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE ratings_player SET name = 'Bojan P' WHERE name = 'Bojan'")
+    assert versioning.current().number > start.number
+
+
+def test_a_recreated_version_row_is_a_new_epoch():
+    """A rebuilt database never hands out a number a shared cache already holds pages for."""
+    old = versioning.current()
+    DataVersion.objects.all().delete()
+    assert versioning.current() is None  # nothing is cached while the row is missing
+    versioning.install()
+    assert versioning.current().epoch != old.epoch

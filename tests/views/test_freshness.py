@@ -1,0 +1,253 @@
+"""No page shows a rating older than the last committed write (ratings.page_cache).
+
+Every page is read, a write is made (through the engine, the event services, the admin, or a
+plain UPDATE that no Django code sees), and every page read again must be the page drawn afresh
+from the database: through this process's cache, through another process's, and while writers
+and readers run side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from ratings import engine, versioning
+from ratings.events import services as event_services
+from ratings.models import Event, Game, League, Player, Standing
+from tests.builders import T0, paper_entries
+from tests.views.test_page_queries import CACHED, QUERIES, played_event, urls
+from tests.worked_example import SMALL_PAPERS
+
+# Each write commits, as a request's does: on PostgreSQL the version changes once per
+# transaction, so inside one test-long transaction nothing would be cached (versioning.current).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+CSRF_FIELD = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def without_token(content: bytes) -> bytes:
+    return CSRF_FIELD.sub(b"", content)
+
+
+@pytest.fixture
+def club(prefko_league_with):
+    """A league of 8 with 12 games, a night of 6 of them with its first round played, and the
+    pages of its busiest player (the event's page is the night's)."""
+    league, people = prefko_league_with(players=8, games=12)
+    players = list(Player.objects.filter(standings__league=league).order_by("pk"))
+    night = played_event(league, players[:6], rounds=1)
+    game = Game.objects.filter(league=league).newest_first().first()
+    player = game.results.order_by("seat").first().player
+    pages = {page: url for page, url in urls(league, game, player, night).items() if page in CACHED}
+    return league, players, player, pages
+
+
+def read_all(client: Client, pages: dict[str, str]) -> dict[str, bytes]:
+    read = {}
+    for page, url in pages.items():
+        response = client.get(url, follow=True)  # a renamed player's old address redirects
+        assert response.status_code == 200, page
+        read[page] = without_token(response.content)
+    return read
+
+
+def assert_fresh(client: Client, pages: dict[str, str]) -> dict[str, bytes]:
+    """Every page as served equals the page drawn with no cache at all."""
+    served = read_all(client, pages)
+    cache.clear()
+    drawn = read_all(Client(), pages)
+    for page in pages:
+        assert served[page] == drawn[page], f"{page} was served stale"
+    return served
+
+
+def record(league, players, played_at=None):
+    return engine.game_record(
+        league=league,
+        played_at=played_at or T0 + timedelta(days=30),
+        entries=paper_entries(players, SMALL_PAPERS),
+        bula=30,
+    )
+
+
+# Writes of every kind, each as a plain function of the club.
+
+
+def new_game(league, players, player):
+    record(league, [player, *[p for p in players if p != player][:2]])
+
+
+def edited_game(league, players, player):
+    game = Game.objects.filter(league=league, results__player=player).newest_first().first()
+    seats = [result.player for result in game.results.order_by("seat")]
+    engine.game_update(
+        game=game,
+        played_at=game.played_at,
+        entries=paper_entries(seats[::-1], SMALL_PAPERS),
+        bula=50,
+    )
+
+
+def deleted_game(league, players, player):
+    engine.game_delete(game=Game.objects.filter(league=league).order_by("played_at").first())
+
+
+def first_game_edited(league, players, player):
+    """The whole league re-rated: every rating after the first game changes."""
+    game = Game.objects.filter(league=league).order_by("played_at").first()
+    engine.game_update(
+        game=game,
+        played_at=game.played_at,
+        entries=paper_entries([r.player for r in game.results.order_by("-seat")], SMALL_PAPERS),
+        bula=40,
+    )
+
+
+def renamed(league, players, player):
+    engine.player_rename(player=player, name="Renamed Player")
+
+
+def raw_update(league, players, player):
+    """A write no Django signal sees: a plain UPDATE through the cursor."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Standing._meta.db_table} SET rating = rating + 7 WHERE league_id = %s",
+            [league.pk],
+        )
+
+
+def round_closed(league, players, player):
+    event_services.round_close(event_round=Event.objects.get().rounds.get())
+
+
+def league_settings(league, players, player):
+    League.objects.filter(pk=league.pk).update(name="Renamed League", provisional_games=0)
+
+
+WRITES = [
+    new_game,
+    edited_game,
+    deleted_game,
+    first_game_edited,
+    renamed,
+    raw_update,
+    round_closed,
+    league_settings,
+]
+
+
+@pytest.mark.parametrize("write", WRITES, ids=lambda write: write.__name__)
+def test_after_any_write_every_page_is_as_drawn_afresh(client, club, write):
+    league, players, player, pages = club
+    before = read_all(client, pages)
+    version = versioning.current()
+
+    write(league, players, player)
+
+    assert versioning.current().number > version.number
+    after = assert_fresh(client, pages)
+    changed = {page for page in pages if after[page] != before[page]}
+    assert changed, "the write shows on some page"
+
+
+def test_a_new_game_shows_on_every_page_it_belongs_to(client, club):
+    """The pages this game changes do change (the check above is not passing on empty pages)."""
+    league, players, player, pages = club
+    before = read_all(client, pages)
+    new_game(league, players, player)
+    after = assert_fresh(client, pages)
+    for page in ("home", "leaderboard", "games", "player", "players", "head_to_head"):
+        assert after[page] != before[page], page
+
+
+def test_pages_come_from_the_cache_until_a_write(client, club, django_assert_num_queries):
+    """The cache is really used (one query: the version), and left after the write."""
+    league, players, player, pages = club
+    read_all(client, pages)
+    for url in pages.values():
+        with django_assert_num_queries(1):
+            client.get(url)
+    new_game(league, players, player)
+    with django_assert_num_queries(QUERIES["leaderboard"]):  # drawn again
+        assert client.get(pages["leaderboard"]).status_code == 200
+
+
+# Conditional GET --------------------------------------------------------------------------------
+
+
+def test_the_browser_gets_304_until_the_data_changes(client, club):
+    league, players, player, pages = club
+    client.get(pages["leaderboard"])  # the first visit sets the CSRF cookie its page's form uses
+    first = client.get(pages["leaderboard"])
+    etag = first["ETag"]
+    assert "no-cache" in first["Cache-Control"]
+
+    again = client.get(pages["leaderboard"], headers={"if-none-match": etag})
+    assert again.status_code == 304
+    assert again.content == b""
+
+    new_game(league, players, player)
+    changed = client.get(pages["leaderboard"], headers={"if-none-match": etag})
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+
+
+def test_a_page_for_another_language_or_member_is_its_own(client, member_client, club):
+    league, players, player, pages = club
+    english = client.get(pages["leaderboard"])
+    serbian = client.get(pages["leaderboard"], headers={"accept-language": "sr-latn"})
+    member = member_client.get(pages["leaderboard"])
+    assert english["ETag"] != serbian["ETag"]
+    assert b'lang="sr-latn"' in serbian.content
+    assert b"Log out" in member.content and b"Log out" not in english.content
+    assert (
+        client.get(pages["leaderboard"], headers={"if-none-match": member["ETag"]}).status_code
+        == 200
+    )
+
+
+def test_a_message_is_shown_once_to_its_visitor_and_never_answered_with_304(
+    client, django_user_model, club
+):
+    """An organiser's refused action leaves a message and changes no data: their next page
+    shows it (not 304), the one after does not, and a visitor's copy never had it."""
+    league, players, player, pages = club
+    url = pages["event"]
+    organiser = Client()
+    organiser.force_login(django_user_model.objects.create_superuser("boss"))
+    close = reverse("ratings:round_close", args=[Event.objects.get().pk, 1])
+    assert organiser.post(close).status_code == 302
+    closed = organiser.get(url)
+    assert b"Round 1 is closed" in closed.content
+    etag = organiser.get(url)["ETag"]
+
+    organiser.post(close)  # refused: already closed
+    refused = organiser.get(url, headers={"if-none-match": etag})
+    assert refused.status_code == 200
+    assert b"already closed" in refused.content
+    assert organiser.get(url, headers={"if-none-match": etag}).status_code == 304
+    assert b"already closed" not in client.get(url).content
+    assert b"Round 1 is closed" not in client.get(url).content
+
+
+def test_each_visitor_gets_their_own_csrf_token_on_a_cached_page(club):
+    """The language form of a page drawn for someone else still posts."""
+    league, players, player, pages = club
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first.get(pages["leaderboard"])
+    page = second.get(pages["leaderboard"])  # from the cache
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.content).group(1)
+    changed = second.post(
+        reverse("set_language"),
+        {"language": "ru", "next": pages["leaderboard"], "csrfmiddlewaretoken": token.decode()},
+    )
+    assert changed.status_code == 302
+    assert b"<!--club:" not in page.content
