@@ -8,13 +8,21 @@ and readers run side by side.
 
 from __future__ import annotations
 
+import os
+import random
 import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -251,3 +259,148 @@ def test_each_visitor_gets_their_own_csrf_token_on_a_cached_page(club):
     )
     assert changed.status_code == 302
     assert b"<!--club:" not in page.content
+
+
+# Another process, and writers beside readers (PostgreSQL: a server's database) --------------
+
+
+def postgresql_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("another process needs a database it can open: run with PostgreSQL")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def server():
+    """The app in another process, on this test's database, with its own page cache."""
+    postgresql_only()
+    database = connection.settings_dict
+    url = (
+        f"postgres://{database['USER'] or 'postgres'}@{database['HOST'] or '127.0.0.1'}:"
+        f"{database['PORT'] or 5432}/{database['NAME']}"
+    )
+    port = free_port()
+    environment = {**os.environ, "DATABASE_URL": url, "DEBUG": "1", "CACHE_URL": "locmem://"}
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(base + "/", timeout=5)
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail("the server did not start")
+            time.sleep(0.2)
+    yield base
+    process.terminate()
+    process.wait(10)
+
+
+def fetch(base: str, url: str) -> bytes:
+    with urllib.request.urlopen(base + url, timeout=30) as response:
+        return without_token(response.read())
+
+
+def test_another_process_serves_the_new_numbers_after_a_write_here(client, club, server):
+    league, players, player, pages = club
+    before = {page: fetch(server, url) for page, url in pages.items()}
+    assert {page: fetch(server, url) for page, url in pages.items()} == before  # its cache
+
+    new_game(league, players, player)
+
+    theirs = {page: fetch(server, url) for page, url in pages.items()}
+    ours = assert_fresh(client, pages)
+    for page in pages:
+        assert theirs[page] == ours[page], page
+    assert theirs["leaderboard"] != before["leaderboard"]
+
+
+LEADERBOARD_ROW = re.compile(
+    r'<a href="/players/([^/"]+)/">[^<]*</a>.*?</td><td class="num">[^<]*</td>'
+    r'<td class="num">.*?</td><td class="num">(\d+)</td>'
+)
+GAME_LINK = re.compile(r'href="/games/(\d+)/"')
+
+
+def state_now(league) -> dict:
+    """What the leaderboard and the games list show: each player's games, the newest game."""
+    return {
+        "games": dict(
+            Standing.objects.filter(league=league, games__gt=0).values_list("player__slug", "games")
+        ),
+        "newest": Game.objects.filter(league=league).newest_first().values_list("pk", flat=True)[0],
+    }
+
+
+def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(club):
+    """Two writers record games while two readers read the leaderboard and the games list:
+    every page read shows the state of some committed version between the version read just
+    before the request and the one just after (never an older one)."""
+    postgresql_only()
+    league, players, player, pages = club
+    states = {versioning.current().number: state_now(league)}
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def writer(seed: int) -> None:
+        rng = random.Random(seed)
+        for n in range(8):
+            with transaction.atomic():
+                record(league, rng.sample(players, 3), T0 + timedelta(days=40, hours=seed * 10 + n))
+                # The version row is this transaction's until it commits: its number and the
+                # state are exactly what the commit makes visible.
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT number FROM ratings_dataversion WHERE id = 1")
+                    (number,) = cursor.fetchone()
+                states[number] = state_now(league)
+
+    def reader() -> None:
+        browser = Client()
+        while not done.is_set():
+            for page in ("leaderboard", "games"):
+                low = versioning.current().number
+                html = browser.get(pages[page]).content.decode()
+                high = versioning.current().number
+                if page == "leaderboard":
+                    key = "games"
+                    shown = {slug: int(games) for slug, games in LEADERBOARD_ROW.findall(html)}
+                else:
+                    key, shown = "newest", int(GAME_LINK.search(html).group(1))  # newest first
+                fits = [v for v in range(low, high + 1) if states.get(v, {}).get(key) == shown]
+                assert fits, f"{page} read between versions {low} and {high} shows no such state"
+
+    def guarded(target, *args):
+        def run():
+            try:
+                target(*args)
+            except BaseException as error:  # reported below
+                errors.append(error)
+            finally:
+                connection.close()
+
+        return threading.Thread(target=run)
+
+    readers = [guarded(reader) for _ in range(2)]
+    writers = [guarded(writer, seed) for seed in (1, 2)]
+    for thread in readers + writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    done.set()
+    for thread in readers:
+        thread.join()
+    assert not errors, errors
+    assert len(states) == 17  # the start and 16 games, each its own version
