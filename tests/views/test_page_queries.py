@@ -38,8 +38,9 @@ QUERIES = {
     # its latest events
     "season": 5,
     "season_export": 2,  # the league; the season's table
-    "games": 6,  # the league; the count, the page of games, their results; the filter's names
-    "games_by_player": 7,  # the same, and the typed player looked up in the league
+    # the league; the page of games and one more (no count), their results; the filter's names
+    "games": 5,
+    "games_by_player": 6,  # the same, and the typed player looked up in the league
     "game": 3,  # the game with its league, who entered it and its neighbours; its results
     # The player; their standings with ranks; their whole history; the opponents on the pages
     # shown; their statistics in every league (places, streaks, best and worst by window
