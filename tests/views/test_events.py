@@ -14,6 +14,7 @@ from django.urls import reverse
 from ratings.events import services
 from ratings.models import Event, Game, Scoring, System
 from tests.builders import PASSWORD, make_event, make_league, make_players, play_round, play_table
+from tests.views.test_page_queries import QUERIES
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
@@ -464,7 +465,7 @@ def test_a_table_s_game_links_back_to_its_event_and_table(client, night, django_
     table = services.round_draw(event=night).tables.get(number=3)
     game = play_table(table)
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(QUERIES["game"]):
         page = client.get(game.get_absolute_url()).content.decode()
 
     assert night.get_absolute_url() in page and table.get_absolute_url() in page

@@ -107,7 +107,7 @@ def test_head_to_head_games_read_wins_draws_and_points(
 def test_without_a_shared_game_it_says_so(client, friday, django_assert_num_queries):
     _league, (_pedja, marko, _johnny, ana), _games = friday
 
-    with django_assert_num_queries(2):  # both players; their (empty) record
+    with django_assert_num_queries(3):  # the data version; both players; their (empty) record
         response = versus(client, marko, ana)
 
     assert response.status_code == 200
