@@ -16,6 +16,7 @@ that member only; the user and permission tables are versioned like the club's o
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -33,6 +34,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 
 from ratings import versioning
+
+logger = logging.getLogger(__name__)
 
 CSRF_MARK = b"<!--club:csrf-->"
 MESSAGES_MARK = b"<!--club:messages-->"
@@ -56,12 +59,12 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
         else:
-            content = cache.get(key)
+            content = _cache_call(cache.get, key)
             if content is None:
                 response = view(request, *args, **kwargs)
                 if not _cacheable(response):
                     return response
-                cache.set(key, response.content)
+                _cache_call(cache.set, key, response.content)
             else:
                 response = HttpResponse(content)
         response["ETag"] = etag
@@ -105,6 +108,15 @@ def _messages_html(request: HttpRequest) -> bytes:
     if not len(messages):
         return b""
     return render_to_string("messages.html", {"messages": messages}).encode()
+
+
+def _cache_call(method, *args):
+    """A cache that is down (a Redis restarting) costs speed, never the page: drawn instead."""
+    try:
+        return method(*args)
+    except Exception:
+        logger.warning("The page cache failed; the page is drawn without it.", exc_info=True)
+        return None
 
 
 def _in_write_transaction() -> bool:

@@ -32,6 +32,9 @@ SETTINGS_VARIABLES = (
     "EMAIL_HOST_PASSWORD",
     "EMAIL_USE_TLS",
     "DEFAULT_FROM_EMAIL",
+    "CACHE_URL",
+    "CACHE_TIMEOUT",
+    "CACHE_MAX_ENTRIES",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -196,3 +199,19 @@ def test_the_mail_server_comes_from_the_environment():
 
     assert email_settings(**env) == ["True", "smtp.example.org", "587", "True", "club@example.org"]
     assert email_settings(**env, EMAIL_PORT="25", EMAIL_USE_TLS="false")[2:4] == ["25", "False"]
+
+
+def test_cache_url_picks_the_page_cache():
+    from club.settings import cache_from_url
+
+    assert cache_from_url("locmem://")["BACKEND"].endswith("LocMemCache")
+    assert cache_from_url("dummy://")["BACKEND"].endswith("DummyCache")
+    redis = cache_from_url("redis://127.0.0.1:6379/2")
+    assert redis["BACKEND"].endswith("RedisCache")
+    assert redis["LOCATION"] == "redis://127.0.0.1:6379/2"
+
+
+def test_an_unknown_cache_url_refuses_to_start():
+    result = manage("check", **production(CACHE_URL="memcached://127.0.0.1:11211"))
+    assert result.returncode != 0
+    assert "CACHE_URL must start with locmem://" in result.stderr

@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
+from club import settings as settings_module
 from ratings import engine, versioning
 from ratings.events import services as event_services
 from ratings.models import Event, Game, League, Player, Standing
@@ -404,3 +405,13 @@ def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(clu
         thread.join()
     assert not errors, errors
     assert len(states) == 17  # the start and 16 games, each its own version
+
+
+def test_a_cache_that_is_down_costs_speed_not_the_page(client, club, caplog):
+    """CACHE_URL pointing at a Redis that does not answer: every page is still drawn."""
+    league, players, player, pages = club
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with override_settings(CACHES={"default": settings_module.cache_from_url(nowhere)}):
+        for url in pages.values():
+            assert client.get(url, follow=True).status_code == 200, url
+    assert "The page cache failed" in caplog.text
