@@ -123,7 +123,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     if not games:
         return 0
     games = sorted(games, key=attrgetter("played_at"))
-    with transaction.atomic(), collection_paused():
+    with transaction.atomic(), collection_paused(), writes.bulk_page_cache():
         league = lock(league)
         latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
         game_ids = writes.insert_games(league, games, actor)

@@ -8,7 +8,8 @@ inside its transaction with the league locked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import chain
 
 from django.db import connection
@@ -17,6 +18,8 @@ from django.utils import timezone
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
 
+# SQLite's page cache during a bulk write, in KiB (its default is 2,000).
+BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
 # A result row's columns: the paper's three last, left out (NULL) for games without one, which
@@ -25,6 +28,28 @@ RESULT_COLUMNS = [
     *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
 ]
+
+
+@contextmanager
+def bulk_page_cache() -> Iterator[None]:
+    """On SQLite, a page cache large enough for a bulk write's indexes, back to what it was after.
+
+    Results come in game order, so the index by player takes each at a random place: with the
+    default 2 MB cache, its pages are evicted and read back again and again during an import.
+    The cache only grows as pages are used, and shrinks back when the write is over.
+    """
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        (previous,) = cursor.fetchone()
+        cursor.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA cache_size = {int(previous)}")
 
 
 def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]:
@@ -134,11 +159,20 @@ def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
 
 def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: int) -> None:
     """INSERT ``rows`` into ``table``, ``batch`` rows a statement (one prepared statement for
-    all the full batches, one more for the rest)."""
+    all the full batches, one more for the rest).
+
+    Inside a transaction only, whose caller lets a database error end it (or its savepoint):
+    on SQLite a statement that fails may leave its earlier rows for the rollback to remove.
+    """
     if not rows:
         return
     quote = connection.ops.quote_name
-    head = f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
+    # So that a multi-row INSERT a constraint may abort can be undone alone, SQLite first copies
+    # each page it changes to a statement journal. An import's results come in game order, so
+    # the index by player takes them at random: a page copied for nearly every row, which cost
+    # more than the insert itself. OR FAIL leaves the undoing to the transaction's rollback.
+    verb = "INSERT OR FAIL INTO" if connection.vendor == "sqlite" else "INSERT INTO"
+    head = f"{verb} {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
     row = f"({', '.join(['%s'] * len(columns))})"
     whole = len(rows) - len(rows) % batch
     with connection.cursor() as cursor:
