@@ -130,22 +130,22 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         if latest is not None and games[0].played_at < latest:
             rows = []
             for game_id, prepared in zip(game_ids, games, strict=True):
-                rows += writes.result_rows(game_id, prepared, None)
+                rows += writes.result_rows(game_id, prepared)
             writes.insert_results(rows)
             replay(league, since=(games[0].played_at, game_ids[0]))
             return len(games)
         involved = {pid for prepared in games for pid in prepared.player_ids}
         states = current_states(league, involved)
         rate = rater(league, involved)
-        rows = []
+        rows: list[tuple] = []
         for game_id, prepared in zip(game_ids, games, strict=True):
             game_states = [states[pid] for pid in prepared.player_ids]
+            before = [state.rating for state in game_states]
             after = rate(prepared, game_states)
-            rows += writes.result_rows(
-                game_id, prepared, [(s.rating, a) for s, a in zip(game_states, after, strict=True)]
-            )
+            rows += writes.result_rows(game_id, prepared, before, after)
+            played_at = prepared.played_at
             for state, new in zip(game_states, after, strict=True):
-                state.advance(new, prepared.played_at)
+                state.advance(new, played_at)
         writes.insert_results(rows)
         writes.save_states(league, states, create=False)
     return len(games)

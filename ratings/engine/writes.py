@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain
+from itertools import chain, repeat
 
 from django.db import connection
 from django.utils import timezone
@@ -95,19 +95,23 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
 
 
 def result_rows(
-    game_id: int, prepared: GameInput, ratings: Sequence[tuple[float, float]] | None
+    game_id: int,
+    prepared: GameInput,
+    before: Sequence[float] | None = None,
+    after: Sequence[float] | None = None,
 ) -> list[tuple]:
-    """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans); without
-    ``ratings`` the ratings are placeholders a replay fills in."""
+    """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans): each
+    seat's rating ``before`` and ``after`` the game, or without them placeholders a replay
+    fills in."""
     seats = len(prepared.player_ids)
-    ratings = ratings or [(0.0, 0.0)] * seats
-    papers = prepared.papers if any(prepared.papers) else [()] * seats
-    return [
-        (game_id, pid, seat, score, before, after, *paper)
-        for seat, (pid, score, (before, after), paper) in enumerate(
-            zip(prepared.player_ids, prepared.scores, ratings, papers, strict=True)
-        )
-    ]
+    if before is None or after is None:
+        before = after = [0.0] * seats
+    # zip builds the rows in C: an import makes hundreds of thousands of them.
+    columns = [repeat(game_id, seats), prepared.player_ids, range(seats), prepared.scores]
+    columns += [before, after]
+    if any(prepared.papers):
+        columns += zip(*prepared.papers, strict=True)  # left, middle, right
+    return list(zip(*columns, strict=True))
 
 
 def insert_results(rows: list[tuple]) -> None:
