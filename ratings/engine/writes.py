@@ -59,11 +59,13 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     it meanwhile.
     """
     user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    user_id = user.pk if user else None
     adapt = connection.ops.adapt_datetimefield_value
     now = adapt(timezone.now())
     table = connection.ops.quote_name(Game._meta.db_table)
     columns = ["league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"]
     columns += ["created_at", "updated_at"]
+    played = [adapt(prepared.played_at) for prepared in games]
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT MAX(id) FROM {table} WHERE league_id = %s", [league.pk])
         (highest,) = cursor.fetchone()
@@ -71,17 +73,8 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
             Game,
             columns,
             [
-                (
-                    league.pk,
-                    adapt(prepared.played_at),
-                    prepared.bula,
-                    prepared.ended_early,
-                    "",
-                    user.pk if user else None,
-                    now,
-                    now,
-                )
-                for prepared in games
+                (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+                for at, prepared in zip(played, games, strict=True)
             ],
         )
         cursor.execute(
@@ -181,9 +174,10 @@ def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: in
     whole = len(rows) - len(rows) % batch
     with connection.cursor() as cursor:
         if whole:
+            # A generator: the statement's parameters are made batch by batch, not all at once.
             cursor.executemany(
                 head + ", ".join([row] * batch),
-                [list(chain.from_iterable(rows[at : at + batch])) for at in range(0, whole, batch)],
+                (list(chain.from_iterable(rows[at : at + batch])) for at in range(0, whole, batch)),
             )
         if whole < len(rows):
             rest = rows[whole:]
