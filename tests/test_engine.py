@@ -1,7 +1,7 @@
 """The rating engine against an independent from-scratch replay."""
 
 import random
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -282,6 +282,27 @@ def test_recording_many_games_chunk_by_chunk_equals_a_replay(monkeypatch):
     assert engine.games_record_many(league=league, games=games) == 30
     assert Result.objects.filter(game__league=league).count() == 90
     assert_equals_independent_replay(league)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Belgrade", "America/New_York", "Asia/Kolkata"])
+def test_bulk_datetimes_are_written_as_django_writes_them(zone):
+    from zoneinfo import ZoneInfo
+
+    from django.db import connection
+
+    from ratings.engine import writes
+
+    tz = ZoneInfo(zone)
+    values = [
+        datetime(2026, 3, 29, 1, 59, tzinfo=tz),  # around Europe's change to summer time
+        datetime(2026, 3, 29, 3, 0, tzinfo=tz),
+        datetime(2026, 10, 25, 2, 30, tzinfo=tz),  # passed twice in Europe: fold 0, then 1
+        datetime(2026, 10, 25, 2, 30, fold=1, tzinfo=tz),
+        datetime(1900, 1, 1, 0, 0, tzinfo=tz),
+        datetime(2026, 11, 23, 14, 5, 7, 123456, tzinfo=tz),
+    ]
+    adapt = connection.ops.adapt_datetimefield_value
+    assert writes.adapted_datetimes(values) == [adapt(value) for value in values]
 
 
 def test_a_bulk_insert_refused_halfway_leaves_no_row():
