@@ -334,13 +334,22 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
     return rows
 
 
-def write_rayter_file(path: Path, names: list[str], games: int, rng: random.Random) -> None:
+def write_rayter_file(
+    path: Path,
+    names: list[str],
+    games: int,
+    rng: random.Random,
+    *,
+    seats: tuple[int, int] = (3, 5),
+) -> None:
+    """A lowscore Hearts file of ``games`` games three minutes apart, each with ``seats[0]`` to
+    ``seats[1]`` players drawn from ``names`` and scores from 0 to 130."""
     start = datetime(2020, 1, 1, 18, 0)
     lines = ["score_type lowscore", "game_name Hearts", ""]
     for n in range(games):
         when = start + timedelta(minutes=3 * n)
         lines.append(f"game {when:%Y-%m-%d %H:%M}")
-        for name in rng.sample(names, rng.randint(3, 5)):
+        for name in rng.sample(names, rng.randint(*seats)):
             lines.append(f"{name} {rng.randint(0, 130)}")
         lines.append("")
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -360,6 +369,23 @@ def timed_run(command: list[str], **kwargs) -> tuple[float, subprocess.Completed
     began = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=True, **kwargs)
     return time.perf_counter() - began, done
+
+
+def import_rayter_command(file: Path, league: str) -> list[str]:
+    """``manage.py import_rayter`` of ``file`` into ``league``, as the benchmarks time it."""
+    return [
+        sys.executable,
+        "manage.py",
+        "import_rayter",
+        str(file),
+        "--league",
+        league,
+        "--no-progress",
+    ]
+
+
+def standings_command(league: str) -> list[str]:
+    return [sys.executable, "manage.py", "standings", league, "--format", "json"]
 
 
 def main() -> None:
@@ -460,25 +486,11 @@ def main() -> None:
         cli = rayter_cli()
         cli_seconds, cli_done = timed_run([str(cli), str(file), "-m", "json"])
         import_seconds, _done = timed_run(
-            [
-                sys.executable,
-                "manage.py",
-                "import_rayter",
-                str(file),
-                "--league",
-                "hearts",
-                "--no-progress",
-            ],
-            cwd=ROOT,
-            env=os.environ,
+            import_rayter_command(file, "hearts"), cwd=ROOT, env=os.environ
         )
-        _s, ours = timed_run(
-            [sys.executable, "manage.py", "standings", "hearts", "--format", "json"],
-            cwd=ROOT,
-            env=os.environ,
-        )
+        _s, ours = timed_run(standings_command("hearts"), cwd=ROOT, env=os.environ)
         theirs = json.loads(cli_done.stdout)
-        same = _same_standings(theirs, json.loads(ours.stdout))
+        same = same_standings(theirs, json.loads(ours.stdout))
         rows.append(
             (
                 f"import_rayter, {args.scored:,}-game file (every game and rating stored)",
@@ -498,7 +510,7 @@ def main() -> None:
     report(rows, args, vendor)
 
 
-def _same_standings(theirs: dict, ours: list[dict]) -> bool:
+def same_standings(theirs: dict, ours: list[dict]) -> bool:
     """rayter's JSON (an object keyed by name) against ours: names, games, rounded ratings."""
     cli = {row["name"]: (row["matches"], round(row["rating"])) for row in theirs.values()}
     mine = {row["name"]: (row["games"], round(row["rating"])) for row in ours}

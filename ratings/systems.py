@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 # A player who has ever reached this FIDE rating keeps K = 10 for good.
 FIDE_EVER_2400 = 2400
+# The types a score may have without a closer look (bool, a subclass of int, is refused).
+_PLAIN_NUMBERS = frozenset({int, float})
 
 
 class System(models.TextChoices):
@@ -124,6 +126,11 @@ class RatingSystem:
     def checked_scores(self, scores: Sequence) -> list[float]:
         """A game's scores as given (a file brings them so), checked: finite numbers, and the
         system's own rules."""
+        # Plain ints and floats, as a file brings them, in C: an import checks 350,000 scores.
+        if set(map(type, scores)) <= _PLAIN_NUMBERS:
+            checked = list(map(float, scores))
+            if all(map(math.isfinite, checked)):
+                return checked
         checked = []
         for score in scores:
             if score is None or isinstance(score, bool) or not math.isfinite(score):

@@ -1,7 +1,7 @@
 """The rating engine against an independent from-scratch replay."""
 
 import random
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -269,3 +269,75 @@ def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_recording_many_games_chunk_by_chunk_equals_a_replay(monkeypatch):
+    """The results are rated and written a chunk of games at a time; chunks of 7 games with a
+    remainder rate exactly as one pass would."""
+    from ratings.engine import bulk
+
+    monkeypatch.setattr(bulk, "RESULTS_CHUNK", 7)
+    league = make_league()
+    games = random_prepared(league, make_players(5), random.Random(8), 30, T0)
+    assert engine.games_record_many(league=league, games=games) == 30
+    assert Result.objects.filter(game__league=league).count() == 90
+    assert_equals_independent_replay(league)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Belgrade", "America/New_York", "Asia/Kolkata"])
+def test_bulk_datetimes_are_written_as_django_writes_them(zone):
+    from zoneinfo import ZoneInfo
+
+    from django.db import connection
+
+    from ratings.engine import writes
+
+    tz = ZoneInfo(zone)
+    values = [
+        datetime(2026, 3, 29, 1, 59, tzinfo=tz),  # around Europe's change to summer time
+        datetime(2026, 3, 29, 3, 0, tzinfo=tz),
+        datetime(2026, 10, 25, 2, 30, tzinfo=tz),  # passed twice in Europe: fold 0, then 1
+        datetime(2026, 10, 25, 2, 30, fold=1, tzinfo=tz),
+        datetime(1900, 1, 1, 0, 0, tzinfo=tz),
+        datetime(2026, 11, 23, 14, 5, 7, 123456, tzinfo=tz),
+    ]
+    adapt = connection.ops.adapt_datetimefield_value
+    assert writes.adapted_datetimes(values) == [adapt(value) for value in values]
+
+
+def test_a_bulk_insert_refused_halfway_leaves_no_row():
+    """On SQLite a refused multi-row INSERT keeps its earlier rows (OR FAIL) until the
+    transaction's rollback, which every caller lets the error reach."""
+    from django.db import IntegrityError, transaction
+
+    from ratings.engine import writes
+
+    league = make_league(System.RAYTER_HIGHSCORE)
+    ann, bob = make_players(["Ann", "Bob"])
+    games = [
+        engine.GameInput(played_at=T0, bula=None, player_ids=[ann.pk, bob.pk], scores=[1.0, 2.0])
+    ]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        (game_id,) = writes.insert_games(league, games, None)
+        rows = writes.result_rows(game_id, games[0])
+        writes.insert_results([*rows, rows[0]])  # the first seat twice, after two good rows
+    assert not Game.objects.exists()
+    assert not Result.objects.exists()
+
+
+def test_the_bulk_page_cache_is_put_back():
+    from django.db import connection
+
+    from ratings.engine import writes
+
+    def cache_size():
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA cache_size")
+            return cursor.fetchone()[0]
+
+    if connection.vendor != "sqlite":
+        pytest.skip("a pragma of SQLite's")
+    before = cache_size()
+    with writes.bulk_page_cache():
+        assert cache_size() == -writes.BULK_CACHE_KIB
+    assert cache_size() == before

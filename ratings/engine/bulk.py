@@ -28,6 +28,9 @@ from ratings.engine.state import (
 from ratings.engine.validation import prepare_scored_games
 from ratings.models import AuditAction, Game, League, Player, Result
 
+# Games rated and written at a time by games_record_many.
+RESULTS_CHUNK = 10_000
+
 
 @dataclass(frozen=True)
 class ImportedGame:
@@ -123,30 +126,37 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     if not games:
         return 0
     games = sorted(games, key=attrgetter("played_at"))
-    with transaction.atomic(), collection_paused():
+    with transaction.atomic(), collection_paused(), writes.bulk_page_cache():
         league = lock(league)
         latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
         game_ids = writes.insert_games(league, games, actor)
         if latest is not None and games[0].played_at < latest:
             rows = []
             for game_id, prepared in zip(game_ids, games, strict=True):
-                rows += writes.result_rows(game_id, prepared, None)
+                rows += writes.result_rows(game_id, prepared)
             writes.insert_results(rows)
             replay(league, since=(games[0].played_at, game_ids[0]))
             return len(games)
         involved = {pid for prepared in games for pid in prepared.player_ids}
         states = current_states(league, involved)
         rate = rater(league, involved)
-        rows = []
-        for game_id, prepared in zip(game_ids, games, strict=True):
-            game_states = [states[pid] for pid in prepared.player_ids]
-            after = rate(prepared, game_states)
-            rows += writes.result_rows(
-                game_id, prepared, [(s.rating, a) for s, a in zip(game_states, after, strict=True)]
-            )
-            for state, new in zip(game_states, after, strict=True):
-                state.advance(new, prepared.played_at)
-        writes.insert_results(rows)
+        # Written a chunk of games at a time: a hundred thousand games' rows held at once took
+        # a few hundred MB, and their memory cost more than making them.
+        for start in range(0, len(games), RESULTS_CHUNK):
+            rows: list[tuple] = []
+            for game_id, prepared in zip(
+                game_ids[start : start + RESULTS_CHUNK],
+                games[start : start + RESULTS_CHUNK],
+                strict=True,
+            ):
+                game_states = [states[pid] for pid in prepared.player_ids]
+                before = [state.rating for state in game_states]
+                after = rate(prepared, game_states)
+                rows += writes.result_rows(game_id, prepared, before, after)
+                played_at = prepared.played_at
+                for state, new in zip(game_states, after, strict=True):
+                    state.advance(new, played_at)
+            writes.insert_results(rows)
         writes.save_states(league, states, create=False)
     return len(games)
 

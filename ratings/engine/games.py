@@ -84,7 +84,7 @@ def game_record(
         if newest:
             rate_newest(league, game, prepared)
         else:
-            writes.insert_results(writes.result_rows(game.pk, prepared, None))
+            writes.insert_results(writes.result_rows(game.pk, prepared))
             replay(league, since=game.order_key)
         audit(AuditAction.CREATE, league, entered_by, game=game, after=game_snapshot(game))
     return game
@@ -117,7 +117,7 @@ def game_update(
             game.note = note
         game.save()
         game.results.all().delete()
-        writes.insert_results(writes.result_rows(game.pk, prepared, None))
+        writes.insert_results(writes.result_rows(game.pk, prepared))
         replay(league, since=min(old_key, game.order_key), touched=old_players)
         audit(
             AuditAction.UPDATE, league, actor, game=game, before=before, after=game_snapshot(game)
@@ -178,7 +178,7 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
             # The member who entered it may have left the club since.
             entered_by=get_user_model().objects.filter(pk=snapshot["entered_by_id"]).first(),
         )
-        writes.insert_results(writes.result_rows(game.pk, prepared, None))
+        writes.insert_results(writes.result_rows(game.pk, prepared))
         replay(league, since=game.order_key)
         audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
     return game

@@ -42,9 +42,9 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
     history's length."""
     states = current_states(league, set(prepared.player_ids))
     game_states = [states[pid] for pid in prepared.player_ids]
+    before = [state.rating for state in game_states]
     after = rater(league, prepared.player_ids)(prepared, game_states)
-    ratings = [(s.rating, a) for s, a in zip(game_states, after, strict=True)]
-    writes.insert_results(writes.result_rows(game.pk, prepared, ratings))
+    writes.insert_results(writes.result_rows(game.pk, prepared, before, after))
     for state, new in zip(game_states, after, strict=True):
         state.advance(new, prepared.played_at)
     writes.save_states(league, states, create=False)

@@ -45,7 +45,7 @@ class GameInput:
     ended_early: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerState:
     rating: float
     games: int = 0

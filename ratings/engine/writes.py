@@ -8,8 +8,10 @@ inside its transaction with the league locked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import chain
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from itertools import chain, repeat
 
 from django.db import connection
 from django.utils import timezone
@@ -17,6 +19,8 @@ from django.utils import timezone
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
 
+# SQLite's page cache during a bulk write, in KiB (its default is 2,000).
+BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
 # A result row's columns: the paper's three last, left out (NULL) for games without one, which
@@ -27,6 +31,42 @@ RESULT_COLUMNS = [
 ]
 
 
+@contextmanager
+def bulk_page_cache() -> Iterator[None]:
+    """On SQLite, a page cache large enough for a bulk write's indexes, back to what it was after.
+
+    Results come in game order, so the index by player takes each at a random place: with the
+    default 2 MB cache, its pages are evicted and read back again and again during an import.
+    The cache only grows as pages are used, and shrinks back when the write is over.
+    """
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        (previous,) = cursor.fetchone()
+        cursor.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA cache_size = {int(previous)}")
+
+
+def adapted_datetimes(values: Sequence[datetime]) -> list:
+    """Aware datetimes as ``connection.ops.adapt_datetimefield_value`` gives them, many at once.
+
+    On SQLite that is the naive time in the connection's zone, as text: here one expression a
+    value instead of Django's five calls, which stood out in the profile of an import of short
+    games (tests/test_engine.py checks the two agree).
+    """
+    if connection.vendor != "sqlite":
+        adapt = connection.ops.adapt_datetimefield_value
+        return [adapt(value) for value in values]
+    zone = connection.timezone
+    return [str(value.astimezone(zone).replace(tzinfo=None)) for value in values]
+
+
 def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]:
     """Insert games in a few multi-row statements; returns their ids in the order given.
 
@@ -34,11 +74,12 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     it meanwhile.
     """
     user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
-    adapt = connection.ops.adapt_datetimefield_value
-    now = adapt(timezone.now())
+    user_id = user.pk if user else None
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
     table = connection.ops.quote_name(Game._meta.db_table)
     columns = ["league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"]
     columns += ["created_at", "updated_at"]
+    played = adapted_datetimes([prepared.played_at for prepared in games])
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT MAX(id) FROM {table} WHERE league_id = %s", [league.pk])
         (highest,) = cursor.fetchone()
@@ -46,17 +87,8 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
             Game,
             columns,
             [
-                (
-                    league.pk,
-                    adapt(prepared.played_at),
-                    prepared.bula,
-                    prepared.ended_early,
-                    "",
-                    user.pk if user else None,
-                    now,
-                    now,
-                )
-                for prepared in games
+                (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+                for at, prepared in zip(played, games, strict=True)
             ],
         )
         cursor.execute(
@@ -70,19 +102,23 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
 
 
 def result_rows(
-    game_id: int, prepared: GameInput, ratings: Sequence[tuple[float, float]] | None
+    game_id: int,
+    prepared: GameInput,
+    before: Sequence[float] | None = None,
+    after: Sequence[float] | None = None,
 ) -> list[tuple]:
-    """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans); without
-    ``ratings`` the ratings are placeholders a replay fills in."""
+    """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans): each
+    seat's rating ``before`` and ``after`` the game, or without them placeholders a replay
+    fills in."""
     seats = len(prepared.player_ids)
-    ratings = ratings or [(0.0, 0.0)] * seats
-    papers = prepared.papers if any(prepared.papers) else [()] * seats
-    return [
-        (game_id, pid, seat, score, before, after, *paper)
-        for seat, (pid, score, (before, after), paper) in enumerate(
-            zip(prepared.player_ids, prepared.scores, ratings, papers, strict=True)
-        )
-    ]
+    if before is None or after is None:
+        before = after = [0.0] * seats
+    # zip builds the rows in C: an import makes hundreds of thousands of them.
+    columns = [repeat(game_id, seats), prepared.player_ids, range(seats), prepared.scores]
+    columns += [before, after]
+    if any(prepared.papers):
+        columns += zip(*prepared.papers, strict=True)  # left, middle, right
+    return list(zip(*columns, strict=True))
 
 
 def insert_results(rows: list[tuple]) -> None:
@@ -134,18 +170,28 @@ def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
 
 def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: int) -> None:
     """INSERT ``rows`` into ``table``, ``batch`` rows a statement (one prepared statement for
-    all the full batches, one more for the rest)."""
+    all the full batches, one more for the rest).
+
+    Inside a transaction only, whose caller lets a database error end it (or its savepoint):
+    on SQLite a statement that fails may leave its earlier rows for the rollback to remove.
+    """
     if not rows:
         return
     quote = connection.ops.quote_name
-    head = f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
+    # So that a multi-row INSERT a constraint may abort can be undone alone, SQLite first copies
+    # each page it changes to a statement journal. An import's results come in game order, so
+    # the index by player takes them at random: a page copied for nearly every row, which cost
+    # more than the insert itself. OR FAIL leaves the undoing to the transaction's rollback.
+    verb = "INSERT OR FAIL INTO" if connection.vendor == "sqlite" else "INSERT INTO"
+    head = f"{verb} {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
     row = f"({', '.join(['%s'] * len(columns))})"
     whole = len(rows) - len(rows) % batch
     with connection.cursor() as cursor:
         if whole:
+            # A generator: the statement's parameters are made batch by batch, not all at once.
             cursor.executemany(
                 head + ", ".join([row] * batch),
-                [list(chain.from_iterable(rows[at : at + batch])) for at in range(0, whole, batch)],
+                (list(chain.from_iterable(rows[at : at + batch])) for at in range(0, whole, batch)),
             )
         if whole < len(rows):
             rest = rows[whole:]
