@@ -35,6 +35,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from ratings import backup_json, engine
 from ratings.engine.writes import insert_rows
 from ratings.models import Game, League, Player, Result, Standing
+from ratings.versioning import bulk_write
 
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
 # The largest number a club stores: rayter's largest score (10**15 - 1); ratings stay far below.
@@ -89,7 +90,7 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
     if not path.is_file():
         raise RestoreRefused(f"there is no file {path}")
     try:
-        with transaction.atomic():
+        with transaction.atomic(), bulk_write():
             _refuse_unless_empty()
             loader = _Loader()
             for obj in backup_json.read_objects(path, max_bytes=max_bytes):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
@@ -62,11 +63,7 @@ class PlayerQuerySet(models.QuerySet):
         if keep is not None:
             aliases = aliases.exclude(player=keep)
         taken |= set(aliases.values_list("slug", flat=True))
-        slug, n = base, 1
-        while slug in taken:
-            n += 1
-            slug = f"{base}-{n}"
-        return slug
+        return _first_free(base, taken)
 
     def create_named(self, name: str, **fields) -> Player:
         """Create a player with a unique slug made from the name (non-ASCII letters kept).
@@ -87,6 +84,28 @@ class PlayerQuerySet(models.QuerySet):
                     raise  # the name is taken: only the caller knows what that means
         raise IntegrityError(f"no free slug for {name!r} after {SLUG_ATTEMPTS} tries")
 
+    def create_many_named(self, names: Iterable[str]) -> dict[str, Player]:
+        """New players for names the club does not have yet (an import's hundreds), by their
+        lower-cased name: one INSERT, the slugs found free against one read of those taken.
+
+        If another request took one of the names or slugs meanwhile, they are created one at a
+        time by :meth:`create_named` instead, with its rules.
+        """
+        unique = {normalise_name(name).lower(): normalise_name(name) for name in names}
+        taken = set(self.values_list("slug", flat=True))
+        taken |= set(PlayerAlias.objects.values_list("slug", flat=True))
+        players = []
+        for name in unique.values():
+            slug = _first_free(slugify(name, allow_unicode=True)[:70] or "player", taken)
+            taken.add(slug)
+            players.append(Player(name=name, slug=slug, search_key=search_key(name)))
+        try:
+            with transaction.atomic():
+                created = self.bulk_create(players)
+        except IntegrityError:
+            created = [self.create_named(name) for name in unique.values()]
+        return {player.name.lower(): player for player in created}
+
     def get_or_create_named(self, name: str) -> Player:
         """The player called ``name`` (in any case), created if the club has none: when two
         requests create the same new player at once, both get the one that was created."""
@@ -101,6 +120,14 @@ class PlayerQuerySet(models.QuerySet):
             if found is None:
                 raise
             return found
+
+
+def _first_free(base: str, taken: set[str]) -> str:
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
 
 
 class Player(models.Model):
@@ -553,6 +580,8 @@ class DataVersion(models.Model):
     number = models.BigIntegerField(default=0)
     # PostgreSQL: the transaction that last changed the number, so it changes once per write.
     txid = models.BigIntegerField(null=True, editable=False)
+    # SQLite: a bulk write is under way in this (uncommitted) transaction; ratings.versioning.
+    bulk = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("data version")

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from ratings.models import (
     Game,
     League,
     Player,
+    PlayerAlias,
     Result,
     Standing,
     System,
@@ -183,3 +185,26 @@ def test_any_sequence_of_games_merges_and_edits_equals_a_replay(steps):
                     bula=30,
                 )
         assert_equals_a_fresh_replay(league)
+
+
+def test_many_new_players_are_made_at_once_with_free_slugs(db):
+    """An import's new players: one INSERT, every slug free (those of players, of old
+    addresses, and of each other: "Sluggy 0!" and "Sluggy 0?" make the same slug)."""
+    taken = Player.objects.create_named("Sluggy 0")
+    PlayerAlias.objects.create(player=taken, slug="sluggy-0-2")
+    made = Player.objects.create_many_named(["Sluggy 0!", "Sluggy 0?", "Đorđe  Novak"])
+    assert sorted(player.slug for player in made.values()) == [
+        "sluggy-0-3",
+        "sluggy-0-4",
+        "đorđe-novak",
+    ]
+    assert made["đorđe novak"].search_key == Player.objects.get(slug="đorđe-novak").search_key
+    assert all(player.pk for player in made.values())
+
+
+def test_a_name_taken_meanwhile_falls_back_to_the_one_by_one_rules(db):
+    """Another request made "Ana" after the import looked: the INSERT is refused, and one at a
+    time the taken name raises as create_named does (the import's transaction then ends)."""
+    Player.objects.create_named("Ana")
+    with pytest.raises(IntegrityError):
+        Player.objects.create_many_named(["Bojan", "ana"])

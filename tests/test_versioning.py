@@ -3,11 +3,15 @@ every committed write, none with a rolled-back one."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection, transaction
 
-from ratings import versioning
-from ratings.models import DataVersion, Player
+from ratings import engine, versioning
+from ratings.engine.validation import prepare_scored_games
+from ratings.models import DataVersion, Player, System
+from tests.builders import T0
 
 # Committed writes, as requests make them (PostgreSQL changes the number once per transaction).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,3 +76,49 @@ def test_a_recreated_version_row_is_a_new_epoch():
     assert versioning.current() is None  # nothing is cached while the row is missing
     versioning.install()
     assert versioning.current().epoch != old.epoch
+
+
+def test_a_bulk_write_changes_the_version_once_and_leaves_the_triggers_on(make_league):
+    """An import of many games: one change (not one a row), and the next write changes it."""
+    league = make_league(System.RAYTER_LOWSCORE)
+    players = [Player.objects.create_named(f"Player {n}") for n in range(5)]
+    games = prepare_scored_games(
+        league,
+        [
+            (T0 + timedelta(hours=n), [p.pk for p in players[:3]], [n, n + 1, n + 2])
+            for n in range(50)
+        ],
+    )
+    before = versioning.current()
+    engine.games_record_many(league=league, games=games)
+    after = versioning.current()
+    assert after.number > before.number
+    if connection.vendor == "sqlite":
+        assert after.number - before.number < 5  # not one per row (200 rows were written)
+    Player.objects.create_named("Later")
+    assert versioning.current().number > after.number
+    assert not DataVersion.objects.get().bulk
+
+
+def test_a_bulk_write_that_fails_leaves_no_trace(make_league):
+    before = versioning.current()
+    with pytest.raises(RuntimeError), transaction.atomic(), versioning.bulk_write():
+        Player.objects.create_named("Ana")
+        raise RuntimeError("the import failed")
+    assert versioning.current() == before
+    assert not DataVersion.objects.get().bulk
+
+
+def test_no_page_is_cached_while_the_bulk_mark_is_set():
+    """Were the mark ever left set (the triggers then quiet), nothing would be cached, so
+    nothing could be stale."""
+    DataVersion.objects.update(bulk=True)
+    assert versioning.current() is None
+
+
+def test_bulk_write_needs_its_transaction():
+    with (
+        pytest.raises(RuntimeError, match="inside the bulk write's transaction"),
+        versioning.bulk_write(),
+    ):
+        pass

@@ -26,7 +26,8 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.engine.validation import prepare_scored_games
-from ratings.models import AuditAction, Game, League, Player, Result
+from ratings.models import AuditAction, Game, League, Player, Result, normalise_name
+from ratings.versioning import bulk_write
 
 # Games rated and written at a time by games_record_many.
 RESULTS_CHUNK = 10_000
@@ -67,7 +68,7 @@ def games_import(
     ``games``) for a game the league's rules refuse; then nothing is written.
     """
     summary = ImportSummary()
-    with transaction.atomic():
+    with transaction.atomic(), bulk_write():
         league = lock(league)
         if replace:
             # Each deleted game stays restorable from the audit trail, as a single deletion is.
@@ -78,10 +79,14 @@ def games_import(
 
         names = {name for game in games for name, _score in game.scores}
         players = Player.objects.by_names(names)
+        new = {}
         for name in sorted(names, key=str.lower):
-            if name.lower() not in players:
-                players[name.lower()] = Player.objects.create_named(name)
-                summary.new_players.append(name)
+            if name.lower() not in players and name.lower() not in new:
+                new[name.lower()] = name
+        created = Player.objects.create_many_named(new.values())
+        for key, name in new.items():
+            players[key] = created[normalise_name(name).lower()]
+        summary.new_players.extend(new.values())
         summary.players = len(names)
 
         ids = {name: players[name.lower()].pk for name in names}
@@ -126,7 +131,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     if not games:
         return 0
     games = sorted(games, key=attrgetter("played_at"))
-    with transaction.atomic(), collection_paused(), writes.bulk_page_cache():
+    with transaction.atomic(), bulk_write(), collection_paused(), writes.bulk_page_cache():
         league = lock(league)
         latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
         game_ids = writes.insert_games(league, games, actor)

@@ -18,6 +18,7 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.models import Game, League, Result, Standing
+from ratings.versioning import bulk_write
 
 
 @contextmanager
@@ -56,6 +57,7 @@ def _after(since: OrderKey) -> Q:
 
 
 @collection_paused()
+@bulk_write()
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
     """Re-rate the league's games from ``since`` on (all of them when None).
 
