@@ -14,8 +14,10 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from datetime import timedelta
 from pathlib import Path
@@ -287,27 +289,31 @@ def server():
     )
     port = free_port()
     environment = {**os.environ, "DATABASE_URL": url, "DEBUG": "1", "CACHE_URL": "locmem://"}
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(base + "/", timeout=5)
-            break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                pytest.fail("the server did not start")
-            time.sleep(0.2)
-    yield base
-    process.terminate()
-    process.wait(10)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(base + "/", timeout=10)
+                break
+            except urllib.error.HTTPError:
+                break  # it answers: what the page says is the test's business
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    process.kill()
+                    log.seek(0)
+                    pytest.fail(f"the server did not start:\n{log.read().decode(errors='replace')}")
+                time.sleep(0.2)
+        yield base
+        process.terminate()
+        process.wait(10)
 
 
 def fetch(base: str, url: str) -> bytes:
