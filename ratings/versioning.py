@@ -1,10 +1,10 @@
 """The club's data version: one number that changes in the same transaction as any write.
 
 Every table a page shows (the app's models but the audit trail and pending uploads, and the
-users with their groups and permissions) has a
-database trigger that increments :class:`ratings.models.DataVersion`'s number whenever a
-statement writes to it, whoever writes: the engine, the event services, the admin, a restore, a
-raw ``UPDATE``. The increment commits or rolls back with the write, so a reader that reads the
+users with their groups and permissions) has a database trigger that increments
+:class:`ratings.models.DataVersion`'s number whenever a statement writes to it, whoever writes:
+the engine, the event services, the admin, a restore, a raw ``UPDATE``. A bulk write changes it
+once (:func:`bulk_write`). The increment commits or rolls back with the write, so a reader that reads the
 number first and the data after never sees data older than the number says. That makes the
 number a safe key for the page cache and the pages' ETags (:mod:`ratings.page_cache`).
 
