@@ -4,9 +4,9 @@ Every table a page shows (the app's models but the audit trail and pending uploa
 users with their groups and permissions) has a database trigger that increments
 :class:`ratings.models.DataVersion`'s number whenever a statement writes to it, whoever writes:
 the engine, the event services, the admin, a restore, a raw ``UPDATE``. A bulk write changes it
-once (:func:`bulk_write`). The increment commits or rolls back with the write, so a reader that reads the
-number first and the data after never sees data older than the number says. That makes the
-number a safe key for the page cache and the pages' ETags (:mod:`ratings.page_cache`).
+once (:func:`bulk_write`). The increment commits or rolls back with the write, so a reader that
+reads the number first and the data after never sees data older than the number says. That
+makes the number a safe key for the page cache and the pages' ETags (:mod:`ratings.page_cache`).
 
 The triggers are (re)installed after every ``migrate`` and ``flush`` (``post_migrate``), for
 every table the app has then, so a new model is covered without a migration of its own and a
@@ -78,23 +78,40 @@ def versioned_tables() -> list[str]:
     return sorted(tables - UNVERSIONED)
 
 
+def _unseen_columns() -> dict[str, set[str]]:
+    """Columns no page shows, whose updates leave the version alone: a member's last login,
+    written at every login, would otherwise send every page to be drawn again."""
+    return {get_user_model()._meta.db_table: {"last_login"}}
+
+
+def _updated_columns(table: str) -> str:
+    """``UPDATE`` or ``UPDATE OF`` the columns a page may show, for a trigger on ``table``."""
+    unseen = _unseen_columns().get(table)
+    if not unseen:
+        return "UPDATE"
+    model = next(m for m in apps.get_models() if m._meta.db_table == table)
+    columns = [f'"{f.column}"' for f in model._meta.concrete_fields if f.column not in unseen]
+    return f"UPDATE OF {', '.join(columns)}"
+
+
 def trigger_statements(vendor: str, table: str) -> list[str]:
     """The SQL that makes every write to ``table`` change the data version (idempotent)."""
     bump = _bump_sql(vendor)
+    update = _updated_columns(table)
     if vendor == "postgresql":
         # Before the statement touches a row: its first write takes the version row's lock
         # before any row of its own (see "Lock order" above).
         return [
-            f"CREATE OR REPLACE TRIGGER ratings_data_version BEFORE INSERT OR UPDATE OR DELETE "
+            f"CREATE OR REPLACE TRIGGER ratings_data_version BEFORE INSERT OR {update} OR DELETE "
             f'ON "{table}" FOR EACH STATEMENT EXECUTE FUNCTION ratings_bump_data_version()'
         ]
     # SQLite's triggers are per row and per event; a bulk write quiets them (see bulk_write).
     return [
         statement
-        for event in ("INSERT", "UPDATE", "DELETE")
+        for name, event in (("insert", "INSERT"), ("update", update), ("delete", "DELETE"))
         for statement in (
-            f'DROP TRIGGER IF EXISTS "{table}_data_version_{event.lower()}"',
-            f'CREATE TRIGGER "{table}_data_version_{event.lower()}" AFTER {event} ON "{table}" '
+            f'DROP TRIGGER IF EXISTS "{table}_data_version_{name}"',
+            f'CREATE TRIGGER "{table}_data_version_{name}" AFTER {event} ON "{table}" '
             f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 BEGIN {bump}; END",
         )
     ]

@@ -122,3 +122,16 @@ def test_bulk_write_needs_its_transaction():
         versioning.bulk_write(),
     ):
         pass
+
+
+def test_a_login_leaves_the_version_but_a_new_permission_changes_it(client, django_user_model):
+    """Every login writes the member's last login, which no page shows: the pages stay cached.
+    Their staff flag, which the header shows, is a change."""
+    user = django_user_model.objects.create_user("ana")
+    start = versioning.current()
+    client.force_login(user)  # sets last_login, as every login does
+    assert django_user_model.objects.get(pk=user.pk).last_login is not None
+    assert versioning.current() == start
+    user.is_staff = True
+    user.save()
+    assert versioning.current().number > start.number
