@@ -215,9 +215,9 @@ def _line_of(lines: list[str], game_line: int, name: str) -> int:
 
 def _name_problems(
     games: Sequence[rayter.RayterGame], lines: list[str], max_seats: int
-) -> list[Problem]:
-    """What the club cannot store although rayter reads it: long names, names spelled two ways,
-    games with more seats than a scored game has."""
+) -> tuple[list[Problem], set[str]]:
+    """What the club cannot store although rayter reads it (long names, names spelled two ways,
+    games with more seats than a scored game has), and the file's names as written."""
     problems = []
     checked: set[str] = set()  # names as written, each checked once
     first_spelling: dict[str, tuple[str, int]] = {}
@@ -252,7 +252,7 @@ def _name_problems(
                         f" names have at most {PLAYER_NAME_MAX}",
                     )
                 )
-    return problems
+    return problems, checked
 
 
 def _club_spellings(names: Iterable[str]) -> dict[str, str]:
@@ -293,8 +293,9 @@ def _aware_times(
     """
     times: dict[str, datetime] = {}
     refused: dict[str, str] = {}
-    # Each day's date, and whether the clocks change that day (only then can a time be missing).
-    days: dict[str, tuple[tuple[int, int, int], bool]] = {}
+    # Each day's date, whether the clocks change that day (only then can a time be missing), and
+    # whether every time of the day is one the engine takes (then none is checked on its own).
+    days: dict[str, tuple[tuple[int, int, int], bool, bool]] = {}
     problems = []
     latest = latest_allowed()
     for game in games:
@@ -308,15 +309,17 @@ def _aware_times(
         if day is None:
             date = (int(text[:4]), int(text[5:7]), int(text[8:10]))
             midnight = datetime(*date, tzinfo=zone).utcoffset()
-            changes = midnight != datetime(*date, 23, 59, tzinfo=zone).utcoffset()
-            day = days[text[:10]] = (date, changes)
+            last = datetime(*date, 23, 59, tzinfo=zone)
+            allowed = date[0] >= engine.EARLIEST_YEAR and last <= latest
+            day = days[text[:10]] = (date, midnight != last.utcoffset(), allowed)
         aware = datetime(*day[0], int(text[11:13]), int(text[14:16]), tzinfo=zone)
-        try:
-            engine.check_played_at(aware, latest)
-        except ValidationError as error:
-            refused[text] = " ".join(error.messages)
-            problems.append(Problem(game.line, refused[text]))
-            continue
+        if not day[2]:
+            try:
+                engine.check_played_at(aware, latest)
+            except ValidationError as error:
+                refused[text] = " ".join(error.messages)
+                problems.append(Problem(game.line, refused[text]))
+                continue
         # In a gap the offset before the change (fold 0) is smaller than the one after it.
         if day[1] and aware.utcoffset() < aware.replace(fold=1).utcoffset():
             problems.append(
@@ -365,7 +368,8 @@ def import_rayter(
     if not parsed.games and not parsed.errors:
         problems.append(Problem(None, "the file has no games"))
     _fewest, most = for_rayter_score_type(parsed.score_type).seats
-    problems += _name_problems(parsed.games, lines, most)
+    name_problems, names = _name_problems(parsed.games, lines, most)
+    problems += name_problems
     times, time_problems = _aware_times(parsed.games, timezone.get_default_timezone())
     problems += time_problems
 
@@ -385,7 +389,7 @@ def import_rayter(
             )
             if problems or league_problems:
                 raise RayterImportError([*league_problems, *problems])
-            spellings = _club_spellings({n for game in parsed.games for n in game.names})
+            spellings = _club_spellings(names)
             games = _imported_games(parsed.games, times, spellings, progress)
             # One step: the engine reports no progress of its own. Shown at once (no delay) so a
             # long import says which phase it is in.

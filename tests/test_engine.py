@@ -325,6 +325,41 @@ def test_a_bulk_insert_refused_halfway_leaves_no_row():
     assert not Result.objects.exists()
 
 
+def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user):
+    """SQLite takes the games of a bulk insert from JSON; every field must come back as a game
+    saved through the ORM, whatever the database."""
+    from ratings.engine import writes
+
+    league = make_league()
+    ann, bob, cid = make_players(["Ann", "Bob", "Cid"])
+    inputs = [
+        engine.GameInput(
+            played_at=T0 + timedelta(minutes=n, microseconds=n * 1001),
+            bula=bula,
+            player_ids=[ann.pk, bob.pk, cid.pk],
+            scores=[0.0, 0.0, 0.0],
+            ended_early=ended_early,
+        )
+        for n, (bula, ended_early) in enumerate([(None, False), (30, True), (1, False)])
+    ]
+    ids = writes.insert_games(league, inputs, staff_user)
+    games = Game.objects.in_bulk(ids)
+    saved = Game.objects.create(league=league, played_at=T0, note="", entered_by=staff_user)
+    saved.refresh_from_db()
+    for game_id, entered in zip(ids, inputs, strict=True):
+        game = games[game_id]
+        assert (game.played_at, game.bula, game.ended_early) == (
+            entered.played_at,
+            entered.bula,
+            entered.ended_early,
+        )
+        assert (game.league_id, game.note, game.entered_by_id) == (league.pk, "", staff_user.pk)
+        assert type(game.ended_early) is type(saved.ended_early)
+        assert game.created_at == game.updated_at
+        assert game.created_at.tzinfo is not None
+    assert ids == sorted(ids)
+
+
 def test_the_bulk_page_cache_is_put_back():
     from django.db import connection
 

@@ -410,6 +410,30 @@ def test_time_the_clocks_skipped_is_refused(tmp_path, settings):
     assert nothing_written()
 
 
+def test_a_day_partly_in_the_future_is_checked_time_by_time(monkeypatch):
+    """Times are checked a day at a time, and one by one only on a day that is not all allowed."""
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo("Europe/Belgrade")
+    latest = datetime(2030, 6, 1, 12, 0, tzinfo=zone)
+    monkeypatch.setattr(rayter_files, "latest_allowed", lambda: latest)
+    parsed = rayter.parse(
+        "game 2030-05-31 23:59\na 1\nb 2\n"
+        "game 2030-06-01 12:00\na 1\nb 2\n"
+        "game 2030-06-01 12:01\na 1\nb 2\n"
+        "game 2030-06-02 00:00\na 1\nb 2\n"
+    )
+    times, problems = rayter_files._aware_times(parsed.games, zone)
+    assert [(problem.line, problem.message) for problem in problems] == [
+        (7, "That date is in the future."),
+        (10, "That date is in the future."),
+    ]
+    assert times == {
+        "2030-05-31 23:59": datetime(2030, 5, 31, 23, 59, tzinfo=zone),
+        "2030-06-01 12:00": latest,
+    }
+
+
 def test_games_in_the_same_minute_keep_file_order(tmp_path):
     text = "game 2020-01-01 10:00\na 1\nb 9\ngame 2020-01-01 10:00\na 9\nb 1\nc 4\n"
     path = write(tmp_path, text)

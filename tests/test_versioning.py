@@ -10,7 +10,7 @@ from django.db import connection, transaction
 
 from ratings import engine, versioning
 from ratings.engine.validation import prepare_scored_games
-from ratings.models import DataVersion, Player, System
+from ratings.models import DataVersion, Game, Player, Result, System
 from tests.builders import T0
 
 # Committed writes, as requests make them (PostgreSQL changes the number once per transaction).
@@ -107,6 +107,48 @@ def test_a_bulk_write_that_fails_leaves_no_trace(make_league):
         raise RuntimeError("the import failed")
     assert versioning.current() == before
     assert not DataVersion.objects.get().bulk
+
+
+def trigger_sql() -> set:
+    """Every trigger as the database holds it."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT event_object_table, action_timing, event_manipulation, action_statement"
+                " FROM information_schema.triggers"
+            )
+        else:
+            cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        return set(cursor.fetchall())
+
+
+def test_a_bulk_insert_puts_back_the_triggers_it_dropped(make_league):
+    """SQLite's triggers on games and results are dropped during a big insert and must come
+    back exactly, after it commits and after it fails: a write after it changes the version."""
+    league = make_league(System.RAYTER_LOWSCORE)
+    players = [Player.objects.create_named(f"Player {n}") for n in range(3)]
+    ids = [p.pk for p in players]
+    triggers = trigger_sql()
+    games = prepare_scored_games(
+        league, [(T0 + timedelta(hours=n), ids, [n, 1, 2]) for n in range(5)]
+    )
+    engine.games_record_many(league=league, games=games)
+    assert trigger_sql() == triggers
+
+    with (
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+        versioning.bulk_write(),
+        versioning.row_triggers_dropped([Game, Result]),
+    ):
+        if connection.vendor == "sqlite":
+            assert trigger_sql() < triggers
+        raise RuntimeError("the import failed")
+    assert trigger_sql() == triggers
+
+    before = versioning.current()
+    Result.objects.filter(game__league=league).update(score=7)
+    assert versioning.current().number > before.number
 
 
 def test_no_page_is_cached_while_the_bulk_mark_is_set():

@@ -7,10 +7,11 @@ once, otherwise written and the league replayed from the earliest of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Max
@@ -27,18 +28,18 @@ from ratings.engine.state import (
 )
 from ratings.engine.validation import prepare_scored_games
 from ratings.models import AuditAction, Game, League, Player, Result, normalise_name
-from ratings.versioning import bulk_write
+from ratings.versioning import bulk_write, row_triggers_dropped
 
 # Games rated and written at a time by games_record_many.
 RESULTS_CHUNK = 10_000
 
 
-@dataclass(frozen=True)
-class ImportedGame:
-    """A game from a file: when, and (player name, score) in seat order."""
+class ImportedGame(NamedTuple):
+    """A game from a file: when, and (player name, score) in seat order. (A named tuple: a file
+    brings a hundred thousand of them, and a tuple is made fastest.)"""
 
     played_at: datetime
-    scores: list[tuple[str, float]]
+    scores: Sequence[tuple[str, float]]
 
 
 @dataclass
@@ -90,17 +91,7 @@ def games_import(
         summary.players = len(names)
 
         ids = {name: players[name.lower()].pk for name in names}
-        prepared = prepare_scored_games(
-            league,
-            [
-                (
-                    game.played_at,
-                    [ids[name] for name, _score in game.scores],
-                    [score for _name, score in game.scores],
-                )
-                for game in games
-            ],
-        )
+        prepared = prepare_scored_games(league, _with_ids(games, ids))
         existing = _game_fingerprints(league, prepared) if not replace else set()
         fresh: list[GameInput] = []
         for index, game in enumerate(prepared):
@@ -121,6 +112,14 @@ def games_import(
     return summary
 
 
+def _with_ids(games: Sequence[ImportedGame], ids: dict[str, int]) -> Iterator[tuple]:
+    """Each game as :func:`prepare_scored_games` takes it: (played_at, player ids, scores)."""
+    id_of = ids.__getitem__
+    for played_at, scores in games:
+        names, values = zip(*scores, strict=True) if scores else ((), ())
+        yield played_at, list(map(id_of, names)), values
+
+
 def games_record_many(*, league: League, games: Sequence[GameInput], actor=None) -> int:
     """Record many checked games (see :mod:`ratings.engine.validation`) in one transaction.
 
@@ -131,7 +130,13 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     if not games:
         return 0
     games = sorted(games, key=attrgetter("played_at"))
-    with transaction.atomic(), bulk_write(), collection_paused(), writes.bulk_page_cache():
+    with (
+        transaction.atomic(),
+        bulk_write(),
+        row_triggers_dropped([Game, Result]),
+        collection_paused(),
+        writes.bulk_page_cache(),
+    ):
         league = lock(league)
         latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
         game_ids = writes.insert_games(league, games, actor)
@@ -144,7 +149,8 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
             return len(games)
         involved = {pid for prepared in games for pid in prepared.player_ids}
         states = current_states(league, involved)
-        rate = rater(league, involved)
+        state_of, rating_of = states.__getitem__, attrgetter("rating")
+        rate, result_rows = rater(league, involved), writes.result_rows
         # Written a chunk of games at a time: a hundred thousand games' rows held at once took
         # a few hundred MB, and their memory cost more than making them.
         for start in range(0, len(games), RESULTS_CHUNK):
@@ -154,10 +160,11 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                 games[start : start + RESULTS_CHUNK],
                 strict=True,
             ):
-                game_states = [states[pid] for pid in prepared.player_ids]
-                before = [state.rating for state in game_states]
+                # In C where it can be: this loop runs once a game, a hundred thousand times.
+                game_states = list(map(state_of, prepared.player_ids))
+                before = list(map(rating_of, game_states))
                 after = rate(prepared, game_states)
-                rows += writes.result_rows(game_id, prepared, before, after)
+                rows += result_rows(game_id, prepared, before, after)
                 played_at = prepared.played_at
                 for state, new in zip(game_states, after, strict=True):
                     state.advance(new, played_at)

@@ -33,7 +33,7 @@ class Entry:
     paper: tuple[int, int, int] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class GameInput:
     """A game ready to rate: scores in seat order, whatever the system."""
 

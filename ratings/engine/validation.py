@@ -8,7 +8,7 @@ no path can go around.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
@@ -94,7 +94,7 @@ def prepare_game(
 
 
 def prepare_scored_games(
-    league: League, games: Sequence[tuple[datetime, list[int], list[float]]]
+    league: League, games: Iterable[tuple[datetime, list[int], Sequence[float]]]
 ) -> list[GameInput]:
     """Check many games given as (played_at, player ids, scores), as a file brings them.
 

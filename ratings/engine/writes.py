@@ -8,9 +8,10 @@ inside its transaction with the league locked.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import chain, repeat
 
 from django.db import connection
@@ -64,6 +65,9 @@ def adapted_datetimes(values: Sequence[datetime]) -> list:
         adapt = connection.ops.adapt_datetimefield_value
         return [adapt(value) for value in values]
     zone = connection.timezone
+    if zone is UTC:
+        # In UTC the offset isoformat writes is always "+00:00": cut, it leaves str(naive).
+        return [value.astimezone(UTC).isoformat(" ")[:-6] for value in values]
     return [str(value.astimezone(zone).replace(tzinfo=None)) for value in values]
 
 
@@ -83,14 +87,17 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT MAX(id) FROM {table} WHERE league_id = %s", [league.pk])
         (highest,) = cursor.fetchone()
-        _insert(
-            Game,
-            columns,
-            [
-                (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
-                for at, prepared in zip(played, games, strict=True)
-            ],
-        )
+        if connection.vendor == "sqlite":
+            _insert_games_from_json(cursor, table, columns, league.pk, user_id, now, played, games)
+        else:
+            _insert(
+                Game,
+                columns,
+                [
+                    (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+                    for at, prepared in zip(played, games, strict=True)
+                ],
+            )
         cursor.execute(
             f"SELECT id FROM {table} WHERE league_id = %s AND id > %s ORDER BY id",
             [league.pk, highest or 0],
@@ -99,6 +106,34 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     if len(game_ids) != len(games):
         raise RuntimeError("games inserted and read back differ: was the league not locked?")
     return game_ids
+
+
+def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, played, games):
+    """SQLite: the games in one statement that reads what differs between them (time, bula,
+    ended early) from a JSON array, in order, parsed in C.
+
+    Binding eight parameters a row from Python took twice as long for an import of 100,000
+    games. JSON carries text and whole numbers exactly, and a game row has nothing else (the
+    results, with their float ratings, are bound as they are).
+    """
+    quoted = ", ".join(map(connection.ops.quote_name, columns))
+    cursor.execute(
+        f"INSERT OR FAIL INTO {table} ({quoted}) SELECT %s, json_extract(value, '$[0]'),"
+        " json_extract(value, '$[1]'), json_extract(value, '$[2]'), '', %s, %s, %s"
+        " FROM json_each(%s) ORDER BY key",
+        [
+            league_id,
+            user_id,
+            now,
+            now,
+            json.dumps(
+                [
+                    [at, prepared.bula, prepared.ended_early]
+                    for at, prepared in zip(played, games, strict=True)
+                ]
+            ),
+        ],
+    )
 
 
 def result_rows(
