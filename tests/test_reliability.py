@@ -31,7 +31,8 @@ from django.utils.text import slugify
 
 from ratings import engine, rayter_files
 from ratings.admin import GameAdmin
-from ratings.forms import PlayerForm, PreferansGameForm
+from ratings.forms import PlayerForm
+from ratings.game_forms import PreferansGameForm
 from ratings.models import (
     AuditEntry,
     Game,
