@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import engine
-from ratings.models import Game, Player, normalise_name
+from ratings.models import Game, Player
+from ratings.player_models import normalise_name
 
 # Invisible characters that reverse or isolate the direction of the text after them.
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

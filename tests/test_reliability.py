@@ -39,11 +39,11 @@ from ratings.models import (
     League,
     PendingUpload,
     Player,
-    PlayerQuerySet,
     Result,
     Standing,
     System,
 )
+from ratings.player_models import PlayerQuerySet
 from tests import builders
 from tests.worked_example import WORKED_EXAMPLE_FORM
 
