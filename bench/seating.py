@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings.algorithms import seating  # noqa: E402
+from ratings.algorithms import seating_plan  # noqa: E402
 from ratings.algorithms.seating import Round, draw_round  # noqa: E402
 
 GROUPS = (7, 9, 10, 12, 13, 16, 20, 24, 25, 27, 30)
@@ -82,14 +82,14 @@ def summary(times: list[float]) -> str:
 def count_full_searches() -> list[int]:
     """Record the work of every everyone_meets search, to tell the draws that spent it all."""
     spent: list[int] = []
-    original = seating._everyone_meets
+    original = seating_plan.everyone_meets
 
     def record(*args):
         tables, byes, work = original(*args)
         spent.append(work)
         return tables, byes, work
 
-    seating._everyone_meets = record
+    seating_plan.everyone_meets = record
     return spent
 
 
@@ -115,7 +115,7 @@ def main() -> None:
                             f"{count} players, tables of {table_size}, {rounds} rounds",
                         )
         print(f"  {method:15s}{summary(times)}   slowest: {worst[1]}")
-    full = sum(work >= seating.SEARCH_BUDGET for work in spent)
+    full = sum(work >= seating_plan.SEARCH_BUDGET for work in spent)
     print(f"  ({full} of the everyone_meets draws found no plan without repeats in the budget)")
 
     print("\nThe issue's guarantees, everyone_meets drawn one round per call:")

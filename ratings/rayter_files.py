@@ -1,9 +1,9 @@
-"""Rayter files in and out: the one path from a file's bytes to the engine, and back.
+"""Rayter files in: the one path from a file's bytes to the engine (the way back out, standings
+and export, is :mod:`ratings.rayter_standings`).
 
-The ``import_rayter``, ``export_rayter`` and ``standings`` commands and the import and download
-pages all come through here, so a file is read, checked and imported the same way wherever it
-comes from. Parsing, formatting and the rating arithmetic are :mod:`ratings.algorithms.rayter`'s;
-every write goes through :func:`ratings.engine.games_import`.
+The ``import_rayter`` command and the import page come through here, so a file is read, checked
+and imported the same way wherever it comes from. Parsing and the rating arithmetic are
+:mod:`ratings.algorithms.rayter`'s; every write goes through :func:`ratings.engine.games_import`.
 
 What the club does differently from the ``rayter`` command, on purpose:
 
@@ -20,10 +20,7 @@ What the club does differently from the ``rayter`` command, on purpose:
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
-import json
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -39,10 +36,9 @@ from django.utils import timezone
 from ratings import engine
 from ratings.algorithms import rayter
 from ratings.engine.validation import latest_allowed
-from ratings.formatting import spreadsheet_text
-from ratings.models import Game, League, Player, Result
+from ratings.models import League, Player
 from ratings.names import NameIndex
-from ratings.selectors import Status, league_standings
+from ratings.selectors import league_standings_rows
 from ratings.systems import for_rayter_score_type
 
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
@@ -71,14 +67,6 @@ class RayterImportError(Exception):
         # Problems of the whole file (the league, an empty file) first, then in line order.
         self.problems = sorted(problems, key=lambda p: (p.line is not None, p.line or 0))
         super().__init__("\n".join(str(problem) for problem in self.problems))
-
-
-class RayterExportError(Exception):
-    """A league that cannot be written as a rayter file, with every reason."""
-
-    def __init__(self, problems: Iterable[str]):
-        self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
 
 
 class SkippedGame(NamedTuple):
@@ -546,167 +534,3 @@ def _imported_games(
                 imported.append(engine.ImportedGame(times[game.time], scores))
             bar.update(min(_PROGRESS_STEP, len(games) - start))
     return imported
-
-
-# Standings -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueStanding(rayter.Standing):
-    """A line of a league's standings, with the player's place on the leaderboard."""
-
-    status: Status = Status.RANKED
-
-
-def league_standings_rows(league: League) -> list[LeagueStanding]:
-    """The league's standings, best first: name, games, rating and change (two queries).
-
-    The change is the player's change in the league's very last game, 0 for everyone who did
-    not play it: the ``rayter`` command's Delta column. In a league with a provisional or
-    inactivity threshold the ranked players come first, as on the leaderboard; without one the
-    order is rayter's.
-    """
-    last_game = Game.objects.filter(league=league).newest_first().values("id")[:1]
-    changes = {
-        player_id: after - before
-        for player_id, before, after in Result.objects.filter(game_id__in=last_game).values_list(
-            "player_id", "rating_before", "rating_after"
-        )
-    }
-    return [
-        LeagueStanding(name, games, rating, changes.get(player_id, 0.0), Status(status))
-        for player_id, name, games, rating, status in league_standings(
-            league, show_inactive=True
-        ).values_list("player_id", "player__name", "games", "rating", "status")
-    ]
-
-
-def standings_text(
-    title: str, game_count: int, rows: Sequence[rayter.Standing], *, status: bool = False
-) -> str:
-    """The standings as the ``rayter`` command prints them, with its Delta column called Change
-    (and with ``status``, a last column saying who is provisional or inactive).
-
-    rayter.render_cli_text renders only from a parsed file, so its line format is repeated here;
-    tests/test_rayter_files.py checks the two agree line for line on the CLI's own outputs.
-    """
-    head = f"{'Name':<15}{'Games':<10}{'Rating':<10}{'Change':<10}"
-    lines = [
-        f"Game: {title}",
-        f"Total number of games: {game_count}",
-        head + ("Status" if status else ""),
-    ]
-    for row in rows:
-        line = f"{row.name:<15}{row.games:7d}{round(row.rating):9d}{round(row.change):9d}"
-        if status and row.status != Status.RANKED:
-            line += f"   {row.status.label}"
-        lines.append(line)
-    return "\n".join(lines) + "\n"
-
-
-STATUS_COLUMNS = ("provisional", "inactive")
-
-
-def _status_fields(row, status: bool) -> dict:
-    if not status:
-        return {}
-    return {
-        "provisional": row.status == Status.PROVISIONAL,
-        "inactive": row.status == Status.INACTIVE,
-    }
-
-
-def standings_json(rows: Sequence[rayter.Standing], *, status: bool = False) -> str:
-    """The standings as a JSON list of {name, games, rating, change}, ratings unrounded (with
-    ``status``, also whether each is provisional or inactive)."""
-    return (
-        json.dumps(
-            [
-                {
-                    "name": r.name,
-                    "games": r.games,
-                    "rating": r.rating,
-                    "change": r.change,
-                    **_status_fields(r, status),
-                }
-                for r in rows
-            ],
-            ensure_ascii=False,
-            indent=1,
-        )
-        + "\n"
-    )
-
-
-def standings_csv(rows: Sequence[rayter.Standing], *, status: bool = False) -> str:
-    """The standings as CSV with a header row; names cannot run as spreadsheet formulas."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["name", "games", "rating", "change", *(STATUS_COLUMNS if status else ())])
-    for row in rows:
-        extra = _status_fields(row, status).values()
-        writer.writerow([spreadsheet_text(row.name), row.games, row.rating, row.change, *extra])
-    return out.getvalue()
-
-
-# Exporting -------------------------------------------------------------------------------------
-
-
-def export_rayter(league: League) -> str:
-    """The league's games as a rayter file: importing it into an empty league gives the same
-    standings.
-
-    Games in rating order ((played_at, id)), times in the club's time zone to the minute (games
-    in the same minute keep their order, since an import keeps file order), seats in order,
-    whole-number scores without ".0". One query. Raises :class:`RayterExportError` for a league
-    that is not a scored one, a score that is not a whole number, or two players whose names
-    would be written the same way.
-    """
-    score_type = league.rating_system.rayter_score_type
-    if score_type is None:
-        raise RayterExportError(
-            [f"{league.name} is not a scored league: only scored leagues have rayter files"]
-        )
-    zone = timezone.get_default_timezone()
-    rows = (
-        Result.objects.filter(game__league=league)
-        .order_by("game__played_at", "game_id", "seat")
-        .values_list("game_id", "game__played_at", "player__name", "score")
-    )
-    problems: list[str] = []
-    written: dict[str, str] = {}
-    writers: dict[str, str] = {}
-    games: list[rayter.RayterGame] = []
-    for game_id, seats in itertools.groupby(rows.iterator(chunk_size=10_000), lambda r: r[0]):
-        seats = list(seats)
-        played_at = seats[0][1].astimezone(zone)
-        time = (
-            f"{played_at.year:04d}-{played_at.month:02d}-{played_at.day:02d}"
-            f" {played_at.hour:02d}:{played_at.minute:02d}"
-        )
-        results = []
-        for _id, _at, name, score in seats:
-            as_written = written.get(name)
-            if as_written is None:
-                as_written = written[name] = rayter_name(name)
-                other = writers.setdefault(as_written.lower(), name)
-                if other != name:
-                    problems.append(
-                        f"{other!r} and {name!r} would both be written as {as_written!r}:"
-                        " rename one of them"
-                    )
-            if not score.is_integer() or abs(score) > rayter.MAX_SCORE:
-                problems.append(
-                    f"game {game_id} ({time}): {name}'s score {score:g} is not a whole number of"
-                    " at most 15 digits, which is all a rayter file can hold"
-                )
-                continue
-            results.append((as_written, int(score)))
-        games.append(rayter.RayterGame(time, tuple(results)))
-    if problems:
-        raise RayterExportError(problems)
-    game_name = " ".join(league.game_name.split()) or None
-    try:
-        return rayter.format_file(games, score_type=score_type, game_name=game_name)
-    except ValueError as error:
-        raise RayterExportError([str(error)]) from error

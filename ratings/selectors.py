@@ -1,4 +1,5 @@
-"""Reads for the public pages: each loads, up front, exactly what its page shows.
+"""Reads for the public pages: each loads, up front, exactly what its page shows (and the
+standings rows of the ``standings`` command and the rayter import's preview).
 
 Every function here issues a fixed number of queries whatever the size of the league or the
 player's history (the view tests pin the counts), so they use subqueries, window functions and
@@ -36,6 +37,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings import statistics
+from ratings.algorithms import rayter
 from ratings.models import Game, League, Player, Result, Standing
 from ratings.names import close_matches, name_keys
 from ratings.systems import better_in_any_league
@@ -118,6 +120,36 @@ def league_standings(
         .annotate(rank=Window(Rank(), partition_by=[F("status")], order_by=best_first))
         .order_by("status", best_first, "player__name")
     )
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueStanding(rayter.Standing):
+    """A line of a league's standings, with the player's place on the leaderboard."""
+
+    status: Status = Status.RANKED
+
+
+def league_standings_rows(league: League) -> list[LeagueStanding]:
+    """The league's standings, best first: name, games, rating and change (two queries).
+
+    The change is the player's change in the league's very last game, 0 for everyone who did
+    not play it: the ``rayter`` command's Delta column. In a league with a provisional or
+    inactivity threshold the ranked players come first, as on the leaderboard; without one the
+    order is rayter's.
+    """
+    last_game = Game.objects.filter(league=league).newest_first().values("id")[:1]
+    changes = {
+        player_id: after - before
+        for player_id, before, after in Result.objects.filter(game_id__in=last_game).values_list(
+            "player_id", "rating_before", "rating_after"
+        )
+    }
+    return [
+        LeagueStanding(name, games, rating, changes.get(player_id, 0.0), Status(status))
+        for player_id, name, games, rating, status in league_standings(
+            league, show_inactive=True
+        ).values_list("player_id", "player__name", "games", "rating", "status")
+    ]
 
 
 # Seasons ----------------------------------------------------------------------------------------

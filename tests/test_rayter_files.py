@@ -1,5 +1,5 @@
 """Rayter files in and out: the import_rayter, standings and export_rayter commands and the
-service behind them (ratings.rayter_files).
+services behind them (ratings.rayter_files, ratings.rayter_standings).
 
 The rayter 2.1.0 command's own outputs are the committed fixtures in tests/algorithms/vectors/
 (made by scripts/vectors/rayter_vectors.py); nothing here runs rayter.
@@ -21,9 +21,10 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from ratings import engine, rayter_files
+from ratings import engine, rayter_files, rayter_standings
 from ratings.algorithms import rayter
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
 from tests.builders import score_entries
 
@@ -168,7 +169,9 @@ def test_standings_text_is_the_cli_table(record):
     parsed = rayter.parse(record["content"])
     title = parsed.game_name or record["name"]
 
-    text = rayter_files.standings_text(title, len(parsed.games), rayter_reference.standings(parsed))
+    text = rayter_standings.standings_text(
+        title, len(parsed.games), rayter_reference.standings(parsed)
+    )
 
     assert text == record["text"].replace("Delta     \n", "Change    \n", 1)
     assert record["text"] == rayter_reference.render_cli_text(parsed, record["name"])
@@ -690,16 +693,14 @@ def test_export_then_import_gives_the_same_standings(case):
                 entries=score_entries([players[seat] for seat in seats], scores),
             )
 
-        text = rayter_files.export_rayter(league)
+        text = rayter_standings.export_rayter(league)
         done = rayter_files.import_rayter(data=text.encode("utf-8"), league_slug="copy")
 
         assert done.league.system == system
         assert done.summary.games == len(games)
         assert done.summary.new_players == []
-        assert rayter_files.league_standings_rows(done.league) == (
-            rayter_files.league_standings_rows(league)
-        )
-        assert rayter_files.export_rayter(done.league) == text
+        assert league_standings_rows(done.league) == (league_standings_rows(league))
+        assert rayter_standings.export_rayter(done.league) == text
         transaction.set_rollback(True)
 
 
@@ -709,7 +710,7 @@ def test_names_written_as_one_word_come_back_to_the_same_players(
     league = make_league(System.RAYTER_HIGHSCORE, slug="original")
     anna, brien = make_player("Anna Maria"), make_player("O'Brien")
     record_game(league, [anna, brien], scores=[3, 1])
-    text = rayter_files.export_rayter(league)
+    text = rayter_standings.export_rayter(league)
 
     done = rayter_files.import_rayter(data=text.encode(), league_slug="copy")
 

@@ -31,18 +31,19 @@ from django.utils.text import slugify
 
 from ratings import engine, rayter_files
 from ratings.admin import GameAdmin
-from ratings.forms import PlayerForm, PreferansGameForm
+from ratings.forms import PlayerForm
+from ratings.game_forms import PreferansGameForm
 from ratings.models import (
     AuditEntry,
     Game,
     League,
     PendingUpload,
     Player,
-    PlayerQuerySet,
     Result,
     Standing,
     System,
 )
+from ratings.player_models import PlayerQuerySet
 from tests import builders
 from tests.worked_example import WORKED_EXAMPLE_FORM
 

@@ -16,9 +16,9 @@ from ratings.models import (
     Game,
     Player,
     Result,
-    normalise_name,
 )
 from ratings.names import close_matches
+from ratings.player_models import normalise_name
 
 # Players ----------------------------------------------------------------------------------------
 

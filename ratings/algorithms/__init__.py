@@ -4,5 +4,6 @@
 - :mod:`ratings.algorithms.elo`: classic Elo (Chess::Elo) and FIDE Elo (@echecs/elo).
 - :mod:`ratings.algorithms.rayter`: the multi-player Rayter rating and its file format.
 - :mod:`ratings.algorithms.seating`: drawing the tables of a round (club nights, tournaments).
+- :mod:`ratings.algorithms.seating_plan`: the ``everyone_meets`` planner the draw calls.
 - :mod:`ratings.algorithms.event_scoring`: an event's standings from its tables (scoring rules).
 """

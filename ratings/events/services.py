@@ -39,8 +39,8 @@ from ratings.models import (
     Player,
     Scoring,
     TableSeat,
-    normalise_name,
 )
+from ratings.player_models import normalise_name
 from ratings.versioning import lock_rows
 
 # Points per place must be whole numbers, and not absurd ones.

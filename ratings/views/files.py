@@ -1,5 +1,6 @@
 """Rayter files in the browser: staff upload one to a league (preview, then confirm), and anyone
-who may read a league downloads it as one. The work is :mod:`ratings.rayter_files`'s.
+who may read a league downloads it as one. The work is :mod:`ratings.rayter_files`'s (in) and
+:mod:`ratings.rayter_standings`'s (out).
 
 Between the preview and the confirmation the uploaded bytes wait in a
 :class:`~ratings.models.PendingUpload` row, not in the session (which every page of that member
@@ -27,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from ratings import rayter_files
+from ratings import rayter_files, rayter_standings
 from ratings.access import can_import_games, club_readable, get_league_for_import
 from ratings.models import League, PendingUpload
 
@@ -204,8 +205,8 @@ def rayter_export(request: HttpRequest, slug: str) -> HttpResponse:
     if league.rating_system.rayter_score_type is None:
         raise Http404("Only scored leagues have rayter files")
     try:
-        text = rayter_files.export_rayter(league)
-    except rayter_files.RayterExportError as error:
+        text = rayter_standings.export_rayter(league)
+    except rayter_standings.RayterExportError as error:
         messages.error(
             request,
             _("This league cannot be written as a rayter file: %(why)s")

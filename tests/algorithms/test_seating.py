@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.algorithms import seating
+from ratings.algorithms import seating_plan
 from ratings.algorithms.seating import DrawMethod, Round, draw_round
 
 METHODS = ["random", "everyone_meets", "by_standings"]
@@ -68,7 +68,7 @@ def draw_event(
 def quick_search() -> Iterator[None]:
     """A small search budget, for checks of a draw's shape that hold whatever the search finds."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(seating, "SEARCH_BUDGET", 20_000)
+        patch.setattr(seating_plan, "SEARCH_BUDGET", 20_000)
         yield
 
 
@@ -313,7 +313,7 @@ def test_without_rounds_total_a_round_avoids_pairs_that_met():
 def search_work() -> Iterator[list[int]]:
     """Collect the work each ``everyone_meets`` draw spends searching (in the module's units)."""
     spent: list[int] = []
-    original = seating._everyone_meets
+    original = seating_plan.everyone_meets
 
     def record(*args):
         tables, byes, work = original(*args)
@@ -321,13 +321,13 @@ def search_work() -> Iterator[list[int]]:
         return tables, byes, work
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(seating, "_everyone_meets", record)
+        patch.setattr(seating_plan, "everyone_meets", record)
         yield spent
 
 
 # What keeps a draw for 30 players within a second is a number of steps, not a clock: a step
 # overshoots the budget by little (bench/seating.py measures the seconds).
-STEPS_BOUND = seating.SEARCH_BUDGET + 10_000
+STEPS_BOUND = seating_plan.SEARCH_BUDGET + 10_000
 
 
 @settings(max_examples=25, deadline=None)
@@ -350,7 +350,7 @@ def test_a_draw_that_cannot_avoid_repeats_stops_when_the_budget_is_spent():
                 rounds_total=12,
                 seed=seed,
             )
-    assert all(seating.SEARCH_BUDGET <= work <= STEPS_BOUND for work in spent)
+    assert all(seating_plan.SEARCH_BUDGET <= work <= STEPS_BOUND for work in spent)
 
 
 # Seats -------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from ratings import rayter_files
+from ratings import rayter_standings
 from ratings.models import Game, PendingUpload, Player, Standing, System
 
 pytestmark = pytest.mark.django_db
@@ -282,7 +282,7 @@ def test_download_is_the_leagues_rayter_file(client, league, make_player, record
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="kille.txt"'
-    assert response.content.decode() == rayter_files.export_rayter(league)
+    assert response.content.decode() == rayter_standings.export_rayter(league)
     assert response.content.startswith(b"score_type highscore\ngame_name Kille\n\ngame 2026-")
     assert b"Dahlia  27\nJohn    15\n" in response.content
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import rayter_files
+from ratings import rayter_standings
 from ratings.models import League
 
 
@@ -23,8 +23,8 @@ class Command(BaseCommand):
         if league is None:
             raise CommandError(f"Unknown league: {slug}")
         try:
-            text = rayter_files.export_rayter(league)
-        except rayter_files.RayterExportError as error:
+            text = rayter_standings.export_rayter(league)
+        except rayter_standings.RayterExportError as error:
             raise CommandError(
                 f"{league.name} cannot be written as a rayter file:\n{error}"
             ) from error

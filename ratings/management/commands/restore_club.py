@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ratings import backup_restore
 from ratings.backup_json import MiB
+from ratings.restore_checks import RestoreRefused
 
 
 class Command(BaseCommand):
@@ -27,7 +28,7 @@ class Command(BaseCommand):
     def handle(self, *args, file: str, max_size: int, **options):
         try:
             summary = backup_restore.club_restore(path=Path(file), max_bytes=max_size * MiB)
-        except backup_restore.RestoreRefused as refusal:
+        except RestoreRefused as refusal:
             raise CommandError(f"{refusal}: nothing was restored.") from None
         self.stdout.write(
             self.style.SUCCESS(

@@ -2,8 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import rayter_files
+from ratings import rayter_standings
 from ratings.models import League
+from ratings.selectors import league_standings_rows
 
 
 class Command(BaseCommand):
@@ -26,15 +27,15 @@ class Command(BaseCommand):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise CommandError(f"Unknown league: {slug}")
-        rows = rayter_files.league_standings_rows(league)
+        rows = league_standings_rows(league)
         # A league with provisional or inactivity thresholds says who is which; one without
         # prints exactly rayter's columns.
         status = league.has_thresholds
         if format == "json":
-            text = rayter_files.standings_json(rows, status=status)
+            text = rayter_standings.standings_json(rows, status=status)
         elif format == "csv":
-            text = rayter_files.standings_csv(rows, status=status)
+            text = rayter_standings.standings_csv(rows, status=status)
         else:
             title = league.game_name or league.name
-            text = rayter_files.standings_text(title, league.games.count(), rows, status=status)
+            text = rayter_standings.standings_text(title, league.games.count(), rows, status=status)
         self.stdout.write(text, ending="")
