@@ -2,7 +2,8 @@
 and export, is :mod:`ratings.rayter_standings`).
 
 The ``import_rayter`` command and the import page come through here, so a file is read, checked
-and imported the same way wherever it comes from. Parsing and the rating arithmetic are
+and imported the same way wherever it comes from. Parsing is
+:mod:`ratings.algorithms.rayter_format`'s and the rating arithmetic
 :mod:`ratings.algorithms.rayter`'s; every write goes through :func:`ratings.engine.games_import`.
 
 What the club does differently from the ``rayter`` command, on purpose:
@@ -34,7 +35,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ratings import engine
-from ratings.algorithms import rayter
+from ratings.algorithms import rayter, rayter_format
 from ratings.engine.validation import latest_allowed
 from ratings.models import League, Player
 from ratings.names import NameIndex
@@ -137,7 +138,7 @@ def is_utf8(data: bytes) -> bool:
     return True
 
 
-def read_rayter(data: bytes, *, progress: Progress = NoProgress) -> rayter.RayterFile:
+def read_rayter(data: bytes, *, progress: Progress = NoProgress) -> rayter_format.RayterFile:
     """Parse the bytes of a rayter file: UTF-8, a byte order mark allowed, any line endings.
 
     Never raises: a binary file, bytes that are not UTF-8 and every syntax error are in the
@@ -146,26 +147,28 @@ def read_rayter(data: bytes, *, progress: Progress = NoProgress) -> rayter.Rayte
     return _read(data, progress)[0]
 
 
-def _read(data: bytes, progress: Progress) -> tuple[rayter.RayterFile, list[str]]:
+def _read(data: bytes, progress: Progress) -> tuple[rayter_format.RayterFile, list[str]]:
     """The parsed file and its lines (to find where a name stands when reporting it)."""
     problem = binary_problem(data)
     if problem is not None:
-        return rayter.RayterFile(errors=(rayter.ParseError(problem.line, problem.message),)), []
+        return rayter_format.RayterFile(
+            errors=(rayter_format.ParseError(problem.line, problem.message),)
+        ), []
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         # parse_bytes names each line that is not UTF-8 and still checks the others.
-        parsed = rayter.parse_bytes(data)
+        parsed = rayter_format.parse_bytes(data)
         text = data.decode("utf-8", errors="replace")
     else:
         parsed = None
-    # Line ends as rayter.parse reads them: LF, CRLF or CR.
+    # Line ends as rayter_format.parse reads them: LF, CRLF or CR.
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if parsed is None:
         with progress(total=len(lines), desc="Reading", unit=" lines") as bar:
-            parsed = rayter.parse_lines(_ticking(lines, bar))
+            parsed = rayter_format.parse_lines(_ticking(lines, bar))
     return parsed, lines
 
 
@@ -187,7 +190,7 @@ def rayter_name(name: str) -> str:
     """
     name = unicodedata.normalize("NFC", "_".join(name.split()))
     written = "".join(c if c.isalnum() or c in _NAME_MARKS else "_" for c in name) or "_"
-    return written + "_" if written in rayter.KEYWORDS else written
+    return written + "_" if written in rayter_format.KEYWORDS else written
 
 
 def _line_of(lines: list[str], game_line: int, name: str) -> int:
@@ -202,7 +205,7 @@ def _line_of(lines: list[str], game_line: int, name: str) -> int:
 
 
 def _name_problems(
-    games: Sequence[rayter.RayterGame], lines: list[str], max_seats: int
+    games: Sequence[rayter_format.RayterGame], lines: list[str], max_seats: int
 ) -> tuple[list[Problem], set[str]]:
     """What the club cannot store although rayter reads it (long names, names spelled two ways,
     games with more seats than a scored game has), and the file's names as written."""
@@ -269,7 +272,7 @@ def _club_spellings(names: Iterable[str]) -> dict[str, str]:
 
 
 def _aware_times(
-    games: Sequence[rayter.RayterGame], zone: tzinfo
+    games: Sequence[rayter_format.RayterGame], zone: tzinfo
 ) -> tuple[dict[str, datetime], list[Problem]]:
     """Each distinct ``YYYY-MM-DD HH:MM`` of the file as an aware datetime in the club's zone.
 
@@ -320,7 +323,9 @@ def _aware_times(
     return times, problems
 
 
-def _first_out_of_order(games: Sequence[rayter.RayterGame]) -> rayter.RayterGame | None:
+def _first_out_of_order(
+    games: Sequence[rayter_format.RayterGame],
+) -> rayter_format.RayterGame | None:
     for before, game in itertools.pairwise(games):
         if game.time < before.time:
             return game
@@ -427,7 +432,12 @@ def _close_names(new_players: list[str]) -> dict[str, list[str]]:
 
 
 def _target_league(
-    slug: str, parsed: rayter.RayterFile, *, name: str | None, create: bool, notices: list[str]
+    slug: str,
+    parsed: rayter_format.RayterFile,
+    *,
+    name: str | None,
+    create: bool,
+    notices: list[str],
 ) -> tuple[League | None, bool, list[Problem]]:
     """The league to import into (created when new and allowed), and why it cannot be used."""
     league = League.objects.filter(slug=slug).first()
@@ -470,7 +480,7 @@ def _target_league(
 
 
 def _create_league(
-    slug: str, parsed: rayter.RayterFile, name: str | None
+    slug: str, parsed: rayter_format.RayterFile, name: str | None
 ) -> tuple[League | None, bool, list[Problem]]:
     problems = []
     try:
@@ -518,7 +528,7 @@ def _create_league(
 
 
 def _imported_games(
-    games: Sequence[rayter.RayterGame],
+    games: Sequence[rayter_format.RayterGame],
     times: dict[str, datetime],
     spellings: dict[str, str],
     progress: Progress,

@@ -4,7 +4,7 @@ CSV) and its games as a rayter file.
 The ``standings`` and ``export_rayter`` commands and the download page come through here. The rows
 are :func:`ratings.selectors.league_standings_rows`; names are written the way
 :func:`ratings.rayter_files.rayter_name` says, the rule the import reads them back by; the file
-format is :mod:`ratings.algorithms.rayter`'s.
+format is :mod:`ratings.algorithms.rayter_format`'s.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from django.utils import timezone
 
-from ratings.algorithms import rayter
+from ratings.algorithms import rayter, rayter_format
 from ratings.formatting import spreadsheet_text
 from ratings.models import League, Result
 from ratings.rayter_files import rayter_name
@@ -130,7 +130,7 @@ def export_rayter(league: League) -> str:
     problems: list[str] = []
     written: dict[str, str] = {}
     writers: dict[str, str] = {}
-    games: list[rayter.RayterGame] = []
+    games: list[rayter_format.RayterGame] = []
     for game_id, seats in itertools.groupby(rows.iterator(chunk_size=10_000), lambda r: r[0]):
         seats = list(seats)
         played_at = seats[0][1].astimezone(zone)
@@ -149,18 +149,18 @@ def export_rayter(league: League) -> str:
                         f"{other!r} and {name!r} would both be written as {as_written!r}:"
                         " rename one of them"
                     )
-            if not score.is_integer() or abs(score) > rayter.MAX_SCORE:
+            if not score.is_integer() or abs(score) > rayter_format.MAX_SCORE:
                 problems.append(
                     f"game {game_id} ({time}): {name}'s score {score:g} is not a whole number of"
                     " at most 15 digits, which is all a rayter file can hold"
                 )
                 continue
             results.append((as_written, int(score)))
-        games.append(rayter.RayterGame(time, tuple(results)))
+        games.append(rayter_format.RayterGame(time, tuple(results)))
     if problems:
         raise RayterExportError(problems)
     game_name = " ".join(league.game_name.split()) or None
     try:
-        return rayter.format_file(games, score_type=score_type, game_name=game_name)
+        return rayter_format.format_file(games, score_type=score_type, game_name=game_name)
     except ValueError as error:
         raise RayterExportError([str(error)]) from error

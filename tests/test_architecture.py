@@ -35,6 +35,45 @@ def test_the_algorithms_import_no_django():
                 assert not module.startswith(("django", "ratings.models")), (name, module)
 
 
+def algorithm_imports() -> dict[str, set[str]]:
+    """Each module of ratings/algorithms/ and the modules of the package it imports."""
+    package = "ratings.algorithms"
+    found: dict[str, set[str]] = {}
+    for path in sorted((RATINGS / "algorithms").glob("*.py")):
+        imported = found.setdefault(path.stem, set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == package:
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
+                imported.add(node.module.removeprefix(package + "."))
+            elif isinstance(node, ast.Import):
+                imported.update(
+                    alias.name.removeprefix(package + ".")
+                    for alias in node.names
+                    if alias.name.startswith(package + ".")
+                )
+    return found
+
+
+def test_the_algorithms_import_each_other_one_way():
+    """A module split along a seam imports the other half, never back (rayter_format.py imports
+    rayter.py, seating.py imports seating_plan.py): no import cycles among the algorithms."""
+    imports = algorithm_imports()
+    assert "rayter" in imports["rayter_format"]
+    assert "seating_plan" in imports["seating"]
+
+    def reaches(start: str, target: str, seen: set[str]) -> bool:
+        for module in imports.get(start, ()):
+            if module == target or (
+                module not in seen and reaches(module, target, seen | {module})
+            ):
+                return True
+        return False
+
+    cycles = sorted(name for name in imports if reaches(name, name, set()))
+    assert cycles == []
+
+
 # What writing a rating looks like in this code base: the rating columns assigned or updated,
 # or a standing made or changed.
 RATING_WRITES = re.compile(

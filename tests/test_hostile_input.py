@@ -26,7 +26,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.algorithms import rayter
+from ratings.algorithms import rayter_format
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from tests.algorithms import rayter_reference
 from tests.builders import T0, make_league, make_players, paper_entries
@@ -900,28 +900,30 @@ RAYTER_LINES = st.lists(
 ).map("\n".join)
 
 
-def assert_parsed_sanely(parsed: rayter.RayterFile, line_count: int) -> None:
-    assert isinstance(parsed, rayter.RayterFile)
+def assert_parsed_sanely(parsed: rayter_format.RayterFile, line_count: int) -> None:
+    assert isinstance(parsed, rayter_format.RayterFile)
     assert all(1 <= error.line <= max(line_count, 1) for error in parsed.errors)
     assert all(isinstance(error.message, str) and error.message for error in parsed.errors)
     if parsed.ok:
         for game in parsed.games:
             assert len(game.results) >= 2
             assert len(set(game.names)) == len(game.names)
-            assert all(abs(score) <= rayter.MAX_SCORE for score in game.scores)
+            assert all(abs(score) <= rayter_format.MAX_SCORE for score in game.scores)
         rayter_reference.standings(parsed)
 
 
 @hypothesis_settings(max_examples=300, deadline=None)
 @given(text=st.one_of(st.text(), RAYTER_LINES))
 def test_the_rayter_parser_reports_instead_of_raising_on_any_text(text):
-    assert_parsed_sanely(rayter.parse(text), len(text.replace("\r\n", "\n").splitlines()) + 1)
+    assert_parsed_sanely(
+        rayter_format.parse(text), len(text.replace("\r\n", "\n").splitlines()) + 1
+    )
 
 
 @hypothesis_settings(max_examples=300, deadline=None)
 @given(data=st.one_of(st.binary(), RAYTER_LINES.map(lambda t: t.encode("utf-8", "replace"))))
 def test_the_rayter_parser_reports_instead_of_raising_on_any_bytes(data):
-    assert_parsed_sanely(rayter.parse_bytes(data), data.count(b"\n") + data.count(b"\r") + 1)
+    assert_parsed_sanely(rayter_format.parse_bytes(data), data.count(b"\n") + data.count(b"\r") + 1)
 
 
 @FUZZ

@@ -22,7 +22,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from ratings import engine, rayter_files, rayter_standings
-from ratings.algorithms import rayter
+from ratings.algorithms import rayter_format
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
@@ -136,7 +136,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
     by time (tests/algorithms/test_rayter.py proves that its model of the command equals it).
     """
     path = write(tmp_path, record["content"], record["name"])
-    parsed = rayter.parse(record["content"])
+    parsed = rayter_format.parse(record["content"])
 
     out = import_file(path, "cli")
 
@@ -154,7 +154,9 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
         assert "not in time order" in out
         # sorted() is stable: games in the same minute keep their file order.
         by_time = sorted(parsed.games, key=lambda game: game.time)
-        expected = rayter_reference.standings(rayter.RayterFile(tuple(by_time), parsed.score_type))
+        expected = rayter_reference.standings(
+            rayter_format.RayterFile(tuple(by_time), parsed.score_type)
+        )
         assert [(r["name"], r["games"], r["rating"], r["change"]) for r in rows] == [
             (s.name, s.games, s.rating, s.change) for s in expected
         ]
@@ -166,7 +168,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
 @pytest.mark.parametrize("record", CLI_FILES, ids=[r["name"] for r in CLI_FILES])
 def test_standings_text_is_the_cli_table(record):
     """standings_text prints the rayter command's table (with Change for Delta), byte for byte."""
-    parsed = rayter.parse(record["content"])
+    parsed = rayter_format.parse(record["content"])
     title = parsed.game_name or record["name"]
 
     text = rayter_standings.standings_text(
@@ -355,7 +357,7 @@ def test_bom_crlf_and_non_ascii_names(tmp_path):
     import_file(path, "unicode")
 
     rows = standings_json("unicode")
-    expected = rayter_reference.standings(rayter.parse(text))
+    expected = rayter_reference.standings(rayter_format.parse(text))
     assert [(r["name"], r["games"], r["rating"]) for r in rows] == [
         (s.name, s.games, s.rating) for s in expected
     ]
@@ -420,7 +422,7 @@ def test_a_day_partly_in_the_future_is_checked_time_by_time(monkeypatch):
     zone = ZoneInfo("Europe/Belgrade")
     latest = datetime(2030, 6, 1, 12, 0, tzinfo=zone)
     monkeypatch.setattr(rayter_files, "latest_allowed", lambda: latest)
-    parsed = rayter.parse(
+    parsed = rayter_format.parse(
         "game 2030-05-31 23:59\na 1\nb 2\n"
         "game 2030-06-01 12:00\na 1\nb 2\n"
         "game 2030-06-01 12:01\na 1\nb 2\n"
@@ -443,7 +445,7 @@ def test_games_in_the_same_minute_keep_file_order(tmp_path):
 
     import_file(path, "minute")
 
-    expected = rayter_reference.standings(rayter.parse(text))
+    expected = rayter_reference.standings(rayter_format.parse(text))
     assert [(r["name"], r["rating"], r["change"]) for r in standings_json("minute")] == [
         (s.name, s.rating, s.change) for s in expected
     ]

@@ -16,10 +16,10 @@ fixtures written here, in ``tests/algorithms/vectors/``:
   behind that (from rayter's ``Rater``); the worked example included.
 - ``rayter_worked_example.txt``: the worked example, two games of four players.
 
-``--check`` compares ``ratings/algorithms/rayter.py`` (with the tests' model of the command's
-bookkeeping, ``tests/algorithms/rayter_reference.py``) with rayter on fresh cases from another
-seed and another distribution (``--seed``, ``--cases``, ``--files``) and exits 1 on any
-disagreement.
+``--check`` compares ``ratings/algorithms/rayter.py`` and ``rayter_format.py`` (with the tests'
+model of the command's bookkeeping, ``tests/algorithms/rayter_reference.py``) with rayter on
+fresh cases from another seed and another distribution (``--seed``, ``--cases``, ``--files``)
+and exits 1 on any disagreement.
 """
 
 from __future__ import annotations
@@ -421,12 +421,14 @@ def write_json_gz(path: Path, data: dict) -> None:
 
 
 def project_modules():
-    """ratings/algorithms/rayter.py, and the tests' model of the rayter command built on it."""
+    """ratings/algorithms/rayter.py and rayter_format.py, and the tests' model of the rayter
+    command built on them."""
     sys.path.insert(0, str(PROJECT))
     from ratings.algorithms import rayter as ours
+    from ratings.algorithms import rayter_format
     from tests.algorithms import rayter_reference
 
-    return ours, rayter_reference
+    return ours, rayter_format, rayter_reference
 
 
 def fresh_call(rng: random.Random) -> tuple[str | None, float | None, list, list]:
@@ -460,7 +462,7 @@ def same_floats(a: list[float], b: list[float]) -> bool:
 def check(seed: int, cases: int, files: int) -> int:
     from rayter.rater import rate_single_game
 
-    ours, command = project_modules()
+    ours, ours_format, command = project_modules()
     rng = random.Random(seed)
     disagreements = 0
     for _ in range(cases):
@@ -485,7 +487,7 @@ def check(seed: int, cases: int, files: int) -> int:
             )
             name = f"fresh_{index}.txt"
             record = cli_record(Path(folder), name, random_file(rng, **spec))
-            parsed = ours.parse(record["content"])
+            parsed = ours_format.parse(record["content"])
             same = (
                 not parsed.errors
                 and command.render_cli_text(parsed, name) == record["text"]

@@ -1,4 +1,5 @@
-"""The ``rayter`` 2.1.0 command, modelled on top of ``ratings.algorithms.rayter`` for the tests.
+"""The ``rayter`` 2.1.0 command, modelled on top of ``ratings.algorithms.rayter`` (and
+``ratings.algorithms.rayter_format``'s parsed files) for the tests.
 
 The app rates a file's games through its engine, in time order, and prints standings of its own
 (``ratings.rayter_files``); what the command does with a file, rating it in FILE order and
@@ -13,8 +14,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from ratings.algorithms import rayter
-from ratings.algorithms.rayter import START_RATING, RayterFile, Standing
+from ratings.algorithms import rayter, rayter_format
+from ratings.algorithms.rayter import START_RATING, Standing
+from ratings.algorithms.rayter_format import RayterFile
 
 
 def rate_game(
@@ -48,7 +50,7 @@ def export(rayter_file: RayterFile) -> str:
     """
     if rayter_file.errors:
         raise ValueError(f"cannot export a file with errors: {rayter_file.errors[0]}")
-    return rayter.format_file(
+    return rayter_format.format_file(
         rayter_file.games, score_type=rayter_file.score_type, game_name=rayter_file.game_name
     )
 
