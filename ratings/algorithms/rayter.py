@@ -39,6 +39,7 @@ from typing import Final
 __all__ = [
     "DEFAULT_K",
     "SCORE_TYPES",
+    "SCORE_TYPE_SPELLINGS",
     "SCORE_TYPE_HIGH_SCORE",
     "SCORE_TYPE_LOW_SCORE",
     "SCORE_TYPE_WINNER_TAKES_ALL",
@@ -57,8 +58,9 @@ SCORE_TYPE_HIGH_SCORE: Final = "highscore"
 SCORE_TYPE_LOW_SCORE: Final = "lowscore"
 SCORE_TYPE_WINNER_TAKES_ALL: Final = "winnertakesall"
 SCORE_TYPES: Final = (SCORE_TYPE_HIGH_SCORE, SCORE_TYPE_LOW_SCORE, SCORE_TYPE_WINNER_TAKES_ALL)
-# rayter's code says "winnertakesall", its README "winner_takes_all": both mean the same here.
-_SCORE_TYPE_SPELLINGS: Final = {
+# rayter's code says "winnertakesall", its README "winner_takes_all": both mean the same here
+# (a file's score_type line is read with this table too).
+SCORE_TYPE_SPELLINGS: Final = {
     **{score_type: score_type for score_type in SCORE_TYPES},
     "winner_takes_all": SCORE_TYPE_WINNER_TAKES_ALL,
 }
@@ -74,7 +76,7 @@ def normalize_score_type(score_type: str) -> str:
     Raises ValueError for anything else (rayter would silently treat it as highscore).
     """
     if isinstance(score_type, str):
-        normalized = _SCORE_TYPE_SPELLINGS.get(score_type)
+        normalized = SCORE_TYPE_SPELLINGS.get(score_type)
         if normalized is not None:
             return normalized
     raise ValueError(

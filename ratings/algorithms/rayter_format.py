@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Final, NamedTuple
 
-# The parser looks a score_type line's word up in rayter.py's own table of spellings (the table
-# normalize_score_type reads), so a file accepts exactly the spellings the rating does.
+# A score_type line is read with the rating's own table of spellings, so a file accepts exactly
+# the spellings the rating does.
 from ratings.algorithms.rayter import (
-    _SCORE_TYPE_SPELLINGS,
     SCORE_TYPE_HIGH_SCORE,
+    SCORE_TYPE_SPELLINGS,
     normalize_score_type,
 )
 
@@ -211,10 +211,7 @@ def parse_lines(lines: Iterable[str]) -> RayterFile:
 
 
 class _Parser:
-    """Reads lines one at a time, split-based with no regular expressions.
-
-    A file of 100,000 games (8 MB) takes about a second.
-    """
+    """Reads lines one at a time, split-based with no regular expressions."""
 
     def __init__(self) -> None:
         self.games: list[RayterGame] = []
@@ -288,7 +285,7 @@ class _Parser:
 
     def read_score_type(self, number: int, line: str, tokens: list[str]) -> None:
         value = tokens[1] if len(tokens) == 2 else None
-        score_type = _SCORE_TYPE_SPELLINGS.get(value) if value else None
+        score_type = SCORE_TYPE_SPELLINGS.get(value) if value else None
         if score_type is None:
             message = (
                 f"expected 'score_type highscore', 'score_type lowscore' or "
