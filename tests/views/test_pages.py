@@ -263,6 +263,23 @@ def test_games_list_takes_part_of_a_name_spelled_any_way_and_suggests_the_player
     ]  # fmt: skip
 
 
+def test_the_list_of_names_is_escaped_as_django_escapes(
+    client, worked_example_game, worked_example_league, make_player, record_game
+):
+    from django.utils.html import escape
+
+    odd = 'Ana "Ace" O\'Neil <b>&'
+    record_game(
+        worked_example_league,
+        [make_player(odd), make_player("Bora"), make_player("Ceca")],
+        papers=WORKED_EXAMPLE_PAPERS,
+    )
+    page = client.get(reverse("ratings:league_games", args=[worked_example_league.slug]))
+    html = page.content.decode()
+    assert f'<option value="{escape(odd)}">' in html
+    assert odd not in html
+
+
 def test_games_list_with_an_unknown_player_says_so(
     client, worked_example_game, worked_example_league
 ):
