@@ -17,16 +17,21 @@ from tests.builders import T0
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def triggered_tables() -> set[str]:
+def triggers() -> set[tuple]:
+    """Every trigger as the database holds it: (table, name, its definition…)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(
-                "SELECT DISTINCT event_object_table FROM information_schema.triggers"
-                " WHERE trigger_name = 'ratings_data_version'"
+                "SELECT event_object_table, trigger_name, action_timing, event_manipulation,"
+                " action_statement FROM information_schema.triggers"
             )
         else:
-            cursor.execute("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")
-        return {row[0] for row in cursor.fetchall()}
+            cursor.execute("SELECT tbl_name, name, sql FROM sqlite_master WHERE type = 'trigger'")
+        return set(cursor.fetchall())
+
+
+def triggered_tables() -> set[str]:
+    return {table for table, name, *_definition in triggers() if "data_version" in name}
 
 
 def test_every_table_a_page_shows_has_the_trigger():
@@ -109,31 +114,18 @@ def test_a_bulk_write_that_fails_leaves_no_trace(make_league):
     assert not DataVersion.objects.get().bulk
 
 
-def trigger_sql() -> set:
-    """Every trigger as the database holds it."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT event_object_table, action_timing, event_manipulation, action_statement"
-                " FROM information_schema.triggers"
-            )
-        else:
-            cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
-        return set(cursor.fetchall())
-
-
 def test_a_bulk_insert_puts_back_the_triggers_it_dropped(make_league):
     """SQLite's triggers on games and results are dropped during a big insert and must come
     back exactly, after it commits and after it fails: a write after it changes the version."""
     league = make_league(System.RAYTER_LOWSCORE)
     players = [Player.objects.create_named(f"Player {n}") for n in range(3)]
     ids = [p.pk for p in players]
-    triggers = trigger_sql()
+    installed = triggers()
     games = prepare_scored_games(
         league, [(T0 + timedelta(hours=n), ids, [n, 1, 2]) for n in range(5)]
     )
     engine.games_record_many(league=league, games=games)
-    assert trigger_sql() == triggers
+    assert triggers() == installed
 
     with (
         pytest.raises(RuntimeError),
@@ -142,9 +134,9 @@ def test_a_bulk_insert_puts_back_the_triggers_it_dropped(make_league):
         versioning.row_triggers_dropped([Game, Result]),
     ):
         if connection.vendor == "sqlite":
-            assert trigger_sql() < triggers
+            assert triggers() < installed
         raise RuntimeError("the import failed")
-    assert trigger_sql() == triggers
+    assert triggers() == installed
 
     before = versioning.current()
     Result.objects.filter(game__league=league).update(score=7)
