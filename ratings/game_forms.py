@@ -29,7 +29,12 @@ from django.utils.translation import gettext_lazy
 from ratings import engine
 from ratings.events.selectors import table_seat_names
 from ratings.events.services import table_record_game
-from ratings.forms import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
+from ratings.forms import (
+    DATETIME_INPUT_FORMATS,
+    PlayerNameField,
+    SeatSuggestion,
+    accept_new_name,
+)
 from ratings.models import EventTable, Game, League, Player
 from ratings.names import NameIndex
 
@@ -171,20 +176,7 @@ class GameForm(forms.Form):
         member says it is a new member (the ``new_player_<seat>`` box)."""
         if self._club_names is None:
             self._club_names = NameIndex(Player.objects.values_list("pk", "name"))
-        matches = [match.name for match in self._club_names.close_matches(name)]
-        if not matches:
-            return
-        confirmed = bool(self.data.get(f"new_player_{seat}"))
-        self.suggestions[seat] = SeatSuggestion(seat, name, matches, confirmed)
-        if not confirmed:
-            self.add_error(
-                f"player_{seat}",
-                _(
-                    "The club has no player called %(name)s. Did you mean %(matches)s? Choose "
-                    "one, or tick “%(name)s is a new member”."
-                )
-                % {"name": name, "matches": ", ".join(matches)},
-            )
+        accept_new_name(self, seat, name, self._club_names)
 
     def clean(self):
         cleaned = super().clean()

@@ -17,9 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.events import services
-from ratings.forms import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
+from ratings.forms import (
+    DATETIME_INPUT_FORMATS,
+    PlayerNameField,
+    SeatSuggestion,
+    accept_new_name,
+)
 from ratings.models import DrawMethod, Event, League, Player, Scoring
-from ratings.names import close_matches
+from ratings.names import NameIndex
 
 # Rows for names on a new event's form; "More rows" adds as many again.
 PLAYER_ROWS = 12
@@ -56,7 +61,7 @@ class PlayerRowsMixin:
             if self.cleaned_data.get(f"player_{row}")
         }
         known = Player.objects.by_names(names.values())
-        club: list[tuple[int, str]] | None = None
+        club: NameIndex | None = None
         seen: dict[str, int] = {}
         for row, name in names.items():
             key = name.lower()
@@ -72,22 +77,9 @@ class PlayerRowsMixin:
                 self.players.append(player)
                 continue
             if club is None:
-                club = list(Player.objects.values_list("pk", "name"))
-            matches = [match.name for match in close_matches(name, club)]
-            confirmed = bool(self.data.get(f"new_player_{row}"))
-            if matches:
-                self.suggestions[row] = SeatSuggestion(row, name, matches, confirmed)
-                if not confirmed:
-                    self.add_error(
-                        f"player_{row}",
-                        _(
-                            "The club has no player called %(name)s. Did you mean %(matches)s? "
-                            "Choose one, or tick “%(name)s is a new member”."
-                        )
-                        % {"name": name, "matches": ", ".join(matches)},
-                    )
-                    continue
-            self.new_names.append(name)
+                club = NameIndex(Player.objects.values_list("pk", "name"))
+            if accept_new_name(self, row, name, club):
+                self.new_names.append(name)
 
 
 class EventForm(PlayerRowsMixin, forms.Form):
