@@ -299,10 +299,11 @@ def _aware_times(
         day = days.get(text[:10])
         if day is None:
             date = (int(text[:4]), int(text[5:7]), int(text[8:10]))
-            midnight = datetime(*date, tzinfo=zone).utcoffset()
+            first = datetime(*date, tzinfo=zone)
             last = datetime(*date, 23, 59, tzinfo=zone)
-            allowed = date[0] >= engine.EARLIEST_YEAR and last <= latest
-            day = days[text[:10]] = (date, midnight != last.utcoffset(), allowed)
+            # The engine's rule is a range of times: the whole day passes if its ends do.
+            allowed = _engine_takes(first, latest) and _engine_takes(last, latest)
+            day = days[text[:10]] = (date, first.utcoffset() != last.utcoffset(), allowed)
         aware = datetime(*day[0], int(text[11:13]), int(text[14:16]), tzinfo=zone)
         if not day[2]:
             try:
@@ -321,6 +322,14 @@ def _aware_times(
             )
         times[text] = aware
     return times, problems
+
+
+def _engine_takes(moment: datetime, latest: datetime) -> bool:
+    try:
+        engine.check_played_at(moment, latest)
+    except ValidationError:
+        return False
+    return True
 
 
 def _first_out_of_order(
