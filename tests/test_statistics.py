@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine, selectors, statistics
-from ratings.models import League, Player, Result, System
+from ratings.models import Game, League, Player, Result, System
 from ratings.systems import rating_system
 from tests.conftest import T0
 
@@ -412,3 +412,68 @@ def test_open_periods_take_everything_before_or_after(make_league, make_player, 
         ("Bojan", 2, 2),
     ]
     assert sum(row.games for row in everything) == 6
+
+
+def test_histories_read_every_game_as_the_orm_does(make_league, make_player, record_game):
+    """The player page's history, head to head's rating lines and games: read in SQL (times as
+    text on SQLite), they give what the ORM reads, times to the microsecond and aware."""
+    scored, elo = make_league(System.RAYTER_HIGHSCORE), make_league(System.ELO)
+    ana, bojan, cveta = make_player("Ana"), make_player("Bojan"), make_player("Cveta")
+    for n, (league, players, scores) in enumerate(
+        [
+            (scored, [ana, bojan, cveta], [3, 1, 2]),
+            (elo, [bojan, ana], [1, 0]),
+            (scored, [cveta, ana], [0, 4]),
+            (scored, [ana, bojan], [2, 2]),
+        ]
+    ):
+        when = T0 + timedelta(days=n, microseconds=123_457 * (n + 1))
+        record_game(league, players, scores=scores, played_at=when)
+
+    def orm(player, league_ids):
+        rows = (
+            Result.objects.filter(player=player, game__league_id__in=league_ids)
+            .order_by("game__played_at", "game_id")
+            .values_list(
+                "game__league_id", "game_id", "game__played_at", "score", "rating_before",
+                "rating_after",
+            )
+        )  # fmt: skip
+        by_league = defaultdict(list)
+        for row in rows:
+            by_league[row[0]].append(row)
+        return by_league
+
+    leagues = [scored.pk, elo.pk]
+    for player in (ana, bojan, cveta):
+        expected = orm(player, leagues)
+        history = selectors.player_history(player)
+        assert {
+            league_id: [
+                (r.league_id, r.game_id, r.played_at, r.score, r.rating_before, r.rating_after)
+                for r in rows
+            ]
+            for league_id, rows in history.items()
+        } == expected
+        assert all(r.played_at.utcoffset() is not None for rows in history.values() for r in rows)
+        lines = statistics.rating_histories([player, ana], leagues)
+        assert {
+            league_id: [(league_id, p.game_id, p.played_at, p.rating_before, p.rating_after)
+                        for p in points]
+            for (league_id, player_id), points in lines.items() if player_id == player.pk
+        } == {
+            league_id: [(row[0], row[1], row[2], row[4], row[5]) for row in rows]
+            for league_id, rows in expected.items()
+        }  # fmt: skip
+    together = statistics.head_to_head_games(ana, bojan)
+    shared = Game.objects.filter(results__player=ana).filter(results__player=bojan)
+    assert {
+        league_id: [(g.game_id, g.played_at) for g in games]
+        for league_id, games in together.items()
+    } == {
+        league.pk: [
+            (game.pk, game.played_at)
+            for game in shared.filter(league=league).order_by("-played_at", "-pk")
+        ]
+        for league in (scored, elo)
+    }
