@@ -325,9 +325,17 @@ def test_a_bulk_insert_refused_halfway_leaves_no_row():
     assert not Result.objects.exists()
 
 
-def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user):
-    """SQLite takes the games of a bulk insert from JSON; every field must come back as a game
-    saved through the ORM, whatever the database."""
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        pytest.param([(None, False), (30, True), (1, False)], id="with-bula-or-ended-early"),
+        pytest.param([(None, False)] * 3, id="times-only"),
+    ],
+)
+def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds):
+    """SQLite takes the games of a bulk insert from JSON (their times alone when no game has a
+    bula or ended early, as a file's); every field must come back as a game saved through the
+    ORM, whatever the database."""
     from ratings.engine import writes
 
     league = make_league()
@@ -340,7 +348,7 @@ def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user):
             scores=[0.0, 0.0, 0.0],
             ended_early=ended_early,
         )
-        for n, (bula, ended_early) in enumerate([(None, False), (30, True), (1, False)])
+        for n, (bula, ended_early) in enumerate(kinds)
     ]
     ids = writes.insert_games(league, inputs, staff_user)
     games = Game.objects.in_bulk(ids)

@@ -114,25 +114,23 @@ def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, pla
 
     Binding eight parameters a row from Python took twice as long for an import of 100,000
     games. JSON carries text and whole numbers exactly, and a game row has nothing else (the
-    results, with their float ratings, are bound as they are).
+    results, with their float ratings, are bound as they are). Games without a bula that did
+    not end early (every game of a file) send their times alone: taking three values out of
+    each element cost a fifth of the statement.
     """
     quoted = ", ".join(map(connection.ops.quote_name, columns))
+    if any(prepared.bula is not None or prepared.ended_early for prepared in games):
+        selected = ", ".join(f"json_extract(value, '$[{n}]')" for n in range(3))
+        values = [
+            [at, prepared.bula, prepared.ended_early]
+            for at, prepared in zip(played, games, strict=True)
+        ]
+    else:
+        selected, values = "value, NULL, 0", played
     cursor.execute(
-        f"INSERT OR FAIL INTO {table} ({quoted}) SELECT %s, json_extract(value, '$[0]'),"
-        " json_extract(value, '$[1]'), json_extract(value, '$[2]'), '', %s, %s, %s"
+        f"INSERT OR FAIL INTO {table} ({quoted}) SELECT %s, {selected}, '', %s, %s, %s"
         " FROM json_each(%s) ORDER BY key",
-        [
-            league_id,
-            user_id,
-            now,
-            now,
-            json.dumps(
-                [
-                    [at, prepared.bula, prepared.ended_early]
-                    for at, prepared in zip(played, games, strict=True)
-                ]
-            ),
-        ],
+        [league_id, user_id, now, now, json.dumps(values)],
     )
 
 
