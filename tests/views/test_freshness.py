@@ -8,6 +8,7 @@ and readers run side by side.
 
 from __future__ import annotations
 
+import gzip
 import os
 import random
 import re
@@ -262,6 +263,38 @@ def test_each_visitor_gets_their_own_csrf_token_on_a_cached_page(club):
     )
     assert changed.status_code == 302
     assert b"<!--club:" not in page.content
+
+
+# Compressed for the browser ---------------------------------------------------------------------
+
+
+def test_every_page_is_gzipped_for_a_browser_with_its_own_token_and_messages(
+    client, django_user_model, club
+):
+    """What a browser gets (it asks for gzip) is the page as drawn, compressed after the page
+    cache filled in the visitor's CSRF token and messages; its weak ETag still gets 304."""
+    league, players, player, pages = club
+    gzip_please = {"accept-encoding": "gzip, deflate, br"}
+    for url in pages.values():
+        plain = client.get(url)
+        packed = client.get(url, headers=gzip_please)
+        assert packed["Content-Encoding"] == "gzip", url
+        assert "Accept-Encoding" in packed["Vary"]
+        assert len(packed.content) < len(plain.content), url
+        unpacked = gzip.decompress(packed.content)
+        assert without_token(unpacked) == without_token(plain.content), url
+        assert CSRF_FIELD.search(unpacked) and b"<!--club:" not in unpacked
+
+        etag = packed["ETag"]
+        assert etag.startswith('W/"')  # gzip weakens it: the bytes are not the page's own
+        assert client.get(url, headers={**gzip_please, "if-none-match": etag}).status_code == 304
+
+    organiser = Client()
+    organiser.force_login(django_user_model.objects.create_superuser("boss"))
+    close = reverse("ratings:round_close", args=[Event.objects.get().pk, 1])
+    assert organiser.post(close).status_code == 302
+    shown = organiser.get(pages["event"], headers=gzip_please)
+    assert b"Round 1 is closed" in gzip.decompress(shown.content)
 
 
 # Another process, and writers beside readers (PostgreSQL: a server's database) --------------
