@@ -451,8 +451,8 @@ def head_to_head_games(a: Player, b: Player) -> dict[int, list[PairGame]]:
     """Every game A and B played together, newest first, by league id: one query (A's results,
     and B's found through the (game, player) index)."""
     sql = f"""
-        SELECT g.league_id, a.game_id, {played_at_sql("g.played_at")}, a.score, a.rating_before,
-               a.rating_after,
+        SELECT g.league_id, a.game_id, {played_at_sql("g.played_at")},
+               a.score, a.rating_before, a.rating_after,
                b.score, b.rating_before, b.rating_after
         FROM {RESULT} a
         JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
