@@ -6,14 +6,16 @@
 
 A shape is how many players sit at a game: ``2-5`` draws 2 to 5 for each game, ``3`` always
 three. Each shape's file (500 players, 100,000 lowscore games by default) is written once from
-the seed, so the same arguments give the same files. Each run imports the file with ``python
-manage.py import_rayter`` into a fresh SQLite database (migrated before the clock starts) and
-runs the rayter command on it back to back, the two taking turns at going first, then checks
-that the league's standings are the command's (names, games, rounded ratings). Per shape it
-prints the median wall time of each, the import / command ratio of the medians and the range of
-the runs' own ratios, and the same for CPU time (user + system of the child process, which the
-machine's other load moves less than wall time). rayter dies with RecursionError on some files
-(see :data:`DEEP_RECURSION`); it then runs with a higher recursion limit, and the output says so.
+the seed, so the same arguments give the same files. The project's bytecode is written first,
+as pip wrote rayter's (:func:`bench.run.compile_project`). Each run imports the file with
+``python manage.py import_rayter`` into a fresh SQLite database (migrated before the clock
+starts) and runs the rayter command on it back to back, the two taking turns at going first,
+then checks that the league's standings are the command's (names, games, rounded ratings). Per
+shape it prints the median wall time of each, the import / command ratio of the medians and the
+range of the runs' own ratios, and the same for CPU time (user + system of the child process,
+which the machine's other load moves less than wall time). rayter dies with RecursionError on
+some files (see :data:`DEEP_RECURSION`); it then runs with a higher recursion limit, and the
+output says so.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.run import (  # noqa: E402
     OUT,
+    compile_project,
     import_rayter_command,
     rayter_cli,
     same_standings,
@@ -162,6 +165,7 @@ def main() -> None:
         f" {args.runs} runs a shape, seed {args.seed}; load average at start"
         f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
+    compile_project()
     all_same = True
     for shape in args.shapes:
         seats = seats_of(shape)

@@ -20,6 +20,7 @@ SQL query counts; a full replay after editing the league's first game; peak memo
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import random
@@ -365,6 +366,15 @@ def rayter_cli() -> Path:
     return venv / "bin" / "rayter"
 
 
+def compile_project() -> None:
+    """Write the project's bytecode, as installing a package does: pip compiled rayter's and
+    every dependency's. An editable install leaves it to the first run, and with
+    PYTHONDONTWRITEBYTECODE set (as on the machine the README's figures come from) no run ever
+    writes it: each timed command would compile the project's modules first (0.2 s there)."""
+    for package in ("club", "ratings"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
 def timed_run(command: list[str], **kwargs) -> tuple[float, subprocess.CompletedProcess]:
     began = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=True, **kwargs)
@@ -484,6 +494,7 @@ def main() -> None:
         file = OUT / f"hearts-{args.scored}.txt"
         write_rayter_file(file, names, args.scored, rng)
         cli = rayter_cli()
+        compile_project()
         cli_seconds, cli_done = timed_run([str(cli), str(file), "-m", "json"])
         import_seconds, _done = timed_run(
             import_rayter_command(file, "hearts"), cwd=ROOT, env=os.environ

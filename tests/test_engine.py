@@ -332,32 +332,47 @@ def test_a_bulk_insert_refused_halfway_leaves_no_row():
         pytest.param([(None, False)] * 3, id="times-only"),
     ],
 )
-def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds):
+@pytest.mark.parametrize("fraction", [0, 1001], ids=["whole-seconds", "microseconds"])
+def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds, fraction):
     """SQLite takes the games of a bulk insert from JSON (their times alone when no game has a
-    bula or ended early, as a file's); every field must come back as a game saved through the
-    ORM, whatever the database."""
+    bula or ended early, as a file's; times in whole seconds as seconds since 1970) and their
+    ids from the statement; every field must come back as a game saved through the ORM,
+    whatever the database."""
+    from datetime import UTC
+    from zoneinfo import ZoneInfo
+
     from ratings.engine import writes
 
+    belgrade = ZoneInfo("Europe/Belgrade")
+    times = [
+        T0,
+        datetime(2026, 10, 25, 2, 30, 5, tzinfo=belgrade),  # passed twice: fold 0, then 1
+        datetime(2026, 10, 25, 2, 30, 5, fold=1, tzinfo=belgrade),
+    ]
     league = make_league()
     ann, bob, cid = make_players(["Ann", "Bob", "Cid"])
+    Game.objects.create(league=league, played_at=T0, note="")  # ids follow the league's last
     inputs = [
         engine.GameInput(
-            played_at=T0 + timedelta(minutes=n, microseconds=n * 1001),
+            played_at=at.replace(microsecond=n * fraction),
             bula=bula,
             player_ids=[ann.pk, bob.pk, cid.pk],
             scores=[0.0, 0.0, 0.0],
             ended_early=ended_early,
         )
-        for n, (bula, ended_early) in enumerate(kinds)
+        for n, (at, (bula, ended_early)) in enumerate(zip(times, kinds, strict=True))
     ]
     ids = writes.insert_games(league, inputs, staff_user)
     games = Game.objects.in_bulk(ids)
+    assert len(games) == len(inputs)
     saved = Game.objects.create(league=league, played_at=T0, note="", entered_by=staff_user)
     saved.refresh_from_db()
     for game_id, entered in zip(ids, inputs, strict=True):
         game = games[game_id]
+        # In one zone: Python never finds a time of the repeated hour (fold 1) equal to a time
+        # of another zone.
         assert (game.played_at, game.bula, game.ended_early) == (
-            entered.played_at,
+            entered.played_at.astimezone(UTC),
             entered.bula,
             entered.ended_early,
         )
@@ -366,6 +381,7 @@ def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds)
         assert game.created_at == game.updated_at
         assert game.created_at.tzinfo is not None
     assert ids == sorted(ids)
+    assert saved.pk > ids[-1]
 
 
 def test_the_bulk_page_cache_is_put_back():
