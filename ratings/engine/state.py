@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db.models import Count, F, Max, Q, Window
@@ -41,7 +41,7 @@ class GameInput:
     bula: int | None
     player_ids: list[int]
     scores: list[float]
-    papers: list[tuple[int, int, int] | None] = field(default_factory=list)
+    papers: Sequence[tuple[int, int, int] | None] = ()
     ended_early: bool = False
 
 
