@@ -64,6 +64,17 @@ def test_the_default_score_type_is_highscore():
     assert rayter_format.parse(WORKED_EXAMPLE_FILE).score_type == "highscore"
 
 
+def test_every_game_of_a_player_holds_one_string_for_the_name():
+    """A 100,000-game file keeps one string a player, not one a line (the fast path and the
+    checked path alike: the first line of a name is checked, the others are not)."""
+    text = "\n".join(["game 2011-12-24 23:19", "Ann 1", "Bob 2", "game 2011-12-25 23:19"])
+    parsed = rayter_format.parse(text + "\nAnn 3\nBob 4\ngame 2011-12-26 23:19\nBob 5\nAnn 6")
+    assert parsed.ok
+    names = [name for game in parsed.games for name, _score in game.results]
+    assert names == ["Ann", "Bob", "Ann", "Bob", "Bob", "Ann"]
+    assert len({id(name) for name in names}) == 2
+
+
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
 def test_any_line_ending_gives_the_same_file_and_line_numbers(ending):
     text = WORKED_EXAMPLE_FILE.replace("\n", ending)
