@@ -161,6 +161,7 @@ class Game(models.Model):
         help_text=_("The bulas did not add up to zero: a time limit, or written-off bula."),
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # Indexed by game_entered_by below, which leaves out the games nobody entered (a file's).
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("entered by"),
@@ -168,23 +169,38 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        db_index=False,
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-    # The form's one-time token: a second POST of the same form finds the game already recorded.
-    submission_key = models.UUIDField(
-        _("submission key"), null=True, blank=True, unique=True, editable=False
-    )
+    # The form's one-time token: a second POST of the same form finds the game already recorded
+    # (unique by game_submission_once, among the games that have one).
+    submission_key = models.UUIDField(_("submission key"), null=True, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        indexes = [models.Index(fields=["league", "played_at", "id"], name="game_league_order")]
+        # The two partial indexes hold only the games entered through a form: a file's games,
+        # a hundred thousand at a time, have neither a user nor a submission key, and an index
+        # of them would be written for nothing.
+        indexes = [
+            models.Index(fields=["league", "played_at", "id"], name="game_league_order"),
+            models.Index(
+                fields=["entered_by"],
+                condition=Q(entered_by__isnull=False),
+                name="game_entered_by",
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(bula__isnull=True) | Q(bula__gt=0), name="game_bula_positive"
+            ),
+            models.UniqueConstraint(
+                fields=["submission_key"],
+                condition=Q(submission_key__isnull=False),
+                name="game_submission_once",
             ),
         ]
 
@@ -202,7 +218,10 @@ class Game(models.Model):
 class Result(models.Model):
     """One player's part in one game, with the ratings the engine gave them."""
 
-    # Both foreign keys lead composite indexes (result_player_once, result_player_game).
+    # Both foreign keys lead a unique index: the player result_player_once's (player, game),
+    # which serves a player's history and keeps a player to one seat a game; the game
+    # result_seat_once's (game, seat), which serves a game's results. A third index, on
+    # (game, player), would hold the same rule again and cost every result written.
     game = models.ForeignKey(
         Game,
         verbose_name=_("game"),
@@ -231,7 +250,7 @@ class Result(models.Model):
         verbose_name = _("result")
         verbose_name_plural = _("results")
         constraints = [
-            models.UniqueConstraint(fields=["game", "player"], name="result_player_once"),
+            models.UniqueConstraint(fields=["player", "game"], name="result_player_once"),
             models.UniqueConstraint(fields=["game", "seat"], name="result_seat_once"),
             models.CheckConstraint(
                 condition=(
@@ -241,7 +260,6 @@ class Result(models.Model):
                 name="result_paper_complete",
             ),
         ]
-        indexes = [models.Index(fields=["player", "game"], name="result_player_game")]
 
     def __str__(self) -> str:
         return f"{self.player} in game {self.game_id}"

@@ -44,8 +44,14 @@ class Event(models.Model):
     """A club night or a tournament of one league: rounds of tables drawn from the players
     present. ``rounds_total`` empty means open-ended (the organiser draws until they close it)."""
 
+    # Indexed by event_league_date, which it leads (as each foreign key below that leads a
+    # unique constraint is by that constraint's index).
     league = models.ForeignKey(
-        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="events"
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="events",
+        db_index=False,
     )
     name = models.CharField(_("name"), max_length=100)
     starts_at = models.DateTimeField(_("starts at"))
@@ -110,7 +116,11 @@ class EventPlayer(models.Model):
     """A player present at an event."""
 
     event = models.ForeignKey(
-        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="event_players"
+        Event,
+        verbose_name=_("event"),
+        on_delete=models.CASCADE,
+        related_name="event_players",
+        db_index=False,
     )
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="event_entries"
@@ -131,7 +141,11 @@ class EventRound(models.Model):
     """A round of an event: its tables, and the players who sat it out (byes)."""
 
     event = models.ForeignKey(
-        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
+        Event,
+        verbose_name=_("event"),
+        on_delete=models.CASCADE,
+        related_name="rounds",
+        db_index=False,
     )
     number = models.PositiveSmallIntegerField(_("round"))
     method = models.CharField(_("draw"), max_length=20, choices=DrawMethod.choices)
@@ -158,7 +172,11 @@ class EventTable(models.Model):
     """A table of a round: its players in seat order and, once played, its one game."""
 
     round = models.ForeignKey(
-        EventRound, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
+        EventRound,
+        verbose_name=_("round"),
+        on_delete=models.CASCADE,
+        related_name="tables",
+        db_index=False,
     )
     number = models.PositiveSmallIntegerField(_("table"))
     # Deleting the game in the admin frees the table: its paper can be entered again.
@@ -204,7 +222,11 @@ class TableSeat(models.Model):
     """A player's seat at a table, as drawn (seat 0 is seat 1 on the pages, as for results)."""
 
     table = models.ForeignKey(
-        EventTable, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+        EventTable,
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="seats",
+        db_index=False,
     )
     seat = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(

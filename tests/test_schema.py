@@ -1,0 +1,60 @@
+"""The app's indexes, read from the migrated database: each foreign key leads one, and none
+repeats another. A missing index makes a page scan a table; a redundant one costs every row
+written (an import writes hundreds of thousands) and the disk, and serves nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.db import connection
+
+pytestmark = pytest.mark.django_db
+
+
+def app_tables() -> list[str]:
+    return sorted(model._meta.db_table for model in apps.get_app_config("ratings").get_models())
+
+
+def indexes(table: str) -> list[tuple[str, tuple[str, ...], bool]]:
+    """(name, columns, unique) of each index of ``table``, the primary key's included."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, table)
+    return [
+        (name, tuple(info["columns"]), bool(info["unique"] or info["primary_key"]))
+        for name, info in constraints.items()
+        if (info["index"] or info["unique"] or info["primary_key"])
+        and info["columns"]
+        # Expression indexes (a name's lower case) have no plain columns to compare.
+        and None not in info["columns"]
+        # PostgreSQL's second index of a text column, for LIKE: another operator class.
+        and not (connection.vendor == "postgresql" and name.endswith("_like"))
+    ]
+
+
+def test_every_foreign_key_leads_an_index():
+    for model in apps.get_app_config("ratings").get_models():
+        table = model._meta.db_table
+        leading = {columns[0] for _name, columns, _unique in indexes(table)}
+        for field in model._meta.concrete_fields:
+            if field.is_relation:
+                assert field.column in leading, f"{table}.{field.column} leads no index"
+
+
+def test_no_index_repeats_another():
+    """A plain index that is the start of another index answers nothing the other does not. Nor
+    does a second index on a unique index's columns: the unique constraint can list them in the
+    order the other index needs."""
+    for table in app_tables():
+        found = indexes(table)
+        for name, columns, unique in found:
+            for other, other_columns, other_unique in found:
+                if other == name:
+                    continue
+                if not unique:
+                    assert other_columns[: len(columns)] != columns, (
+                        f"{table}: {name} {columns} is the start of {other} {other_columns}"
+                    )
+                if other_unique:
+                    assert set(columns) != set(other_columns), (
+                        f"{table}: {name} {columns} has the columns of unique {other}"
+                    )
