@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -305,9 +306,13 @@ class FideElo(HeadToHead):
 
     def rater(self, league, birth_dates):
         blitz, rapid = league.speed == Speed.BLITZ, league.speed == Speed.RAPID
+        # A player's age on the day of the game as the club's calendar has it: a game's time
+        # comes in the club's zone from a form but in UTC from the database (a replay), and a
+        # game just after midnight falls on different days in the two.
+        zone = timezone.get_default_timezone()
 
         def rate(game, states):
-            day = game.played_at.date()
+            day = timezone.localdate(game.played_at, zone)
             a, b = states
             new_a, new_b = elo.fide(
                 int(a.rating),

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from ratings import engine
 from ratings.algorithms import elo, preferans, rayter
 from ratings.models import Game, League, Player, Result, Standing, System
@@ -46,7 +48,8 @@ def independent_replay(league: League):
         elif league.system == System.ELO:
             after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
         elif league.system == System.FIDE:
-            ages = [age_on(births[r.player_id], game.played_at.date()) for r in results]
+            day = timezone.localdate(game.played_at)  # the club's calendar
+            ages = [age_on(births[r.player_id], day) for r in results]
             after = list(
                 elo.fide(
                     int(before[0]),

@@ -2,9 +2,11 @@
 
 import random
 from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import override_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,12 +15,13 @@ from ratings.models import Game, League, Result, Standing, System
 from tests.builders import (
     T0,
     make_league,
+    make_player,
     make_players,
     paper_entries,
     score_entries,
     worked_example_players,
 )
-from tests.replays import assert_equals_independent_replay
+from tests.replays import assert_equals_independent_replay, assert_unchanged_by_recompute
 from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS, random_paper
 
 pytestmark = pytest.mark.django_db
@@ -400,3 +403,30 @@ def test_the_bulk_page_cache_is_put_back():
     with writes.bulk_page_cache():
         assert cache_size() == -writes.BULK_CACHE_KIB
     assert cache_size() == before
+
+
+@override_settings(TIME_ZONE="Europe/Belgrade")
+def test_a_fide_age_is_the_clubs_date_of_the_game_in_a_replay_too():
+    """A junior's K-factor ends on their 18th birthday as the club's calendar has it. A game at
+    00:30 on that day in Belgrade is 23:30 the day before in UTC, the zone the database gives
+    back: a replay (after any correction) must still see the birthday, as the game's entry did."""
+    zone = ZoneInfo("Europe/Belgrade")
+    league = make_league(System.FIDE, start_rating=2000)
+    junior = make_player("Junior", birth_date=date(2008, 3, 10))
+    adult = make_player("Adult")
+    # Past the 30 games of a newcomer's K of 40, so only the age sets the junior's K.
+    start = datetime(2026, 1, 1, 19, 0, tzinfo=zone)
+    for day in range(31):
+        engine.game_record(
+            league=league,
+            played_at=start + timedelta(days=day),
+            entries=score_entries([junior, adult], [0.5, 0.5]),
+        )
+    birthday = datetime(2026, 3, 10, 0, 30, tzinfo=zone)
+    game = engine.game_record(
+        league=league, played_at=birthday, entries=score_entries([junior, adult], [1, 0])
+    )
+    result = game.results.get(player=junior)
+    assert result.rating_after - result.rating_before == 10  # K 20: 18 years old that day
+    assert_unchanged_by_recompute(league)
+    assert_equals_independent_replay(league)
