@@ -26,7 +26,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
@@ -274,7 +274,9 @@ def _club_spellings(names: Iterable[str]) -> dict[str, str]:
 def _aware_times(
     games: Sequence[rayter_format.RayterGame], zone: tzinfo
 ) -> tuple[dict[str, datetime], list[Problem]]:
-    """Each distinct ``YYYY-MM-DD HH:MM`` of the file as an aware datetime in the club's zone.
+    """Each distinct ``YYYY-MM-DD HH:MM`` of the file, read in the club's zone, as an aware
+    datetime in UTC: what the database keeps, and what the engine then compares, sorts and
+    writes without looking the zone up again for each game.
 
     Every game whose date the engine's rule refuses (before 1900, or in the future) is a problem
     on its line, found here before any time is converted: year 1 in a zone east of UTC would be
@@ -326,7 +328,7 @@ def _aware_times(
                     f"{text} does not exist in the club's time zone {zone} (the clocks skipped it)",
                 )
             )
-        times[text] = aware
+        times[text] = aware.astimezone(UTC)
     return times, problems
 
 

@@ -180,7 +180,7 @@ def parse_bytes(data: bytes) -> RayterFile:
 def parse_lines(lines: Iterable[str]) -> RayterFile:
     """Parse a rayter file given as lines (with or without their line endings); never raises."""
     parser = _Parser()
-    good_names = parser.good_names
+    good_names, good_dates = parser.good_names, parser.good_dates
     seen, results = parser.seen, parser.results
     for number, line in enumerate(lines, start=1):
         tokens = line.split()
@@ -198,6 +198,13 @@ def parse_lines(lines: Iterable[str]) -> RayterFile:
             ):
                 seen[known] = number
                 results.append((known, int(score_text)))
+                continue
+        elif len(tokens) == 3 and tokens[0] == "game" and tokens[1] in good_dates:
+            # The other common line, a game's start on a day already read, with one call.
+            clock = _CLOCKS.get(tokens[2])
+            if clock is not None:
+                parser.next_game(number, f"{tokens[1]} {clock}")
+                seen, results = parser.seen, parser.results
                 continue
         elif not tokens:
             continue
@@ -252,25 +259,30 @@ class _Parser:
             self.read_result(number, line, tokens)
 
     def start_game(self, number: int, line: str, tokens: list[str]) -> None:
-        if self.seen is not None:
-            self.close_game()
-        self.seen_game = True
-        self.game_line = number
-        self.game_time = None
-        self.results = []
-        self.seen = {}
-        self.game_errors = 0
         if len(tokens) == 3:
             date, clock = tokens[1], _CLOCKS.get(tokens[2], "")
             if clock and _date_problem(date, self.good_dates) is None:
-                self.game_time = f"{date} {clock}"
+                self.next_game(number, f"{date} {clock}")
                 return
+        self.next_game(number, None)
         message = f"expected 'game {_TIME_FORMAT}', got {_shown(line)}"
         if len(tokens) == 3:
             message += f": {_time_problem(tokens[1], tokens[2])}"
         elif len(tokens) == 2 and _integer(tokens[1]) is not None:
             message += " ('game' cannot be a player's name)"
         self.error(number, message)
+
+    def next_game(self, number: int, time: str | None) -> None:
+        """Close the game being read and start the one whose game line is ``number``; ``time``
+        is None when that line is malformed (its players are still checked)."""
+        if self.seen is not None:
+            self.close_game()
+        self.seen_game = True
+        self.game_line = number
+        self.game_time = time
+        self.results = []
+        self.seen = {}
+        self.game_errors = 0
 
     def close_game(self) -> None:
         if self.seen is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from django.db import connection, transaction
@@ -115,10 +115,9 @@ def games_import(
 
 def _with_ids(games: Sequence[ImportedGame], ids: dict[str, int]) -> Iterator[tuple]:
     """Each game as :func:`prepare_scored_games` takes it: (played_at, player ids, scores)."""
-    id_of = ids.__getitem__
+    id_of, name_of, score_of = ids.__getitem__, itemgetter(0), itemgetter(1)
     for played_at, scores in games:
-        names, values = zip(*scores, strict=True) if scores else ((), ())
-        yield played_at, list(map(id_of, names)), values
+        yield played_at, list(map(id_of, map(name_of, scores))), list(map(score_of, scores))
 
 
 def games_record_many(*, league: League, games: Sequence[GameInput], actor=None) -> int:

@@ -58,7 +58,8 @@ class PlayerState:
         self.last_change = after - self.rating
         self.rating = after
         self.games += 1
-        self.peak = max(self.peak, after)
+        if after > self.peak:
+            self.peak = after
         self.last_played_at = played_at
 
 

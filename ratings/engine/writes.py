@@ -162,11 +162,13 @@ def result_rows(
     if before is None or after is None:
         before = after = [0.0] * seats
     # zip builds the rows in C: an import makes hundreds of thousands of them.
-    columns = [repeat(game_id, seats), prepared.player_ids, range(seats), prepared.scores]
-    columns += [before, after]
-    if any(prepared.papers):
-        columns += zip(*prepared.papers, strict=True)  # left, middle, right
-    return list(zip(*columns, strict=True))
+    games, ids, scores = repeat(game_id, seats), prepared.player_ids, prepared.scores
+    if not any(prepared.papers):
+        return list(zip(games, ids, range(seats), scores, before, after, strict=True))
+    left, middle, right = zip(*prepared.papers, strict=True)
+    return list(
+        zip(games, ids, range(seats), scores, before, after, left, middle, right, strict=True)
+    )
 
 
 def insert_results(rows: list[tuple]) -> None:
