@@ -215,3 +215,27 @@ def test_an_unknown_cache_url_refuses_to_start():
     result = manage("check", **production(CACHE_URL="memcached://127.0.0.1:11211"))
     assert result.returncode != 0
     assert "CACHE_URL must start with locmem://" in result.stderr
+
+
+def test_a_process_on_sqlite_starts_without_psycopg():
+    """PostgreSQL's driver is imported only where the database is PostgreSQL (club/settings.py):
+    on SQLite it cost a fifth of every command's start. The pages still draw their tables."""
+    script = (
+        "import sys, django; django.setup();"
+        "import ratings.urls, django_tables2;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg2')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={
+            **{k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES},
+            **production(DATABASE_URL="sqlite:///:memory:"),
+            "DJANGO_SETTINGS_MODULE": "club.settings",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
