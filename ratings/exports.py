@@ -96,6 +96,7 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
         .iterator(chunk_size=CHUNK_SIZE)
     )
     zone = timezone.get_current_timezone()
+    club_zone = timezone.get_default_timezone()
     born = _birth_dates(league) if system.uses_birth_dates else None
     for _game_id, game_rows in itertools.groupby(rows, key=operator.itemgetter(0)):
         seats = list(game_rows)
@@ -107,8 +108,8 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
             for r in seats
         ]
         if born is not None:
-            # The engine's own age: on the game's date as stored (UTC).
-            day = played_at.date()
+            # The engine's own age: on the game's date in the club's zone (systems.FideElo).
+            day = timezone.localdate(played_at, club_zone)
             exported = [
                 (*seat, age_on(born.get(r[13]), day))
                 for seat, r in zip(exported, seats, strict=True)

@@ -9,9 +9,11 @@ import io
 import json
 import random
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import override_settings
 from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -494,6 +496,28 @@ def test_a_fide_replay_needs_the_games_peaks_and_juniors_ages(make_league, make_
     assert replay(league, games) == 2 * len(pairs)
     with pytest.raises(AssertionError):
         replay(league, games, without_ages=True)
+
+
+@override_settings(TIME_ZONE="Europe/Belgrade")
+def test_a_fide_age_is_on_the_clubs_date_of_the_game(make_league, make_player):
+    """At 00:30 in Belgrade on a junior's 18th birthday it is still the day before in UTC: the
+    export gives the age the engine rated with, the club's day."""
+    zone = ZoneInfo("Europe/Belgrade")
+    league = make_league(System.FIDE, start_rating=2000)
+    junior = make_player("Junior", birth_date=date(2008, 3, 10))
+    peer = make_player("Peer")
+    for played_at in (
+        datetime(2026, 3, 9, 20, 0, tzinfo=zone),
+        datetime(2026, 3, 10, 0, 30, tzinfo=zone),
+    ):
+        engine.game_record(
+            league=league, played_at=played_at, entries=scored([junior, peer], (1, 0))
+        )
+
+    games = exported_json(league)
+
+    assert [game["results"][0]["age"] for game in games] == [17, 18]
+    assert replay(league, games) == 4
 
 
 SYSTEMS = [
