@@ -1,7 +1,7 @@
 """The rating engine against an independent from-scratch replay."""
 
 import random
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -341,9 +341,6 @@ def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds,
     bula or ended early, as a file's; times in whole seconds as seconds since 1970) and their
     ids from the statement; every field must come back as a game saved through the ORM,
     whatever the database."""
-    from datetime import UTC
-    from zoneinfo import ZoneInfo
-
     from ratings.engine import writes
 
     belgrade = ZoneInfo("Europe/Belgrade")
@@ -430,3 +427,19 @@ def test_a_fide_age_is_the_clubs_date_of_the_game_in_a_replay_too():
     assert result.rating_after - result.rating_before == 10  # K 20: 18 years old that day
     assert_unchanged_by_recompute(league)
     assert_equals_independent_replay(league)
+
+
+@override_settings(TIME_ZONE="Europe/Belgrade")
+def test_the_year_rule_reads_the_clubs_calendar_whatever_zone_a_time_comes_in():
+    """23:30 UTC on 1899-12-31 is 00:30 on 1900-01-01 in Belgrade, a date the club takes; an
+    hour earlier is 1899 there too."""
+    league = make_league(System.ELO)
+    ann, bob = make_players(["Ann", "Bob"])
+    entries = score_entries([ann, bob], [1, 0])
+    engine.game_record(
+        league=league, played_at=datetime(1899, 12, 31, 23, 30, tzinfo=UTC), entries=entries
+    )
+    with pytest.raises(ValidationError, match="too long ago"):
+        engine.game_record(
+            league=league, played_at=datetime(1899, 12, 31, 22, 30, tzinfo=UTC), entries=entries
+        )

@@ -37,11 +37,12 @@ def latest_allowed() -> datetime:
 
 
 def check_played_at(played_at: datetime | None, latest: datetime | None = None) -> None:
-    """The one rule for a game's date, on every path: from 1900 up to a day from now
-    (``latest``, when a caller checking many games has worked it out once)."""
+    """The one rule for a game's date, on every path: from 1900 in the club's calendar (its
+    time zone, whatever zone ``played_at`` comes in) up to a day from now (``latest``, when a
+    caller checking many games has worked it out once)."""
     if played_at is None:
         raise ValidationError(_("When the game was played is missing."))
-    if played_at.year < EARLIEST_YEAR:
+    if timezone.localtime(played_at, timezone.get_default_timezone()).year < EARLIEST_YEAR:
         raise ValidationError(_("That date is too long ago."))
     if played_at > (latest or latest_allowed()):
         raise ValidationError(_("That date is in the future."))
@@ -111,11 +112,12 @@ def prepare_scored_games(
         count = len(player_ids)
         try:
             # The common case in one expression (a file brings a hundred thousand games); any
-            # doubt goes through check_game for its message.
+            # doubt goes through check_game for its message. A time in another zone than the
+            # club's may show a year one off the club's, so 1900 itself is a doubt.
             if (
                 not low <= count <= high
                 or len(set(player_ids)) != count
-                or played_at.year < EARLIEST_YEAR
+                or played_at.year <= EARLIEST_YEAR
                 or played_at > latest
             ):
                 check_game(league, played_at, player_ids, latest)
