@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.engine import writes
@@ -76,7 +77,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                     "target": target.name,
                     "game": shared.pk,
                     "league": shared.league.name,
-                    "date": shared.played_at.date().isoformat(),
+                    "date": timezone.localdate(shared.played_at).isoformat(),
                 }
             )
         both_present = (
@@ -95,7 +96,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                     "source": source.name,
                     "target": target.name,
                     "event": both_present.name,
-                    "date": both_present.starts_at.date().isoformat(),
+                    "date": timezone.localdate(both_present.starts_at).isoformat(),
                 }
             )
         theirs = {s.league_id: s for s in Standing.objects.filter(player=source)}
