@@ -219,7 +219,8 @@ def test_an_unknown_cache_url_refuses_to_start():
 
 def test_a_process_on_sqlite_starts_without_psycopg():
     """PostgreSQL's driver is imported only where the database is PostgreSQL (club/settings.py):
-    on SQLite it cost a fifth of every command's start. The pages still draw their tables."""
+    on SQLite it cost a fifth of every command's start. The URLs and django-tables2 load without
+    it here; the rest of the suite draws every page on SQLite."""
     script = (
         "import sys, django; django.setup();"
         "import ratings.urls, django_tables2;"
