@@ -40,7 +40,6 @@ from ratings import statistics
 from ratings.algorithms import rayter
 from ratings.models import Game, League, Player, Result, Standing
 from ratings.names import close_matches, name_keys
-from ratings.systems import better_in_any_league
 
 
 def _count(queryset: QuerySet, group_by: str) -> Subquery:
@@ -81,6 +80,20 @@ class Status(IntegerChoices):
     INACTIVE = 2, _("inactive")
 
 
+def _status_rules(league: League, now: datetime | None = None) -> list[tuple[str, object, Status]]:
+    """What keeps a player off the league's ranking, in the order it is decided: each rule a
+    field, the value below which the player has that status, and the status. Inactive (no game
+    since the league's number of days) comes before provisional (fewer games than its threshold);
+    a player neither is ranked. The leaderboard and the player page both read these."""
+    rules = []
+    inactive_before = league.inactive_before(now)
+    if inactive_before is not None:
+        rules.append(("last_played_at", inactive_before, Status.INACTIVE))
+    if league.provisional_until:
+        rules.append(("games", league.provisional_until, Status.PROVISIONAL))
+    return rules
+
+
 def league_standings(
     league: League, *, min_games: int | None = None, show_inactive: bool = False
 ) -> QuerySet[Standing]:
@@ -96,14 +109,12 @@ def league_standings(
     standings = Standing.objects.leaderboard(league)
     if min_games:
         standings = standings.filter(games__gte=min_games)
-    inactive_before = league.inactive_before()
-    if inactive_before is not None and not show_inactive:
-        standings = standings.filter(last_played_at__gte=inactive_before)
-    whens = []
-    if inactive_before is not None:
-        whens.append(When(last_played_at__lt=inactive_before, then=Value(Status.INACTIVE)))
-    if league.provisional_until:
-        whens.append(When(games__lt=league.provisional_until, then=Value(Status.PROVISIONAL)))
+    rules = _status_rules(league)
+    whens = [When(**{f"{field}__lt": below}, then=Value(status)) for field, below, status in rules]
+    if not show_inactive:
+        for field, below, status in rules:
+            if status == Status.INACTIVE:
+                standings = standings.filter(**{f"{field}__gte": below})
     status = Case(*whens, default=Value(Status.RANKED)) if whens else Value(Status.RANKED)
     best_first = league.rating_system.best_first()
     return (
@@ -425,21 +436,42 @@ def players_directory(query: str = "") -> QuerySet[Player]:
     return players.filter(matches)
 
 
-def player_standings(player: Player) -> QuerySet[Standing]:
-    """The player's standing in every league they have played in, with their ``rank`` there.
-
-    The rank counts the league's players rated better (lower for prefko, higher otherwise) in a
-    correlated subquery, so it costs no query per league.
-    """
-    better = Standing.objects.filter(league=OuterRef("league_id"), games__gt=0).filter(
-        better_in_any_league("rating", OuterRef("rating"))
-    )
-    return (
-        Standing.objects.filter(player=player, games__gt=0)
-        .select_related("league")
-        .annotate(rank=_count(better, "league") + 1)
+def player_standings(slug: str) -> list[Standing]:
+    """The standings of the player with this slug in every league they have played in, by the
+    league's name, each with the player and the league, its ``status`` on the league's
+    leaderboard and, when ranked, its ``rank`` there (None otherwise): as on the leaderboard,
+    1 + the ranked players rated better. Two queries: the standings with their player and
+    league (so a player with games costs no query of their own), then the players better than
+    each ranked one, counted per league in one aggregate (none when the player is ranked
+    nowhere). Empty for an unknown slug or a player without games."""
+    now = timezone.now()
+    standings = list(
+        Standing.objects.filter(player__slug=slug, games__gt=0)
+        .select_related("league", "player")
         .order_by("league__name")
     )
+    counts = {}
+    for standing in standings:
+        rules = _status_rules(standing.league, now)
+        standing.status = next(
+            (status for field, below, status in rules if getattr(standing, field) < below),
+            Status.RANKED,
+        )
+        standing.rank = None
+        if standing.status == Status.RANKED:
+            counts[f"league_{standing.league_id}"] = Count(
+                "pk",
+                filter=Q(league_id=standing.league_id)
+                & standing.league.rating_system.better("rating", standing.rating)
+                & Q(*(Q(**{f"{field}__gte": below}) for field, below, _status in rules)),
+            )
+    if counts:
+        leagues = [standing.league_id for standing in standings]
+        better = Standing.objects.filter(league_id__in=leagues, games__gt=0).aggregate(**counts)
+        for standing in standings:
+            if standing.status == Status.RANKED:
+                standing.rank = better[f"league_{standing.league_id}"] + 1
+    return standings
 
 
 @dataclass(frozen=True, slots=True)

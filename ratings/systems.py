@@ -12,7 +12,6 @@ The model is pretix's payment providers: the core asks the provider instead of s
 
 from __future__ import annotations
 
-import functools
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -361,18 +360,6 @@ SYSTEMS: dict[str, RatingSystem] = {
 def rating_system(code: str) -> RatingSystem:
     """The system with this code; KeyError for an unknown one (the database refuses those)."""
     return SYSTEMS[code]
-
-
-def better_in_any_league(field: str, than, *, system_field: str = "league__system") -> models.Q:
-    """A filter for ratings better than ``than`` in their own league's direction, for queries
-    over several leagues (the systems grouped by direction, so the database sees two ranges)."""
-    parts = []
-    for lower in (True, False):
-        codes = [s.code for s in SYSTEMS.values() if s.lower_is_better == lower]
-        if codes:
-            direction = "lt" if lower else "gt"
-            parts.append(models.Q(**{f"{system_field}__in": codes, f"{field}__{direction}": than}))
-    return functools.reduce(operator.or_, parts)
 
 
 def for_rayter_score_type(score_type: str) -> RatingSystem:

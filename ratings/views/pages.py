@@ -468,6 +468,11 @@ class LeagueSection:
     def league(self) -> League:
         return self.standing.league
 
+    @property
+    def provisional(self) -> bool:
+        """Unranked for too few games (a player unranked otherwise is inactive)."""
+        return self.standing.status == selectors.Status.PROVISIONAL
+
 
 class _PointTitle:
     """A chart point's tooltip, formatted only if the chart draws that point as a marker.
@@ -508,13 +513,16 @@ def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's leagues: rating, rank, statistics, rating history chart and games, page by
     page."""
-    player = Player.objects.only("name", "slug").filter(slug=slug).first()
+    standings = selectors.player_standings(slug)
+    if standings:
+        player = standings[0].player
+    else:
+        player = Player.objects.only("name", "slug").filter(slug=slug).first()
     if player is None:
         # An address from before a rename or a merge: the player is still there, under another.
         alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
         return redirect(alias.player, permanent=True)
     history = selectors.player_history(player)
-    standings = list(selectors.player_standings(player))
     panels = stats.statistics_panels(player, [standing.league for standing in standings])
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []

@@ -100,7 +100,7 @@ def readings(client, league, game, preview: str, name: str) -> dict[str, dict[st
         row["Change"],
         row["Rating after"],
     )
-    rating["player heading"] = re.search(r"Rating (\S+), rank", html)[1]
+    rating["player heading"] = re.search(r"Rating (\S+?)[, ]", html)[1]
     title = re.search(
         rf'<a href="{game.get_absolute_url()}" tabindex="-1"><title>(.*?)</title>', html
     )

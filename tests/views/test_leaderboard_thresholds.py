@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.models import System
+from ratings.models import Player, System
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 
@@ -80,6 +80,36 @@ def test_inactive_players_are_hidden_unless_asked_for(client, club):
     assert [name for _rank, name in board] == ["Marko", "Johnny", "Zorana provisional"]
     shown = rows(client, club, inactive="on")
     assert shown[-1] == ["", "Pedja inactive"]
+
+
+def heading(client, name: str) -> str:
+    """The line under the league's name on the player's page: rating, rank or status, games."""
+    page = _strip(client.get(Player.objects.get(name=name).get_absolute_url()).content.decode())
+    return " ".join(re.search(r"Rating [^.]*\.", page)[0].split())
+
+
+def test_a_player_page_gives_the_leaderboards_rank_or_status(client, club):
+    # Zorana's one game is Pedja's worked example: a rating better than Marko's and Johnny's,
+    # which a rank counted over everyone would put before theirs.
+    assert rows(client, club) == [
+        ["1", "Pedja"],
+        ["2", "Marko"],
+        ["3", "Johnny"],
+        ["", "Zorana provisional"],
+    ]
+    assert heading(client, "Pedja").endswith(", rank 1, 3 games.")
+    assert heading(client, "Marko").endswith(", rank 2, 4 games.")
+    assert heading(client, "Johnny").endswith(", rank 3, 4 games.")
+    assert heading(client, "Zorana").endswith(" (provisional, not ranked yet), 1 game.")
+
+    club.inactive_days = 30
+    club.save()
+    assert rows(client, club, inactive="on") == [
+        ["1", "Marko"], ["2", "Johnny"], ["", "Zorana provisional"], ["", "Pedja inactive"]
+    ]  # fmt: skip
+    assert heading(client, "Marko").endswith(", rank 1, 4 games.")
+    assert heading(client, "Johnny").endswith(", rank 2, 4 games.")
+    assert heading(client, "Pedja").endswith(" (inactive, not ranked), 3 games.")
 
 
 def test_exports_say_who_is_provisional_and_inactive(client, club):

@@ -42,7 +42,8 @@ QUERIES = {
     "games": 5,
     "games_by_player": 6,  # the same, and the typed player looked up in the league
     "game": 3,  # the game with its league, who entered it and its neighbours; its results
-    # The player; their standings with ranks; their whole history; the opponents on the pages
+    # The player's standings with the player; the ranked players better than them in each
+    # league where they are ranked (one aggregate); their whole history; the opponents on the pages
     # shown; their statistics in every league (places, streaks, best and worst by window
     # functions); the opponents they met most often in every league; the results of the events
     # they played (their places worked out from them).
