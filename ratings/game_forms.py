@@ -445,14 +445,15 @@ class ScoredGameForm(GameForm):
             self.fields[f"player_{seat}"] = PlayerNameField(
                 label=_("Player %(n)d") % {"n": seat + 1}, required=False
             )
-            self.fields[f"score_{seat}"] = forms.FloatField(
+            # A whole number, as a rayter file holds (systems.Rayter.checked_scores): a score
+            # of 10.5 taken here would leave the league's file unwritable. It may be negative:
+            # the same ± button as the Middle column's.
+            self.fields[f"score_{seat}"] = forms.IntegerField(
                 label=_("Score"),
                 required=False,
                 min_value=-MAX_SCORE,
                 max_value=MAX_SCORE,
-                error_messages={"invalid": _("Enter a number.")},
-                # A score may be negative: the same ± button as the Middle column's.
-                widget=forms.NumberInput(attrs={"step": "any", **signed_number_attrs("decimal")}),
+                widget=forms.NumberInput(attrs=signed_number_attrs("numeric")),
             )
         self.order_as_shown()
 

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import formatting
-from ratings.algorithms import elo, preferans, rayter
+from ratings.algorithms import elo, preferans, rayter, rayter_format
 from ratings.algorithms.event_scoring import Scoring
 
 if TYPE_CHECKING:
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 FIDE_EVER_2400 = 2400
 # The types a score may have without a closer look (bool, a subclass of int, is refused).
 _PLAIN_NUMBERS = frozenset({int, float})
+_INTS = frozenset({int})
+# The largest score a rayter file holds (15 digits), as a float for a check in C.
+MAX_FILE_SCORE = float(rayter_format.MAX_SCORE)
 
 
 class System(models.TextChoices):
@@ -229,6 +232,28 @@ class Rayter(RatingSystem):
     kind = Kind.SCORED
     seats = (2, 50)
     form_path = "ratings.game_forms.ScoredGameForm"
+
+    def checked_scores(self, scores):
+        """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
+        always be written out as its file (:mod:`ratings.rayter_standings`)."""
+        # Whole by their type, as a file brings them: checked in C, a hundred thousand times.
+        # (min and max without a default: a keyword costs a builtin twice its time.)
+        if (
+            scores
+            and _INTS.issuperset(map(type, scores))
+            and min(scores) >= -MAX_FILE_SCORE
+            and max(scores) <= MAX_FILE_SCORE
+        ):
+            return list(map(float, scores))
+        checked = super().checked_scores(scores)
+        if (
+            not all(map(float.is_integer, checked))
+            or max(map(abs, checked), default=0) > MAX_FILE_SCORE
+        ):
+            raise ValidationError(
+                _("Scores here are whole numbers of at most 15 digits, as a rayter file holds.")
+            )
+        return checked
 
     def rater(self, league, birth_dates):
         score_type = self.rayter_score_type

@@ -646,7 +646,7 @@ def club_operations(draw) -> list[dict]:
             seats, data = 2, {"scores": draw(st.sampled_from([[1, 0], [0, 1], [0.5, 0.5]]))}
         else:
             seats = draw(st.integers(2, 5))
-            score = st.floats(-1e9, 1e9, allow_nan=False) | st.integers(-20, 200)
+            score = st.integers(-(10**9), 10**9) | st.integers(-20, 200)  # whole numbers
             data = {"scores": draw(st.lists(score, min_size=seats, max_size=seats))}
         moment = st.integers(0, 4).map(lambda day: day * 86_400_000_000) | st.integers(0, 10**12)
         operations.append(

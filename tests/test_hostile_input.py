@@ -239,11 +239,12 @@ def test_the_scored_form_survives_any_number_of_rows(member_client, hearts, seat
 
 
 SCORED_CASES = [
-    ("not a number", {"score_0": "NaN"}, "Enter a number"),
-    ("infinity", {"score_0": "inf"}, "Enter a number"),
-    ("an overflowing exponent", {"score_1": "1e999"}, "Enter a number"),
-    ("a huge score", {"score_0": "1e10"}, "less than or equal to"),
-    ("a word", {"score_1": "lots"}, "Enter a number"),
+    ("not a number", {"score_0": "NaN"}, "Enter a whole number"),
+    ("infinity", {"score_0": "inf"}, "Enter a whole number"),
+    ("an overflowing exponent", {"score_1": "1e999"}, "Enter a whole number"),
+    ("a fraction", {"score_1": "10.5"}, "Enter a whole number"),
+    ("a huge score", {"score_0": "10000000000"}, "less than or equal to"),
+    ("a word", {"score_1": "lots"}, "Enter a whole number"),
     ("a missing score", {"score_1": ""}, "Every player needs a score"),
     ("a player twice", {"player_1": "anna"}, "is already player 1"),
     ("one player", {"player_1": "", "score_1": ""}, "at least two players"),

@@ -90,3 +90,75 @@ def test_import_command_refuses_to_put_rayter_games_into_a_head_to_head_league(d
     with pytest.raises(CommandError, match="not a scored league"):
         call_command("import_rayter", str(path), league=league.slug, no_progress=True)
     assert_nothing_written()
+
+
+# A Rayter league's scores are whole numbers, as its file holds: a score of 10.5 taken anywhere
+# would leave the league's rayter file unwritable for everyone (ratings.rayter_standings).
+
+HALF = (10.5, 12.0)
+
+
+@pytest.fixture
+def hearts(make_league, make_player):
+    return (
+        make_league(System.RAYTER_LOWSCORE, name="Hearts"),
+        make_player("Ana"),
+        make_player("Boris"),
+    )
+
+
+@pytest.mark.parametrize("scores", [HALF, (1e15, 0.0)], ids=["a fraction", "16 digits"])
+def test_engine_refuses_a_rayter_score_a_file_cannot_hold(hearts, scores):
+    league, ana, boris = hearts
+    entries = [
+        engine.Entry(player_id=p.pk, score=s) for p, s in zip((ana, boris), scores, strict=True)
+    ]
+    with pytest.raises(ValidationError, match="whole numbers of at most 15 digits"):
+        engine.game_record(league=league, played_at=T0, entries=entries)
+    assert_nothing_written()
+
+
+def test_bulk_import_refuses_a_rayter_score_with_a_fraction_naming_its_position(hearts):
+    league, _ana, _boris = hearts
+    good = engine.ImportedGame(played_at=T0, scores=[("Ana", 10), ("Boris", 12)])
+    half = engine.ImportedGame(
+        played_at=T0 + timedelta(hours=1), scores=[("Ana", 10.5), ("Boris", 12)]
+    )
+    with pytest.raises(engine.InvalidGame, match="whole numbers") as refused:
+        engine.games_import(league=league, games=[good, half])
+    assert refused.value.index == 1
+    assert_nothing_written()
+
+
+def test_member_form_refuses_a_score_with_a_fraction(member_client, hearts):
+    league, _ana, _boris = hearts
+    url = reverse("ratings:game_new", args=[league.slug])
+    form = member_client.get(url).context["form"]
+    data = {
+        "played_at": "2026-01-01T20:00",
+        "submission_key": form.initial["submission_key"],
+        "player_0": "Ana",
+        "score_0": "10.5",
+        "player_1": "Boris",
+        "score_1": "12",
+        "preview": "1",
+    }
+    response = member_client.post(url, data)
+    assert response.context["form"].errors["score_0"] == ["Enter a whole number."]
+    assert response.context["preview"] is None
+    # A whole number written with a decimal point is that number.
+    data["score_0"] = "10.0"
+    response = member_client.post(url, data)
+    assert not response.context["form"].errors
+    assert response.context["form"].cleaned_data["score_0"] == 10
+    assert response.context["preview"]
+    assert_nothing_written()
+
+
+def test_admin_refuses_a_rayter_score_with_a_fraction(admin_client, hearts):
+    league, ana, boris = hearts
+    data = game_post(league, T0, [(ana, 0, None, 10.5), (boris, 1, None, 12)], bula=None)
+    response = admin_client.post(reverse("admin:ratings_game_add"), data)
+    assert response.status_code == 200
+    assert any("whole numbers of at most 15 digits" in error for error in formset_errors(response))
+    assert_nothing_written()

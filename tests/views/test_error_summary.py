@@ -116,7 +116,7 @@ def test_a_scored_game_with_one_player_links_to_the_first_player(member_client, 
 
     assert links(response) == [
         ("#id_player_0", "A game needs at least two players."),
-        ("#id_score_0", "Player 1, Score: Enter a number."),
+        ("#id_score_0", "Player 1, Score: Enter a whole number."),
     ]
 
 

@@ -319,7 +319,10 @@ def test_download_of_other_kinds_of_league_is_not_found(client, make_league):
 
 
 def test_league_that_cannot_be_written_says_why(client, league, make_player, record_game):
-    record_game(league, [make_player("Ann"), make_player("Bo")], scores=[1.5, 2])
+    # A score the engine now refuses (systems.Rayter.checked_scores), as a league entered
+    # before that rule, or restored from its backup, may still hold.
+    game = record_game(league, [make_player("Ann"), make_player("Bo")], scores=[1, 2])
+    game.results.filter(seat=0).update(score=1.5)
 
     response = client.get(export_url(league), follow=True)
 

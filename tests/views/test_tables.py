@@ -64,7 +64,7 @@ def test_every_table_reads_as_django_tables2_renders_it(
             papers=random_paper(rng),
         )
     scored = make_league(System.RAYTER_LOWSCORE, name="Hearts")
-    record_game(scored, others, scores=[12.5, -3, 0, 40])
+    record_game(scored, others, scores=[12, -3, 0, 40])
     duel = make_league(System.ELO, name="Chess")
     record_game(duel, others[:2], scores=[0.5, 0.5])
     empty = make_league(System.PREFKO, name="Empty")
