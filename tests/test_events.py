@@ -144,12 +144,21 @@ def test_players_beyond_the_tables_sit_out_in_turn(league):
     assert len(byes) == 3 and len(set(byes)) == 3  # nobody sits out twice
 
 
+def test_the_next_round_waiting_for_one_paper_says_so_in_the_singular(league, nine):
+    first = services.round_draw(event=make_event(league, nine))
+    play_table(first.tables.get(number=1))
+    play_table(first.tables.get(number=2))
+
+    with pytest.raises(ValidationError, match="for the paper of 1 table: enter it, or close"):
+        services.round_draw(event=first.event)
+
+
 def test_the_next_round_waits_for_every_paper(league, nine):
     event = make_event(league, nine)
     first = services.round_draw(event=event)
     play_table(first.tables.get(number=1))
 
-    with pytest.raises(ValidationError, match="still waits for 2 tables"):
+    with pytest.raises(ValidationError, match="still waits for the papers of 2 tables"):
         services.round_draw(event=event)
 
     assert services.round_close(event_round=first) == [2, 3]

@@ -292,7 +292,7 @@ class _Parser:
             if len(self.results) < 2 and not self.game_errors:
                 self.error(
                     self.game_line,
-                    f"the game has {len(self.results)} player(s); a game needs at least 2",
+                    f"the game has {_players(len(self.results))}; a game needs at least 2",
                 )
             else:
                 self.games.append(RayterGame(self.game_time, tuple(self.results), self.game_line))
@@ -501,7 +501,7 @@ def format_file(
         lines.append(f"game {time}")
         names = [name for name, _score in game.results]
         if len(names) < 2:
-            raise ValueError(f"the game at {time} has {len(names)} player(s); it needs 2")
+            raise ValueError(f"the game at {time} has {_players(len(names))}; it needs 2")
         if len(set(names)) != len(names):
             raise ValueError(f"the game at {time} has a player twice")
         width = max(len(name) for name in names)
@@ -518,6 +518,11 @@ def format_file(
                 )
             lines.append(f"{name:<{width}}  {score}")
     return "\n".join(lines) + "\n"
+
+
+def _players(count: int) -> str:
+    """A game's too few players, in words: "only 1 player", "no players"."""
+    return "only 1 player" if count == 1 else "no players" if count == 0 else f"{count} players"
 
 
 def _export_name_problem(name: str) -> str | None:

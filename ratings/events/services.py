@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.algorithms import seating
@@ -244,9 +245,12 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
             waiting = [t for t in last.tables.all() if t.game_id is None and not t.not_played]
             if last.closed_at is None and waiting:
                 raise ValidationError(
-                    _(
-                        "Round %(round)d still waits for %(n)d tables' papers: enter them, or "
-                        "close the round to mark them not played."
+                    ngettext(
+                        "Round %(round)d still waits for the paper of %(n)d table: enter it, "
+                        "or close the round to mark the table not played.",
+                        "Round %(round)d still waits for the papers of %(n)d tables: enter "
+                        "them, or close the round to mark them not played.",
+                        len(waiting),
                     )
                     % {"round": last.number, "n": len(waiting)}
                 )

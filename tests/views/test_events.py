@@ -290,7 +290,7 @@ def test_drawing_before_the_papers_are_in_says_why(organiser_client, night):
 
     response = organiser_client.post(reverse("ratings:round_draw", args=[night.pk]), follow=True)
 
-    assert "Round 1 still waits for 3 tables" in response.content.decode()
+    assert "Round 1 still waits for the papers of 3 tables" in response.content.decode()
 
 
 def test_the_closed_night_names_its_winner(organiser_client, client, night):
