@@ -33,6 +33,7 @@ Some choices and why:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -264,11 +265,7 @@ def rating_history_svg(
 
     # Date ticks along the bottom; a label that would stick out of the chart is left out.
     out.append(f'<line class="axis" x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>')
-    most = max(2, int((right - left) / _DATE_SPACING))
-    for t, label in _date_ticks(t_lo, t_hi, drawn[0].points[0].when, most):
-        x = x_of(t)
-        if len(label) * _CHAR / 2 > min(x, width - x):
-            continue
+    for x, label in _date_labels(t_lo, t_hi, drawn[0].points[0].when, x_of, width, right - left):
         out.append(
             f'<line class="axis" x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" y2="{bottom + 5}"/>'
             f'<text x="{x:.1f}" y="{height - 9}" text-anchor="middle">{escape(label)}</text>'
@@ -430,6 +427,28 @@ _DAY = 86400
 _DAY_STEPS = (1, 2, 7, 14)
 _MONTH_STEPS = (1, 2, 3, 6)
 _YEAR_STEPS = (1, 2, 5, 10, 20, 50, 100)
+
+
+def _date_labels(
+    t_lo: float, t_hi: float, sample: datetime, x_of, width: float, plot_width: float
+) -> list[tuple[float, str]]:
+    """The date ticks along the bottom as (x, label): about one per ``_DATE_SPACING`` units,
+    fewer where the labels are long ("September 2026" on a phone), so no two labels touch;
+    a label that would stick out of the chart is left out."""
+    most = max(2, int(plot_width / _DATE_SPACING))
+    while True:
+        labels = [
+            (x, label)
+            for x, label in ((x_of(t), label) for t, label in _date_ticks(t_lo, t_hi, sample, most))
+            if len(label) * _CHAR / 2 <= min(x, width - x)
+        ]
+        apart = all(
+            x2 - x1 >= (len(a) + len(b)) * _CHAR / 2 + _CHAR
+            for (x1, a), (x2, b) in itertools.pairwise(labels)
+        )
+        if apart or most == 1:
+            return labels
+        most -= 1
 
 
 def _date_ticks(t_lo: float, t_hi: float, sample: datetime, most: int) -> list[tuple[float, str]]:

@@ -211,6 +211,37 @@ def test_it_localises_the_dates():
     assert "5 января 2026" in svg
 
 
+def date_labels(svg: str) -> list[tuple[str, str]]:
+    return re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="middle">([^<]*)</text>', svg)
+
+
+def test_a_phone_shows_june_to_november_with_labels_apart():
+    start = datetime(2026, 6, 1, 19, 30, tzinfo=UTC)
+    points = [
+        ChartPoint(start + timedelta(days=2 * i), 1000 + i, f"/games/{i}/", "") for i in range(90)
+    ]
+    svg = rating_history_svg([ChartSeries("Preferans", points)], width=PHONE[0], height=PHONE[1])
+
+    # It drew July, September and November 2026, two months apart, and the last two touched.
+    assert [label for _x, label in date_labels(svg)] == ["July 2026", "October 2026"]
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "sr-latn"])
+@pytest.mark.parametrize("days", [60, 150, 400, 3000])
+@pytest.mark.parametrize("layout", [PHONE, WIDE])
+def test_no_two_date_labels_touch(language, days, layout):
+    """June to November on a phone put "September 2026" against "November 2026"."""
+    history = series(count=80, step=timedelta(days=days / 80))
+    with translation.override(language):
+        svg = rating_history_svg([history], width=layout[0], height=layout[1])
+
+    labels = date_labels(svg)
+    assert labels
+    extents = sorted((float(x) - len(t) * 7.8 / 2, float(x) + len(t) * 7.8 / 2) for x, t in labels)
+    assert all(end < start for (_s, end), (start, _e) in zip(extents, extents[1:], strict=False))
+    assert extents[0][0] >= 0 and extents[-1][1] <= layout[0]
+
+
 def test_point_title_shows_the_change_with_a_sign():
     with translation.override("en"):
         assert point_title(START, 1173, -27) == "Jan. 5, 2026: 1173 (\u221227)"
