@@ -149,6 +149,45 @@ def test_adding_a_scored_game_takes_the_score_column(admin_client):
     assert ratings_by_game(league) == ratings_by_game(twin)
 
 
+def test_a_games_page_offers_only_what_its_league_takes(admin_client, worked_example):
+    """A Preferans score comes from the paper: a box for it took an edit, said the game was
+    changed, and kept the paper's score. A scored game has no paper, bula or "ended early"."""
+    league, players = worked_example
+    preferans = record_history(league, players, five_games()[:1])[0]
+    hearts = make_league(System.RAYTER_LOWSCORE)
+    scored = engine.game_record(
+        league=hearts, played_at=T0, entries=score_entries(make_players(["Ann", "Bob"]), [3, 9])
+    )
+
+    page = admin_client.get(reverse("admin:ratings_game_change", args=[preferans.pk]))
+    html = page.content.decode()
+    assert 'name="results-0-left"' in html and 'name="bula"' in html
+    assert 'name="results-0-score"' not in html
+    # The three seats (then the empty row that "Add another" copies).
+    shown = re.findall(r'<td class="field-paper_score">\s*<p>([^<]*)</p>', html)[:3]
+    assert shown == ["−500", "40", "460"]  # the paper's final scores, as the site writes them
+
+    html = admin_client.get(reverse("admin:ratings_game_change", args=[scored.pk])).content.decode()
+    assert 'name="results-0-score"' in html
+    for name in ("results-0-left", "results-0-middle", "results-0-right", "bula", "ended_early"):
+        assert f'name="{name}"' not in html
+    # An edit of the score still goes through the engine.
+    data = game_post(
+        hearts,
+        T0,
+        [
+            (r.player, r.seat, None, s)
+            for r, s in zip(scored.results.order_by("seat"), [3, 1], strict=True)
+        ],
+        bula=None,
+        results=scored.results.order_by("seat"),
+        game=scored,
+    )
+    response = admin_client.post(reverse("admin:ratings_game_change", args=[scored.pk]), data)
+    assert response.status_code == 302
+    assert list(scored.results.order_by("seat").values_list("score", flat=True)) == [3.0, 1.0]
+
+
 # Refusals ---------------------------------------------------------------------------------------
 
 

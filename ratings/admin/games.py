@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import engine
 from ratings.admin.common import PartOfParentInline, report_formset
+from ratings.formatting import number_text
 from ratings.models import (
     Game,
     League,
@@ -56,7 +57,8 @@ class ResultInlineForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["score"].required = False
+        if "score" in self.fields:  # read-only in a Preferans game's rows (ResultInline)
+            self.fields["score"].required = False
 
     def clean(self):
         cleaned = super().clean()
@@ -142,19 +144,37 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
         return 0 if obj else 3
 
     def get_fields(self, request, obj=None):
+        # A game of a league without a paper has no Left, Middle and Right to show; a Preferans
+        # score comes from the paper, so a box for it would take an edit and drop it.
+        shown = {"score": "paper_score"} if _has_paper(obj) else {}
+        if not self._may_edit(request, obj):
+            # Read-only rows show the model's value: the stored seat, from 0. Show the site's.
+            shown["seat"] = "seat_number"
         fields = super().get_fields(request, obj)
-        if self._may_edit(request, obj):
-            return fields
-        # Read-only rows show the model's value: the stored seat, from 0. Show the site's.
-        return tuple("seat_number" if name == "seat" else name for name in fields)
+        return [shown.get(name, name) for name in fields if name not in _not_taken(obj)]
 
     def get_readonly_fields(self, request, obj=None):
-        readonly = super().get_readonly_fields(request, obj)
+        readonly = (*super().get_readonly_fields(request, obj), "paper_score")
         return readonly if self._may_edit(request, obj) else (*readonly, "seat_number")
 
     @admin.display(description=_("seat"))
     def seat_number(self, result):
         return result.seat + 1
+
+    @admin.display(description=_("score"))
+    def paper_score(self, result):
+        return "" if result.score is None else number_text(result.score)  # "" in a new row
+
+
+def _has_paper(game: Game | None) -> bool:
+    return game is not None and game.league.rating_system.has_paper
+
+
+def _not_taken(game: Game | None) -> tuple[str, ...]:
+    """The fields a game's league does not take (none before the league is chosen)."""
+    if game is None or _has_paper(game):
+        return ()
+    return ("left", "middle", "right", "bula", "ended_early")
 
 
 @admin.register(Game)
@@ -177,6 +197,9 @@ class GameAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         seats = Result.objects.select_related("player").order_by("seat")
         return super().get_queryset(request).prefetch_related(Prefetch("results", queryset=seats))
+
+    def get_fields(self, request, obj=None):
+        return [f for f in super().get_fields(request, obj) if f not in _not_taken(obj)]
 
     def get_readonly_fields(self, request, obj=None):
         # The engine re-rates a game within its league; moving it to another league is a delete
