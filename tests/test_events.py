@@ -144,6 +144,21 @@ def test_players_beyond_the_tables_sit_out_in_turn(league):
     assert len(byes) == 3 and len(set(byes)) == 3  # nobody sits out twice
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_the_players_of_a_table_not_played_are_not_sat_out_again_next(league, seed):
+    """A table not played sat its players out as a bye would have: the next round's bye goes to
+    a player who played (at random among six, it went to one of them half the time)."""
+    first = services.round_draw(event=make_event(league, make_players(7), seed=seed))
+    played, not_played = tables_of(first)
+    play_table(first.tables.get(number=1))
+    assert services.round_close(event_round=first) == [2]
+
+    second = services.round_draw(event=first.event)
+
+    (bye,) = second.byes.values_list("pk", flat=True)
+    assert bye in played
+
+
 def test_the_next_round_waiting_for_one_paper_says_so_in_the_singular(league, nine):
     first = services.round_draw(event=make_event(league, nine))
     play_table(first.tables.get(number=1))

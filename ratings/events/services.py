@@ -257,16 +257,7 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
             if last.closed_at is None:
                 last.closed_at = timezone.now()
                 last.save(update_fields=["closed_at"])
-        history = [
-            seating.Round(
-                tables=tuple(
-                    tuple(seat.player_id for seat in sorted(table.seats.all(), key=_seat_no))
-                    for table in sorted(r.tables.all(), key=lambda t: t.number)
-                ),
-                byes=tuple(player.pk for player in r.byes.all()),
-            )
-            for r in rounds
-        ]
+        history = [_as_played(r) for r in rounds]
         present = list(
             EventPlayer.objects.filter(event=event).order_by("pk").values_list("player", flat=True)
         )
@@ -323,6 +314,20 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
 
 def _seat_no(seat: TableSeat) -> int:
     return seat.seat
+
+
+def _as_played(event_round: EventRound) -> seating.Round:
+    """A round as the draw counts it: the tables played, and the byes with the players of a
+    table not played, who sat the round out as much as a bye did (so the next draw does not
+    sit them out again while others have played every round, and they have not met)."""
+    played, sat_out = [], [player.pk for player in event_round.byes.all()]
+    for table in sorted(event_round.tables.all(), key=lambda t: t.number):
+        seated = tuple(seat.player_id for seat in sorted(table.seats.all(), key=_seat_no))
+        if table.not_played:
+            sat_out += seated
+        else:
+            played.append(seated)
+    return seating.Round(tables=tuple(played), byes=tuple(sat_out))
 
 
 def round_close(*, event_round: EventRound, actor=None) -> list[int]:
