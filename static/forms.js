@@ -14,6 +14,8 @@
  *   instead. Without scripts the box asks for no pad, and the phone's full keyboard has "-".
  *   The button is out of the Tab order (a keyboard types "-") and never takes the focus, so
  *   the phone's keyboard stays up while it is tapped.
+ * - A form whose step cannot be undone ([data-confirm]: closing a round or a club night) asks
+ *   first, with the form's own words of what follows. Without scripts it is sent as it is.
  */
 (function () {
   "use strict";
@@ -94,7 +96,14 @@
     });
   }
 
+  function confirmFirst(event) {
+    var form = event.target;
+    var question = form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  }
+
   function start() {
+    document.addEventListener("submit", confirmFirst);
     markScrollingTables();
     var pending = false;
     window.addEventListener("resize", function () {

@@ -143,7 +143,16 @@ def test_an_organiser_runs_a_club_night_of_nine_on_a_phone(open_browser, club):
     assert not met & {frozenset(p) for t in second for p in itertools.combinations(t, 2)}
     enter_papers(browsing, 2, PAPERS[3:])
 
-    # 5. Close the night: the standings name the winner, and everyone's rating change.
+    # 5. Close the night, which cannot be undone: the browser asks first, and Cancel leaves
+    # the night open. Then the standings name the winner, and everyone's rating change.
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Close the event").click()
+    assert asked == [
+        "Close the event? Its standings become final: nothing more can be drawn or entered."
+    ]
+    assert Event.objects.get().closed_at is None
+    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Close the event").click()
     page.wait_for_url(re.compile(r"/events/\d+/$"))
     standings = page.locator("table.event-standings tbody tr")

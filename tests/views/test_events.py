@@ -275,6 +275,12 @@ def test_a_paper_that_arrives_after_another_is_refused_with_a_message(member_cli
 def test_closing_a_round_marks_its_unplayed_tables(organiser_client, night):
     first = services.round_draw(event=night)
     play_table(first.tables.get(number=1))
+    # The browser asks first (static/forms.js): closing cannot be undone.
+    page = organiser_client.get(night.get_absolute_url()).content.decode()
+    assert (
+        'data-confirm="Close round 1? Its tables without a paper will be marked not played,'
+        ' for good.">' in page
+    )
 
     response = organiser_client.post(
         reverse("ratings:round_close", args=[night.pk, 1]), follow=True
