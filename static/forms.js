@@ -14,6 +14,9 @@
  *   instead. Without scripts the box asks for no pad, and the phone's full keyboard has "-".
  *   The button is out of the Tab order (a keyboard types "-") and never takes the focus, so
  *   the phone's keyboard stays up while it is tapped.
+ * - The preview of a game ([data-preview], after "Check scores") takes the focus and the top of
+ *   the screen when the page opens, as the error summary does: on a phone it is screens below
+ *   the top of the form, and the member came for it.
  * - A form whose step cannot be undone ([data-confirm]: closing a round or a club night) asks
  *   first, with the form's own words of what follows. Without scripts it is sent as it is.
  */
@@ -115,7 +118,14 @@
       Array.prototype.forEach.call(document.querySelectorAll("input[data-signed]"), addSignButton);
     }
     var summary = document.querySelector("[data-error-summary]");
-    if (!summary) return;
+    if (!summary) {
+      var preview = document.querySelector("[data-preview]");
+      if (preview) {
+        if (document.activeElement !== preview) preview.focus({ preventScroll: true });
+        preview.scrollIntoView({ block: "start" });
+      }
+      return;
+    }
     summary.addEventListener("click", followLink);
     if (document.activeElement !== summary) summary.focus();
     summary.scrollIntoView({ block: "start" });

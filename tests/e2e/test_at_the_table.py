@@ -124,6 +124,10 @@ def test_a_member_enters_the_worked_example_and_reads_the_result(
     page.get_by_role("button", name="Check scores").click()
     preview = page.locator("section.preview")
     preview.wait_for()
+    # The page opens on the preview, screens below the top of the form on a phone.
+    assert preview.evaluate("(el) => document.activeElement === el")
+    title = page.locator("#preview-title").evaluate("(el) => el.getBoundingClientRect().top")
+    assert 0 <= title < viewport["height"] * 0.75  # in view, with the table below it
     assert column(page, "section.preview table", "Player") == ["Pedja", "Marko", "Johnny"]
     assert column(page, "section.preview table", "Final score") == FINAL_SCORES
     assert column(page, "section.preview table", "Change") == CHANGES
