@@ -11,7 +11,9 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
+from ratings.events import services
 from ratings.models import System
+from tests.builders import make_event, make_players
 from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
@@ -178,3 +180,34 @@ def test_the_password_reset_form(client, settings):
     response = client.post(reverse("password_reset"), {"email": "not an address"})
 
     assert [href for href, _text in links(response)] == ["#id_email"]
+
+
+# Club nights: the new event's form and the late arrivals' form on the event page.
+
+
+def test_a_new_event_with_a_player_twice_opens_on_the_summary(admin_client, make_league):
+    league = make_league(System.PREFKO, name="Friday")
+    players = {f"player_{row}": name for row, name in enumerate(["Ana", "Bo", "Cid", "ana"])}
+    response = admin_client.post(
+        reverse("ratings:event_new", args=[league.slug]),
+        {"name": "Friday night", "starts_at": "2026-03-12T20:00", "table_size": "3",
+         "draw_method": "random", "scoring": "total", **players},
+    )  # fmt: skip
+
+    page = response.content.decode()
+    assert page.index("data-error-summary") < page.index("<h1>")
+    assert "<title>Error: " in page
+    assert [href for href, _text in links(response)] == ["#id_player_3"]
+
+
+def test_a_late_arrival_twice_opens_the_event_page_on_the_summary(admin_client, make_league):
+    event = make_event(make_league(System.PREFKO, name="Friday"), make_players(6))
+    response = admin_client.post(
+        reverse("ratings:event_players_add", args=[services.round_draw(event=event).event.pk]),
+        {"player_0": "Zorana", "player_1": "zorana"},
+    )
+
+    page = response.content.decode()
+    assert page.index("data-error-summary") < page.index("<h1>")
+    assert "<title>Error: " in page
+    assert [href for href, _text in links(response)] == ["#id_player_1"]
