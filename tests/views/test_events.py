@@ -11,6 +11,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
+from ratings import engine
 from ratings.events import services
 from ratings.models import Event, Game, Scoring, System
 from tests.builders import PASSWORD, make_event, make_league, make_players, play_round, play_table
@@ -309,6 +310,22 @@ def test_the_closed_night_names_its_winner(organiser_client, client, night):
     page = client.get(night.get_absolute_url()).content.decode()
     assert re.search(rf'<p class="winner-name"><a href="[^"]+">{winner.name}</a></p>', page)
     assert "Close the event" not in organiser_client.get(night.get_absolute_url()).content.decode()
+
+
+def test_a_closed_nights_table_whose_game_is_deleted_reads_not_played(client, night):
+    """Deleting a game in the admin frees its table, for a paper to be entered again: once the
+    night is closed, none can be, and the table is one that was not played."""
+    first = services.round_draw(event=night)
+    play_round(first)
+    services.event_close(event=night)
+    table = first.tables.get(number=2)
+    engine.game_delete(game=table.game)
+
+    page = client.get(night.get_absolute_url()).content.decode()
+    card = re.search(rf'id="table-{table.pk}".*?</h3>', page, re.S)[0]
+    assert "not played" in card and "waiting" not in card
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "This table was not played." in page and "Waiting for the paper" not in page
 
 
 def test_only_the_organiser_or_staff_run_an_event(member_client, night, django_user_model):
