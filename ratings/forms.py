@@ -3,8 +3,9 @@
 :class:`PlayerNameField` (a name as typed: trimmed, something readable in it),
 :class:`SeatSuggestion` (a new name close to a club player's, until the member confirms it),
 :func:`check_birth_date` (the one birth-date rule, also the admin's), :class:`PlayerForm` (a new
-player) and the date-and-time formats a date box accepts. The game forms that use them are in
-:mod:`ratings.game_forms`, the organiser's in :mod:`ratings.events.forms`.
+player), :func:`find_player` (a player picked by part of the name, for the games list's filter
+and head to head) and the date-and-time formats a date box accepts. The game forms that use
+them are in :mod:`ratings.game_forms`, the organiser's in :mod:`ratings.events.forms`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from datetime import date
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -23,7 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import engine
 from ratings.models import Game, Player
-from ratings.names import NameIndex
+from ratings.names import NameIndex, close_matches, name_keys
 from ratings.player_models import normalise_name
 
 # Invisible characters that reverse or isolate the direction of the text after them.
@@ -166,3 +168,44 @@ def accept_new_name(form: forms.Form, seat: int, name: str, club: NameIndex) -> 
             % {"name": name, "matches": ", ".join(matches)},
         )
     return confirmed
+
+
+# Picking a player by part of the name ---------------------------------------------------------
+
+# How many players a name that fits several lists.
+SHOWN_MATCHES = 5
+
+
+def find_player(typed: str, players: QuerySet[Player], *, not_found: str) -> Player:
+    """The one player of ``players`` that ``typed`` names, with their slug and name.
+
+    Names are matched the club's tolerant way (:func:`ratings.names.name_keys` against the
+    stored ``search_key``): "ped" finds Pedja, "peda" finds Peđa. A slug, or someone's whole
+    name, picks that player however many others it is part of; otherwise the part must fit one
+    player. Raises ValidationError naming the players it fits, or, when it fits nobody,
+    ``not_found`` (with ``%(value)s``) and the names close to it: "Pedia" is a typo of Pedja.
+    """
+    keys = name_keys(typed)
+    matches = Q(slug=typed)
+    for key in keys:
+        matches |= Q(search_key__contains=key)
+    found = list(players.filter(matches).order_by("name").only("slug", "name")[:100])
+    whole = [player for player in found if player.slug == typed or name_keys(player.name) == keys]
+    if len(whole) == 1:
+        return whole[0]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        message = not_found % {"value": typed}
+        close = close_matches(typed, players.values_list("pk", "name"))
+        if close:
+            names = ", ".join(match.name for match in close)
+            message = f"{message} {_('Did you mean %(match)s?') % {'match': names}}"
+        raise ValidationError(message)
+    names = [player.name for player in found[:SHOWN_MATCHES]]
+    if len(found) > SHOWN_MATCHES:
+        names.append("…")
+    raise ValidationError(
+        _("“%(value)s” fits several players: %(names)s. Type more of the name.")
+        % {"value": typed, "names": ", ".join(names)}
+    )

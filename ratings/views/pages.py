@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from django import forms
 from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -28,9 +27,9 @@ from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
 from ratings.events import selectors as event_selectors
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
+from ratings.forms import find_player
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
-from ratings.names import name_keys
 from ratings.page_cache import cached_page
 from ratings.tables import (
     GameResultsTable,
@@ -91,16 +90,13 @@ class MinGamesForm(forms.Form):
 class PlayerFilterForm(forms.Form):
     """The games list's filter: one player's games, by part of their name (or their slug).
 
-    Names are matched the club's tolerant way (:func:`ratings.names.name_keys` against the
-    stored ``search_key``): "ped" finds Pedja, "peda" finds Peđa. A name that is some player's
-    whole name picks that player; otherwise the part must fit one player of the league, or the
-    form names those it fits. The page suggests the league's players as the member types (a
-    ``<datalist>``, :data:`DATALIST_ID`): a text box, where a league of thousands would make a
-    ``<select>`` of thousands of options.
+    Names are matched the club's tolerant way, among the league's players
+    (:func:`ratings.forms.find_player`: "ped" finds Pedja, "Pedia" suggests Pedja). The page
+    suggests the league's players as the member types (a ``<datalist>``, :data:`DATALIST_ID`):
+    a text box, where a league of thousands would make a ``<select>`` of thousands of options.
     """
 
     DATALIST_ID = "league-players"
-    SHOWN_MATCHES = 5
 
     player = forms.CharField(
         label=_("Player"),
@@ -117,33 +113,9 @@ class PlayerFilterForm(forms.Form):
         typed = " ".join(self.cleaned_data["player"].split())
         if not typed:
             return None
-        keys = name_keys(typed)
-        matches = Q(player__slug=typed)
-        for key in keys:
-            matches |= Q(player__search_key__contains=key)
-        found = list(
-            Standing.objects.filter(league=self.league, games__gt=0)
-            .filter(matches)
-            .order_by("player__name")
-            .values_list("player__slug", "player__name")[:100]
-        )
-        # Someone's whole name (or slug) is that player, however many others it is part of.
-        whole = [slug for slug, name in found if slug == typed or name_keys(name) == keys]
-        if len(whole) == 1:
-            return whole[0]
-        if len(found) == 1:
-            return found[0][0]
-        if not found:
-            raise forms.ValidationError(
-                _("No player “%(value)s” has played in this league."), params={"value": typed}
-            )
-        names = [name for _slug, name in found[: self.SHOWN_MATCHES]]
-        if len(found) > self.SHOWN_MATCHES:
-            names.append("…")
-        raise forms.ValidationError(
-            _("“%(value)s” fits several players: %(names)s. Type more of the name."),
-            params={"value": typed, "names": ", ".join(names)},
-        )
+        played = Player.objects.filter(standings__league=self.league, standings__games__gt=0)
+        not_found = _("No player “%(value)s” has played in this league.")
+        return find_player(typed, played, not_found=not_found).slug
 
 
 def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import SafeString
@@ -22,6 +21,7 @@ from django_tables2 import RequestConfig
 from ratings import statistics
 from ratings.access import club_readable
 from ratings.charts import ChartPoint, ChartSeries, rating_history_chart
+from ratings.forms import find_player
 from ratings.links import url_maker
 from ratings.models import League, Player, PlayerAlias
 from ratings.page_cache import cached_page
@@ -131,7 +131,8 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
 
 
 class OpponentForm(forms.Form):
-    """Whom to compare a player with: a name or an address, as on the games list's filter."""
+    """Whom to compare a player with: part of a name, or an address, matched as on the games
+    list's filter (:func:`ratings.forms.find_player`)."""
 
     opponent = forms.CharField(label=_("Head to head with"), max_length=80)
 
@@ -141,9 +142,7 @@ class OpponentForm(forms.Form):
 
     def clean_opponent(self) -> Player:
         typed = " ".join(self.cleaned_data["opponent"].split())
-        opponent = Player.objects.filter(Q(slug=typed) | Q(name__iexact=typed)).only("slug").first()
-        if opponent is None:
-            raise forms.ValidationError(_("No player “%(value)s”."), params={"value": typed})
+        opponent = find_player(typed, Player.objects.all(), not_found=_("No player “%(value)s”."))
         if opponent.pk == self.player.pk:
             raise forms.ValidationError(_("Choose someone else."))
         return opponent

@@ -162,6 +162,19 @@ def test_the_player_pages_form_leads_there(client, friday):
     )
 
 
+def test_the_player_pages_form_takes_a_name_as_the_games_filter_does(client, friday):
+    """Part of a name, another spelling, or a typo, as the games list's filter takes them."""
+    _league, (pedja, marko, _johnny, _ana), _games = friday
+    url = reverse("ratings:head_to_head_pick", args=[pedja.slug])
+    to_marko = reverse("ratings:head_to_head", args=[pedja.slug, marko.slug])
+
+    assert client.get(url, {"opponent": "mark"})["Location"] == to_marko
+    assert client.get(url, {"opponent": "MARKO"})["Location"] == to_marko
+    typo = client.get(url, {"opponent": "Marco"})
+    assert typo.status_code == 200
+    assert "No player “Marco”. Did you mean Marko?" in typo.content.decode()
+
+
 def test_it_reads_as_django_tables2_renders_it(
     client, monkeypatch, friday, make_league, record_game
 ):

@@ -291,6 +291,15 @@ def test_games_list_with_an_unknown_player_says_so(
     assert f"/games/{worked_example_game.pk}/" not in response.content.decode()
 
 
+def test_games_list_suggests_the_name_a_typo_is_close_to(
+    client, worked_example_game, worked_example_league
+):
+    url = reverse("ratings:league_games", args=[worked_example_league.slug])
+    response = client.get(url, {"player": "Pedia"})
+
+    assert "No player “Pedia” has played in this league. Did you mean Pedja?" in text(response)
+
+
 def test_games_list_pages_by_50(client, prefko_league_with):
     league, _ = prefko_league_with(players=4, games=53)
     url = reverse("ratings:league_games", args=[league.slug])
