@@ -1,6 +1,7 @@
 """The management commands: recompute_ratings and demo."""
 
 import itertools
+from datetime import timedelta
 from io import StringIO
 
 import pytest
@@ -138,6 +139,10 @@ def test_demo_has_a_finished_night_and_a_tournament_in_progress(client):
         for pair in itertools.combinations(sorted(table.seats.values_list("player", flat=True)), 2)
     ]
     assert len(met) == len(set(met)) == 27  # nobody met anyone twice
+    # Closed the evening it was played, after its last game, not when the demo was built.
+    last_game = Game.objects.filter(event_table__round__event=night).latest("played_at")
+    assert timedelta(0) < night.closed_at - last_game.played_at < timedelta(hours=3)
+    assert set(night.rounds.values_list("closed_at", flat=True)) <= {night.closed_at}
     cup = Event.objects.get(name="Winter cup")
     assert not cup.is_closed and cup.event_players.count() == 12
     second = cup.rounds.get(number=2)

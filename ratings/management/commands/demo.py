@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.events import services as event_services
-from ratings.models import League, Player, Scoring, Speed, System
+from ratings.models import Event, EventRound, League, Player, Scoring, Speed, System
 
 DEMO_USERNAME = "demo"
 MEMBER_USERNAME = "member"
@@ -257,6 +257,10 @@ class DemoClub:
             drawn = event_services.round_draw(event=event, actor=self.user)
             self.play_tables(drawn, starts + timedelta(hours=1.5 * number))
         event_services.event_close(event=event, actor=self.user)
+        # Closed when the night ended, as its organiser would have, not when the demo was built.
+        ended = timezone.make_aware(starts + timedelta(hours=1.5 * 3 + 1))
+        EventRound.objects.filter(event=event).update(closed_at=ended)
+        Event.objects.filter(pk=event.pk).update(closed_at=ended)
         return f"{NIGHT}: 9 players, 3 rounds (9 Preferans games), finished"
 
     def tournament(self) -> str:
