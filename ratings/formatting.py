@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.formats import date_format, get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext
 
 MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
 NONE = "—"  # a number that is not there (a player's first game has no last change)
@@ -94,6 +95,13 @@ def number_text(value: float) -> str:
     """A number as shown, a game score say: whole numbers without decimals, others with up to
     two ("12.5", "−500")."""
     return decimal_text(value, 2)
+
+
+def points_text(value: float) -> str:
+    """A club night's points for a table: "1 point", "3 points", "1.5 points" (a fraction takes
+    the form a 2 takes: "1,5 балла", "1,5 poena")."""
+    count = int(value) if float(value).is_integer() else 2
+    return ngettext("%(points)s point", "%(points)s points", count) % {"points": number_text(value)}
 
 
 def rating_text(value: float | None) -> str:

@@ -192,3 +192,27 @@ def test_the_when_filter_writes_the_short_formats(settings):
         assert render("{{ t|when }}", t=moment) == render(
             '{{ t|date:"SHORT_DATETIME_FORMAT" }}', t=moment
         )
+
+
+@pytest.mark.parametrize(
+    ("language", "points", "expected"),
+    [
+        ("en", 1, "1 point"),
+        ("en", 0, "0 points"),
+        ("en", 3, "3 points"),
+        ("en", 1.5, "1.5 points"),
+        ("ru", 1, "1 балл"),
+        ("ru", 2, "2 балла"),
+        ("ru", 5, "5 баллов"),
+        ("ru", 1.5, "1,5 балла"),
+        ("sr-latn", 1, "1 bod"),
+        ("sr-latn", 4, "4 boda"),
+        ("sr-latn", 0, "0 bodova"),
+    ],
+)
+def test_a_club_nights_points_read_with_their_word(language, points, expected):
+    """The event page wrote "1 pts"."""
+    with translation.override(language):
+        assert Template("{% load club_format %}{{ p|points }}").render(Context({"p": points})) == (
+            expected
+        )

@@ -10,6 +10,7 @@ the same as one built in Python (the tables, the chart)::
     {{ row.change|signed }}             −27: the same text, no colour
     {{ row.score|score:league }}        −500, or Win / Draw / Loss in a head-to-head league
     {{ value|number }}                  up to two decimals ({{ value|number:4 }}: up to four)
+    {{ seat.points|points }}            1 point, 3 points, 1.5 points
     {{ game.played_at|when }}           the short date and time ({{ …|when:"date" }}: the date)
 
 Like ``floatformat``, a filter given something that is not a number writes an empty string; a
@@ -85,6 +86,15 @@ def score(value, league_or_system=None) -> str:
         return ""
     system = _system(league_or_system)
     return system.score_text(parsed) if system else formatting.number_text(parsed)
+
+
+@register.filter
+def points(value) -> str:
+    """A club night's points with their word, in the page's language."""
+    if value is None:
+        return formatting.NONE
+    parsed = _number(value)
+    return "" if parsed is None else formatting.points_text(parsed)
 
 
 @register.filter
