@@ -238,10 +238,14 @@ def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
         added = services.event_players_add(
             event=event, players=form.players, new_names=form.new_names, actor=request.user
         )
-        if not added:
-            return _("They are already present.")
-        return _("Present from the next round: %(names)s.") % {
-            "names": ", ".join(player.name for player in added)
-        }
+        new = {player.pk for player in added}
+        already = [player.name for player in dict.fromkeys(form.players) if player.pk not in new]
+        said = []
+        if added:
+            names = ", ".join(player.name for player in added)
+            said.append(_("Present from the next round: %(names)s.") % {"names": names})
+        if already:
+            said.append(_("Already present: %(names)s.") % {"names": ", ".join(already)})
+        return " ".join(said)
 
     return _done(request, event, add)

@@ -348,6 +348,18 @@ def test_late_arrivals_join_from_the_event_page(organiser_client, night):
     assert night.event_players.count() == 10
 
 
+def test_a_late_arrival_already_present_is_named(organiser_client, night):
+    url = reverse("ratings:event_players_add", args=[night.pk])
+
+    both = organiser_client.post(url, {"player_0": "Zorana", "player_1": "ana"}, follow=True)
+    again = organiser_client.post(url, {"player_0": "Zorana"}, follow=True)
+
+    page = both.content.decode()
+    assert "Present from the next round: Zorana. Already present: Ana." in page
+    assert "Already present: Zorana." in again.content.decode()
+    assert night.event_players.count() == 10
+
+
 # Reading ----------------------------------------------------------------------------------------
 
 
