@@ -328,6 +328,15 @@ def test_a_closed_nights_table_whose_game_is_deleted_reads_not_played(client, ni
     assert "This table was not played." in page and "Waiting for the paper" not in page
 
 
+def test_a_night_closed_before_any_game_says_there_is_no_winner(client, night):
+    services.event_close(event=night)
+
+    page = client.get(night.get_absolute_url()).content.decode()
+
+    assert '<h2 id="winner-title">No winner</h2>' in page
+    assert "Nobody played a game." in page and "Winners" not in page
+
+
 def test_only_the_organiser_or_staff_run_an_event(member_client, night, django_user_model):
     for name in ("round_draw", "event_close"):
         assert member_client.post(reverse(f"ratings:{name}", args=[night.pk])).status_code == 403
