@@ -45,13 +45,19 @@ def _number(value) -> float | None:
     return number if math.isfinite(number) else None
 
 
-@register.filter
-def rating(value) -> str:
-    """A rating, whole: ``{{ standing.rating|rating }}``."""
+def _written(value, text) -> str:
+    """``value`` written by ``text`` (a function of :mod:`ratings.formatting`): "—" for None,
+    "" for anything that is not a number."""
     if value is None:
         return formatting.NONE
     parsed = _number(value)
-    return "" if parsed is None else formatting.rating_text(parsed)
+    return "" if parsed is None else text(parsed)
+
+
+@register.filter
+def rating(value) -> str:
+    """A rating, whole: ``{{ standing.rating|rating }}``."""
+    return _written(value, formatting.rating_text)
 
 
 @register.filter
@@ -70,10 +76,7 @@ def change(value, league_or_system=None):
 @register.filter
 def signed(value) -> str:
     """A rating change as plain text: "+3", "−3" or "0"."""
-    if value is None:
-        return formatting.NONE
-    parsed = _number(value)
-    return "" if parsed is None else formatting.change_text(parsed)
+    return _written(value, formatting.change_text)
 
 
 @register.filter
@@ -91,10 +94,7 @@ def score(value, league_or_system=None) -> str:
 @register.filter
 def points(value) -> str:
     """A club night's points with their word, in the page's language."""
-    if value is None:
-        return formatting.NONE
-    parsed = _number(value)
-    return "" if parsed is None else formatting.points_text(parsed)
+    return _written(value, formatting.points_text)
 
 
 @register.filter
