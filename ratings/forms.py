@@ -23,7 +23,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import engine
+from ratings import engine, selectors
 from ratings.models import Game, Player
 from ratings.names import NameIndex, close_matches, name_keys
 from ratings.player_models import normalise_name
@@ -186,9 +186,7 @@ def find_player(typed: str, players: QuerySet[Player], *, not_found: str) -> Pla
     ``not_found`` (with ``%(value)s``) and the names close to it: "Pedia" is a typo of Pedja.
     """
     keys = name_keys(typed)
-    matches = Q(slug=typed)
-    for key in keys:
-        matches |= Q(search_key__contains=key)
+    matches = Q(slug=typed) | selectors.holding_a_key(keys)
     found = list(players.filter(matches).order_by("name").only("slug", "name")[:100])
     whole = [player for player in found if player.slug == typed or name_keys(player.name) == keys]
     if len(whole) == 1:

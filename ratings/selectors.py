@@ -426,14 +426,21 @@ def players_directory(query: str = "") -> QuerySet[Player]:
     if not query:
         return players
     keys = name_keys(query)
-    matches = Q()
-    for key in keys:
-        matches |= Q(search_key__contains=key)
+    matches = holding_a_key(keys)
     if max(len(key) for key in keys) >= TYPO_SEARCH_MIN_LETTERS:
         known = list(Player.objects.values_list("pk", "name"))
         close = close_matches(query, known, limit=len(known))
         matches |= Q(pk__in=[match.item for match in close])
     return players.filter(matches)
+
+
+def holding_a_key(keys: Iterable[str]) -> Q:
+    """A filter for the players whose stored ``search_key`` holds one of ``keys`` (the
+    :func:`ratings.names.name_keys` of what was typed): "ped" is in Pedja's and Peđa's."""
+    matches = Q()
+    for key in keys:
+        matches |= Q(search_key__contains=key)
+    return matches
 
 
 def player_standings(slug: str) -> list[Standing]:

@@ -150,8 +150,8 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
         if not self._may_edit(request, obj):
             # Read-only rows show the model's value: the stored seat, from 0. Show the site's.
             shown["seat"] = "seat_number"
-        fields = super().get_fields(request, obj)
-        return [shown.get(name, name) for name in fields if name not in _not_taken(obj)]
+        fields, not_taken = super().get_fields(request, obj), _not_taken(obj)
+        return [shown.get(name, name) for name in fields if name not in not_taken]
 
     def get_readonly_fields(self, request, obj=None):
         readonly = (*super().get_readonly_fields(request, obj), "paper_score")
@@ -199,7 +199,8 @@ class GameAdmin(admin.ModelAdmin):
         return super().get_queryset(request).prefetch_related(Prefetch("results", queryset=seats))
 
     def get_fields(self, request, obj=None):
-        return [f for f in super().get_fields(request, obj) if f not in _not_taken(obj)]
+        not_taken = _not_taken(obj)
+        return [name for name in super().get_fields(request, obj) if name not in not_taken]
 
     def get_readonly_fields(self, request, obj=None):
         # The engine re-rates a game within its league; moving it to another league is a delete
