@@ -105,8 +105,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages compressed for browsers that ask (all do): a games list is 84 KB of HTML and 9 KB
-    # gzipped, on a phone's connection at the table. Outside everything that writes the body
+    # Pages compressed for browsers that ask (all do): a phone's connection at the table loads
+    # a tenth of the bytes (docs/performance.md). Outside everything that writes the body
     # (the page cache fills in each visitor's CSRF token and messages first); WhiteNoise above
     # serves the static files precompressed. Django pads each response against BREACH, and
     # CSRF tokens are masked per response.
@@ -169,8 +169,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # django-tables2 imports django.contrib.postgres.fields when it can (for columns of
-    # PostgreSQL's HStoreField), and that imports psycopg: 60 to 90 ms of every process's start
-    # on SQLite, a fifth of a management command's, for a field a SQLite database cannot have.
+    # PostgreSQL's HStoreField), and that imports psycopg: part of every process's start on
+    # SQLite (docs/performance.md), for a field a SQLite database cannot have.
     # Marked missing, it is skipped as where psycopg is not installed (tests/test_settings.py).
     sys.modules.setdefault("django.contrib.postgres.fields", None)
 

@@ -160,8 +160,8 @@ def lock_rows(queryset: QuerySet[M], **options) -> QuerySet[M]:
 def bulk_write(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     """One change of the version for a whole bulk write (an import, a replay, a restore).
 
-    SQLite's triggers run once per row: half a million rows made half a million updates of the
-    version row, two fifths of an import's time. Inside this block the version has changed once
+    SQLite's triggers run once per row: half a million rows would make half a million updates
+    of the version row. Inside this block the version has changed once
     and the triggers stand aside (``bulk`` is set, in the same transaction: nobody else sees it,
     and it is unset before the block ends or rolled back with it). PostgreSQL's triggers run
     once per statement and change the number once per transaction anyway.
@@ -191,13 +191,12 @@ def row_triggers_dropped(models: Iterable[type[Model]], using: str = DEFAULT_DB_
     """Inside :func:`bulk_write` on SQLite: the version triggers of these models' tables
     dropped for the block, and put back exactly as they were before it ends.
 
-    Quieted by the bulk mark, SQLite still runs a row trigger for every row to ask it, which
-    nearly doubled the cost of inserting a result (0.96 s against 0.50 s for 200,000 rows, in
-    memory). An import of 100,000 games writes 300,000 rows; dropping the triggers of the
-    tables it fills takes a millisecond. It is safe for the same reasons as
-    the mark: the version has already changed in this transaction, SQLite's schema changes are
-    part of the transaction (a rollback puts the triggers back, and other connections never see
-    them missing), and this transaction is SQLite's one writer meanwhile.
+    Quieted by the bulk mark, SQLite still runs a row trigger for every row to ask it, a cost of the
+    same order as inserting the row. An import of 100,000 games writes 300,000 rows; dropping the
+    triggers of the tables it fills is a few statements. It is safe for the same reasons as the
+    mark: the version has already changed in this transaction, SQLite's schema changes are part of
+    the transaction (a rollback puts the triggers back, and other connections never see them
+    missing), and this transaction is SQLite's one writer meanwhile.
     """
     connection = connections[using]
     if connection.vendor != "sqlite" or not getattr(connection, "_club_bulk_depth", 0):

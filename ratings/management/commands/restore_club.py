@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import backup_restore
+from ratings import backup_restore, engine
 from ratings.backup_json import MiB
 from ratings.restore_checks import RestoreRefused
 
@@ -27,7 +27,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: str, max_size: int, **options):
         try:
-            summary = backup_restore.club_restore(path=Path(file), max_bytes=max_size * MiB)
+            with engine.collection_paused():
+                summary = backup_restore.club_restore(path=Path(file), max_bytes=max_size * MiB)
         except RestoreRefused as refusal:
             raise CommandError(f"{refusal}: nothing was restored.") from None
         self.stdout.write(
