@@ -116,8 +116,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages compressed for browsers that ask (all do): a phone's connection at the table loads
-    # a tenth of the bytes (docs/performance.md). Outside everything that writes the body
+    # Pages compressed for browsers that ask (all do): HTML tables compress well, and a phone's
+    # connection at the table is the slow part of a page. Outside everything that writes the body
     # (the page cache fills in each visitor's CSRF token and messages first); WhiteNoise above
     # serves the static files precompressed. Django pads each response against BREACH, and
     # CSRF tokens are masked per response.
