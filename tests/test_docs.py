@@ -53,7 +53,11 @@ def test_every_relative_link_leads_to_a_file_and_heading_that_exist(document):
     assert broken == []
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+# docs/ARCHITECTURE.md's code map is the layout's to keep (issue 26, point 8); its links are
+# checked above.
+@pytest.mark.parametrize(
+    "document", [d for d in DOCUMENTS if d.name != "ARCHITECTURE.md"], ids=lambda path: path.name
+)
 def test_every_path_named_is_in_the_repository(document):
     # A template may be named as the template loader names it (`ratings/game_paper.html`).
     missing = [
