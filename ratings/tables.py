@@ -56,8 +56,8 @@ class ClubTable(tables.Table):
     pass of Python (``templates/ratings/table.html`` puts :meth:`body_html` in the ``tbody``).
 
     django-tables2 renders every cell through the template engine, recomputing the column's
-    attributes and inspecting its render method's signature each time: about half of a drawn
-    leaderboard's time (``bench/tables_drawn.py``, docs/performance.md). Here each column's
+    attributes and inspecting its render method's signature each time, which a drawn page with
+    many rows feels (``bench/tables_drawn.py``; figures in docs/performance.md). Here each column's
     ``<td>`` attributes and render arguments are worked out once per page, and a cell costs its
     ``render_<column>`` call. The HTML is the same (tests/views/test_tables.py compares it with
     django-tables2's own rendering) for what these tables use: a value from the column's
