@@ -474,3 +474,8 @@ __all__ += [
     "Scoring",
     "TableSeat",
 ]
+
+# The API's tokens (ratings/api/tokens.py): a model of this app, never shown on a page.
+from ratings.api.tokens import ApiToken  # noqa: E402
+
+__all__ += ["ApiToken"]

@@ -388,6 +388,16 @@ def game_detail() -> QuerySet[Game]:
     )
 
 
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their league's slug and their results in seat order, for the API's game
+    list and game: two queries for any number of games."""
+    return (
+        Game.objects.select_related("league")
+        .only("played_at", "bula", "ended_early", "league__slug")
+        .prefetch_related(_results_by_seat())
+    )
+
+
 # Players ----------------------------------------------------------------------------------------
 
 # A typed name this long or longer also finds names a typo away (ratings.names allows no edit

@@ -34,7 +34,10 @@ from django.db.models import Model, QuerySet
 
 TABLE = "ratings_dataversion"
 # What pages never show: the audit trail is the admin's, a pending upload is its uploader's.
-UNVERSIONED = frozenset({"ratings_dataversion", "ratings_auditentry", "ratings_pendingupload"})
+# An API token is its member's, and its "last used" is written at every call.
+UNVERSIONED = frozenset(
+    {"ratings_dataversion", "ratings_auditentry", "ratings_pendingupload", "ratings_apitoken"}
+)
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
 # import of thousands of statements bumps the row once, not thousands of times.
