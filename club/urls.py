@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from club.accounts import LoginView, needs_email
 from ratings.api.urls import api
+from ratings.views.offline import service_worker
 
 # django.contrib.auth.urls, with the password reset only when the club can send email.
 accounts = [
@@ -42,6 +43,7 @@ urlpatterns = [
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
+    path("sw.js", service_worker, name="service_worker"),
     path("", include("ratings.urls")),
 ]
 
