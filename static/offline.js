@@ -2,8 +2,9 @@
  * phone and sent when the connection comes back. A progressive enhancement: without scripts the
  * forms work as they always did.
  *
- * - A game form (it carries a submission_key) submitted while the browser is offline, or whose
- *   POST cannot reach the server, is kept in IndexedDB with its fields and its key.
+ * - A game form (it carries a submission_key) submitted while the browser is offline is kept in
+ *   IndexedDB (static/offline-store.js) with its fields and its key; one whose POST cannot reach
+ *   the server while the browser believes it is online is kept by the service worker.
  * - Every page (this file is in base.html) says how many papers wait ("1 paper waiting to be
  *   sent"), and sends them on page load, on the `online` event and when the tab is shown again.
  *   Not Background Sync: Safari and iOS lack it.
@@ -18,35 +19,13 @@
 (function () {
   "use strict";
 
-  var DB = "club-offline", STORE = "papers";
+  var papers = window.clubPapers;  // static/offline-store.js
   var banner = document.getElementById("offline-queue");
   var sending = false;
 
-  function open() {
-    return new Promise(function (resolve, reject) {
-      var request = indexedDB.open(DB, 1);
-      request.onupgradeneeded = function () {
-        request.result.createObjectStore(STORE, { keyPath: "key" });
-      };
-      request.onsuccess = function () { resolve(request.result); };
-      request.onerror = function () { reject(request.error); };
-    });
-  }
-
-  function store(mode, work) {
-    return open().then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var tx = db.transaction(STORE, mode);
-        var result = work(tx.objectStore(STORE));
-        tx.oncomplete = function () { db.close(); resolve(result && result.result); };
-        tx.onerror = function () { db.close(); reject(tx.error); };
-      });
-    });
-  }
-
-  function all() { return store("readonly", function (s) { return s.getAll(); }); }
-  function put(paper) { return store("readwrite", function (s) { return s.put(paper); }); }
-  function remove(key) { return store("readwrite", function (s) { return s.delete(key); }); }
+  function all() { return papers.all(); }
+  function put(paper) { return papers.put(paper); }
+  function remove(key) { return papers.remove(key); }
 
   // The banner ----------------------------------------------------------------------------------
 
@@ -83,10 +62,7 @@
   // Keeping a paper -----------------------------------------------------------------------------
 
   function fieldsOf(form, submitter) {
-    var fields = [];
-    new FormData(form).forEach(function (value, name) {
-      if (name !== "csrfmiddlewaretoken") fields.push([name, String(value)]);
-    });
+    var fields = papers.fields(new FormData(form));
     if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
     return fields;
   }
@@ -187,7 +163,7 @@
     var form = document.querySelector("form input[name=submission_key]");
     if (!match || !form) return;
     form = form.form;
-    store("readonly", function (s) { return s.get(match[1]); }).then(function (paper) {
+    papers.get(match[1]).then(function (paper) {
       if (!paper) return;
       paper.fields.forEach(function (pair) {
         var field = form.elements[pair[0]];
@@ -203,13 +179,23 @@
     });
   }
 
-  if (!window.indexedDB) return;
+  // A page opened from the worker's copy may carry the key of a paper kept since: the form
+  // takes a new one, so the next paper typed into it is a game of its own.
+  function freshKey() {
+    var field = document.querySelector("form input[name=submission_key]");
+    if (!field) return Promise.resolve();
+    return papers.get(field.value).then(function (kept) {
+      if (kept) field.value = newKey();
+    });
+  }
+
+  if (!window.indexedDB || !papers) return;
   window.addEventListener("online", sendAll);
   window.addEventListener("hashchange", reopen);  // the banner's link on the form's own page
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") sendAll();
   });
-  refresh().then(sendAll).then(reopen);
+  freshKey().then(refresh).then(sendAll).then(reopen);
   if ("serviceWorker" in navigator && banner && banner.dataset.worker) {
     navigator.serviceWorker.register(banner.dataset.worker).catch(function () {});
   }

@@ -85,6 +85,35 @@ def test_a_paper_waits_for_the_member_to_log_in_again(open_browser, django_user_
     assert Game.objects.count() == 1
 
 
+def test_a_paper_the_network_drops_while_the_phone_thinks_it_is_online_is_kept(
+    open_browser, django_user_model
+):
+    """A basement's wifi: the phone says it is online, the POST never reaches the server. The
+    service worker keeps the paper and sends the member back to the form."""
+    league = club(django_user_model)
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    page.add_init_script("Object.defineProperty(Navigator.prototype, 'onLine', {get: () => true})")
+    log_in(browsing)
+    entry = reverse("ratings:game_new", args=[league.slug])
+    browsing.goto(entry)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(entry)
+    kept_key = page.locator("input[name=submission_key]").input_value()
+    page.context.set_offline(True)
+    fill_in_the_paper(page)
+    page.get_by_role("button", name="Check scores").click()
+    page.locator("#offline-queue").get_by_text(WAITING).wait_for()
+    # The form opened from the worker's copy takes a key of its own for the next paper.
+    assert page.locator("input[name=submission_key]").input_value() != kept_key
+    assert Game.objects.count() == 0
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.locator("#offline-queue").wait_for(state="hidden")
+    assert str(Game.objects.get().submission_key) == kept_key
+
+
 def test_a_refused_paper_opens_its_form_with_the_errors(open_browser, django_user_model):
     league = club(django_user_model)
     browsing = open_browser(PHONE)
