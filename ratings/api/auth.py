@@ -32,9 +32,12 @@ class TokenAuth(HttpBearer):
 
 class ClubReadable:
     """Reads without a token, as the site allows them: always, unless the club is private
-    (then a logged-in browser session still reads)."""
+    (then a logged-in browser session still reads). A token that was sent but is not valid
+    (revoked, mistyped) is a 401 all the same: a bot learns its token stopped working."""
 
     def __call__(self, request: HttpRequest) -> bool | None:
+        if "Authorization" in request.headers:
+            return None
         if not settings.CLUB_PRIVATE or request.user.is_authenticated:
             return True
         return None

@@ -211,3 +211,13 @@ def test_writes_are_throttled_per_token_with_retry_after(
     throttled = post(api, worked_example_league, paper())
     assert throttled.status_code == 429
     assert int(throttled["Retry-After"]) >= 1
+
+
+def test_a_repeated_key_costs_a_fixed_number_of_queries(
+    api, worked_example_league, worked_example_players, django_assert_num_queries
+):
+    body = paper()
+    post(api, worked_example_league, body)
+    # The token and marking it used; the league; the key's game; its results with players.
+    with django_assert_num_queries(5):
+        assert post(api, worked_example_league, body).status_code == 200

@@ -137,6 +137,12 @@ def test_a_private_club_reads_only_with_a_token(settings, api, client, club):
     assert api.get("/api/v1/leagues").status_code == 200
 
 
+def test_a_token_that_is_not_valid_is_401_even_where_reading_needs_none(client, club):
+    assert client.get("/api/v1/leagues").status_code == 200
+    bad = Client(headers={"Authorization": "Bearer club_revoked-long-ago"})
+    assert bad.get("/api/v1/leagues").status_code == 401
+
+
 def test_a_token_costs_two_queries(api, club, django_assert_num_queries):
     with django_assert_num_queries(1 + TOKEN):
         api.get("/api/v1/leagues")
