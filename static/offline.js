@@ -126,7 +126,13 @@
       return page(response).then(function (doc) {
         var token = doc.querySelector("input[name=csrfmiddlewaretoken]");
         if (!token) throw new Error("no form on " + paper.url);
-        return post(paper.url, paper.fields, token.value, { preview: "1" }).then(page).then(function (checked) {
+        return post(paper.url, paper.fields, token.value, { preview: "1" }).then(function (answer) {
+          // Anything but the form drawn again (a server error, a refused CSRF token) is not
+          // the club's answer about the paper: it stays kept, to be tried again.
+          if (!answer.ok) throw new Error("checking answered " + answer.status);
+          return page(answer);
+        }).then(function (checked) {
+          if (!checked.querySelector("input[name=submission_key]")) throw new Error("no form");
           var previewed = checked.querySelector("input[name=previewed]");
           if (!previewed || !previewed.value) {
             paper.refused = true;
