@@ -221,3 +221,13 @@ def test_a_repeated_key_costs_a_fixed_number_of_queries(
     # The token and marking it used; the league; the key's game; its results with players.
     with django_assert_num_queries(5):
         assert post(api, worked_example_league, body).status_code == 200
+
+
+def test_a_member_the_club_does_not_let_enter_games_is_403(
+    api, monkeypatch, worked_example_league, worked_example_players
+):
+    # The rule is ratings.access's, asked as the entry form's view asks it.
+    monkeypatch.setattr("ratings.api.auth.can_enter_games", lambda user: False)
+    response = post(api, worked_example_league, paper())
+    assert response.status_code == 403
+    assert not Game.objects.exists()
