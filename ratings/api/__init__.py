@@ -1,8 +1,6 @@
 """The club's HTTP API under ``/api/v1/`` (django-ninja): reads for scoring apps and bots, and
-game entry through the same forms and engine as the site. ``tokens.py`` holds the per-device
-tokens, ``auth.py`` checks them, ``schemas.py`` the shapes, ``routers/`` one module per resource;
+game entry through the same forms and engine as the site. The per-device tokens are a model
+(:mod:`ratings.models.api_tokens`); ``auth.py`` checks them, ``schemas.py`` holds the shapes,
+``entry.py`` hands a posted game to the entry form, ``routers/`` has one module per resource;
 ``urls.py`` puts it together.
-
-Nothing is imported here: the token model is imported by :mod:`ratings.models` while the app
-registry loads, before the API's routers (which import forms and the engine) can be.
 """

@@ -1,7 +1,7 @@
 """A game posted to the API, entered exactly as the site's entry form enters it.
 
 The JSON is turned into the form's own fields and handed to the league's entry form
-(:func:`ratings.game_forms.game_form_class`): the same checks, the same messages, the same
+(:func:`ratings.forms.game_form_class`): the same checks, the same messages, the same
 name rules (a new name close to a player's is refused with the suggestions unless listed in
 ``new_players``), the same ``save`` through the engine. Nothing here checks a game a second time;
 it only translates field names both ways (``middle_1`` is ``seats[1].middle``).
@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from ratings.api.schemas import GameIn
-from ratings.game_forms import (
+from ratings.forms import (
     DuelGameForm,
     GameForm,
     PreferansGameForm,

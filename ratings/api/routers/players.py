@@ -6,10 +6,11 @@ from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from ratings import selectors, statistics
+from ratings import selectors
 from ratings.api.auth import read_auth
 from ratings.api.schemas import HeadToHeadOut, LeagueHistory, PlayerOut
 from ratings.models import League, Player
+from ratings.selectors import statistics
 
 router = Router(tags=["players"])
 

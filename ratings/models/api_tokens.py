@@ -70,7 +70,6 @@ class ApiToken(models.Model):
     objects = ApiTokenQuerySet.as_manager()
 
     class Meta:
-        app_label = "ratings"
         verbose_name = _("API token")
         verbose_name_plural = _("API tokens")
         ordering = ["-created_at", "-id"]
