@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# "Last used" to the minute: a bot reading every few seconds writes the row once a minute,
+# not at every call.
+LAST_USED_PRECISION = timedelta(minutes=1)
 # Written before the secret so a leaked token is recognisable in logs and secret scanners.
 TOKEN_PREFIX = "club_"
 
@@ -45,10 +49,13 @@ class ApiTokenQuerySet(models.QuerySet):
             .filter(digest=token_digest(token), user__is_active=True)
             .first()
         )
-        if row is not None:
-            row.last_used_at = timezone.now()
+        now = timezone.now()
+        if row is not None and (
+            row.last_used_at is None or now - row.last_used_at >= LAST_USED_PRECISION
+        ):
+            row.last_used_at = now
             # One UPDATE of one column: the token table is unversioned, so no page is redrawn.
-            type(row).objects.filter(pk=row.pk).update(last_used_at=row.last_used_at)
+            type(row).objects.filter(pk=row.pk).update(last_used_at=now)
         return row
 
 

@@ -23,7 +23,7 @@ def test_the_openapi_file_lists_every_route(client):
         "/api/v1/events/{event_id}",
     }
     post = schema["paths"]["/api/v1/leagues/{slug}/games"]["post"]
-    assert set(post["responses"]) >= {"200", "201", "400", "403"}
+    assert set(post["responses"]) >= {"200", "201", "400", "401", "403", "429"}
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
 
 

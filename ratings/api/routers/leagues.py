@@ -80,7 +80,14 @@ def recorded_body(request, game: Game) -> dict:
 
 @router.post(
     "/{slug}/games",
-    response={200: GameRecorded, 201: GameRecorded, 400: Errors, 403: Message},
+    response={
+        200: GameRecorded,
+        201: GameRecorded,
+        400: Errors,
+        401: Message,
+        403: Message,
+        429: Message,
+    },
     auth=token_auth,
     throttle=WriteThrottle(),
 )
