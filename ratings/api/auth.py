@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from ninja.throttling import SimpleRateThrottle
@@ -50,7 +51,7 @@ read_auth = [token_auth, ClubReadable()]
 def require_entry(request: HttpRequest) -> None:
     """403 unless the token's member may enter games (the site's entry form's rule)."""
     if not can_enter_games(request.user):
-        raise HttpError(403, "This token's member may not enter games.")
+        raise HttpError(403, _("This token's member may not enter games."))
 
 
 class WriteThrottle(SimpleRateThrottle):

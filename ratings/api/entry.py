@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ratings.api.schemas import GameIn
 from ratings.forms import (
@@ -46,7 +47,7 @@ DEALS_READER: Callable[[League, list[dict]], list[dict]] | None = None
 @dataclass(frozen=True)
 class SeatFields:
     """How a kind of game's seats become its form's fields: the seat keys it takes, and the
-    form's own fields (besides ``player_<n>``) they fill."""
+    form's own fields (besides ``player_<n>``) they fill. One subclass per entry form."""
 
     keys: tuple[str, ...]
 
@@ -59,11 +60,21 @@ class SeatFields:
                     data[f"{key}_{n}"] = seat[key]
         return data
 
+    def form_kwargs(self, seats: list[dict]) -> dict:
+        return {}
+
     def field_path(self, name: str) -> str:
         stem, _sep, seat = name.rpartition("_")
         if stem and seat.isdigit():
             return f"seats[{seat}].{stem}"
         return name
+
+
+class ScoredSeats(SeatFields):
+    """A scored game: as many rows as seats sent (the page's form shows six and more rows)."""
+
+    def form_kwargs(self, seats: list[dict]) -> dict:
+        return {"seats": len(seats)}
 
 
 class DuelSeats(SeatFields):
@@ -81,12 +92,12 @@ class DuelSeats(SeatFields):
         return "seats" if name == "outcome" else super().field_path(name)
 
 
-def seat_fields(form_class: type[GameForm]) -> SeatFields:
-    if issubclass(form_class, PreferansGameForm):
-        return SeatFields(("left", "middle", "right"))
-    if issubclass(form_class, DuelGameForm):
-        return DuelSeats(("score",))
-    return SeatFields(("score",))
+# Each entry form (the league's rating system names it) and how the JSON's seats fill it.
+SEAT_FIELDS: dict[type[GameForm], SeatFields] = {
+    PreferansGameForm: SeatFields(("left", "middle", "right")),
+    ScoredGameForm: ScoredSeats(("score",)),
+    DuelGameForm: DuelSeats(("score",)),
+}
 
 
 # The JSON's names of the form's game fields.
@@ -97,7 +108,7 @@ def _seats(league: League, game: GameIn) -> list[dict]:
     if game.deals is None:
         return [seat.model_dump() for seat in game.seats]
     if DEALS_READER is None:
-        raise Refused([{"field": "deals", "message": "This server does not take deals yet."}])
+        raise Refused([{"field": "deals", "message": _("This club does not take deals yet.")}])
     return DEALS_READER(league, game.deals)
 
 
@@ -105,7 +116,7 @@ def _unused_values(seats: list[dict], fields: SeatFields) -> list[dict]:
     """A value the league's games do not have (a score in a Preferans game, a column in a
     scored one) is refused rather than silently dropped."""
     return [
-        {"field": f"seats[{n}].{key}", "message": "This league's games have no such value."}
+        {"field": f"seats[{n}].{key}", "message": _("This league's games have no such value.")}
         for n, seat in enumerate(seats)
         for key in ("left", "middle", "right", "score")
         if seat.get(key) is not None and key not in fields.keys
@@ -138,7 +149,7 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
     if existing is not None:
         return existing, False
     form_class = game_form_class(league)
-    fields = seat_fields(form_class)
+    fields = SEAT_FIELDS[form_class]
     seats = _seats(league, game)
     unused = _unused_values(seats, fields)
     if unused:
@@ -157,8 +168,7 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
     for n, seat in enumerate(seats):
         if seat["player"].strip().lower() in new_players:
             data[f"new_player_{n}"] = "on"
-    kwargs = {"seats": len(seats)} if issubclass(form_class, ScoredGameForm) else {}
-    form = form_class(data, league=league, **kwargs)
+    form = form_class(data, league=league, **fields.form_kwargs(seats))
     if not form.is_valid():
         raise Refused(_errors(form, fields))
     try:
