@@ -29,14 +29,14 @@
 
   // The banner ----------------------------------------------------------------------------------
 
-  function show(papers) {
+  function show(kept) {
     if (!banner) return;
-    var waiting = papers.filter(function (p) { return !p.refused; });
-    var refused = papers.filter(function (p) { return p.refused; });
+    var waiting = kept.filter(function (p) { return !p.refused; });
+    var refused = kept.filter(function (p) { return p.refused; });
     var text = banner.querySelector("[data-text]");
     var link = banner.querySelector("a");
     link.hidden = true;
-    if (!papers.length) { banner.hidden = true; return; }
+    if (!kept.length) { banner.hidden = true; return; }
     var words = [];
     if (waiting.length) {
       words.push(waiting.length === 1 ? banner.dataset.one
@@ -153,8 +153,8 @@
   function sendAll() {
     if (sending || !navigator.onLine) return Promise.resolve();
     sending = true;
-    return all().then(function (papers) {
-      var waiting = papers.filter(function (p) { return !p.refused; });
+    return all().then(function (kept) {
+      var waiting = kept.filter(function (p) { return !p.refused; });
       return waiting.reduce(function (done, paper) {
         return done.then(function () { return send(paper); }).catch(function () {
           // Still no server (or a server error): kept, tried again at the next chance.
