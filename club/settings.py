@@ -110,6 +110,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "axes",
+    # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
+    "ninja",
     "ratings",
 ]
 
