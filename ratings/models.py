@@ -124,7 +124,7 @@ class League(models.Model):
 
     @property
     def has_thresholds(self) -> bool:
-        return bool(self.provisional_until or self.inactive_days)
+        return bool(self.rating_system.provisional_rule(self) or self.inactive_days)
 
     def inactive_before(self, now=None):
         """Players whose last game is before this moment are inactive (None: nobody is)."""
@@ -245,6 +245,12 @@ class Result(models.Model):
     score = models.FloatField(_("score"))
     rating_before = models.FloatField(_("rating before"))
     rating_after = models.FloatField(_("rating after"))
+    # Systems that keep a rating as a mean and an uncertainty (OpenSkill) store them here, the
+    # rating above being the number shown (systems.SkillRating); null for every other system.
+    mu_before = models.FloatField(_("mu before"), null=True, blank=True)
+    sigma_before = models.FloatField(_("sigma before"), null=True, blank=True)
+    mu_after = models.FloatField(_("mu after"), null=True, blank=True)
+    sigma_after = models.FloatField(_("sigma after"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("result")
@@ -308,6 +314,9 @@ class Standing(models.Model):
     last_change = models.FloatField(_("last change"), null=True, blank=True)
     last_played_at = models.DateTimeField(_("last played"), null=True, blank=True)
     peak_rating = models.FloatField(_("peak rating"))
+    # The rating's mean and uncertainty, for systems that keep them (as on Result).
+    mu = models.FloatField(_("mu"), null=True, blank=True)
+    sigma = models.FloatField(_("sigma"), null=True, blank=True)
 
     objects = StandingQuerySet.as_manager()
 
