@@ -34,12 +34,13 @@ def hearts(make_league, make_player, record_game):
 
 def package_replay(league):
     """The league replayed with the package from scratch: (mu, sigma) after each result by id,
-    and each player's last; places worked out here (lowest score first, ties share)."""
+    and each player's last; places worked out here (ties share)."""
     model = PlackettLuce()
     skill, after = {}, {}
     for game in league.games.chronological().prefetch_related("results"):
         results = sorted(game.results.all(), key=lambda r: r.seat)
-        ordered = sorted(r.score for r in results)
+        lowest_first = league.rating_system.lower_score_is_better
+        ordered = sorted((r.score for r in results), reverse=not lowest_first)
         ranks = [float(ordered.index(r.score) + 1) for r in results]
         teams = [[skill.get(r.player_id, model.rating())] for r in results]
         for r, (new,) in zip(results, model.rate(teams, ranks=ranks), strict=True):
@@ -162,3 +163,22 @@ def test_a_backup_restores_the_skills(tmp_path, hearts):
     call_command("restore_club", str(backup), stdout=StringIO())
     assert list(Result.objects.order_by("pk").values_list("mu_after", "sigma_after")) == before
     assert Standing.objects.filter(mu__isnull=False).count() == 6
+
+
+def test_a_member_enters_a_game_through_the_preview(member_client, make_league):
+    league = make_league(System.OPENSKILL_HIGHSCORE, start_rating=0)
+    url = reverse("ratings:game_new", args=[league.slug])
+    data = {
+        "submission_key": "6f2c8f0e-8a55-4d1f-9a55-0d7f0e1b2c3d",
+        "played_at": "2026-03-12T21:30",
+        **{"player_0": "Ana", "score_0": "812", "player_1": "Bo", "score_1": "640"},
+        **{"player_2": "Cy", "score_2": "640"},
+    }
+    preview = member_client.post(url, {**data, "preview": "1"})
+    rows = preview.context["preview"]
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(3)], ranks=[1.0, 2.0, 2.0])
+    assert [row["after"] for row in rows] == [team[0].ordinal() for team in expected]
+    token = preview.context["form"]["previewed"].value()
+    member_client.post(url, {**data, "previewed": token, "save": "1"})
+    assert_matches_the_package(league)
