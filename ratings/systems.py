@@ -186,6 +186,11 @@ class RatingSystem:
         place (1, 2, 2, 4)."""
         return openskill.places(scores, lower_is_better=self.lower_score_is_better)
 
+    def pair_chance(self, first: float, second: float) -> float | None:
+        """The chance a player rated ``first`` finishes ahead of one rated ``second`` by the
+        system's own model; None for a system without one (prefko, Rayter)."""
+        return None
+
     def start_state(self, rating: float) -> float:
         """A player's rating before their first game, from a start rating (the league's or
         their own)."""
@@ -373,6 +378,9 @@ class ClassicElo(HeadToHead):
 
     code = System.ELO
 
+    def pair_chance(self, first, second):
+        return 1 / (1 + 10 ** ((second - first) / 400))
+
     def rater(self, league, birth_dates):
         k = league.elo_k
 
@@ -388,6 +396,9 @@ class FideElo(HeadToHead):
     code = System.FIDE
     integer_ratings = True
     uses_birth_dates = True
+
+    def pair_chance(self, first, second):
+        return elo.fide_expected(first, second)
 
     def rater(self, league, birth_dates):
         blitz, rapid = league.speed == Speed.BLITZ, league.speed == Speed.RAPID
@@ -438,6 +449,11 @@ class OpenSkill(RatingSystem):
         if mu is None or sigma is None:
             return self.start_state(rating)
         return SkillRating(mu, sigma)
+
+    def pair_chance(self, first, second):
+        return openskill.pair_chance(
+            openskill.Skill(first.mu, first.sigma), openskill.Skill(second.mu, second.sigma)
+        )
 
     def provisional_rule(self, league):
         if league.provisional_games is None:

@@ -126,8 +126,9 @@ def fit_slope(pairs: Iterable[tuple[float, float]], start: float = 0.0) -> float
     # the slope finite when the favourite has always won so far (a handful of games), and
     # weighs nothing against a league's hundreds of pairs. Scale-free: it is in the data's units.
     data.append((sum(abs(d) for d, _y in data) / len(data), 0.5))
-    slope = start
-    for _ in range(50):
+    slope = start if math.isfinite(start) else 0.0
+    best = _log_likelihood(data, slope)
+    for _ in range(100):
         gradient = hessian = 0.0
         for d, y in data:
             p = logistic(slope, d)
@@ -136,11 +137,28 @@ def fit_slope(pairs: Iterable[tuple[float, float]], start: float = 0.0) -> float
         if hessian <= 0:
             break
         step = gradient / hessian
-        # A league where the favourite always wins has no finite best slope: stop growing.
-        slope = max(-1e6, min(1e6, slope + step))
-        if abs(step) <= 1e-10 * max(1.0, abs(slope)):
+        # Newton's step, halved until the fit improves: from a poor start a full step can
+        # overshoot far into the wrong sign (the curve is flat out there).
+        for _halving in range(60):
+            tried = slope + step
+            value = _log_likelihood(data, tried)
+            if value >= best:
+                break
+            step /= 2
+        else:
+            break
+        slope, best = tried, value
+        if abs(step) <= 1e-12 * max(1.0, abs(slope)):
             break
     return slope
+
+
+def _log_likelihood(data: list[tuple[float, float]], slope: float) -> float:
+    total = 0.0
+    for d, y in data:
+        p = min(1 - EPSILON, max(EPSILON, logistic(slope, d)))
+        total += y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total
 
 
 def evaluate(games: Sequence[Sequence[Pair]]) -> Report:

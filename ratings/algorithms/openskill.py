@@ -30,6 +30,7 @@ __all__ = [
     "ORDINAL_Z",
     "Skill",
     "ordinal",
+    "pair_chance",
     "places",
     "rate",
     "win_chances",
@@ -81,6 +82,12 @@ def rate(
     ranks = [float(place) for place in places(scores, lower_is_better=lower_is_better)]
     rated = model.rate(teams, ranks=ranks)
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+def pair_chance(first: Skill, second: Skill) -> float:
+    """The chance ``first`` finishes ahead of ``second``, by the package's ``predict_win`` for
+    the two alone."""
+    return win_chances([first, second])[0]
 
 
 def win_chances(skills: Sequence[Skill]) -> list[float]:
