@@ -141,6 +141,9 @@ class RatingSystem:
     score_label: ClassVar = gettext_lazy("Score")
     # A rating kept as a mean and an uncertainty (SkillRating): exports carry them, with places.
     keeps_skill: ClassVar[bool] = False
+    # The system has its own model of who finishes ahead (pair_chance, win_chances); the others
+    # get chances from a curve fitted on the league's games.
+    own_chances: ClassVar[bool] = False
     # Players with fewer games are listed after the ranked ones, unranked, unless the league
     # says otherwise: a rating from a handful of games says little in these systems.
     default_provisional_games: ClassVar[int] = 10
@@ -185,6 +188,22 @@ class RatingSystem:
         """Each seat's place at the table from the scores: 1 the best, a tie shares the better
         place (1, 2, 2, 4)."""
         return openskill.places(scores, lower_is_better=self.lower_score_is_better)
+
+    def win_chances(self, ratings: Sequence[float], slope: float | None) -> list[float] | None:
+        """Each player's chance to finish first at a table, from their ratings before the game.
+
+        A system without a model of its own (``pair_chance`` None) needs ``slope``, fitted on
+        the league's games (:func:`ratings.algorithms.backtest.fit_slope`): then a player's
+        chance is their strength ``exp(slope * rating)`` (``-rating`` where lower is better)
+        over the table's, the Bradley-Terry model whose pairs are the fitted curve. None when
+        there is nothing to go on."""
+        if slope is None:
+            return None
+        sign = -slope if self.lower_is_better else slope
+        best = max(sign * rating for rating in ratings)
+        strengths = [math.exp(sign * rating - best) for rating in ratings]
+        total = sum(strengths)
+        return [strength / total for strength in strengths]
 
     def pair_chance(self, first: float, second: float) -> float | None:
         """The chance a player rated ``first`` finishes ahead of one rated ``second`` by the
@@ -355,6 +374,7 @@ class HeadToHead(RatingSystem):
 
     kind = Kind.DUEL
     seats = (2, 2)
+    own_chances = True
     event_table_sizes = (2, 2)
     # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
     default_provisional_games = 0
@@ -366,6 +386,11 @@ class HeadToHead(RatingSystem):
         if sorted(checked) not in ([0.0, 1.0], [0.5, 0.5]):
             raise ValidationError(_("A head-to-head game is a win and a loss, or a draw."))
         return checked
+
+    def win_chances(self, ratings, slope):
+        # The expected score (a draw counts half), by the system's own formula.
+        chance = self.pair_chance(*ratings)
+        return [chance, 1 - chance]
 
     def score_text(self, score):
         if score >= 1:
@@ -440,6 +465,7 @@ class OpenSkill(RatingSystem):
     # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
     provisional_sigma: ClassVar[float] = 5.0
     keeps_skill = True
+    own_chances = True
     default_provisional_games = 0
 
     def start_state(self, rating):
@@ -454,6 +480,9 @@ class OpenSkill(RatingSystem):
         return openskill.pair_chance(
             openskill.Skill(first.mu, first.sigma), openskill.Skill(second.mu, second.sigma)
         )
+
+    def win_chances(self, ratings, slope):
+        return openskill.win_chances([openskill.Skill(r.mu, r.sigma) for r in ratings])
 
     def provisional_rule(self, league):
         if league.provisional_games is None:
