@@ -154,6 +154,7 @@ def test_every_page_of_the_league_opens(client, hearts):
         assert client.get(url).status_code == 200, url
 
 
+@pytest.mark.django_db(transaction=True)  # flush and restore, as the backup tests do
 def test_a_backup_restores_the_skills(tmp_path, hearts):
     league, _players = hearts
     before = list(Result.objects.order_by("pk").values_list("mu_after", "sigma_after"))
