@@ -5,7 +5,7 @@ the object). The object knows what kind of game the league plays, how many seats
 which way is better, whether ratings are whole numbers, how a game's entries become scores (and
 what is refused), how to rate a game, which entry form the league uses, and how a score reads.
 Nothing else compares system or kind strings: a fifth system is a subclass here, its algorithm in
-``ratings/algorithms/`` and its form in ``ratings/game_forms.py`` (see docs/ARCHITECTURE.md).
+``ratings/algorithms/`` and its form in ``ratings/forms/games.py`` (see docs/ARCHITECTURE.md).
 
 The model is pretix's payment providers: the core asks the provider instead of switching on it.
 """
@@ -267,7 +267,7 @@ class Prefko(RatingSystem):
     event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
-    form_path = "ratings.game_forms.PreferansGameForm"
+    form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
     def scores(self, entries, *, bula, ended_early):
@@ -314,11 +314,11 @@ class Rayter(RatingSystem):
 
     kind = Kind.SCORED
     seats = (2, 50)
-    form_path = "ratings.game_forms.ScoredGameForm"
+    form_path = "ratings.forms.games.ScoredGameForm"
 
     def checked_scores(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
-        always be written out as its file (:mod:`ratings.rayter_standings`)."""
+        always be written out as its file (:mod:`ratings.rayter.standings`)."""
         # Whole by their type, as a file brings them: checked in C, a hundred thousand times.
         # (min and max without a default: a keyword costs a builtin twice its time.)
         if (
@@ -378,7 +378,7 @@ class HeadToHead(RatingSystem):
     event_table_sizes = (2, 2)
     # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
     default_provisional_games = 0
-    form_path = "ratings.game_forms.DuelGameForm"
+    form_path = "ratings.forms.games.DuelGameForm"
     score_label = gettext_lazy("Result")
 
     def checked_scores(self, scores):
@@ -460,7 +460,7 @@ class OpenSkill(RatingSystem):
 
     kind = Kind.SCORED
     seats = (2, 50)
-    form_path = "ratings.game_forms.ScoredGameForm"
+    form_path = "ratings.forms.games.ScoredGameForm"
     # A player is provisional while sigma is above this (unless the league sets a number of
     # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
     provisional_sigma: ClassVar[float] = 5.0

@@ -28,7 +28,7 @@ from ratings.engine.state import (
 )
 from ratings.engine.validation import prepare_scored_games
 from ratings.models import AuditAction, Game, League, Player, Result
-from ratings.player_models import normalise_name
+from ratings.models.players import normalise_name
 from ratings.versioning import bulk_write, row_triggers_dropped
 
 # Games rated and written at a time by games_record_many.

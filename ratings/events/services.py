@@ -41,7 +41,7 @@ from ratings.models import (
     Scoring,
     TableSeat,
 )
-from ratings.player_models import normalise_name
+from ratings.models.players import normalise_name
 from ratings.versioning import lock_rows
 
 # Points per place must be whole numbers, and not absurd ones.
