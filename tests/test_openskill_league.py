@@ -183,3 +183,17 @@ def test_a_member_enters_a_game_through_the_preview(member_client, make_league):
     token = preview.context["form"]["previewed"].value()
     member_client.post(url, {**data, "previewed": token, "save": "1"})
     assert_matches_the_package(league)
+
+
+def test_a_club_night_of_the_league_rates_its_tables(client, make_league, make_player):
+    from ratings.events import services as event_services
+    from tests.builders import make_event, play_table
+
+    league = make_league(System.OPENSKILL_LOWSCORE, start_rating=0)
+    players = [make_player() for _ in range(8)]
+    event = make_event(league, players, table_size=4)
+    drawn = event_services.round_draw(event=event)
+    for table in drawn.tables.all():
+        play_table(table, scores=[0, 13, 13, 26])
+    assert_matches_the_package(league)
+    assert client.get(reverse("ratings:event", args=[event.pk])).status_code == 200
