@@ -474,3 +474,8 @@ __all__ += [
     "Scoring",
     "TableSeat",
 ]
+
+# The digital paper (a game entered deal by deal): its own module, models of this app all the same.
+from ratings.papers.models import Deal, DigitalPaper  # noqa: E402
+
+__all__ += ["Deal", "DigitalPaper"]

@@ -51,6 +51,7 @@ from ratings.algorithms.preferans import final_scores
 
 __all__ = [
     "CONTRACTS",
+    "FOLLOWER_PLAYS",
     "KONTRA_LEVELS",
     "DealLog",
     "Follower",
@@ -61,6 +62,7 @@ __all__ = [
     "SeatPaper",
     "deal_value",
     "draw_paper",
+    "hand_from_entry",
     "paper_result",
     "paper_results",
     "parse_log",
@@ -101,6 +103,69 @@ def deal_value(contract: str, *, igra: bool = False, refa: bool = False, kontra:
     if refa:
         value *= 2
     return value * 2**kontra
+
+
+FOLLOWER_PLAYS = ("followed", "passed", "invited")
+
+
+def hand_from_entry(entry: object, *, repealed: bool = False) -> dict[str, object]:
+    """A deal as the players said it at the table, turned into a hand of the deal log.
+
+    ``{"refa": true}`` for a deal all three passed; otherwise ``{"declarer": 1, "contract":
+    "herc", "igra": false, "on_refa": false, "kontra": 0, "failed": false, "followers":
+    [{"seat": 2, "play": "followed", "tricks": 2, "failed": false}, {"seat": 3, "play":
+    "passed"}]}``. The value is :func:`deal_value`'s (``on_refa``: the declarer plays an unplayed
+    refa). A follower ``invited`` by the other writes nothing: the one who invited enters the
+    defence's tricks, both followers' together. PaperError when the entry is malformed.
+    """
+    if not isinstance(entry, Mapping):
+        raise PaperError("a deal must be an object")
+    if _flag(entry, "refa", "the deal"):
+        return {"refa": True, "repealed": True} if repealed else {"refa": True}
+    contract = entry.get("contract")
+    kontra = entry.get("kontra", 0)
+    try:
+        value = deal_value(
+            contract,  # type: ignore[arg-type]
+            igra=_flag(entry, "igra", "the deal"),
+            refa=_flag(entry, "on_refa", "the deal"),
+            kontra=kontra,  # type: ignore[arg-type]
+        )
+    except (ValueError, TypeError) as error:
+        raise PaperError(str(error)) from None
+    declarer = _seat(entry.get("declarer"), "the declarer's seat")
+    followers = entry.get("followers")
+    if not isinstance(followers, list) or len(followers) != 2:
+        raise PaperError("a played deal needs exactly two followers")
+    plays = []
+    for index, follower in enumerate(followers, start=1):
+        if not isinstance(follower, Mapping):
+            raise PaperError(f"follower {index} must be an object with a seat")
+        play = follower.get("play", "passed")
+        if play not in FOLLOWER_PLAYS:
+            raise PaperError(f"follower {index} followed, passed or was invited, not {play!r}")
+        plays.append(play)
+    if plays.count("invited") == 2 or ("invited" in plays and "passed" in plays):
+        raise PaperError("an invited follower plays beside the one who invited them")
+    hand_followers = []
+    for index, (follower, play) in enumerate(zip(followers, plays, strict=True), start=1):
+        followed = play == "followed"
+        hand_followers.append(
+            {
+                "seat": _seat(follower.get("seat"), f"follower {index}'s seat"),
+                "followed": followed,
+                "tricks": _tricks(follower.get("tricks", 0), f"follower {index}'s tricks")
+                if followed
+                else 0,
+                "failed": _flag(follower, "failed", f"follower {index}") and followed,
+            }
+        )
+    return {
+        "value": value,
+        "declarer": {"seat": declarer, "failed": _flag(entry, "failed", "the declarer")},
+        "followers": hand_followers,
+        "repealed": repealed,
+    }
 
 
 # A deal log --------------------------------------------------------------------------------------

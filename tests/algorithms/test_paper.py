@@ -20,6 +20,7 @@ from ratings.algorithms.paper import (
     PaperError,
     deal_value,
     draw_paper,
+    hand_from_entry,
     paper_result,
     parse_log,
 )
@@ -357,3 +358,61 @@ def test_the_totals_are_the_last_entries_written(log):
             assert seat[column] == (numbers[-1] if numbers else 0)
         numbers = [e for e in written(seat["paper"]["middle"]) if isinstance(e, int)]
         assert seat["middle"] in (numbers[-1], 0)
+
+
+# What the players say ----------------------------------------------------------------------------
+
+
+def test_an_invitation_writes_the_defences_tricks_for_the_one_who_invited():
+    said = {
+        "declarer": 1,
+        "contract": "tref",
+        "on_refa": True,
+        "kontra": 1,
+        "followers": [
+            {"seat": 2, "play": "followed", "tricks": 3, "failed": False},
+            {"seat": 3, "play": "invited", "tricks": 2, "failed": True},
+        ],
+    }
+    assert hand_from_entry(said) == {
+        "value": 40,
+        "declarer": {"seat": 1, "failed": False},
+        "followers": [
+            {"seat": 2, "followed": True, "tricks": 3, "failed": False},
+            {"seat": 3, "followed": False, "tricks": 0, "failed": False},
+        ],
+        "repealed": False,
+    }
+
+
+def test_a_refa_as_said_is_a_refa_hand():
+    assert hand_from_entry({"refa": True}) == {"refa": True}
+    assert hand_from_entry({"refa": True}, repealed=True) == {"refa": True, "repealed": True}
+
+
+@pytest.mark.parametrize(
+    ("said", "message"),
+    [
+        ({"declarer": 1, "contract": "preferans", "followers": []}, "unknown contract"),
+        ({"declarer": 1, "contract": "pik", "followers": []}, "exactly two followers"),
+        (
+            {
+                "declarer": 1,
+                "contract": "pik",
+                "followers": [{"seat": 2, "play": "invited"}, {"seat": 3, "play": "passed"}],
+            },
+            "an invited follower plays beside the one who invited them",
+        ),
+        (
+            {
+                "declarer": 1,
+                "contract": "pik",
+                "followers": [{"seat": 2, "play": "slept"}, {"seat": 3}],
+            },
+            "follower 1 followed, passed or was invited",
+        ),
+    ],
+)
+def test_what_the_players_say_is_checked(said, message):
+    with pytest.raises(PaperError, match=message):
+        hand_from_entry(said)
