@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Deal, DigitalPaper
+from ratings.models import Deal, DigitalPaper, League, Result
 
 
 def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:
@@ -32,8 +32,51 @@ def drawn_paper(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> pap
 
 def deal_logs_of_games(game_ids: Iterable[int]) -> dict[int, dict]:
     """Each game's deal log, for the games finished from a digital paper (two queries)."""
-    papers = list(DigitalPaper.objects.filter(game_id__in=list(game_ids)))
+    return _deal_logs(DigitalPaper.objects.filter(game_id__in=list(game_ids)))
+
+
+def deal_logs_of_league(league: League) -> dict[int, dict]:
+    """The deal log of each game of the league finished from a digital paper, by game id."""
+    return _deal_logs(DigitalPaper.objects.filter(league=league, game__isnull=False))
+
+
+def _deal_logs(papers_query) -> dict[int, dict]:
+    papers = list(papers_query)
     deals: dict[int, list[Deal]] = {paper.pk: [] for paper in papers}
     for deal in Deal.objects.filter(paper__in=papers).order_by("paper_id", "number"):
         deals[deal.paper_id].append(deal)
     return {paper.game_id: deal_log(paper, deals[paper.pk]) for paper in papers}
+
+
+def first_paper_difference() -> str | None:
+    """The first digital paper whose deals the rules refuse, or which does not give its game's
+    players and columns; None when every paper agrees (restore_club's check, three queries)."""
+    papers = list(DigitalPaper.objects.order_by("pk"))
+    deals: dict[int, list[Deal]] = {paper.pk: [] for paper in papers}
+    for deal in Deal.objects.order_by("paper_id", "number"):
+        deals.setdefault(deal.paper_id, []).append(deal)
+    seats: dict[int, list[tuple]] = {}
+    for game_id, player_id, left, middle, right in (
+        Result.objects.filter(game__digital_paper__isnull=False)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "player_id", "left", "middle", "right")
+    ):
+        seats.setdefault(game_id, []).append((player_id, (left, middle, right)))
+    for paper in papers:
+        numbers = [deal.number for deal in deals[paper.pk]]
+        if numbers != list(range(1, len(numbers) + 1)):
+            return f"digital paper {paper.pk} has deals {numbers}, not 1, 2, ..."
+        try:
+            drawn = drawn_paper(paper, deals[paper.pk])
+        except paper_rules.PaperError as error:
+            return f"digital paper {paper.pk}: {error}"
+        if paper.game_id is None:
+            continue
+        players = (paper.player_1_id, paper.player_2_id, paper.player_3_id)
+        expected = list(zip(players, drawn.columns, strict=True))
+        if seats.get(paper.game_id) != expected:
+            return (
+                f"digital paper {paper.pk} gives {expected} (player, columns), but its game "
+                f"{paper.game_id} has {seats.get(paper.game_id)}"
+            )
+    return None

@@ -1,12 +1,13 @@
 """The digital paper's writes: deals in order, two phones at once, undo, repeal, finish, edit."""
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from ratings import engine
-from ratings.algorithms.paper import draw_paper, parse_log
+from ratings import engine, exports
+from ratings.algorithms.paper import draw_paper, paper_result, parse_log
 from ratings.models import Deal, Game, Result, System
 from ratings.papers import selectors, services
 from tests.builders import T0, paper_entries
@@ -214,3 +215,22 @@ def test_the_deal_log_of_a_finished_game_replays_to_its_columns(table):
     game = services.paper_finish(paper=paper, played_at=T0)
     log = selectors.deal_logs_of_games([game.pk])[game.pk]
     assert draw_paper(parse_log(log)).columns == [r.paper for r in game.results.order_by("seat")]
+
+
+def test_the_json_export_carries_each_digital_papers_deal_log(table, record_game):
+    league, players = table
+    typed = record_game(league, players, papers=[(0, 10, 0), (0, -10, 0), (0, 0, 0)], played_at=T0)
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, played_at=T0 + timedelta(hours=1))
+    start(table)  # a paper in progress is no game: not exported
+    exported = json.loads("".join(exports.stream(league, "json")))
+    assert [g["id"] for g in exported] == [typed.pk, game.pk]
+    assert "deals" not in exported[0]
+    log = exported[1]["deals"]
+    assert log == selectors.deal_log(paper)
+    assert log["bula"] == 10 and len(log["hands"]) == 4
+    replayed = paper_result(log)["seats"]
+    assert [(s["left"], s["middle"], s["right"]) for s in replayed] == [
+        (r["left"], r["middle"], r["right"]) for r in exported[1]["results"]
+    ]
