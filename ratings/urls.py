@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, events, exports, files, pages, players, players_vs
+from ratings.views import entry, events, exports, files, pages, papers, players, players_vs
 
 
 class PlayerSlugConverter:
@@ -45,6 +45,12 @@ urlpatterns = [
     path("events/<int:pk>/rounds/<int:number>/cards/", events.round_cards, name="round_cards"),
     path("events/<int:pk>/rounds/<int:number>/close/", events.round_close, name="round_close"),
     path("events/tables/<int:pk>/", events.table_detail, name="event_table"),
+    path("leagues/<slug:slug>/papers/new/", papers.paper_new, name="paper_new"),
+    path("papers/<int:pk>/", papers.paper_detail, name="paper"),
+    path("papers/<int:pk>/deal/", papers.paper_deal, name="paper_deal"),
+    path("papers/<int:pk>/undo/", papers.paper_undo, name="paper_undo"),
+    path("papers/<int:pk>/repeal/", papers.paper_repeal, name="paper_repeal"),
+    path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from ratings.algorithms import paper as paper_rules
 from ratings.models import Deal, DigitalPaper, League, Result
@@ -80,3 +81,121 @@ def first_paper_difference() -> str | None:
                 f"{paper.game_id} has {seats.get(paper.game_id)}"
             )
     return None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """A deal as the paper page lists it."""
+
+    number: int
+    refa: bool
+    repealed: bool
+    declarer: str
+    contract: str
+    igra: bool
+    on_refa: bool
+    kontra: int
+    failed: bool
+    value: int | None
+    defence: list[tuple[str, str, int, bool]]  # (name, play, tricks, fell)
+
+    @property
+    def kontra_name(self) -> str:
+        """The level as said at the table (the game's own words: kontra ... mortkontra)."""
+        return paper_rules.KONTRA_LEVELS[self.kontra]
+
+
+@dataclass(frozen=True)
+class PaperPage:
+    """What the paper page shows: the paper, its players, its deals and the paper they draw."""
+
+    paper: DigitalPaper
+    deals: list[DealRow]
+    drawn: paper_rules.Paper
+    seats: list[dict]
+
+    @property
+    def count(self) -> int:
+        return len(self.deals)
+
+    @property
+    def over(self) -> bool:
+        return self.drawn.bula_sum <= 0
+
+    @property
+    def open_refe(self) -> str:
+        """The seats with a refa still to play, "1,3" (the deal form ticks "on a refa")."""
+        return ",".join(str(s) for s in (1, 2, 3) if self.drawn.has_open_refa(s))
+
+
+def paper_page(pk: int) -> PaperPage:
+    """The paper page's data in two queries: the paper with its league and players, its deals.
+
+    DigitalPaper.DoesNotExist if there is no such paper.
+    """
+    paper = DigitalPaper.objects.select_related(
+        "league", "player_1", "player_2", "player_3", "game"
+    ).get(pk=pk)
+    deals = list(paper.deals.order_by("number"))
+    drawn = drawn_paper(paper, deals)
+    names = [player.name for player in paper.players]
+    rows = [_deal_row(deal, names) for deal in deals]
+    seats = [
+        {
+            "seat": seat.seat,
+            "name": name,
+            "player": player,
+            "left": seat.left,
+            "middle": seat.middle,
+            "right": seat.right,
+            "final": final,
+            "open_refa": drawn.has_open_refa(seat.seat),
+            "left_entries": [_entry(e) for e in seat.left_entries],
+            "middle_entries": [_entry(e) for e in seat.middle_entries],
+            "right_entries": [_entry(e) for e in seat.right_entries],
+        }
+        for seat, name, player, final in zip(
+            drawn.seats, names, paper.players, drawn.finals(), strict=True
+        )
+    ]
+    return PaperPage(paper=paper, deals=rows, drawn=drawn, seats=seats)
+
+
+def _entry(entry: object) -> dict:
+    """One entry of a column as the template draws it."""
+    if isinstance(entry, int):
+        return {"kind": "number", "value": entry}
+    assert isinstance(entry, dict)
+    if "hat" in entry:
+        return {"kind": "hat", "crossed": entry["hat"] == -1}
+    if "repealed" in entry:
+        return {"kind": "number", "value": entry["value"], "repealed": True}
+    return {"kind": "refa", "played": entry["middle"]}
+
+
+def _deal_row(deal: Deal, names: list[str]) -> DealRow:
+    entered = deal.entered
+    if entered.get("refa"):
+        return DealRow(deal.number, True, deal.repealed, "", "", False, False, 0, False, None, [])
+    hand = paper_rules.hand_from_entry(entered)
+    return DealRow(
+        number=deal.number,
+        refa=False,
+        repealed=deal.repealed,
+        declarer=names[entered["declarer"] - 1],
+        contract=entered["contract"],
+        igra=bool(entered.get("igra")),
+        on_refa=bool(entered.get("on_refa")),
+        kontra=int(entered.get("kontra", 0)),
+        failed=bool(entered.get("failed")),
+        value=hand["value"],
+        defence=[
+            (
+                names[f["seat"] - 1],
+                f.get("play", "passed"),
+                f.get("tricks", 0) if f.get("play") == "followed" else 0,
+                bool(f.get("failed")) and f.get("play") == "followed",
+            )
+            for f in entered["followers"]
+        ],
+    )
