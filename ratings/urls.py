@@ -61,4 +61,5 @@ urlpatterns = [
         name="head_to_head",
     ),
     path("players/<player_slug:slug>/vs/", players_vs.head_to_head_pick, name="head_to_head_pick"),
+    path("players/<player_slug:slug>/deals/", papers.player_deals, name="player_deals"),
 ]

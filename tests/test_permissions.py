@@ -91,6 +91,7 @@ READ_PAGES = {
     "head_to_head": lambda w: [w.players[0].slug, w.players[1].slug],
     "head_to_head_pick": lambda w: [w.players[0].slug],
     "paper": lambda w: [w.paper.pk],
+    "player_deals": lambda w: [w.players[0].slug],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],

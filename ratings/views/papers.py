@@ -22,6 +22,7 @@ from ratings.access import can_enter_games, club_readable, get_league_for_entry
 from ratings.models import DigitalPaper, Player
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
+from ratings.papers.statistics import player_deal_statistics
 
 
 def _paper_url(paper_id: int) -> str:
@@ -202,4 +203,16 @@ def paper_finish(request, pk: int):
         request,
         "ratings/paper_finish.html",
         {"page": page, "paper": paper, "preview": preview, "ended_early": ended_early},
+    )
+
+
+@club_readable
+@require_http_methods(["GET", "HEAD"])
+def player_deals(request, slug: str):
+    """A player's deals, from the digital papers they sat at."""
+    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    return render(
+        request,
+        "ratings/player_deals.html",
+        {"player": player, "stats": player_deal_statistics(player)},
     )

@@ -8,7 +8,7 @@ from django.urls import reverse
 from ratings.models import Deal, System
 from ratings.papers import services
 from tests.builders import T0
-from tests.papers.test_services import SHORT_GAME, enter, played, start
+from tests.papers.deals import SHORT_GAME, enter, played, start
 from tests.replays import assert_unchanged_by_recompute
 
 pytestmark = pytest.mark.django_db

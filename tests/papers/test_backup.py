@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from ratings.models import Deal, DigitalPaper, Game, System
 from ratings.papers import selectors, services
 from tests.builders import T0, make_league, make_players
-from tests.papers.test_services import SHORT_GAME, enter
+from tests.papers.deals import SHORT_GAME, enter
 
 PAPER_MODELS = (DigitalPaper, Deal, Game)
 

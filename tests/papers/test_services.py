@@ -11,57 +11,10 @@ from ratings.algorithms.paper import draw_paper, paper_result, parse_log
 from ratings.models import Deal, Game, Result, System
 from ratings.papers import selectors, services
 from tests.builders import T0, paper_entries
+from tests.papers.deals import REFA, SHORT_GAME, enter, played, start
 from tests.replays import assert_unchanged_by_recompute
 
 pytestmark = pytest.mark.django_db
-
-REFA = {"refa": True}
-PASSED = ("passed", 0, False)
-
-
-def played(declarer, contract, *, failed=False, on_refa=False, kontra=0, followers=()):
-    """What the table says; followers are (seat, play, tricks, failed), passing by default."""
-    seats = [seat for seat in (1, 2, 3) if seat != declarer]
-    given = {seat: (play, tricks, fell) for seat, play, tricks, fell in followers}
-    return {
-        "declarer": declarer,
-        "contract": contract,
-        "igra": False,
-        "on_refa": on_refa,
-        "kontra": kontra,
-        "failed": failed,
-        "followers": [
-            {"seat": seat}
-            | dict(zip(("play", "tricks", "failed"), given.get(seat, PASSED), strict=True))
-            for seat in seats
-        ],
-    }
-
-
-# A short game, bula 10: a refa, then each declares on it (x2); seat 2 gives kontra on seat 3.
-SHORT_GAME = [
-    REFA,
-    played(1, "karo", on_refa=True, followers=[(2, "followed", 2, False)]),  # 12: 10 -> -2
-    played(2, "pik", on_refa=True, followers=[(3, "followed", 1, False)]),  # 8: 10 -> 2
-    played(3, "pik", on_refa=True, kontra=1, followers=[(2, "followed", 1, False)]),  # 16: -6
-]
-
-
-@pytest.fixture
-def table(make_league, make_player):
-    league = make_league(System.PREFKO)
-    players = [make_player(name) for name in ("Ana", "Boris", "Ceca")]
-    return league, players
-
-
-def start(table, bula=10, refas=None):
-    league, players = table
-    return services.paper_start(league=league, players=players, bula=bula, refas=refas)
-
-
-def enter(paper, deals):
-    for deal in deals:
-        services.deal_add(paper=paper, entered=deal, after=paper.deals.count())
 
 
 def test_it_keeps_the_deals_in_order_and_draws_the_librarys_paper(table):

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from ratings.models import DigitalPaper, Game, System
 from ratings.papers import selectors, services
-from tests.papers.test_services import SHORT_GAME, enter
+from tests.papers.deals import SHORT_GAME, enter
 
 pytestmark = pytest.mark.django_db
 
