@@ -27,15 +27,16 @@ it:
 - Checks (a log that breaks one is refused, naming the hand, 1-based over all hands, refe
   included): a made contract leaves the followers fewer than 5 tricks together, a failed one
   exactly 5; a declarer who failed took at most 5 tricks (when given); a follower cannot fail
-  when the declarer fails; the refe cap; a refa cannot be repealed; the value is an even number
-  above zero; the bula is an even number above zero.
+  when the declarer fails; the refe cap; a refa cannot be repealed; the value is an even
+  number, and a supa written is above zero; the bula is an even number above zero.
 
 The one known difference: the library throws on a real deal, a follower who followed and took no
 trick (its side column refuses an entry of 0, after the declarer's bula was already changed).
 Here that follower writes no supa, and still has the value added to their bula when they failed.
 
-Two inputs the library would take and this module refuses, both nonsense at a table: a value of
-zero or below when nobody followed, and a follower's tricks outside 0 to 10.
+Inputs that make no sense at a table are taken exactly as the library takes them (a value of 0
+or below when nobody writes it as a supa, tricks below 0 for a follower who did not follow), so
+that any log the library accepts gives the same paper here.
 
 The final scores come from the columns by the seed's formula
 (:func:`ratings.algorithms.preferans.final_scores`); the library's own score getter turns the
@@ -254,7 +255,7 @@ def _parse_hand(hand: object, number: int) -> PlayedHand | RefaHand:
     seat = _seat(declarer.get("seat"), f"{where}: the declarer's seat")
     tricks = declarer.get("tricks")
     if tricks is not None:
-        tricks = _tricks(tricks, f"{where}: the declarer's tricks")
+        tricks = _whole(tricks, f"{where}: the declarer's tricks")
     followers = hand.get("followers")
     if not isinstance(followers, list) or len(followers) != 2:
         raise PaperError(f"{where}: a played hand needs exactly two followers")
@@ -265,10 +266,12 @@ def _parse_hand(hand: object, number: int) -> PlayedHand | RefaHand:
             f"got {seat}, {parsed[0].seat} and {parsed[1].seat}"
         )
     value = hand.get("value")
+    # Any even number, as the library takes it (a value of 0 or below is refused only where a
+    # follower would write it as a supa: see _play).
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise PaperError(f"{where}: the value must be an even number above 0, got {value!r}")
-    if value <= 0 or int(value) % 2:
-        raise PaperError(f"{where}: the value must be an even number above 0, got {value!r}")
+        raise PaperError(f"{where}: the value must be an even number, got {value!r}")
+    if int(value) % 2:
+        raise PaperError(f"{where}: the value must be an even number, got {value!r}")
     return PlayedHand(
         value=int(value),
         declarer=seat,
@@ -286,7 +289,7 @@ def _parse_follower(data: object, where: str, index: int) -> Follower:
     return Follower(
         seat=_seat(data.get("seat"), f"{name}'s seat"),
         followed=_flag(data, "followed", name),
-        tricks=_tricks(data.get("tricks", 0), f"{name}'s tricks"),
+        tricks=_whole(data.get("tricks", 0), f"{name}'s tricks"),
         failed=_flag(data, "failed", name),
     )
 
@@ -481,7 +484,7 @@ def draw_paper(log: DealLog) -> Paper:
                 middle.add_refa()
             continue
         _check_hand(hand, number)
-        _play(hand, lefts, middles, rights)
+        _play(hand, number, lefts, middles, rights)
     seats = tuple(
         SeatPaper(
             seat=seat,
@@ -526,7 +529,11 @@ def _check_hand(hand: PlayedHand, number: int) -> None:
 
 
 def _play(
-    hand: PlayedHand, lefts: list[_Side], middles: list[_Middle], rights: list[_Side]
+    hand: PlayedHand,
+    number: int,
+    lefts: list[_Side],
+    middles: list[_Middle],
+    rights: list[_Side],
 ) -> None:
     declarer = hand.declarer - 1
     change = hand.value if hand.declarer_failed else -hand.value
@@ -541,8 +548,16 @@ def _play(
         seat = follower.seat - 1
         # The declarer sitting next in seat order is faced by the right column.
         side = rights[seat] if hand.declarer == follower.seat % 3 + 1 else lefts[seat]
-        if follower.tricks:  # the known difference: no supa for no trick (the library throws)
-            side.add(hand.value * follower.tricks, hand.repealed)
+        supa = hand.value * follower.tricks
+        if follower.tricks == 0:
+            pass  # the known difference: no supa for no trick (the library throws)
+        elif supa <= 0:
+            raise PaperError(
+                f"hand {number}: the follower in seat {follower.seat} would write a supa of "
+                f"{supa}; a supa is above zero"
+            )
+        else:
+            side.add(supa, hand.repealed)
         if follower.failed:
             if hand.repealed:
                 middles[seat].add_repealed(hand.value)

@@ -9,10 +9,10 @@
 // Output: a JSON array, one answer per log, in order:
 //   {"json": score.json, "mini": score.mini}, or {"error": "hand N: <the library's message>"}
 //   (N is 1-based over all hands, refe included; 0 for the PrefScore constructor).
-//   When the library refuses a log only because a follower who followed took no trick (its side
-//   column rejects an entry of 0), the answer also carries "zero_tricks_no_supa": the json and
-//   mini (or error) of the same log run through the library with its side column told to write
-//   nothing for 0 instead of throwing: the one known difference of ratings/algorithms/paper.py.
+//   When the library refuses a log with an entry of 0 in a side column, the answer also carries
+//   "zero_tricks_no_supa": the json and mini (or error) of the same log run through the library
+//   with its follower told to write no supa for no trick (PrefPaper.processAsFollower and
+//   ...Repealed, the fall still counted): the one known difference of ratings/algorithms/paper.py.
 //
 // Each hand is added with addRefaHand / addPlayedHand, and a hand marked "repealed" is repealed
 // with repealHand(its index) straight after it is added, so the first error is the first bad hand
@@ -26,8 +26,8 @@ const modules = path.resolve(process.argv[2]);
 const scoreDir = path.join(modules, "preferans-score-js");
 const PrefScore = require(scoreDir).default;
 // The paper-js that score-js itself loads (npm may nest it or hoist it beside score-js).
-const SideColumn = require(
-  require.resolve("preferans-paper-js/lib/prefPaperColumnSide.js", { paths: [scoreDir] }),
+const PrefPaper = require(
+  require.resolve("preferans-paper-js", { paths: [scoreDir] }),
 ).default;
 
 function playerOf(seat) {
@@ -62,21 +62,27 @@ function run(log) {
   }
 }
 
+// The known difference: a follower who followed and took no trick writes no supa (the library
+// throws on the entry of 0), and a fall still adds the value to their bula.
 function runWithoutZeroSupa(log) {
-  const column = SideColumn.prototype;
-  const addValue = column.addValue;
-  const addValueRepealed = column.addValueRepealed;
-  column.addValue = function (value) {
-    return value === 0 ? this : addValue.call(this, value);
+  const paper = PrefPaper.prototype;
+  const asFollower = paper.processAsFollower;
+  const asFollowerRepealed = paper.processAsFollowerRepealed;
+  paper.processAsFollower = function (value, designation, tricks, failed, main) {
+    if (tricks !== 0) return asFollower.apply(this, arguments);
+    if (failed) this._middle.addValue(value);
+    return this;
   };
-  column.addValueRepealed = function (value) {
-    return value === 0 ? this : addValueRepealed.call(this, value);
+  paper.processAsFollowerRepealed = function (value, designation, tricks, failed, main) {
+    if (tricks !== 0) return asFollowerRepealed.apply(this, arguments);
+    if (failed) this._middle.addValueRepealed(value);
+    return this;
   };
   try {
     return run(log);
   } finally {
-    column.addValue = addValue;
-    column.addValueRepealed = addValueRepealed;
+    paper.processAsFollower = asFollower;
+    paper.processAsFollowerRepealed = asFollowerRepealed;
   }
 }
 

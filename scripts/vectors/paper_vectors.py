@@ -405,6 +405,41 @@ def refused(rng: random.Random, count: int) -> list[dict]:
     return logs
 
 
+def strange_values(rng: random.Random, count: int) -> list[dict]:
+    """Values of 0 and below, and tricks below 0: nonsense at a table, but what the library does
+    with them is what the port does (accepted where no supa of 0 or below is written)."""
+    logs = []
+    for _ in range(count):
+        hands = []
+        for _ in range(rng.randint(1, 8)):
+            if rng.random() < 0.1:
+                hands.append({"refa": True})
+                continue
+            declarer = rng.randint(1, 3)
+            failed = rng.random() < 0.3
+            first = rng.randint(-2, 5)
+            second = 5 - first if failed else rng.randint(-2, 4 - first)
+            seats = [seat for seat in (1, 2, 3) if seat != declarer]
+            hands.append(
+                {
+                    "value": rng.choice([0, -2, -4, -10, 2, 4, 6]),
+                    "declarer": {"seat": declarer, "failed": failed},
+                    "followers": [
+                        {
+                            "seat": seat,
+                            "followed": rng.random() < 0.4,
+                            "tricks": tricks,
+                            "failed": not failed and rng.random() < 0.2,
+                        }
+                        for seat, tricks in zip(seats, (first, second), strict=True)
+                    ],
+                    "repealed": rng.random() < 0.2,
+                }
+            )
+        logs.append({"bula": rng.choice([2, 4, 10]), "refas": None, "hands": hands})
+    return logs
+
+
 def edge_cases() -> list[dict]:
     def played(value, seat, failed, followers, repealed=False):
         if not followers:  # nobody followed
@@ -481,6 +516,7 @@ def logs_for_vectors(rng: random.Random) -> dict[str, list[dict]]:
         "followers_who_passed_with_tricks": followers_who_passed_with_tricks(rng, 300),
         "zero_tricks": zero_tricks(rng, 400),
         "refused": refused(rng, 700),
+        "strange_values": strange_values(rng, 400),
     }
 
 

@@ -81,7 +81,9 @@ GROUPS = [name for name in paper_vectors()["groups"] if name != "zero_tricks"]
 def test_the_paper_is_the_librarys_entry_for_entry(group):
     failures = []
     for index, (log, answer) in enumerate(paper_vectors()["groups"][group]):
-        problem = disagreement(log, library_result(answer))
+        # A log the library refuses for a follower who took no trick: the known difference
+        # (the test below), the library's paper with that one supa left out.
+        problem = disagreement(log, library_result(answer.get("zero_tricks_no_supa", answer)))
         if problem:
             failures.append(f"{group}[{index}]: {problem}")
     assert not failures, "\n".join(failures[:5])
@@ -185,8 +187,13 @@ def played_log(bula, *hands, refas=None):
             "hand 2: no more refe, the cap is 1",
         ),
         (played_log(30, {"refa": True, "repealed": True}), "hand 1: a refa cannot be repealed"),
-        (played_log(30, hand(5, declarer=1)), "hand 1: the value must be an even number above 0"),
-        (played_log(30, hand(0, declarer=1)), "hand 1: the value must be an even number above 0"),
+        (played_log(30, hand(5, declarer=1)), "hand 1: the value must be an even number, got 5"),
+        (
+            played_log(
+                30, hand(0, declarer=1, followers=[(2, True, 1, False), (3, False, 0, False)])
+            ),
+            "hand 1: the follower in seat 2 would write a supa of 0; a supa is above zero",
+        ),
         (played_log(31), "the bula must be an even number above 0, got 31"),
         (
             played_log(
