@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ratings.models import Game, League, Player
+from ratings.models import EventTable, Game, League, Player
 
 
 class DigitalPaper(models.Model):
@@ -53,6 +53,15 @@ class DigitalPaper(models.Model):
         _("ended early"),
         default=False,
         help_text=_("Stopped by the clock before the bulas ran out."),
+    )
+    # A club night's or tournament's table whose paper this is: finished, its game is the table's.
+    event_table = models.ForeignKey(
+        EventTable,
+        verbose_name=_("event table"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     game = models.OneToOneField(
         Game,

@@ -7,7 +7,8 @@ how many deals it saw (``after``), so the second finds the first one's deal and 
 of recording the same deal twice.
 
 A finished paper is rated by :func:`ratings.engine.game_record`, the only writer of ratings, with
-the columns the deals give: the same Game and Result rows the end-of-game paper form writes. An
+the columns the deals give: the same Game and Result rows the end-of-game paper form writes (an
+event table's paper through :func:`ratings.events.services.table_record_game`, which links it). An
 edited deal of a finished paper re-rates its game through :func:`ratings.engine.game_update`.
 """
 
@@ -23,7 +24,8 @@ from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Deal, DigitalPaper, Game, League, Player
+from ratings.events import services as event_services
+from ratings.models import Deal, DigitalPaper, EventTable, Game, League, Player
 from ratings.papers import selectors
 from ratings.versioning import lock_rows
 
@@ -50,13 +52,25 @@ def paper_start(
     players: Sequence[Player],
     bula: int,
     refas: int | None = None,
+    table: EventTable | None = None,
     actor=None,
 ) -> DigitalPaper:
-    """Start a digital paper: three players in seating order, the starting bula, the refe cap."""
+    """Start a digital paper: three players in seating order, the starting bula, the refe cap.
+
+    ``table``: an event's table whose paper this is (its players, in the order they sat); the
+    finished paper is then the table's game.
+    """
     if not league.rating_system.has_paper:
         raise ValidationError(_("Only a Preferans league keeps a paper."))
     if len(players) != 3 or len({player.pk for player in players}) != 3:
         raise ValidationError(_("A paper needs three different players."))
+    if table is not None:
+        refusal = event_services.table_refusal(table)
+        if refusal is not None:
+            raise ValidationError(refusal)
+        seated = set(table.seats.values_list("player_id", flat=True))
+        if seated != {player.pk for player in players} or table.round.event.league_id != league.pk:
+            raise ValidationError(_("A table's paper is kept by the players drawn to it."))
     try:
         paper_rules.parse_log({"bula": bula, "refas": refas, "hands": []})
     except paper_rules.PaperError:
@@ -70,6 +84,7 @@ def paper_start(
         player_3=players[2],
         bula=bula,
         refas=refas,
+        event_table=table,
         started_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
 
@@ -237,14 +252,18 @@ def paper_finish(
         drawn = _check(paper, _deals(paper))
         _over(drawn, ended_early)
         now = timezone.now()
-        game = engine.game_record(
-            league=paper.league,
-            played_at=played_at or now,
-            entries=_entries(paper, drawn),
-            bula=paper.bula,
-            ended_early=ended_early or drawn.bula_sum != 0,
-            entered_by=actor if getattr(actor, "is_authenticated", False) else None,
-        )
+        game_fields = {
+            "played_at": played_at or now,
+            "entries": _entries(paper, drawn),
+            "bula": paper.bula,
+            "ended_early": ended_early or drawn.bula_sum != 0,
+            "entered_by": actor if getattr(actor, "is_authenticated", False) else None,
+        }
+        if paper.event_table_id is not None:
+            # The table's game, through the events' service (which records it by the engine).
+            game = event_services.table_record_game(table=paper.event_table, **game_fields)
+        else:
+            game = engine.game_record(league=paper.league, **game_fields)
         paper.game = game
         paper.finished_at = now
         paper.ended_early = ended_early

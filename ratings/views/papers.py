@@ -18,7 +18,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ratings import engine
-from ratings.access import can_enter_games, club_readable, get_league_for_entry
+from ratings.access import (
+    can_enter_games,
+    club_readable,
+    get_league_for_entry,
+    get_table_for_entry,
+)
 from ratings.models import DigitalPaper, Player
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
@@ -47,11 +52,19 @@ def _paper_for_entry(request, pk: int) -> DigitalPaper:
 @login_required
 @require_http_methods(["GET", "POST"])
 def paper_new(request, slug: str):
-    """Start a paper: three players in seating order, the bula and the refe cap."""
+    """Start a paper: three players in seating order, the bula and the refe cap.
+
+    ``?table=<id>``: the paper of an event's table, its players prefilled in the seats drawn.
+    """
     league = get_league_for_entry(request, slug)
     if not league.rating_system.has_paper:
         raise Http404
-    form = PaperStartForm(request.POST or None)
+    table = get_table_for_entry(request, league)
+    initial = {}
+    if table is not None:
+        names = table.seats.order_by("seat").values_list("player__name", flat=True)
+        initial = {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
+    form = PaperStartForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             paper = services.paper_start(
@@ -59,6 +72,7 @@ def paper_new(request, slug: str):
                 players=form.cleaned_data["players"],
                 bula=form.cleaned_data["bula"],
                 refas=form.cleaned_data["refas"],
+                table=table,
                 actor=request.user,
             )
         except ValidationError as error:
@@ -68,7 +82,7 @@ def paper_new(request, slug: str):
     return render(
         request,
         "ratings/paper_new.html",
-        {"league": league, "form": form, "player_names": _player_names()},
+        {"league": league, "table": table, "form": form, "player_names": _player_names()},
     )
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from ratings.events import services as event_services
 from ratings.models import DigitalPaper, Game, System
 from ratings.papers import selectors, services
+from tests.builders import make_event, make_league, make_players
 from tests.papers.deals import SHORT_GAME, enter
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +148,39 @@ def test_the_paper_page_runs_the_same_queries_however_many_deals(
             assert client.get(url).status_code == 200
         with django_assert_num_queries(4):
             assert member_client.get(url).status_code == 200
+
+
+def test_a_club_night_tables_paper_kept_on_a_phone_becomes_the_tables_game(member_client):
+    league = make_league(System.PREFKO, name="Night")
+    players = make_players(["Ana", "Boris", "Ceca"])
+    table = event_services.round_draw(event=make_event(league, players)).tables.get()
+    table_page = member_client.get(reverse("ratings:event_table", args=[table.pk]))
+    start_url = reverse("ratings:paper_new", args=[league.slug]) + f"?table={table.pk}"
+    assert start_url.replace("&", "&amp;") in table_page.content.decode()
+
+    form = member_client.get(start_url).context["form"]
+    seated = [s.player.name for s in table.seats.order_by("seat").select_related("player")]
+    assert [form[f"player_{seat}"].value() for seat in (1, 2, 3)] == seated
+    response = member_client.post(
+        start_url, {"player_1": "Ana", "player_2": "Boris", "player_3": "Ceca", "bula": "10"}
+    )
+    paper = DigitalPaper.objects.get(event_table=table)
+    assert response["Location"] == reverse("ratings:paper", args=[paper.pk])
+    enter(paper, SHORT_GAME)
+    member_client.post(reverse("ratings:paper_finish", args=[paper.pk]), {"save": "1"})
+    table.refresh_from_db()
+    assert table.game == Game.objects.get() == DigitalPaper.objects.get().game
+
+
+def test_a_tables_paper_is_kept_by_the_players_drawn_to_it(member_client, make_player):
+    league = make_league(System.PREFKO, name="Night")
+    table = event_services.round_draw(
+        event=make_event(league, make_players(["Ana", "Boris", "Ceca"]))
+    ).tables.get()
+    make_player("Zed")
+    start_url = reverse("ratings:paper_new", args=[league.slug]) + f"?table={table.pk}"
+    response = member_client.post(
+        start_url, {"player_1": "Ana", "player_2": "Boris", "player_3": "Zed", "bula": "10"}
+    )
+    assert "A table&#x27;s paper is kept by the players drawn to it." in response.content.decode()
+    assert not DigitalPaper.objects.exists()
