@@ -1,6 +1,16 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, events, exports, files, pages, papers, players, players_vs
+from ratings.views import (
+    entry,
+    events,
+    exports,
+    files,
+    pages,
+    papers,
+    players,
+    players_vs,
+    tokens,
+)
 
 
 class PlayerSlugConverter:
@@ -52,6 +62,8 @@ urlpatterns = [
     path("papers/<int:pk>/repeal/", papers.paper_repeal, name="paper_repeal"),
     path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
+    path("account/tokens/", tokens.token_list, name="api_tokens"),
+    path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),
     path("players/<player_slug:slug>/", pages.player_detail, name="player"),

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0007_leaner_indexes'),
+        ('ratings', '0012_api_tokens'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -12,8 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Player
-from ratings.player_models import normalise_name
+from ratings.models import Player, normalise_name
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),

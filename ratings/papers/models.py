@@ -1,5 +1,8 @@
 """The digital paper's data: a paper (in progress or finished into a game) and its deals in order.
 
+The league, players, game and event table are named as "ratings.<Model>", not imported:
+:mod:`ratings.models` imports this module.
+
 Imported by :mod:`ratings.models` (Django finds an app's models there), so use them from there.
 A deal keeps what was entered at the table (``Deal.entered``, in the form
 :func:`ratings.algorithms.paper.hand_from_entry` reads), never the paper it makes: the paper is
@@ -8,12 +11,15 @@ drawn from the deals each time, so an edited deal redraws everything after it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ratings.models import EventTable, Game, League, Player
+if TYPE_CHECKING:
+    from ratings.models import Player
 
 
 class DigitalPaper(models.Model):
@@ -24,16 +30,16 @@ class DigitalPaper(models.Model):
     """
 
     league = models.ForeignKey(
-        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="+"
+        "ratings.League", verbose_name=_("league"), on_delete=models.CASCADE, related_name="+"
     )
     player_1 = models.ForeignKey(
-        Player, verbose_name=_("seat 1"), on_delete=models.PROTECT, related_name="+"
+        "ratings.Player", verbose_name=_("seat 1"), on_delete=models.PROTECT, related_name="+"
     )
     player_2 = models.ForeignKey(
-        Player, verbose_name=_("seat 2"), on_delete=models.PROTECT, related_name="+"
+        "ratings.Player", verbose_name=_("seat 2"), on_delete=models.PROTECT, related_name="+"
     )
     player_3 = models.ForeignKey(
-        Player, verbose_name=_("seat 3"), on_delete=models.PROTECT, related_name="+"
+        "ratings.Player", verbose_name=_("seat 3"), on_delete=models.PROTECT, related_name="+"
     )
     bula = models.PositiveIntegerField(_("starting bula"))
     refas = models.PositiveSmallIntegerField(
@@ -56,7 +62,7 @@ class DigitalPaper(models.Model):
     )
     # A club night's or tournament's table whose paper this is: finished, its game is the table's.
     event_table = models.ForeignKey(
-        EventTable,
+        "ratings.EventTable",
         verbose_name=_("event table"),
         null=True,
         blank=True,
@@ -64,7 +70,7 @@ class DigitalPaper(models.Model):
         related_name="+",
     )
     game = models.OneToOneField(
-        Game,
+        "ratings.Game",
         verbose_name=_("game"),
         null=True,
         blank=True,

@@ -162,15 +162,16 @@ def paper_page(pk: int) -> PaperPage:
 
 
 def _entry(entry: object) -> dict:
-    """One entry of a column as the template draws it."""
+    """One entry of a column as the template draws it: a number (perhaps repealed), a hat
+    (perhaps crossed) or a refa triangle with this seat's mark."""
     if isinstance(entry, int):
-        return {"kind": "number", "value": entry}
+        return {"value": entry}
     assert isinstance(entry, dict)
     if "hat" in entry:
-        return {"kind": "hat", "crossed": entry["hat"] == -1}
+        return {"hat": True, "crossed": entry["hat"] == -1}
     if "repealed" in entry:
-        return {"kind": "number", "value": entry["value"], "repealed": True}
-    return {"kind": "refa", "played": entry["middle"]}
+        return {"value": entry["value"], "repealed": True}
+    return {"refa": True, "played": entry["middle"]}
 
 
 def _deal_row(deal: Deal, names: list[str]) -> DealRow:
