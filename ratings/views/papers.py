@@ -114,7 +114,7 @@ def paper_detail(request, pk: int):
 def paper_deal(request, pk: int):
     """Add the next deal; a deal the form or the paper refuses shows the page with why."""
     paper = _paper_for_entry(request, pk)
-    form = DealForm(request.POST, players=_players(paper))
+    form = DealForm(request.POST, players=paper.players)
     if form.is_valid():
         try:
             services.deal_add(
@@ -128,10 +128,6 @@ def paper_deal(request, pk: int):
         else:
             return redirect(_paper_url(pk))
     return _render_paper(request, _page(pk), form, status=200)
-
-
-def _players(paper: DigitalPaper):
-    return (paper.player_1, paper.player_2, paper.player_3)
 
 
 def _after(request) -> int:
