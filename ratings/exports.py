@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from ratings.formatting import spreadsheet_text
 from ratings.models import League, Player, Result
+from ratings.papers.selectors import deal_logs_of_league
 from ratings.systems import age_on
 
 FORMATS = ("csv", "json")
@@ -175,12 +176,18 @@ _json_object = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow
 
 
 def json_stream(league: League) -> Iterator[str]:
-    """The league's games as one JSON list, piece by piece: a game object a line."""
+    """The league's games as one JSON list, piece by piece: a game object a line. A game
+    finished from a digital paper also carries its ``deals``: the deal log, in the format of
+    ``manage.py paper_from_deals`` (docs/digital-paper.md)."""
     pieces = ["["]
     separator = "\n"
     fields = seat_fields(league)
+    deal_logs = deal_logs_of_league(league)
     for game, seats in games(league):
-        pieces += (separator, _json_object(game_object(game, seats, fields)))
+        exported = game_object(game, seats, fields)
+        if game[0] in deal_logs:
+            exported["deals"] = deal_logs[game[0]]
+        pieces += (separator, _json_object(exported))
         separator = ",\n"
         if len(pieces) >= 2 * PIECE_ROWS:
             yield "".join(pieces)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0012_api_tokens'),
+        ('ratings', '0008_api_tokens'),
     ]
 
     operations = [
