@@ -7,18 +7,20 @@ of ratings, so every test sees ratings exactly as the app computes them.
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
 from ratings import engine
 from ratings.models import System
-from tests import builders
+from tests import builders, snapshots
 from tests.builders import PASSWORD, T0
 from tests.worked_example import WORKED_EXAMPLE_PAPERS, random_paper
 
@@ -140,6 +142,30 @@ def worked_example_game(worked_example_league, worked_example_players, record_ga
         bula=30,
         entered_by=member_user,
     )
+
+
+# The demo club (the ``demo`` command's), built once per session ---------------------------------
+
+
+@pytest.fixture(scope="session")
+def _demo_club_snapshot(django_db_setup, django_db_blocker) -> tuple[snapshots.Snapshot, str]:
+    def build() -> str:
+        out = io.StringIO()
+        call_command("demo", stdout=out)
+        return out.getvalue()
+
+    with django_db_blocker.unblock():
+        return snapshots.take("demo_snapshot", build)
+
+
+@pytest.fixture
+def demo_club(_demo_club_snapshot, db) -> str:
+    """The demo club as ``manage.py demo`` builds it (default password), in this test's
+    database; returns what the command printed. Built once per session (tests/snapshots.py):
+    each test gets its own copy, rolled back with the test."""
+    snapshot, output = _demo_club_snapshot
+    snapshot.restore()
+    return output
 
 
 # Users: a visitor (pytest-django's ``client``), a member, and staff ----------------------------

@@ -178,8 +178,7 @@ def test_the_json_export_starts_with_the_worked_example(client, worked_example_c
     assert [r["name"] for r in games[1]["results"]] == ["Johnny", "Marko", "Pedja"]
 
 
-def test_the_demo_preferans_league_starts_with_the_worked_example(client):
-    call_command("demo", stdout=io.StringIO())
+def test_the_demo_preferans_league_starts_with_the_worked_example(client, demo_club):
 
     _response, text = download(client, League.objects.get(slug="preferans"), "json")
 
@@ -196,9 +195,8 @@ def test_the_demo_preferans_league_starts_with_the_worked_example(client):
     ]
 
 
-def test_the_demo_club_replays_from_its_exports(client):
+def test_the_demo_club_replays_from_its_exports(client, demo_club):
     """Every league of the demo, from its download alone."""
-    call_command("demo", stdout=io.StringIO())
 
     for league in League.objects.all():
         _response, text = download(client, league, "json")
