@@ -10,9 +10,15 @@ every test sees ratings exactly as the app computes them.
 from __future__ import annotations
 
 import itertools
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -251,3 +257,72 @@ def play_round(event_round, papers_by_table=None) -> list[Game]:
         play_table(table, (papers_by_table or {}).get(table.number))
         for table in event_round.tables.order_by("number")
     ]
+
+
+def formset_errors(response) -> list[str]:
+    errors = []
+    for inline in response.context["inline_admin_formsets"]:
+        errors += list(inline.formset.non_form_errors())
+        for form_errors in inline.formset.errors:
+            errors += [str(e) for messages in form_errors.values() for e in messages]
+    return errors
+
+
+# Logging in through the login form, as a browser does ------------------------------------------
+
+WRONG = "not-the-password"
+
+
+def log_in(client: Client, username: str, password: str, **extra):
+    return client.post(reverse("login"), {"username": username, "password": password}, **extra)
+
+
+def fail_five_times(client: Client, username: str, **extra) -> list[int]:
+    return [log_in(client, username, WRONG, **extra).status_code for _ in range(5)]
+
+
+# A member's browser against the live server (tests of writers in parallel) ---------------------
+
+
+class Browser:
+    """A member's browser: a session cookie, CSRF, and the form's hidden fields."""
+
+    def __init__(self, base_url: str, user):
+        client = Client()
+        client.force_login(user)
+        self.base_url = base_url
+        self.cookies = {"sessionid": client.cookies["sessionid"].value}
+        self.opener = urllib.request.build_opener(_NoRedirect())
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self._open(path, None)
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        body = {**data, "csrfmiddlewaretoken": self.cookies["csrftoken"]}
+        return self._open(path, urllib.parse.urlencode(body).encode())
+
+    def _open(self, path: str, body: bytes | None) -> tuple[int, str]:
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        request = urllib.request.Request(
+            self.base_url + path, data=body, headers={"Cookie": cookie}
+        )
+        try:
+            response = self.opener.open(request, timeout=120)
+        except urllib.error.HTTPError as error:
+            response = error
+        with response:
+            for header in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+            return response.status, response.read().decode(errors="replace")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert match, f"no hidden {name} in the page"
+    return match.group(1)

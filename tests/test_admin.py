@@ -18,6 +18,7 @@ from ratings import engine
 from ratings.models import AuditEntry, Game, Result, Standing, System
 from tests.builders import (
     T0,
+    formset_errors,
     game_post,
     league_post,
     make_league,
@@ -49,15 +50,6 @@ def standings(league) -> dict[str, tuple[float, int]]:
         s.player.name: (s.rating, s.games)
         for s in Standing.objects.filter(league=league).select_related("player")
     }
-
-
-def formset_errors(response) -> list[str]:
-    errors = []
-    for inline in response.context["inline_admin_formsets"]:
-        errors += list(inline.formset.non_form_errors())
-        for form_errors in inline.formset.errors:
-            errors += [str(e) for messages in form_errors.values() for e in messages]
-    return errors
 
 
 @pytest.fixture

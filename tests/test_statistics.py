@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from ratings import engine, selectors, statistics
 from ratings.models import Game, League, Player, Result, System
 from ratings.systems import rating_system
-from tests.conftest import T0
+from tests.builders import T0
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from ratings.models import System
 from tests.builders import game_recorder, make_league, make_players, worked_example_players
 from tests.worked_example import MORE_PAPERS, WORKED_EXAMPLE_FORM
 
-from .conftest import DESKTOP, PHONE
+from .builders import DESKTOP, PHONE
 
 PASSWORD = "a-long-password-for-axe"
 FAILING = ("serious", "critical")

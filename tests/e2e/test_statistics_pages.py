@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from ratings.models import Game
 
-from .conftest import PHONE, SCREENSHOT_DIR
+from .builders import PHONE, SCREENSHOT_DIR
 
 
 def test_a_new_member_reads_pedjas_statistics_and_his_record_against_marko(open_browser, demo_club):

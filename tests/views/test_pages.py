@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
+from tests.views.pages import text
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +25,6 @@ def page_urls(league, game, player) -> list[str]:
         reverse("ratings:game", args=[game.pk]),
         reverse("ratings:player", args=[player.slug]),
     ]
-
-
-def text(response) -> str:
-    """The page's visible text, tags stripped and whitespace collapsed."""
-    html = response.content.decode()
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 # Access -----------------------------------------------------------------------------------------
