@@ -14,6 +14,7 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -21,11 +22,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from ratings import engine
 from ratings.events import services as event_services
-from ratings.models import Game, League, Player, System
-from tests.worked_example import WORKED_EXAMPLE_PLAYERS, WORKED_EXAMPLE_START_RATINGS
+from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from tests.worked_example import (
+    WORKED_EXAMPLE_PLAYERS,
+    WORKED_EXAMPLE_START_RATINGS,
+)
 
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
 PASSWORD = "pw-for-tests-only"
@@ -218,6 +225,15 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
     return data
 
 
+def formset_errors(response) -> list[str]:
+    errors = []
+    for inline in response.context["inline_admin_formsets"]:
+        errors += list(inline.formset.non_form_errors())
+        for form_errors in inline.formset.errors:
+            errors += [str(e) for messages in form_errors.values() for e in messages]
+    return errors
+
+
 # Club nights and tournaments ----------------------------------------------------------------------
 
 
@@ -257,15 +273,6 @@ def play_round(event_round, papers_by_table=None) -> list[Game]:
         play_table(table, (papers_by_table or {}).get(table.number))
         for table in event_round.tables.order_by("number")
     ]
-
-
-def formset_errors(response) -> list[str]:
-    errors = []
-    for inline in response.context["inline_admin_formsets"]:
-        errors += list(inline.formset.non_form_errors())
-        for form_errors in inline.formset.errors:
-            errors += [str(e) for messages in form_errors.values() for e in messages]
-    return errors
 
 
 # Logging in through the login form, as a browser does ------------------------------------------
@@ -326,3 +333,142 @@ def hidden(html: str, name: str) -> str:
     match = re.search(rf'name="{name}" value="([^"]*)"', html)
     assert match, f"no hidden {name} in the page"
     return match.group(1)
+
+
+# Imports: a Hearts league's games and files ---------------------------------------------------
+
+
+T0_2025 = datetime(2025, 3, 1, 19, 0, tzinfo=UTC)
+HEARTS_FILE = b"score_type lowscore\ngame 2025-06-01 20:00\nAna 3\nEma 9\n"
+
+
+def hearts_games(count: int, *, start: datetime = T0_2025, names=("Ana", "Bora", "Ceca", "Duda")):
+    """``count`` Hearts games an hour apart, four players each, as an import brings them."""
+    return [
+        engine.ImportedGame(
+            played_at=start + timedelta(hours=n),
+            scores=[(name, float((n * 7 + seat * 5) % 26)) for seat, name in enumerate(names)],
+        )
+        for n in range(count)
+    ]
+
+
+def ratings_of(league) -> tuple[list, list]:
+    """Every result's ratings and every standing of ``league``, to compare before and after."""
+    results = Result.objects.filter(game__league=league).order_by("game_id", "seat")
+    standings = Standing.objects.filter(league=league).order_by("player_id")
+    return (
+        list(results.values_list("game_id", "player_id", "score", "rating_before", "rating_after")),
+        list(standings.values_list("player_id", "rating", "games")),
+    )
+
+
+def write_file(tmp_path, name: str, data: bytes) -> str:
+    """``data`` written to ``tmp_path / name``; its path, for a command's argument."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+# A rayter file whose years the calendar cannot hold, in every time zone the tests try.
+ZONES = ["UTC", "Europe/Belgrade", "America/New_York", "Pacific/Kiritimati"]
+OUT_OF_RANGE = (
+    b"score_type lowscore\n"  # line 1
+    b"game 0001-01-01 00:00\nAna 1\nEma 2\n"  # line 2
+    b"game 2025-06-01 20:00\nAna 3\nEma 4\n"  # line 5
+    b"game 9999-12-31 23:59\nAna 5\nEma 6\n"  # line 8
+    b"game 0001-01-01 00:00\nAna 7\nEma 8\n"  # line 11
+    b"game 1899-12-31 23:59\nAna 9\nEma 0\n"  # line 14
+)
+OUT_OF_RANGE_PROBLEMS = [
+    "line 2: That date is too long ago.",
+    "line 8: That date is in the future.",
+    "line 11: That date is too long ago.",
+    "line 14: That date is too long ago.",
+]
+
+# Text a rayter file may hold, and worse: the parser and the upload page must report, not raise.
+RAYTER_TOKENS = st.sampled_from(
+    [
+        "game",
+        "2026-01-01",
+        "20:00",
+        "20.00",
+        "24:00",
+        "2026-02-30",
+        "score_type",
+        "lowscore",
+        "winner_takes_all",
+        "game_name",
+        "#",
+        "Anna",
+        "Bojan",
+        "anna",
+        "-",
+        "-5",
+        "10",
+        "9" * 16,
+        "\ufeff",
+        "\t",
+        "é",
+        "1.5",
+    ]
+)
+RAYTER_LINES = st.lists(
+    st.one_of(st.lists(RAYTER_TOKENS, max_size=4).map(" ".join), st.text(max_size=30)),
+    max_size=30,
+).map("\n".join)
+
+
+# Hostile and broken input: a clear message, nothing written ------------------------------------
+
+
+MB = 1024 * 1024
+SCRIPT = '<script>alert("owned")</script>'
+IMG = '"><img src=x onerror=alert(1)>'
+# Names a spreadsheet would run: the CSV export neutralises them.
+FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3 cmd", "@SUM(A1)"]
+# The message of a game another staff member changed or deleted meanwhile.
+GONE = "This game was changed or deleted meanwhile: reload the page and try again."
+# The fuzzers of hostile input are bounded, so their modules stay quick.
+FUZZ = hypothesis_settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def table_counts() -> dict[str, int]:
+    """Everything a request or command could write: a refusal leaves each count as it was."""
+    return {
+        model.__name__: model.objects.count()
+        for model in (League, Game, Result, Player, Standing, AuditEntry)
+    }
+
+
+def entry_url(league) -> str:
+    return reverse("ratings:game_new", args=[league.slug])
+
+
+def check_then_save(client: Client, url: str, data: dict):
+    """What a member does: check scores, then save what the preview showed (if it showed any)."""
+    data = {"submission_key": str(uuid.uuid4()), **data}
+    preview = client.post(url, {**data, "preview": "1"})
+    if preview.status_code != 200:
+        return preview
+    token = preview.context["form"]["previewed"].value() or ""
+    return client.post(url, {**data, "previewed": token, "save": "1"})
+
+
+def form_errors(response) -> str:
+    """The entry form's errors, as one string."""
+    form = response.context["form"]
+    return " ".join(str(message) for messages in form.errors.values() for message in messages)
+
+
+def assert_escaped(response) -> None:
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<script>alert" not in html
+    assert "<img src=x" not in html
+    assert "&lt;script&gt;alert" in html or "&lt;img src=x" in html

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Permission
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
@@ -21,8 +22,22 @@ from django.utils import translation
 from ratings import engine
 from ratings.models import System
 from tests import builders, snapshots
-from tests.builders import PASSWORD, T0
-from tests.worked_example import WORKED_EXAMPLE_PAPERS, random_paper
+from tests.builders import (
+    IMG,
+    PASSWORD,
+    SCRIPT,
+    T0,
+    T0_2025,
+    make_league,
+    make_players,
+    paper_entries,
+)
+from tests.worked_example import (
+    SMALL_PAPERS,
+    WORKED_EXAMPLE_PAPERS,
+    WORKED_EXAMPLE_PLAYERS,
+    random_paper,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -207,3 +222,58 @@ def staff_client(staff_user) -> Client:
     client = Client()
     client.force_login(staff_user)
     return client
+
+
+# Leagues, users and games the refusal tests share ------------------------------------------------
+
+
+@pytest.fixture
+def hearts_league(make_league):
+    """A Rayter league where the lowest score wins, slug "hearts"."""
+    return make_league(System.RAYTER_LOWSCORE, name="Hearts", slug="hearts", game_name="Hearts")
+
+
+@pytest.fixture
+def importer(staff_user):
+    """Staff who may import and replace (add_game and delete_game)."""
+    staff_user.user_permissions.add(
+        *Permission.objects.filter(codename__in=["add_game", "delete_game"])
+    )
+    return staff_user
+
+
+@pytest.fixture
+def chess_game(make_league, make_player, record_game):
+    """The second of two Elo games between Ana and Bo."""
+    league = make_league(System.ELO, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    record_game(league, [ana, bo], scores=[1, 0], played_at=T0_2025)
+    return record_game(league, [bo, ana], scores=[1, 0], played_at=T0_2025 + timedelta(days=1))
+
+
+@pytest.fixture
+def friday_league(db):
+    """A Preferans league whose one game the worked example's players played."""
+    league = make_league(System.PREFKO, name="Friday")
+    players = make_players(WORKED_EXAMPLE_PLAYERS)
+    engine.game_record(
+        league=league,
+        played_at=T0,
+        entries=paper_entries(players, SMALL_PAPERS),
+        bula=30,
+    )
+    return league
+
+
+@pytest.fixture
+def chess_league(db):
+    return make_league(System.ELO, name="Chess")
+
+
+@pytest.fixture
+def hostile_club(make_league, make_player, record_game):
+    """A league and players whose names are HTML, with a game between them."""
+    league = make_league(System.PREFKO, name=f"Friday {IMG}", slug="hostile")
+    players = [make_player(SCRIPT), make_player(IMG), make_player("Plain Name")]
+    game = record_game(league, players, papers=[(10, 2, 4), (6, -1, 8), (0, -1, 2)])
+    return league, players, game

@@ -1,5 +1,6 @@
 """The management commands: recompute_ratings and demo."""
 
+import io
 import itertools
 from datetime import timedelta
 from io import StringIO
@@ -10,8 +11,16 @@ from django.core.management import CommandError, call_command
 
 from ratings import engine, selectors
 from ratings.management.commands import demo
-from ratings.models import Event, EventTable, Game, League, Player, Result, System
-from tests.builders import make_league
+from ratings.models import (
+    Event,
+    EventTable,
+    Game,
+    League,
+    Player,
+    Result,
+    System,
+)
+from tests.builders import make_league, table_counts
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
@@ -239,3 +248,17 @@ def test_merge_players_refuses_two_who_shared_a_table_naming_the_game(demo_club)
     a, b = (r.player for r in first.results.order_by("seat")[:2])
     with pytest.raises(CommandError, match=f"game #{first.pk}"):
         call_command("merge_players", b.slug, a.slug)
+
+
+# Unknown leagues ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", ["no-such-league", "bad slug!", "x" * 300])
+def test_league_commands_refuse_unknown_leagues(slug):
+    before = table_counts()
+
+    for command in ("recompute_ratings", "export_rayter", "standings"):
+        with pytest.raises(CommandError):
+            call_command(command, slug, stdout=io.StringIO())
+
+    assert table_counts() == before

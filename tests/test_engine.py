@@ -6,13 +6,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings import engine
-from ratings.models import Game, League, Result, Standing, System
+from ratings import engine, rayter_files
+from ratings.models import AuditEntry, Game, League, Result, Standing, System
 from tests.builders import (
+    GONE,
     T0,
     make_league,
     make_player,
@@ -22,7 +25,11 @@ from tests.builders import (
     worked_example_players,
 )
 from tests.replays import assert_equals_independent_replay, assert_unchanged_by_recompute
-from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS, random_paper
+from tests.worked_example import (
+    SMALL_PAPERS,
+    WORKED_EXAMPLE_PAPERS,
+    random_paper,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -52,9 +59,6 @@ def test_recording_the_newest_game_costs_the_same_whatever_the_history(
     papers = SMALL_PAPERS
     counts = []
     for n in range(40):
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-
         with CaptureQueriesContext(connection) as ctx:
             engine.game_record(
                 league=league,
@@ -258,8 +262,6 @@ def test_recording_many_games_at_once_equals_a_replay_whether_newest_or_backdate
 def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
     import gc
 
-    from ratings import rayter_files
-
     assert gc.isenabled()
     rayter_files.import_rayter(data=b"game 2026-01-01 20:00\nAnn 10\nBob 7\n", league_slug="gc")
     assert gc.isenabled()
@@ -291,8 +293,6 @@ def test_recording_many_games_chunk_by_chunk_equals_a_replay(monkeypatch):
 def test_bulk_datetimes_are_written_as_django_writes_them(zone):
     from zoneinfo import ZoneInfo
 
-    from django.db import connection
-
     from ratings.engine import writes
 
     tz = ZoneInfo(zone)
@@ -311,7 +311,7 @@ def test_bulk_datetimes_are_written_as_django_writes_them(zone):
 def test_a_bulk_insert_refused_halfway_leaves_no_row():
     """On SQLite a refused multi-row INSERT keeps its earlier rows (OR FAIL) until the
     transaction's rollback, which every caller lets the error reach."""
-    from django.db import IntegrityError, transaction
+    from django.db import transaction
 
     from ratings.engine import writes
 
@@ -385,7 +385,6 @@ def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds,
 
 
 def test_the_bulk_page_cache_is_put_back():
-    from django.db import connection
 
     from ratings.engine import writes
 
@@ -443,3 +442,30 @@ def test_the_year_rule_reads_the_clubs_calendar_whatever_zone_a_time_comes_in():
         engine.game_record(
             league=league, played_at=datetime(1899, 12, 31, 22, 30, tzinfo=UTC), entries=entries
         )
+
+
+# Two staff acting on one game at once ------------------------------------------------------------
+
+
+def test_deleting_a_game_someone_deleted_meanwhile_says_so(chess_game):
+    engine.game_delete(game=Game.objects.get(pk=chess_game.pk))  # the other staff member
+
+    with pytest.raises(ValidationError) as refused:
+        engine.game_delete(game=chess_game)
+
+    assert refused.value.messages == [GONE]
+    assert AuditEntry.objects.filter(action="delete").count() == 1
+
+
+def test_editing_a_game_someone_deleted_meanwhile_says_so(chess_game):
+    entries = [
+        engine.Entry(player_id=r.player_id, score=1 - r.score) for r in chess_game.results.all()
+    ]
+    engine.game_delete(game=Game.objects.get(pk=chess_game.pk))
+
+    with pytest.raises(ValidationError) as refused:
+        engine.game_update(game=chess_game, played_at=chess_game.played_at, entries=entries)
+
+    assert refused.value.messages == [GONE]
+    assert not Game.objects.filter(pk=chess_game.pk).exists()
+    assert not AuditEntry.objects.filter(action="update").exists()

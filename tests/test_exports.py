@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 
 from ratings import engine, exports
 from ratings.algorithms import elo, preferans, rayter
-from ratings.models import League, Player, Speed, System
+from ratings.models import (
+    League,
+    Player,
+    Speed,
+    System,
+)
+from tests.builders import FORMULAS
 from tests.worked_example import (
     WORKED_EXAMPLE_PAPERS,
     WORKED_EXAMPLE_PLAYERS,
@@ -599,3 +605,23 @@ def test_a_replay_of_the_json_export_gives_every_rating_after(club):
     assert [row["rating_after"] for row in exported_csv(league)] == [
         repr(seat["rating_after"]) for game in exported for seat in game["results"]
     ]
+
+
+# Names that look like formulas: neutralised in the CSV export ------------------------------------
+
+
+def test_formula_names_are_neutralised_in_the_csv_export(
+    client, make_league, make_player, record_game
+):
+    league = make_league(System.ELO, name="Chess", slug="chess")
+    players = [make_player(name) for name in FORMULAS]
+    for first, second in zip(players, players[1:], strict=False):
+        record_game(league, [first, second], scores=[1, 0])
+
+    response = client.get(reverse("ratings:leaderboard_export", args=[league.slug, "csv"]))
+
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert sorted(row["name"] for row in rows) == sorted("'" + name for name in FORMULAS)
+    # JSON is data, not a spreadsheet: the names as they are.
+    data = client.get(reverse("ratings:leaderboard_export", args=[league.slug, "json"])).json()
+    assert sorted(row["name"] for row in data["standings"]) == sorted(FORMULAS)

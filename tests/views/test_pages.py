@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
+from tests.builders import assert_escaped
 from tests.views.pages import text
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
@@ -394,3 +395,21 @@ def test_a_visitor_cannot_change_the_page_size(client, prefko_league_with):
     league, _ = prefko_league_with(players=4, games=53)
     response = client.get(reverse("ratings:league_games", args=[league.slug]), {"per_page": 1000})
     assert len(response.context["table"].page.object_list) == 50
+
+
+# Names with HTML: escaped on every page ----------------------------------------------------------
+
+
+def test_html_names_are_escaped_on_every_page(client, hostile_club):
+    league, players, game = hostile_club
+    pages = [
+        reverse("ratings:home"),
+        reverse("ratings:leaderboard", args=[league.slug]),
+        reverse("ratings:league_games", args=[league.slug]),
+        reverse("ratings:game", args=[game.pk]),
+        reverse("ratings:player", args=[players[0].slug]),
+        reverse("ratings:player", args=[players[1].slug]),
+    ]
+
+    for url in pages:
+        assert_escaped(client.get(url))
