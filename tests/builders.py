@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from ratings import engine
 from ratings.events import services as event_services
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.systems import SYSTEMS, Kind, rating_system
 from tests.worked_example import (
     WORKED_EXAMPLE_PLAYERS,
     WORKED_EXAMPLE_START_RATINGS,
@@ -472,3 +473,34 @@ def assert_escaped(response) -> None:
     assert "<script>alert" not in html
     assert "<img src=x" not in html
     assert "&lt;script&gt;alert" in html or "&lt;img src=x" in html
+
+
+# Games of every rating system, for property tests -----------------------------------------------
+
+# Every system the app has (ratings.systems.SYSTEMS): a new one is drawn without a change here,
+# as long as its kind of game is one game_data knows.
+SYSTEM_CODES = st.sampled_from(sorted(SYSTEMS))
+PAPER = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
+BULAS = st.sampled_from([10, 30, 50, 60])
+
+
+@st.composite
+def game_data(draw, code: str, bulas=BULAS) -> tuple[int, dict]:
+    """(seats, data) of a valid game of the system ``code``: ``{"papers": ..., "bula": ...}``,
+    finished papers, for a system with a paper; else ``{"scores": ...}`` as its kind takes them."""
+    system = rating_system(code)
+    fewest, most = system.seats
+    if system.has_paper:
+        papers = draw(st.lists(PAPER, min_size=fewest, max_size=fewest))
+        # A finished game: the middle column sums to zero.
+        left, _middle, right = papers[-1]
+        papers[-1] = (left, -sum(middle for _l, middle, _r in papers[:-1]), right)
+        return fewest, {"papers": papers, "bula": draw(bulas)}
+    if system.kind == Kind.DUEL:
+        return 2, {"scores": list(draw(st.sampled_from([(1, 0), (0, 1), (0.5, 0.5)])))}
+    if system.kind == Kind.SCORED:
+        seats = draw(st.integers(fewest, min(most, 5)))
+        # Whole numbers, as a Rayter league takes (systems.Rayter.checked_scores).
+        scores = st.integers(-20, 200) | st.integers(-(10**9), 10**9)
+        return seats, {"scores": draw(st.lists(scores, min_size=seats, max_size=seats))}
+    raise NotImplementedError(f"{system!r}: teach game_data the games of its kind")

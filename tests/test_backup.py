@@ -39,7 +39,8 @@ from ratings.models import (
     Standing,
     System,
 )
-from tests.builders import T0, paper_entries, table_counts, write_file
+from ratings.systems import SYSTEMS
+from tests.builders import SYSTEM_CODES, T0, game_data, paper_entries, table_counts, write_file
 from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS
 
 
@@ -627,28 +628,17 @@ def test_a_bomb_of_one_object_repeated_is_refused_at_its_first_batch(tmp_path):
 
 # The invariant: whatever the club, restore(backup(club)) == club --------------------------------
 
-SYSTEMS = [System.PREFKO, System.RAYTER_HIGHSCORE, System.ELO, System.FIDE]
 NAMES = ["Pedja", "Đorđe", "Анна", "O'Brien <b>", "Zoë", "marko"]
-paper = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
 
 
 @st.composite
 def club_operations(draw) -> list[dict]:
-    """Games in four leagues at any moment (microseconds, ties), with edits, deletions and own
-    start ratings; scores of any size a form takes."""
+    """Games in a league of each system at any moment (microseconds, ties), with edits,
+    deletions and own start ratings; scores of any size and any bula a form takes."""
     operations = []
     for _ in range(draw(st.integers(1, 12))):
-        system = draw(st.sampled_from(SYSTEMS))
-        if system == System.PREFKO:
-            papers = draw(st.lists(paper, min_size=3, max_size=3))
-            papers[2] = (papers[2][0], -papers[0][1] - papers[1][1], papers[2][2])
-            seats, data = 3, {"papers": papers, "bula": draw(st.integers(1, 10_000))}
-        elif system in (System.ELO, System.FIDE):
-            seats, data = 2, {"scores": draw(st.sampled_from([[1, 0], [0, 1], [0.5, 0.5]]))}
-        else:
-            seats = draw(st.integers(2, 5))
-            score = st.integers(-(10**9), 10**9) | st.integers(-20, 200)  # whole numbers
-            data = {"scores": draw(st.lists(score, min_size=seats, max_size=seats))}
+        system = draw(SYSTEM_CODES)
+        seats, data = draw(game_data(system, bulas=st.integers(1, 10_000)))
         moment = st.integers(0, 4).map(lambda day: day * 86_400_000_000) | st.integers(0, 10**12)
         operations.append(
             {

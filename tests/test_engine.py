@@ -16,7 +16,9 @@ from ratings import engine, rayter_files
 from ratings.models import AuditEntry, Game, League, Result, Standing, System
 from tests.builders import (
     GONE,
+    SYSTEM_CODES,
     T0,
+    game_data,
     make_league,
     make_player,
     make_players,
@@ -150,33 +152,10 @@ def test_engine_refuses_invalid_games_and_writes_nothing(system, entries_fn, mes
 
 # Any sequence of operations ends where a from-scratch replay ends -------------------------------
 
-SYSTEMS = [
-    System.PREFKO,
-    System.ELO,
-    System.FIDE,
-    System.RAYTER_HIGHSCORE,
-    System.RAYTER_LOWSCORE,
-    System.RAYTER_WINNER_TAKES_ALL,
-]
-
-paper = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
-
-
-@st.composite
-def game_data(draw, system):
-    if system == System.PREFKO:
-        papers = draw(st.lists(paper, min_size=3, max_size=3))
-        papers[2] = (papers[2][0], -papers[0][1] - papers[1][1], papers[2][2])
-        return 3, {"papers": papers, "bula": draw(st.sampled_from([10, 30, 50, 60]))}
-    if system in (System.ELO, System.FIDE):
-        return 2, {"scores": draw(st.sampled_from([[1, 0], [0, 1], [0.5, 0.5]]))}
-    n = draw(st.integers(2, 5))
-    return n, {"scores": draw(st.lists(st.integers(-20, 200), min_size=n, max_size=n))}
-
 
 @st.composite
 def operations(draw):
-    system = draw(st.sampled_from(SYSTEMS))
+    system = draw(SYSTEM_CODES)
     ops = []
     for _ in range(draw(st.integers(1, 14))):
         kind = draw(st.sampled_from(["add", "add", "add", "edit", "delete", "start"]))
@@ -196,7 +175,7 @@ def operations(draw):
 
 def entries_for(system, players, op):
     chosen = [players[i] for i in op["seats"]]
-    if system == System.PREFKO:
+    if "papers" in op["data"]:
         return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
     return score_entries(chosen, op["data"]["scores"]), None
 
