@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.text import slugify
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -467,12 +468,16 @@ def form_errors(response) -> str:
     return " ".join(str(message) for messages in form.errors.values() for message in messages)
 
 
-def assert_escaped(response) -> None:
+def assert_escaped(response, names=(SCRIPT, IMG)) -> None:
+    """A page that shows the hostile names: each of them escaped, as Django escapes, none raw."""
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "<script>alert" not in html
-    assert "<img src=x" not in html
-    assert "&lt;script&gt;alert" in html or "&lt;img src=x" in html
+    page = response.content.decode()
+    assert "<script>alert" not in page
+    assert "<img src=x" not in page
+    for name in names:
+        assert escape(name) in page, (
+            f"{name} is not shown escaped on {response.request['PATH_INFO']}"
+        )
 
 
 # Games of every rating system, for property tests -----------------------------------------------

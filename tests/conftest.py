@@ -272,8 +272,10 @@ def chess_league(db):
 
 @pytest.fixture
 def hostile_club(make_league, make_player, record_game):
-    """A league and players whose names are HTML, with a game between them."""
-    league = make_league(System.PREFKO, name=f"Friday {IMG}", slug="hostile")
+    """A league and players whose names are HTML, with a game between them: (league, players,
+    game). The league's name holds both hostile names, so a page that names only the league
+    shows both."""
+    league = make_league(System.PREFKO, name=f"Friday {SCRIPT} {IMG}", slug="hostile")
     players = [make_player(SCRIPT), make_player(IMG), make_player("Plain Name")]
     game = record_game(league, players, papers=[(10, 2, 4), (6, -1, 8), (0, -1, 2)])
     return league, players, game

@@ -782,7 +782,6 @@ def test_html_names_are_escaped_in_the_admin(admin_client, hostile_club):
     pages = [
         reverse("admin:ratings_game_changelist"),
         reverse("admin:ratings_player_changelist"),
-        reverse("admin:ratings_player_change", args=[players[0].pk]),
         reverse("admin:ratings_league_change", args=[league.pk]),
         reverse("admin:ratings_auditentry_changelist"),
         reverse("admin:ratings_auditentry_change", args=[entry.pk]),
@@ -790,6 +789,10 @@ def test_html_names_are_escaped_in_the_admin(admin_client, hostile_club):
 
     for url in pages:
         assert_escaped(admin_client.get(url))
+    # A player's own page names that player alone.
+    for player in players[:2]:
+        page = admin_client.get(reverse("admin:ratings_player_change", args=[player.pk]))
+        assert_escaped(page, names=[player.name])
 
 
 def test_html_names_are_escaped_in_the_admin_game_page(admin_client, hostile_club):

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
-from tests.builders import assert_escaped
-from tests.views.pages import text
+from tests.builders import IMG, SCRIPT, assert_escaped
+from tests.views.pages import played_event, text, urls
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
@@ -401,15 +401,13 @@ def test_a_visitor_cannot_change_the_page_size(client, prefko_league_with):
 
 
 def test_html_names_are_escaped_on_every_page(client, hostile_club):
+    """Every page of tests/views/pages.py's ``urls`` (the pages whose queries are pinned), on a
+    club whose league, event and players are named in HTML: both names escaped on each."""
     league, players, game = hostile_club
-    pages = [
-        reverse("ratings:home"),
-        reverse("ratings:leaderboard", args=[league.slug]),
-        reverse("ratings:league_games", args=[league.slug]),
-        reverse("ratings:game", args=[game.pk]),
-        reverse("ratings:player", args=[players[0].slug]),
-        reverse("ratings:player", args=[players[1].slug]),
-    ]
+    event = played_event(league, players, rounds=1, name=f"Cup {SCRIPT} {IMG}")
+    pages = urls(league, game, players[0], event)
+    html_pages = {page: url for page, url in pages.items() if not page.endswith("export")}
+    assert len(html_pages) == len(pages) - 2  # the CSV exports: tests/test_exports.py
 
-    for url in pages:
+    for url in html_pages.values():
         assert_escaped(client.get(url))
