@@ -5,7 +5,7 @@ the object). The object knows what kind of game the league plays, how many seats
 which way is better, whether ratings are whole numbers, how a game's entries become scores (and
 what is refused), how to rate a game, which entry form the league uses, and how a score reads.
 Nothing else compares system or kind strings: a fifth system is a subclass here, its algorithm in
-``ratings/algorithms/`` and its form in ``ratings/game_forms.py`` (see docs/ARCHITECTURE.md).
+``ratings/algorithms/`` and its form in ``ratings/forms/games.py`` (see docs/ARCHITECTURE.md).
 
 The model is pretix's payment providers: the core asks the provider instead of switching on it.
 """
@@ -184,7 +184,7 @@ class Prefko(RatingSystem):
     event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
-    form_path = "ratings.game_forms.PreferansGameForm"
+    form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
     def scores(self, entries, *, bula, ended_early):
@@ -231,13 +231,13 @@ class Rayter(RatingSystem):
 
     kind = Kind.SCORED
     seats = (2, 50)
-    form_path = "ratings.game_forms.ScoredGameForm"
+    form_path = "ratings.forms.games.ScoredGameForm"
 
     def checked_scores(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
-        always be written out as its file (:mod:`ratings.rayter_standings`)."""
-        # Whole by their type, as a file brings them: checked in C, a hundred thousand times.
-        # (min and max without a default: a keyword costs a builtin twice its time.)
+        always be written out as its file (:mod:`ratings.rayter.standings`)."""
+        # Whole by their type, as a file brings them: checked in C, as an import checks a hundred
+        # thousand games' scores.
         if (
             scores
             and _INTS.issuperset(map(type, scores))
@@ -263,8 +263,8 @@ class Rayter(RatingSystem):
             ratings = [state.rating for state in states]
             # Checked on the way in: finite scores, 2 to 50 of them.
             changes = rayter.rate_valid_game(game.scores, ratings, score_type, k)
-            # One change a rating, by construction; map adds them in C (a comprehension over a
-            # strict zip took twice as long, and an import rates a hundred thousand games).
+            # One change a rating, by construction, so no strict zip: map adds them in C, and an
+            # import rates a hundred thousand games.
             return list(map(operator.add, ratings, changes))
 
         return rate
@@ -294,7 +294,7 @@ class HeadToHead(RatingSystem):
     event_table_sizes = (2, 2)
     # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
     default_provisional_games = 0
-    form_path = "ratings.game_forms.DuelGameForm"
+    form_path = "ratings.forms.games.DuelGameForm"
     score_label = gettext_lazy("Result")
 
     def checked_scores(self, scores):

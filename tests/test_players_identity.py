@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ratings import engine
 from ratings.forms import PlayerForm
-from ratings.game_forms import PreferansGameForm
+from ratings.forms.games import PreferansGameForm
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -29,7 +29,7 @@ from ratings.models import (
     Standing,
     System,
 )
-from ratings.player_models import PlayerQuerySet
+from ratings.models.players import PlayerQuerySet
 from tests.builders import T0
 from tests.worked_example import WORKED_EXAMPLE_FORM, WORKED_EXAMPLE_PAPERS
 

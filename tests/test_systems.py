@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ratings.algorithms.event_scoring import Scoring
 from ratings.engine.state import Entry, GameInput, PlayerState
-from ratings.game_forms import GameForm
+from ratings.forms.games import GameForm
 from ratings.models import League
 from ratings.systems import (
     SYSTEMS,

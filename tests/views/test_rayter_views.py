@@ -16,8 +16,9 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings import engine, rayter_standings
+from ratings import engine
 from ratings.models import AuditEntry, Game, PendingUpload, Player, Standing, System
+from ratings.rayter import standings as rayter_standings
 from tests.builders import (
     FUZZ,
     HEARTS_FILE,

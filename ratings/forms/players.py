@@ -5,7 +5,7 @@
 :func:`check_birth_date` (the one birth-date rule, also the admin's), :class:`PlayerForm` (a new
 player), :func:`find_player` (a player picked by part of the name, for the games list's filter
 and head to head) and the date-and-time formats a date box accepts. The game forms that use
-them are in :mod:`ratings.game_forms`, the organiser's in :mod:`ratings.events.forms`.
+them are in :mod:`ratings.forms.games`, the organiser's in :mod:`ratings.events.forms`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy
 
 from ratings import engine, selectors
 from ratings.models import Game, Player
+from ratings.models.players import normalise_name
 from ratings.names import NameIndex, close_matches, name_keys
-from ratings.player_models import normalise_name
 
 # Invisible characters that reverse or isolate the direction of the text after them.
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
