@@ -46,11 +46,18 @@ SEAT_FIELDS = (
 # exports each seat's age at the game (whole years, null when unknown): what a replay needs, and
 # less than the birth date itself.
 AGE_FIELD = "age"
+# A system that keeps a mean and an uncertainty (OpenSkill) also exports each seat's place (1 the
+# best, a tie shares) and its skill before and after: a replay with the openskill package, given
+# the places as ranks, gives the same numbers.
+SKILL_FIELDS = ("place", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
 def seat_fields(league: League) -> tuple[str, ...]:
     """The fields of each seat in this league's export."""
-    return (*SEAT_FIELDS, AGE_FIELD) if league.rating_system.uses_birth_dates else SEAT_FIELDS
+    system = league.rating_system
+    extra = (AGE_FIELD,) if system.uses_birth_dates else ()
+    extra += SKILL_FIELDS if system.keeps_skill else ()
+    return (*SEAT_FIELDS, *extra)
 
 
 def csv_columns(league: League) -> tuple[str, ...]:
@@ -68,6 +75,7 @@ _QUERY_COLUMNS = (
     *("game_id", "game__played_at", "game__bula", "game__ended_early"),
     *("seat", "player__name", "player__slug", "left", "middle", "right"),
     *("score", "rating_before", "rating_after", "player_id"),
+    *("mu_before", "sigma_before", "mu_after", "sigma_after"),
 )
 
 GameRow = tuple  # (id, played_at as text, bula, ended_early), as in GAME_FIELDS
@@ -113,6 +121,12 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
             exported = [
                 (*seat, age_on(born.get(r[13]), day))
                 for seat, r in zip(exported, seats, strict=True)
+            ]
+        if system.keeps_skill:
+            places = system.places([r[10] for r in seats])
+            exported = [
+                (*seat, place, *r[14:18])
+                for seat, place, r in zip(exported, places, seats, strict=True)
             ]
         yield game, exported
 

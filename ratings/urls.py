@@ -1,6 +1,16 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, events, exports, files, pages, players, players_vs, tokens
+from ratings.views import (
+    backtest,
+    entry,
+    events,
+    exports,
+    files,
+    pages,
+    players,
+    players_vs,
+    tokens,
+)
 
 
 class PlayerSlugConverter:
@@ -32,6 +42,7 @@ urlpatterns = [
         name="leaderboard_export",
     ),
     path("leagues/<slug:slug>/games/", pages.league_games, name="league_games"),
+    path("leagues/<slug:slug>/backtest/", backtest.league_backtest, name="backtest"),
     path("leagues/<slug:slug>/games.<str:fmt>", exports.games_export, name="games_export"),
     path("leagues/<slug:slug>/rayter.txt", files.rayter_export, name="rayter_export"),
     path("leagues/<slug:slug>/import/", files.rayter_import, name="rayter_import"),

@@ -62,7 +62,8 @@ ALL = list(SYSTEMS.values())
 
 
 def rate(system: RatingSystem, ratings: list[float], scores: list[float], papers, bula):
-    """A game rated by ``system`` alone, as the engine asks it (a league that is not saved)."""
+    """A game rated by ``system`` alone, as the engine asks it (a league that is not saved),
+    each player at ``system.start_state`` of their rating."""
     league = League(system=system.code, start_rating=ratings[0], elo_k=32, speed=Speed.STANDARD)
     game = GameInput(
         played_at=T0,
@@ -71,7 +72,8 @@ def rate(system: RatingSystem, ratings: list[float], scores: list[float], papers
         scores=scores,
         papers=papers,
     )
-    return system.rater(league, {})(game, [PlayerState(rating=r) for r in ratings])
+    states = [PlayerState(rating=system.start_state(rating)) for rating in ratings]
+    return system.rater(league, {})(game, states)
 
 
 def test_every_system_code_has_exactly_one_system():

@@ -1,7 +1,7 @@
-"""A demo club on an empty database: three leagues, a few hundred games, two events of the
-Preferans league (a finished club night of 3 rounds for 9 players, and a tournament in its second
-round), and two logins to try it: ``demo`` (staff, for the admin) and ``member`` (a plain member,
-linked to the player Pedja, so a newcomer sees what a member sees).
+"""A demo club on an empty database: four leagues (the fourth a small OpenSkill one), a few hundred
+games, two events of the Preferans league (a finished club night of 3 rounds for 9 players, and
+a tournament in its second round), and two logins to try it: ``demo`` (staff, for the admin) and
+``member`` (a plain member, linked to the player Pedja, so a newcomer sees what a member sees).
 
 Every game goes through the rating engine, recorded in the order it was played (so each one is
 the league's newest and takes the engine's fast path), the events' games last, through the
@@ -66,6 +66,10 @@ EVENT_SEED = 7
 PREFERANS_GAMES = 300
 HEARTS_GAMES = 150
 CHESS_GAMES = 150
+# A small OpenSkill league, from its own generator so the rest of the club stays as it was.
+YAMB_PLAYERS = ["Ana", "Bojan", "Dahlia", "Ivan", "Lei", "Sara", "Vesna"]
+YAMB_GAMES = 60
+YAMB_SEED = 32
 
 
 class Command(BaseCommand):
@@ -133,7 +137,7 @@ class DemoClub:
         self.players[MEMBER_PLAYER].save(update_fields=["user"])
         self.players[GUEST] = Player.objects.create_named(GUEST)
         summary = [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
-        return [*summary, self.club_night(), self.tournament()]
+        return [*summary, self.club_night(), self.tournament(), self.yamb()]
 
     # Leagues ------------------------------------------------------------------------------------
 
@@ -237,6 +241,30 @@ class DemoClub:
             f"(juniors: {juniors})"
         )
 
+    def yamb(self) -> str:
+        """Yamb, a dice game for two or more: the highest score wins, rated by OpenSkill."""
+        league = League.objects.create(
+            name="Yamb",
+            slug="yamb",
+            system=System.OPENSKILL_HIGHSCORE,
+            start_rating=0,
+            game_name="Yamb",
+            description="Dice, three to five players; the highest score wins.",
+        )
+        rng = random.Random(YAMB_SEED)
+        for played_at in self.evenings(YAMB_GAMES, rng):
+            seats = rng.sample(YAMB_PLAYERS, rng.randint(3, 5))
+            entries = [
+                engine.Entry(
+                    player_id=self.players[name].pk,
+                    score=round(rng.gauss(800 + 60 * self.skill[name], 80)),
+                )
+                for name in seats
+            ]
+            self.record(league, played_at, entries)
+        players = len(YAMB_PLAYERS)
+        return f"Yamb (OpenSkill, highest score wins): {YAMB_GAMES} games, {players} players"
+
     # Events -------------------------------------------------------------------------------------
 
     def club_night(self) -> str:
@@ -318,12 +346,13 @@ class DemoClub:
             entered_by=self.user,
         )
 
-    def evenings(self, count: int) -> list[datetime]:
+    def evenings(self, count: int, rng: random.Random | None = None) -> list[datetime]:
         """``count`` club evenings after the first day and before today, in the order played."""
+        rng = rng or self.rng
         moments = []
         for _ in range(count):
-            day = self.first_day + timedelta(days=self.rng.randint(1, HISTORY_DAYS - 1))
-            minutes = self.rng.randrange(18 * 60, 23 * 60, 15)
+            day = self.first_day + timedelta(days=rng.randint(1, HISTORY_DAYS - 1))
+            minutes = rng.randrange(18 * 60, 23 * 60, 15)
             moments.append(datetime.combine(day, time(minutes // 60, minutes % 60)))
         return sorted(moments)
 
