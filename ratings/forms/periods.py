@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +21,13 @@ from django.utils.translation import gettext_lazy as _
 from ratings.selectors import SeasonOrder
 
 ISO_DATE = ["%Y-%m-%d"]
+# The dates a period may name: the seasons' own bounds. Past them a period's end (the day after
+# its last day) or its start in the club's zone would leave the calendar: 400, not 500.
+FIRST_SEASON, LAST_SEASON = 1900, 9998
+DATE_BOUNDS = [
+    MinValueValidator(date(FIRST_SEASON, 1, 1)),
+    MaxValueValidator(date(LAST_SEASON, 12, 31)),
+]
 
 
 @dataclass(frozen=True)
@@ -71,16 +79,18 @@ def _midnight(day: date) -> datetime:
 class PeriodForm(forms.Form):
     """``season``, or ``from`` and ``to``; and what the table ranks by (``by``)."""
 
-    season = forms.IntegerField(label=_("Season"), min_value=1900, max_value=9998, required=False)
+    season = forms.IntegerField(
+        label=_("Season"), min_value=FIRST_SEASON, max_value=LAST_SEASON, required=False
+    )
     by = forms.ChoiceField(label=_("Rank by"), choices=SeasonOrder.choices, required=False)
 
     def __init__(self, data):
         super().__init__(data)
         # "from" is a Python keyword: the two date fields are added here, not as attributes.
-        self.fields["from"] = forms.DateField(
-            label=_("From"), required=False, input_formats=ISO_DATE
-        )
-        self.fields["to"] = forms.DateField(label=_("To"), required=False, input_formats=ISO_DATE)
+        for name, label in (("from", _("From")), ("to", _("To"))):
+            self.fields[name] = forms.DateField(
+                label=label, required=False, input_formats=ISO_DATE, validators=DATE_BOUNDS
+            )
         self.order_fields(["season", "from", "to", "by"])
 
     def clean(self):

@@ -75,7 +75,14 @@ class FixedLazyPaginator(LazyPaginator):
     def __init__(self, object_list, per_page, *args, **kwargs):
         super().__init__(object_list, PER_PAGE, *args, **kwargs)
 
+    def validate_number(self, number):
+        """A page past any league's end is answered as one (the nearest valid page): its
+        offset, 50 times the number, must still fit the database's integer (``bigint``)."""
+        return min(super().validate_number(number), MAX_PAGE)
 
+
+# Further than any league's games go, and well inside a 64-bit OFFSET.
+MAX_PAGE = 10**9
 UNCOUNTED_PAGINATION = {"per_page": PER_PAGE, "paginator_class": FixedLazyPaginator}
 
 
