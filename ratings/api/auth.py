@@ -13,10 +13,10 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
-from ninja.throttling import SimpleRateThrottle
 
 from ratings.access import can_enter_games
 from ratings.models import ApiToken
+from ratings.throttling import SettingRateThrottle
 
 
 class TokenAuth(HttpBearer):
@@ -54,26 +54,12 @@ def require_entry(request: HttpRequest) -> None:
         raise HttpError(403, _("This token's member may not enter games."))
 
 
-class WriteThrottle(SimpleRateThrottle):
-    """Writes per token: ``API_WRITE_RATE`` (default 60 a minute), read at each request so a
-    deployment (or a test) can change it."""
+class WriteThrottle(SettingRateThrottle):
+    """Writes per token: ``API_WRITE_RATE`` (default 60 a minute)."""
 
     scope = "api-write"
-
-    def __init__(self):
-        self.rate = None
-
-    def allow_request(self, request: HttpRequest) -> bool:
-        self.rate = getattr(settings, "API_WRITE_RATE", "60/min")
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request)
-
-    def wait(self) -> float:
-        """Seconds until the oldest write in the window leaves it (always a number, so the 429
-        carries ``Retry-After``)."""
-        if not self.history:
-            return float(self.duration)
-        return max(1.0, self.duration - (self.now - self.history[-1]))
+    rate_setting = "API_WRITE_RATE"
+    default_rate = "60/min"
 
     def get_cache_key(self, request: HttpRequest) -> str | None:
         token = getattr(request, "auth", None)

@@ -11,11 +11,13 @@ from ratings.access import club_readable
 from ratings.algorithms.backtest import MIN_GAMES, MIN_PAIRS
 from ratings.models import League
 from ratings.page_cache import cached_page
+from ratings.throttling import heavy_read
 
 
 @require_safe
 @club_readable
 @cached_page
+@heavy_read
 def league_backtest(request: HttpRequest, slug: str) -> HttpResponse:
     """Every fitting system replayed over the league's games, each game predicted from the
     ratings before it (ratings/backtest.py; docs/backtest.md)."""

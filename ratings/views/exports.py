@@ -12,11 +12,15 @@ from django.views.decorators.http import require_safe
 
 from ratings import exports
 from ratings.access import club_readable
+from ratings.download_cache import cached_download
 from ratings.models import League
+from ratings.throttling import heavy_read
 
 
 @require_safe
 @club_readable
+@cached_download
+@heavy_read
 def games_export(request: HttpRequest, slug: str, fmt: str) -> StreamingHttpResponse:
     """Every game of the league in rating order, as a CSV or JSON download (two queries: the
     league, then its results read in chunks while the response is sent)."""

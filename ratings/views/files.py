@@ -29,9 +29,11 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ratings.access import can_import_games, club_readable, get_league_for_import
+from ratings.download_cache import cached_download
 from ratings.models import League, PendingUpload
 from ratings.rayter import files as rayter_files
 from ratings.rayter import standings as rayter_standings
+from ratings.throttling import heavy_read
 
 # A file with thousands of problems still gets a readable page; the count says how many more.
 PROBLEMS_SHOWN = 200
@@ -200,6 +202,8 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
 
 @require_safe
 @club_readable
+@cached_download
+@heavy_read
 def rayter_export(request: HttpRequest, slug: str) -> HttpResponse:
     """A scored league's games as a rayter file download (two queries)."""
     league = get_object_or_404(League, slug=slug)

@@ -25,6 +25,7 @@ from ratings import selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
+from ratings.download_cache import cached_download
 from ratings.events import selectors as event_selectors
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.forms import find_player, periods
@@ -41,6 +42,7 @@ from ratings.tables import (
     StatisticsPanel,
     statistics_panels,
 )
+from ratings.throttling import heavy_read
 
 PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
@@ -227,6 +229,8 @@ def _export_filename(league: League, fmt: str, period: periods.Period | None = N
 
 @require_safe
 @club_readable
+@cached_download
+@heavy_read
 def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """The leaderboard (with its filter) as a CSV or JSON download, in rank order."""
     if fmt not in EXPORT_FORMATS:

@@ -19,20 +19,20 @@ from tests.builders import make_event, play_table
 LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
 # Every HTML page first reads the data version (ratings.page_cache): each count below starts
 # with it, before the queries listed. While that page is in the cache at that version, the
-# version is its only query (test_a_page_drawn_at_this_version_is_one_query). The exports are
-# streamed from the database, never cached, and read no version.
+# version is its only query (test_a_page_drawn_at_this_version_is_one_query). So do the exports
+# (ratings.download_cache: the version, then the cache; tests/views/test_heavy_downloads.py).
 VERSION = 1
 QUERIES = {
     "home": 2,  # the leagues, their player and game counts and last game as subqueries
     # the league with its first and last game; the years with games (for the season tabs); the
     # count and the page of standings, ranked by a window; its latest events
     "leaderboard": 6,
-    "export": 2,  # the league; all its (filtered) standings with their rank
+    "export": 3,  # the league; all its (filtered) standings with their rank
     # the league with its first and last game; the years with games; the season's table, every
     # player's games, places and ratings in the period by window functions (a list: no count);
     # its latest events
     "season": 5,
-    "season_export": 2,  # the league; the season's table
+    "season_export": 3,  # the league; the season's table
     # the league; the page of games and one more (no count), their results; the filter's names
     "games": 5,
     "games_by_player": 6,  # the same, and the typed player looked up in the league
@@ -69,7 +69,9 @@ ASKS_PERMISSIONS = {"member": {"events"}, "staff": {"events", "event"}}
 
 def logged_in(page: str, role: str = "member") -> int:
     if page.endswith("export"):
-        return QUERIES[page]
+        # No layout, but the throttle asks who it is (ratings.throttling: members are not
+        # throttled): the session and the user.
+        return QUERIES[page] + LOGGED_IN
     return QUERIES[page] + LOGGED_IN + (PERMISSIONS if page in ASKS_PERMISSIONS[role] else 0)
 
 
@@ -111,7 +113,8 @@ def played_event(league, players, *, rounds: int, **fields) -> Event:
     return event
 
 
-# The pages that are cached (the exports are streamed, never cached).
+# The HTML pages that are cached (the exports are cached too, but sent as a stream from the
+# cache: tests/views/test_heavy_downloads.py).
 CACHED = [page for page in QUERIES if not page.endswith("export")]
 
 

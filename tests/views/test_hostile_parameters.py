@@ -39,7 +39,9 @@ HOSTILE = (
 
 
 @pytest.fixture
-def pages(worked_example_game, worked_example_league, worked_example_players):
+def pages(worked_example_game, worked_example_league, worked_example_players, settings):
+    # Every download is asked hundreds of times: the throttle would answer most with a 429.
+    settings.HEAVY_READ_RATE = "100000/min"
     played_event(worked_example_league, worked_example_players, rounds=1)
     found = urls(worked_example_league, worked_example_game, worked_example_players[0])
     slug = worked_example_league.slug

@@ -101,7 +101,9 @@ def test_the_counts_do_not_grow_with_the_club(
     for page, url in big_club.items():
         with django_assert_num_queries(QUERIES[page]):
             assert client.get(url).status_code == 200, page
-        with django_assert_num_queries(logged_in(page, "staff")):
+        # An export is the same file for everyone: the visitor's is in the cache.
+        staff = VERSION if page.endswith("export") else logged_in(page, "staff")
+        with django_assert_num_queries(staff):
             assert staff_client.get(url).status_code == 200, page
 
 
