@@ -4,8 +4,8 @@ the pages are (:mod:`ratings.page_cache`).
 A league's whole history costs seconds to read and write out; asked again at the same data
 version, :func:`cached_download` answers from the shared cache (``CACHE_URL``) after reading
 the version, its one query. A streamed download is sent as it is built, and kept, compressed,
-as it goes by: once whole, it is stored. One cut short (the client left) or bigger than
-``DOWNLOAD_CACHE_MAX_BYTES`` is not kept.
+as it goes by: once whole, it is stored, and sent again as a stream. One cut short (the client
+left) or bigger than ``DOWNLOAD_CACHE_MAX_BYTES`` is not kept.
 
 A download is the same for every visitor, so the key has no viewer; the reading rule
 (``club_readable``) runs above, on every request. Its facts that change with the clock (who is
@@ -56,7 +56,8 @@ def cached_download(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
         if response.streaming:
             response.streaming_content = _keeping(response.streaming_content, key, headers)
         else:
-            _store(key, headers, zlib.compress(response.content, 1), len(response.content))
+            content = response.content
+            _store(key, headers, zlib.compress(content, 1), len(content), streamed=False)
         return response
 
     return wrapper
@@ -92,17 +93,22 @@ def _keeping(pieces: Iterator[bytes], key: str, headers: dict) -> Iterator[bytes
         yield piece
     if kept is not None:
         kept.append(compressor.flush())
-        _store(key, headers, b"".join(kept), size)
+        _store(key, headers, b"".join(kept), size, streamed=True)
 
 
-def _store(key: str, headers: dict, compressed: bytes, size: int) -> None:
+def _store(key: str, headers: dict, compressed: bytes, size: int, *, streamed: bool) -> None:
     if size <= _max_bytes():
-        _cache_call(cache.set, key, (headers, compressed))
+        _cache_call(cache.set, key, (headers, compressed, streamed))
 
 
-def _from_cache(stored: tuple[dict, bytes]) -> StreamingHttpResponse:
-    headers, compressed = stored
-    response = StreamingHttpResponse(_decompressed(compressed))
+def _from_cache(stored: tuple[dict, bytes, bool]) -> HttpResponse | StreamingHttpResponse:
+    """The download as it was first sent: a stream in pieces (a whole league's games), or
+    whole (a leaderboard)."""
+    headers, compressed, streamed = stored
+    if streamed:
+        response = StreamingHttpResponse(_decompressed(compressed))
+    else:
+        response = HttpResponse(zlib.decompress(compressed))
     for name, value in headers.items():
         response[name] = value
     return response

@@ -61,6 +61,7 @@ def test_a_download_asked_again_at_this_version_is_one_query(
     with django_assert_num_queries(VERSION):
         again = client.get(url)
         assert body(again) == expected
+    assert again.streaming == first.streaming  # the games stream; a leaderboard is whole
     assert again["Content-Type"] == first["Content-Type"]
     assert again["Content-Disposition"] == first["Content-Disposition"]
     # A member gets the same file from the cache, without even their session read.
