@@ -25,6 +25,7 @@ from ratings.events.models import (
 )
 from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
 from ratings.models.audit import AuditAction, AuditEntry
+from ratings.models.backtests import StoredBacktest
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
 from ratings.models.players import Player, PlayerAlias, PlayerQuerySet, normalise_name
@@ -61,6 +62,7 @@ __all__ = [
     "Speed",
     "Standing",
     "StandingQuerySet",
+    "StoredBacktest",
     "System",
     "TableSeat",
     "normalise_name",
