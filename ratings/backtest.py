@@ -311,9 +311,7 @@ class ShownBacktest:
     def systems(self) -> list[dict]:
         if self.figures is None:
             return []
-        return [
-            {**system, "label": label_of(system["code"])} for system in self.figures["systems"]
-        ]
+        return [{**system, "label": label_of(system["code"])} for system in self.figures["systems"]]
 
 
 def league_for_page(slug: str) -> League | None:
