@@ -57,7 +57,9 @@ QUERIES = {
     # the byes; the results of its games (standings, results, rating changes, all from them).
     "event": 6,
     "event_table": 3,  # the table with its round, event and league; its seats with results
-    "round_cards": 3,  # the event with its league; the round's tables and seats
+    # the event with its league; the round's tables and seats; every seated player's rating;
+    # the league's latest games and their results (prefko's chances and place changes)
+    "round_cards": 6,
 }
 
 
