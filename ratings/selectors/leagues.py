@@ -65,7 +65,7 @@ class Status(IntegerChoices):
     INACTIVE = 2, _("inactive")
 
 
-def _status_rules(league: League, now: datetime | None = None) -> list[tuple[str, object, Status]]:
+def status_rules(league: League, now: datetime | None = None) -> list[tuple[str, object, Status]]:
     """What keeps a player off the league's ranking, in the order it is decided: each rule a
     field, the value below which the player has that status, and the status. Inactive (no game
     since the league's number of days) comes before provisional (fewer games than its threshold);
@@ -94,7 +94,7 @@ def league_standings(
     standings = Standing.objects.leaderboard(league)
     if min_games:
         standings = standings.filter(games__gte=min_games)
-    rules = _status_rules(league)
+    rules = status_rules(league)
     whens = [When(**{f"{field}__lt": below}, then=Value(status)) for field, below, status in rules]
     if not show_inactive:
         for field, below, status in rules:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from ratings.models import Player, Result, Standing
 from ratings.names import close_matches, name_keys
 from ratings.selectors import statistics
-from ratings.selectors.leagues import Status, _status_rules
+from ratings.selectors.leagues import Status, status_rules
 
 # A typed name this long or longer also finds names a typo away (ratings.names allows no edit
 # in a shorter one, so looking would cost a query for nothing).
@@ -90,7 +90,7 @@ def player_standings(slug: str) -> list[Standing]:
     )
     counts = {}
     for standing in standings:
-        rules = _status_rules(standing.league, now)
+        rules = status_rules(standing.league, now)
         standing.status = next(
             (status for field, below, status in rules if getattr(standing, field) < below),
             Status.RANKED,

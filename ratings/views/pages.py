@@ -24,11 +24,10 @@ from django_tables2 import LazyPaginator, RequestConfig
 from ratings import selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
-from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
+from ratings.charts import history_series, rating_history_chart
 from ratings.events import selectors as event_selectors
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.forms import find_player, periods
-from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.page_cache import cached_page
 from ratings.tables import (
@@ -447,36 +446,9 @@ class LeagueSection:
         return self.standing.status == selectors.Status.PROVISIONAL
 
 
-class _PointTitle:
-    """A chart point's tooltip, formatted only if the chart draws that point as a marker.
-
-    The chart shows titles on its sampled markers (at most a few hundred): formatting the dates
-    of thousands of games up front, or wrapping each in Django's lazy proxy, would cost more than
-    the rest of the page together.
-    """
-
-    __slots__ = ("change", "rating", "when")
-
-    def __init__(self, when, rating: float, change: float) -> None:
-        self.when, self.rating, self.change = when, rating, change
-
-    def __str__(self) -> str:
-        return point_title(self.when, self.rating, self.change)
-
-
 def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
-    game_url = url_maker("ratings:game")
-    points = [
-        ChartPoint(
-            row.played_at,
-            row.rating_after,
-            game_url(row.game_id),
-            _PointTitle(row.played_at, row.rating_after, row.change),
-        )
-        for row in rows
-    ]
     return rating_history_chart(
-        [ChartSeries(league.name, points)], lower_is_better=league.lower_is_better
+        [history_series(league.name, rows)], lower_is_better=league.lower_is_better
     )
 
 
