@@ -8,10 +8,8 @@ from datetime import datetime
 
 from django.db.models import (
     Case,
-    Count,
     F,
     IntegerChoices,
-    IntegerField,
     Max,
     OuterRef,
     QuerySet,
@@ -20,18 +18,12 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.functions import Coalesce, Rank
+from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import rayter
 from ratings.models import Game, League, Result, Standing
-
-
-def _count(queryset: QuerySet, group_by: str) -> Subquery:
-    """A correlated COUNT(*) subquery: ``queryset`` already filtered on an OuterRef."""
-    counted = queryset.order_by().values(group_by).annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
-
+from ratings.selectors.sql import count_subquery
 
 # Leagues ----------------------------------------------------------------------------------------
 
@@ -48,8 +40,8 @@ def leagues_overview() -> QuerySet[League]:
         .values("last")
     )
     return League.objects.annotate(
-        player_count=_count(players, "league"),
-        game_count=_count(games, "league"),
+        player_count=count_subquery(players, "league"),
+        game_count=count_subquery(games, "league"),
         last_played_at=Subquery(last_game),
     ).order_by("name")
 

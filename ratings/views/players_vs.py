@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from ratings import selectors
 from ratings.access import club_readable
 from ratings.charts import history_series, rating_history_chart
 from ratings.forms import find_player
@@ -77,7 +78,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
         leagues = League.objects.filter(pk__in=records).order_by("name")
         games = statistics.head_to_head_games(player_a, player_b)
         companions = statistics.head_to_head_companions(player_a, player_b)
-        histories = statistics.rating_histories([player_a, player_b], records)
+        histories = selectors.rating_histories([player_a, player_b], records)
         config = RequestConfig(request, paginate=PAGINATION)
         for league in leagues:
             table = HeadToHeadGamesTable(
