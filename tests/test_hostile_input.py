@@ -608,7 +608,7 @@ def test_formula_names_are_neutralised_in_the_standings_command(
 
     call_command("standings", league.slug, "--format", "csv", stdout=out)
 
-    names = [row[0] for row in csv.reader(io.StringIO(out.getvalue()))][1:]
+    names = [row["name"] for row in csv.DictReader(io.StringIO(out.getvalue()))]
     assert sorted(names) == sorted("'" + name for name in FORMULAS)
 
 

@@ -6,27 +6,24 @@ however big the league or the player's history (pinned in ``tests/views/test_pag
 
 from __future__ import annotations
 
-import csv
-import re
 from dataclasses import dataclass
 
 from django import forms
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
-from ratings import selectors
+from ratings import exports, selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import history_series, rating_history_chart
 from ratings.events import selectors as event_selectors
-from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
+from ratings.formatting import change_html, decimal_text
 from ratings.forms import find_player, periods
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.page_cache import cached_page
@@ -45,15 +42,6 @@ PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
 LATEST_EVENTS = 5
 EXPORT_FORMATS = ("csv", "json")
-EXPORT_COLUMNS = (
-    *("rank", "name", "rating", "games", "last_change", "last_played"),
-    *("provisional", "inactive"),
-)
-# A period's table (a season or dates): the rating at its end and the change over it.
-SEASON_EXPORT_COLUMNS = (
-    *("rank", "name", "games", "rating", "change", "average_score"),
-    *("first_places", "shared_first_places"),
-)
 
 
 class FixedPaginator(Paginator):
@@ -204,19 +192,6 @@ def _export_query(filters: dict, period: periods.Period | None = None) -> str:
     return urlencode(query)
 
 
-def _export_number(value: float | None, league: League) -> float | int | None:
-    """A number for the export: whole for whole-number systems, else two decimals, rounded as
-    the pages round (half away from zero), still a number for the tools that read the file."""
-    return machine_number(value, 0 if league.integer_ratings else 2)
-
-
-def _export_filename(league: League, fmt: str, period: periods.Period | None = None) -> str:
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
-    if period is not None:
-        stem = f"{stem}-{period.slug}"
-    return f"{stem}-standings.{fmt}"
-
-
 @require_safe
 @club_readable
 def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
@@ -234,82 +209,25 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         return HttpResponseBadRequest(
             period_form.error_text(), content_type="text/plain; charset=utf-8"
         )
+    min_games = filters.get("min_games")
     if period is None:
-        columns, rows = EXPORT_COLUMNS, _standings_rows(league, filters)
+        rows = exports.standings_rows(
+            league, min_games=min_games, show_inactive=filters.get("show_inactive", False)
+        )
     else:
-        columns, rows = SEASON_EXPORT_COLUMNS, _season_rows(league, period, filters)
-    disposition = content_disposition_header(True, _export_filename(league, fmt, period))
+        rows = exports.period_rows(league, period, min_games=min_games)
     if fmt == "json":
-        payload = {
-            "league": {
-                "name": league.name,
-                "slug": league.slug,
-                "system": league.system,
-                "lower_is_better": league.lower_is_better,
-                # What a replay of the games export needs besides the system.
-                "elo_k": league.elo_k,
-                "speed": league.speed,
-                "provisional_until": league.provisional_until,
-                "inactive_days": league.inactive_days,
-            },
-        }
-        if period is not None:
-            payload["period"] = {
-                "season": period.season,
-                "from": period.first_day and period.first_day.isoformat(),
-                "to": period.last_day and period.last_day.isoformat(),
-                "ranked_by": period.by,
-            }
-        payload["standings"] = rows
-        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
+        response = HttpResponse(
+            exports.standings_json(league, rows, period=period), content_type="application/json"
+        )
     else:
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        writer = csv.writer(response)
-        writer.writerow(columns)
-        for row in rows:
-            row["name"] = spreadsheet_text(row["name"])
-            writer.writerow(["" if row[col] is None else row[col] for col in columns])
-    response["Content-Disposition"] = disposition
-    return response
-
-
-def _standings_rows(league: League, filters: dict) -> list[dict]:
-    return [
-        {
-            "rank": standing.rank if standing.status == selectors.Status.RANKED else None,
-            "name": standing.player.name,
-            "rating": _export_number(standing.rating, league),
-            "games": standing.games,
-            "last_change": _export_number(standing.last_change, league),
-            "last_played": (
-                timezone.localtime(standing.last_played_at).isoformat()
-                if standing.last_played_at
-                else None
-            ),
-            "provisional": standing.status == selectors.Status.PROVISIONAL,
-            "inactive": standing.status == selectors.Status.INACTIVE,
-        }
-        for standing in selectors.league_standings(league, **filters)
-    ]
-
-
-def _season_rows(league: League, period: periods.Period, filters: dict) -> list[dict]:
-    rows = selectors.season_standings(
-        league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
+        response = HttpResponse(
+            exports.standings_csv(rows, period=period), content_type="text/csv; charset=utf-8"
+        )
+    response["Content-Disposition"] = content_disposition_header(
+        True, exports.standings_filename(league, fmt, period=period)
     )
-    return [
-        {
-            "rank": row.rank,
-            "name": row.name,
-            "games": row.games,
-            "rating": _export_number(row.rating, league),
-            "change": _export_number(row.change, league),
-            "average_score": machine_number(row.average_score, 2),
-            "first_places": row.first_places,
-            "shared_first_places": row.shared_first_places,
-        }
-        for row in rows
-    ]
+    return response
 
 
 # Games ------------------------------------------------------------------------------------------
