@@ -58,6 +58,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.events.tables",
             "ratings.charts",
             "ratings.page_cache",
+            "ratings.pagination",
             "ratings.templatetags",
         ),
     ),

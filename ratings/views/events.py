@@ -33,7 +33,7 @@ from ratings.events.tables import EventListTable, EventStandingsTable
 from ratings.forms import with_chosen_player
 from ratings.models import Event, EventRound, EventTable, League, Player
 from ratings.page_cache import cached_page
-from ratings.views.pages import PAGINATION
+from ratings.pagination import PAGINATION
 
 
 def _rows(request: HttpRequest, default: int) -> int:

@@ -9,61 +9,36 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
-from django_tables2 import LazyPaginator, RequestConfig
+from django_tables2 import RequestConfig
 
 from ratings import exports, selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
-from ratings.algorithms import preferans
 from ratings.charts import history_series, rating_history_chart
 from ratings.events import selectors as event_selectors
-from ratings.formatting import change_html, decimal_text
 from ratings.forms import find_player, periods
-from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
+from ratings.models import Game, League, Player, PlayerAlias, Standing
 from ratings.page_cache import cached_page
+from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
     LeagueGamesTable,
     PlayerGamesTable,
-    PrefkoTermsTable,
     SeasonTable,
     StatisticsPanel,
+    explain_prefko_terms,
     statistics_panels,
 )
 
-PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
 LATEST_EVENTS = 5
 EXPORT_FORMATS = ("csv", "json")
-
-
-class FixedPaginator(Paginator):
-    """Pages of PER_PAGE rows, whatever ``?per_page=`` says: django-tables2 reads that from the
-    request, and a visitor's -1 would crash the page while 10**9 would load a whole league."""
-
-    def __init__(self, object_list, per_page, *args, **kwargs):
-        super().__init__(object_list, PER_PAGE, *args, **kwargs)
-
-
-PAGINATION = {"per_page": PER_PAGE, "paginator_class": FixedPaginator}
-
-
-class FixedLazyPaginator(LazyPaginator):
-    """Pages of PER_PAGE rows found without counting them all: a page fetches one row more to
-    know whether another follows. Counting a 200,000-game league took longer than its page."""
-
-    def __init__(self, object_list, per_page, *args, **kwargs):
-        super().__init__(object_list, PER_PAGE, *args, **kwargs)
-
-
-UNCOUNTED_PAGINATION = {"per_page": PER_PAGE, "paginator_class": FixedLazyPaginator}
 
 
 class MinGamesForm(forms.Form):
@@ -265,58 +240,6 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@dataclass(frozen=True)
-class ChangeExplained:
-    """How one player's change follows from the pair terms: "(C12 + C13) / 2 = −27.4 → −27"."""
-
-    name: str
-    formula: str
-    average: str
-    change: SafeString | str
-
-
-@dataclass(frozen=True)
-class TermsExplained:
-    """prefko's working for one game: the pair terms as a table and each player's change."""
-
-    table: PrefkoTermsTable
-    changes: list[ChangeExplained]
-
-
-PAIRS = ((0, 1), (0, 2), (1, 2))
-# Each seat's change is the average of its two pairs' C, negated where it is the pair's second.
-CHANGE_FORMULAS = ("(C12 + C13) / 2", "(−C12 + C23) / 2", "(−C13 − C23) / 2")
-
-
-def _explain_terms(results: list[Result], terms: preferans.PrefkoTerms) -> TermsExplained:
-    """Show the terms the game was rated with (recomputed from the stored ratings before it)."""
-    names = [r.player.name for r in results]
-    rows = [
-        {
-            "pair": f"{i + 1}–{j + 1}: {names[i]} – {names[j]}",
-            "d": terms.d[k],
-            "t": terms.t[k],
-            "n": terms.n[k],
-            "c": terms.c[k],
-        }
-        for k, (i, j) in enumerate(PAIRS)
-    ]
-    c12, c13, c23 = terms.c
-    averages = ((c12 + c13) / 2, (-c12 + c23) / 2, (-c13 - c23) / 2)
-    changes = [
-        ChangeExplained(
-            name=name,
-            formula=formula,
-            average=decimal_text(average, 4),
-            change=change_html(change, lower_is_better=True),
-        )
-        for name, formula, average, change in zip(
-            names, CHANGE_FORMULAS, averages, terms.changes, strict=True
-        )
-    ]
-    return TermsExplained(table=PrefkoTermsTable(rows), changes=changes)
-
-
 @require_safe
 @club_readable
 @cached_page
@@ -336,7 +259,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "league": league,
             "results": results,
             "table": GameResultsTable(results, system=league.rating_system),
-            "terms": terms and _explain_terms(results, terms),
+            "terms": terms and explain_prefko_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
         },
     )

@@ -25,11 +25,11 @@ from ratings.charts import history_series, rating_history_chart
 from ratings.forms import find_player
 from ratings.models import League, Player, PlayerAlias
 from ratings.page_cache import cached_page
-from ratings.selectors import statistics
-from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 # The player page's chart tooltip, formatted only for the points drawn as markers.
-from ratings.views.pages import PAGINATION
+from ratings.pagination import PAGINATION
+from ratings.selectors import statistics
+from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 
 @dataclass(frozen=True)
