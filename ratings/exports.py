@@ -2,7 +2,7 @@
 history of games, and its standings (all time or for a period).
 
 The games: the download pages (``ratings/views/exports.py``) and the ``export_games`` command
-both send what :func:`stream` yields. The format is documented for other tools in the README
+both send what :func:`stream` yields. The format is documented for other tools in docs/files.md
 ("Exporting the games"); a change here is a change there.
 
 - Games come in rating order, (played at, id), with their seats in seating order: the order a

@@ -236,8 +236,8 @@ class Rayter(RatingSystem):
     def checked_scores(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
         always be written out as its file (:mod:`ratings.rayter.standings`)."""
-        # Whole by their type, as a file brings them: checked in C, a hundred thousand times.
-        # (min and max without a default: a keyword costs a builtin twice its time.)
+        # Whole by their type, as a file brings them: checked in C, as an import checks a hundred
+        # thousand games' scores.
         if (
             scores
             and _INTS.issuperset(map(type, scores))
@@ -263,8 +263,8 @@ class Rayter(RatingSystem):
             ratings = [state.rating for state in states]
             # Checked on the way in: finite scores, 2 to 50 of them.
             changes = rayter.rate_valid_game(game.scores, ratings, score_type, k)
-            # One change a rating, by construction; map adds them in C (a comprehension over a
-            # strict zip took twice as long, and an import rates a hundred thousand games).
+            # One change a rating, by construction, so no strict zip: map adds them in C, and an
+            # import rates a hundred thousand games.
             return list(map(operator.add, ratings, changes))
 
         return rate

@@ -66,6 +66,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "entry points",
         (
             "ratings.views",
+            "ratings.api",
             "ratings.admin",
             "ratings.events.admin",
             "ratings.management",
