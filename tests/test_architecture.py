@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 RATINGS = ROOT / "ratings"
 TEMPLATES = ROOT / "templates"
@@ -319,18 +321,109 @@ def test_only_the_engine_writes_ratings():
     assert writers == {}
 
 
+def _system_codes() -> set[str]:
+    """The System and Kind codes and the RatingSystem classes, read from ratings/systems.py."""
+    tree = ast.parse((RATINGS / "systems.py").read_text(encoding="utf-8"))
+    codes, classes = set(), set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in ("System", "Kind"):
+            for statement in node.body:
+                if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Tuple):
+                    first = statement.value.elts[0]
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        codes.add(first.value)
+        elif isinstance(node, ast.ClassDef) and node.name not in ("System", "Kind", "Speed"):
+            classes.add(node.name)
+    return codes, classes - {"RatingSystem"}
+
+
+SYSTEM_CODES, SYSTEM_CLASSES = _system_codes()
+
+
+def _names_a_system(node: ast.AST) -> bool:
+    """A system or kind as a constant: ``System.ELO``, ``Kind.DUEL``, ``"prefko"``, or a
+    collection of them."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id in ("System", "Kind")
+    if isinstance(node, ast.Constant):
+        return node.value in SYSTEM_CODES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_system(element) for element in node.elts)
+    return False
+
+
+def _reads_a_code(node: ast.AST) -> bool:
+    """A league's or system's code: ``league.system``, ``league.kind``, ``system.code``."""
+    return isinstance(node, ast.Attribute) and node.attr in ("system", "kind", "code")
+
+
+def system_switches(source: str) -> list[str]:
+    """The places in ``source`` that decide by which system or kind a league has, instead of
+    asking its RatingSystem: a comparison with a code, a ``match`` on one, a table looked up by
+    one (or keyed by System members), an ``isinstance`` with a RatingSystem class, a prefix test
+    of a code, or a name built from one."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            switch = any(_names_a_system(part) for part in (node.left, *node.comparators))
+        elif isinstance(node, ast.Match):
+            switch = _reads_a_code(node.subject) or any(
+                isinstance(case.pattern, ast.MatchValue) and _names_a_system(case.pattern.value)
+                for case in node.cases
+            )
+        elif isinstance(node, ast.Subscript):
+            switch = _reads_a_code(node.slice)
+        elif isinstance(node, ast.Dict):
+            switch = any(key is not None and _names_a_system(key) for key in node.keys)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            switch = node.func.id == "isinstance" and any(
+                isinstance(name, ast.Name) and name.id in SYSTEM_CLASSES
+                for name in ast.walk(node.args[-1])
+            )
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            switch = node.func.attr in ("startswith", "endswith") and _reads_a_code(node.func.value)
+        elif isinstance(node, ast.JoinedStr):
+            switch = any(
+                isinstance(part, ast.FormattedValue) and _reads_a_code(part.value)
+                for part in node.values
+            )
+        else:
+            switch = False
+        if switch:
+            found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'if league.system == "elo": pass',
+        'if league.system in ("elo", "fide"): pass',
+        "if System.ELO == league.system: pass",
+        "if league.kind is not Kind.DUEL: pass",
+        'if league.rating_system.code == "prefko": pass',
+        'code = league.system\nif code != "rayter_winnertakesall": pass',
+        'match league.system:\n    case "elo": pass',
+        "rate = {System.ELO: elo, System.FIDE: fide}[league.system]",
+        "rate = RATERS[league.system]",
+        "if isinstance(league.rating_system, FideElo): pass",
+        'if league.system.startswith("rayter"): pass',
+        'getattr(self, f"rate_{league.system}")()',
+    ],
+)
+def test_every_way_of_switching_on_a_system_is_found(source):
+    assert system_switches(source) != []
+
+
 def test_no_module_switches_on_a_system_or_kind_code():
     """Every rule of a system lives on its RatingSystem (ratings/systems.py): code asks
-    ``league.rating_system`` instead of comparing codes."""
-    switch = re.compile(
-        r"(\.system|\.kind)\s*(==|!=|in)\s*(System\.|Kind\.|[\"'(\[])"
-        r"|(==|!=)\s*(System|Kind)\.|(kind|system)\s*==\s*[\"'](preferans|scored|duel|prefko|elo|fide|rayter)"
-    )
+    ``league.rating_system`` instead of comparing codes (read with ``ast``: a regular expression
+    missed most ways of writing it)."""
     found = {
-        name: match.group(0)
+        name: switches
         for name, text in sources(RATINGS, skip=("ratings/systems.py",)).items()
-        for match in [switch.search(text)]
-        if match
+        for switches in [system_switches(text)]
+        if switches
     }
     for path in sorted(TEMPLATES.rglob("*.html")):
         text = path.read_text(encoding="utf-8")
