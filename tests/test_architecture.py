@@ -44,18 +44,39 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pure mathematics", ("ratings.algorithms",)),
     ("pure helpers", ("ratings.formatting", "ratings.names", "ratings.links")),
     ("rules", ("ratings.systems",)),
-    ("data", ("ratings.models", "ratings.events.models", "ratings.versioning")),
+    (
+        "data",
+        ("ratings.models", "ratings.events.models", "ratings.papers.models", "ratings.versioning"),
+    ),
     (
         "reads",
-        ("ratings.selectors", "ratings.events.selectors", "ratings.access", "ratings.exports"),
+        (
+            "ratings.selectors",
+            "ratings.events.selectors",
+            "ratings.papers.selectors",
+            "ratings.papers.statistics",
+            "ratings.access",
+            "ratings.exports",
+            "ratings.chances",
+        ),
     ),
     ("writes", ("ratings.engine",)),
-    ("services over the engine", ("ratings.events.services", "ratings.rayter", "ratings.backup")),
+    (
+        "services over the engine",
+        (
+            "ratings.events.services",
+            "ratings.papers.services",
+            "ratings.rayter",
+            "ratings.backup",
+            "ratings.backtest",
+        ),
+    ),
     (
         "forms and display",
         (
             "ratings.forms",
             "ratings.events.forms",
+            "ratings.papers.forms",
             "ratings.tables",
             "ratings.events.tables",
             "ratings.charts",
@@ -71,6 +92,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.api",
             "ratings.admin",
             "ratings.events.admin",
+            "ratings.papers.admin",
             "ratings.management",
             "ratings.urls",
             "ratings.apps",
@@ -80,7 +102,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
 ]
 # Packages whose __init__ only documents or re-exports: no layer of their own.
-PACKAGES_ONLY = ("ratings", "ratings.events")
+PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers")
 # The engine is used through ratings.engine's names; these reach into one of its modules, why:
 ENGINE_MODULES_USED_BY = {
     # restore_club writes a backup's stored rows with the engine's bulk insert.

@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from ratings.backup import files as backup_json
-from ratings.backup.checks import RestoreRefused, check_games, check_ratings
+from ratings.backup.checks import RestoreRefused, check_games, check_papers, check_ratings
 from ratings.engine.writes import insert_rows
 from ratings.models import Game, League, Player
 from ratings.versioning import bulk_write
@@ -93,6 +93,7 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
             loader.finish()
             check_games()
             check_ratings()
+            check_papers()
             User = get_user_model()
             return RestoreSummary(
                 leagues=League.objects.count(),
