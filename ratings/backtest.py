@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import backtest, elo
-from ratings.engine.state import GameInput, PlayerState
+from ratings.engine import GameInput, PlayerState
 from ratings.models import Game, League, Player, Result, StoredBacktest
 from ratings.systems import SYSTEMS, RatingSystem
 

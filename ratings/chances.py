@@ -21,7 +21,7 @@ from operator import itemgetter
 from django.utils import timezone
 
 from ratings.algorithms.backtest import fit_slope
-from ratings.engine.state import GameInput, PlayerState
+from ratings.engine import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
 
 # The curve is fitted on this many of the league's latest games: enough pairs for a steady
