@@ -92,3 +92,12 @@ def test_the_command_stores_the_figures_for_the_page(pecking_order):
     assert stored.games == 30
     assert stored.figures == backtest.as_json(backtest.league_backtest(pecking_order))
     assert [s["code"] for s in stored.figures["systems"]] == ["elo", "fide", "openskill_highscore"]
+
+
+def test_a_stored_backtest_is_left_out_of_the_backup(pecking_order, tmp_path):
+    """Derived from the games: the command makes it again after a restore."""
+    call_command("backtest", pecking_order.slug, stdout=StringIO())
+    path = tmp_path / "club.json"
+    call_command("backup_club", str(path), stdout=StringIO())
+    assert "ratings.storedbacktest" not in path.read_text()
+    assert "ratings.game" in path.read_text()
