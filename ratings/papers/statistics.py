@@ -82,7 +82,8 @@ def _count(stats: DealStatistics, seat: int, hand: dict, entered: dict) -> None:
     value = hand["value"]
     declarer = hand["declarer"]
     if declarer["seat"] == seat:
-        line = stats.by_contract[entered["contract"]]
+        # A deal kept as the log says it (posted to the API) tells no contract.
+        line = stats.by_contract.get(entered.get("contract"), ContractLine(""))
         stats.declared += 1
         line.declared += 1
         if not declarer["failed"]:

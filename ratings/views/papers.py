@@ -7,6 +7,8 @@ phone). Every write goes through :mod:`ratings.papers.services`.
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -93,7 +95,10 @@ def _player_names():
 def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, status: int = 200):
     entering = can_enter_games(request.user) and not page.paper.finished
     if entering and form is None:
-        form = DealForm(players=page.paper.players, initial={"after": page.count})
+        form = DealForm(
+            players=page.paper.players,
+            initial={"after": page.count, "submission_key": uuid.uuid4()},
+        )
     return render(
         request,
         "ratings/paper_detail.html",
@@ -110,9 +115,15 @@ def paper_detail(request, pk: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def paper_deal(request, pk: int):
-    """Add the next deal; a deal the form or the paper refuses shows the page with why."""
+    """Add the next deal; a deal the form or the paper refuses shows the page with why.
+
+    A GET goes to the paper: the phone's offline queue (static/offline.js, the service worker)
+    keeps a deal under this address and fetches it for a fresh CSRF token before sending.
+    """
+    if request.method == "GET":
+        return redirect(_paper_url(pk))
     paper = _paper_for_entry(request, pk)
     form = DealForm(request.POST, players=paper.players)
     if form.is_valid():
@@ -121,6 +132,7 @@ def paper_deal(request, pk: int):
                 paper=paper,
                 entered=form.cleaned_data["entered"],
                 after=form.cleaned_data["after"],
+                key=form.cleaned_data["submission_key"],
                 actor=request.user,
             )
         except ValidationError as error:

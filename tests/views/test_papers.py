@@ -86,6 +86,25 @@ def test_a_second_phone_with_the_same_deal_is_told(member_client, paper):
     assert paper.deals.count() == 1
 
 
+def test_the_same_deal_sent_again_with_its_key_is_recorded_once(member_client, paper):
+    """A deal kept on the phone while offline may reach the server twice: its key finds it."""
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk]))
+    key = str(page.context["form"]["submission_key"].value())
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    first = member_client.post(url, deal_post(0, kind="refa", submission_key=key))
+    again = member_client.post(url, deal_post(0, kind="refa", submission_key=key))
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert [str(k) for k in paper.deals.values_list("submission_key", flat=True)] == [key]
+    # The next deal's form has a key of its own.
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk]))
+    assert str(page.context["form"]["submission_key"].value()) != key
+
+
+def test_the_deal_address_opened_sends_to_the_paper(member_client, paper):
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    assert member_client.get(url)["Location"] == reverse("ratings:paper", args=[paper.pk])
+
+
 def test_undo_and_repeal_from_the_page(member_client, paper):
     enter(paper, SHORT_GAME[:3])
     member_client.post(reverse("ratings:paper_undo", args=[paper.pk]), {"after": "3"})
