@@ -85,6 +85,7 @@
       form.reset();
       form.querySelector("input[name=submission_key]").value = newKey();
       if (count) count.value = seen + 1;
+      form.dispatchEvent(new Event("change"));  // a page's own script redraws the form reset
       return refresh();
     });
   }
