@@ -62,10 +62,10 @@ def paper_new(request, slug: str):
     if not league.rating_system.has_paper:
         raise Http404
     table = get_table_for_entry(request, league)
-    initial = {}
+    initial = {"refas": league.refas}  # the league's refe cap, changed for this paper or not
     if table is not None:
         names = table.seats.order_by("seat").values_list("player__name", flat=True)
-        initial = {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
+        initial |= {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
     form = PaperStartForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

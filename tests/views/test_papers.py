@@ -42,6 +42,18 @@ def test_a_member_starts_a_paper_with_three_players_in_seat_order(member_client,
     assert (started.bula, started.refas) == (20, None)
 
 
+def test_a_new_paper_takes_the_leagues_refe_cap_unless_changed(member_client, paper):
+    league = paper.league
+    league.refas = 2
+    league.save()
+    url = reverse("ratings:paper_new", args=[league.slug])
+    assert member_client.get(url).context["form"]["refas"].value() == 2
+    seats = {"player_1": "Ana", "player_2": "Boris", "player_3": "Ceca", "bula": "20"}
+    member_client.post(url, seats | {"refas": "2"})
+    member_client.post(url, seats | {"refas": ""})  # no cap for this one
+    assert [p.refas for p in DigitalPaper.objects.order_by("pk")[1:]] == [2, None]
+
+
 def test_a_paper_needs_players_the_club_knows_and_an_even_bula(member_client, paper):
     url = reverse("ratings:paper_new", args=[paper.league.slug])
     response = member_client.post(
