@@ -64,7 +64,7 @@ def post(client, league, body):
 
 
 def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
-    api, worked_example_league, worked_example_players
+    api, client, worked_example_league, worked_example_players
 ):
     response = post(api, worked_example_league, deals_body())
     assert response.status_code == 201, response.json()
@@ -75,6 +75,13 @@ def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
     assert paper.game == game and paper.finished and paper.bula == 10
     assert [p.name for p in paper.players] == list(WORKED_EXAMPLE_PLAYERS)
     assert Deal.objects.filter(paper=paper).count() == 4
+    # Its page lists the deals by value (the log tells no contract).
+    page = client.get(f"/papers/{paper.pk}/")
+    assert page.status_code == 200 and [d.value for d in page.context["page"].deals[1:]] == [
+        12,
+        8,
+        16,
+    ]
     # The stored paper gives its game's columns, and exports the log as posted.
     assert selectors.first_paper_difference() is None
     assert selectors.deal_logs_of_games([game.pk])[game.pk]["hands"] == [
