@@ -86,9 +86,13 @@ class DealForm(forms.Form):
     other seat followed, passed or invited, with tricks and a fall; the declarer's fall.
 
     ``after`` is how many deals the phone saw: a second phone entering the same deal is told.
+    ``submission_key`` is this deal's one-time key (made anew for each deal form): the same deal
+    sent again (the phone's offline queue, a double tap) is recorded once. Optional, so a page
+    drawn before the key existed still posts.
     """
 
     after = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    submission_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(
         label=_("Deal"), choices=KIND_CHOICES, initial="played", widget=forms.RadioSelect
     )

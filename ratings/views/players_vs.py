@@ -2,7 +2,8 @@
 
 Per league where they played together: their games (linked), how often each finished ahead of the
 other, the sum and average of each one's scores, both rating lines on one chart, and the third
-players they met most often together. The numbers come from
+players they met most often together, and in Preferans the deals of their digital papers
+(:mod:`ratings.papers.statistics`). The numbers come from
 :mod:`ratings.selectors.statistics`, a fixed number of queries whatever the length of their
 history (``tests/views/test_head_to_head.py``).
 """
@@ -28,6 +29,7 @@ from ratings.page_cache import cached_page
 
 # The player page's chart tooltip, formatted only for the points drawn as markers.
 from ratings.pagination import PAGINATION
+from ratings.papers.statistics import PairDeals, pair_deal_statistics
 from ratings.selectors import statistics
 from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
@@ -42,6 +44,7 @@ class PairSection:
     chart: SafeString
     table: HeadToHeadGamesTable
     companions: list[statistics.Companion]
+    deals: PairDeals | None = None  # Preferans: the deals of their digital papers
 
 
 def _pair_or_redirect(a: str, b: str) -> tuple[Player, Player] | HttpResponse:
@@ -79,6 +82,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
         games = statistics.head_to_head_games(player_a, player_b)
         companions = statistics.head_to_head_companions(player_a, player_b)
         histories = selectors.rating_histories([player_a, player_b], records)
+        deals = pair_deal_statistics(player_a, player_b)
         config = RequestConfig(request, paginate=PAGINATION)
         for league in leagues:
             table = HeadToHeadGamesTable(
@@ -106,6 +110,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
                     chart=chart,
                     table=table,
                     companions=companions.get(league.pk, []),
+                    deals=deals.get(league.pk),
                 )
             )
     return render(
