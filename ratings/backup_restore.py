@@ -17,7 +17,7 @@ import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime
 from functools import partial
 from pathlib import Path
 
@@ -30,7 +30,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from ratings import backup_json
+from ratings import backup_json, dates
 from ratings.engine.writes import insert_rows
 from ratings.models import Game, League, Player
 from ratings.restore_checks import RestoreRefused, check_games, check_ratings
@@ -39,7 +39,6 @@ from ratings.versioning import bulk_write
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
 # The largest number a club stores: rayter's largest score (10**15 - 1); ratings stay far below.
 MAX_NUMBER = 1e15
-EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 # Rows kept in memory per table before they are written.
 BATCH_ROWS = 5000
 # Integer ranges of PostgreSQL's columns, which a club must fit to move between databases
@@ -138,9 +137,7 @@ class _Loader:
         self.tables = {model._meta.label_lower: _Table(model, self) for model in backed_up_models()}
         self.natural_keys: dict[tuple, int] = {}
         self.count = 0
-        now = timezone.now()
-        self.latest_datetime = now + timedelta(days=1)
-        self.latest_date = timezone.localdate(now)
+        self.latest_date = timezone.localdate()
 
     def add(self, obj) -> None:
         self.count += 1
@@ -336,7 +333,9 @@ def _check_for(field, loader: _Loader) -> Callable:
     if kind == "BooleanField":
         return _check_bool
     if kind == "DateTimeField":
-        return lambda value: _check_datetime(value, latest=loader.latest_datetime)
+        # The live path's rule for the field (ratings.dates), its upper bound worked out once.
+        rule = dates.rule_for(f"{field.model._meta.label_lower}.{field.name}")
+        return partial(_check_datetime, rule=rule, latest=rule.latest())
     if kind == "DateField":
         return lambda value: _check_date(value, latest=loader.latest_date)
     if kind == "UUIDField":
@@ -370,7 +369,7 @@ def _check_bool(value) -> bool:
     return value
 
 
-def _check_datetime(value, *, latest: datetime) -> datetime:
+def _check_datetime(value, *, rule: dates.MomentRule, latest: datetime) -> datetime:
     try:
         parsed = parse_datetime(value) if type(value) is str else None
     except ValueError:
@@ -379,8 +378,8 @@ def _check_datetime(value, *, latest: datetime) -> datetime:
         raise _Invalid(f"{_show(value)} is not a date and time")
     if timezone.is_naive(parsed):
         raise _Invalid(f"{_show(value)} has no time zone")
-    if not EARLIEST <= parsed <= latest:
-        raise _Invalid(f"{_show(value)} is not between 1900 and tomorrow")
+    if rule.refusal(parsed, latest) is not None:
+        raise _Invalid(f"{_show(value)} is not between {dates.EARLIEST_YEAR} and {rule.until}")
     return parsed
 
 
@@ -391,8 +390,8 @@ def _check_date(value, *, latest: date) -> date:
         parsed = None
     if parsed is None:
         raise _Invalid(f"{_show(value)} is not a date")
-    if not EARLIEST.date() <= parsed <= latest:
-        raise _Invalid(f"{_show(value)} is not between 1900 and today")
+    if not dates.earliest_day() <= parsed <= latest:
+        raise _Invalid(f"{_show(value)} is not between {dates.EARLIEST_YEAR} and today")
     return parsed
 
 

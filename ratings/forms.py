@@ -23,7 +23,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import engine, selectors
+from ratings import dates, selectors
 from ratings.models import Game, Player
 from ratings.names import NameIndex, close_matches, name_keys
 from ratings.player_models import normalise_name
@@ -31,7 +31,7 @@ from ratings.player_models import normalise_name
 # Invisible characters that reverse or isolate the direction of the text after them.
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # Birth dates before this year are typing mistakes, as game dates are (the engine's rule).
-EARLIEST_YEAR = engine.EARLIEST_YEAR
+EARLIEST_YEAR = dates.EARLIEST_YEAR
 DATETIME_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]
 
 

@@ -9,18 +9,17 @@ no path can go around.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings import dates
 from ratings.engine.state import Entry, GameInput
 from ratings.models import League
 
-# Games before this year are typing mistakes (and years before 1 or after 9999 break the
-# calendar arithmetic of every page that shows them).
-EARLIEST_YEAR = 1900
+# The date rule is ratings.dates.GAME (events and restore take theirs from there too).
+EARLIEST_YEAR = dates.EARLIEST_YEAR
 
 
 class InvalidGame(ValidationError):
@@ -33,19 +32,36 @@ class InvalidGame(ValidationError):
 
 def latest_allowed() -> datetime:
     """The latest time a game may be dated: a day ahead, for clocks and time zones that differ."""
-    return timezone.now() + timedelta(days=1)
+    return dates.GAME.latest()
 
 
 def check_played_at(played_at: datetime | None, latest: datetime | None = None) -> None:
-    """The one rule for a game's date, on every path: from 1900 in the club's calendar (its
-    time zone, whatever zone ``played_at`` comes in) up to a day from now (``latest``, when a
-    caller checking many games has worked it out once)."""
-    if played_at is None:
-        raise ValidationError(_("When the game was played is missing."))
-    if timezone.localtime(played_at, timezone.get_default_timezone()).year < EARLIEST_YEAR:
-        raise ValidationError(_("That date is too long ago."))
-    if played_at > (latest or latest_allowed()):
-        raise ValidationError(_("That date is in the future."))
+    """The one rule for a game's date, on every path (:data:`ratings.dates.GAME`): from 1900 in
+    the club's calendar (its time zone, whatever zone ``played_at`` comes in) up to a day from
+    now (``latest``, when a caller checking many games has worked it out once)."""
+    dates.GAME.check(played_at, latest)
+
+
+def game_refusal(
+    seats: tuple[int, int],
+    played_at: datetime,
+    player_ids: Sequence[int],
+    latest: datetime | None = None,
+) -> str | None:
+    """The rules every game has, whatever its system, as one predicate: why a game of a league
+    seating ``seats`` (low, high) is refused, or None. :func:`check_game` raises its answer, and
+    :func:`prepare_scored_games` asks it of every imported game, so no path has its own copy."""
+    low, high = seats
+    count = len(player_ids)
+    if not low <= count <= high:
+        if low == high:
+            message = _("A game of this league has exactly %(n)d players, not %(got)d.")
+        else:
+            message = _("A game of this league has %(low)d to %(high)d players, not %(got)d.")
+        return message % {"n": low, "low": low, "high": high, "got": count}
+    if len(set(player_ids)) != count:
+        return _("A player can take only one seat in a game.")
+    return dates.GAME.refusal(played_at, latest)
 
 
 def check_game(
@@ -55,18 +71,9 @@ def check_game(
     latest: datetime | None = None,
 ) -> None:
     """The rules every game has, whatever its system: its date, seat count, no player twice."""
-    low, high = league.rating_system.seats
-    if not low <= len(player_ids) <= high:
-        if low == high:
-            message = _("A game of this league has exactly %(n)d players, not %(got)d.")
-        else:
-            message = _("A game of this league has %(low)d to %(high)d players, not %(got)d.")
-        raise ValidationError(
-            message % {"n": low, "low": low, "high": high, "got": len(player_ids)}
-        )
-    if len(set(player_ids)) != len(player_ids):
-        raise ValidationError(_("A player can take only one seat in a game."))
-    check_played_at(played_at, latest)
+    message = game_refusal(league.rating_system.seats, played_at, player_ids, latest)
+    if message is not None:
+        raise ValidationError(message)
 
 
 def prepare_game(
@@ -104,24 +111,18 @@ def prepare_scored_games(
     position of the first game refused.
     """
     system = league.rating_system
-    low, high = system.seats
+    seats = system.seats
     latest = latest_allowed()
     checked_scores = system.checked_scores
     prepared = []
     for index, (played_at, player_ids, scores) in enumerate(games):
-        count = len(player_ids)
         try:
-            # The common case in one expression (a file brings a hundred thousand games); any
-            # doubt goes through check_game for its message. A time in another zone than the
-            # club's may show a year one off the club's, so 1900 itself is a doubt.
-            if (
-                not low <= count <= high
-                or len(set(player_ids)) != count
-                or played_at.year <= EARLIEST_YEAR
-                or played_at > latest
-            ):
-                check_game(league, played_at, player_ids, latest)
-            if len(scores) != count:
+            # The very predicate check_game raises (looked up here, not copied), then the
+            # system's own score rule.
+            message = game_refusal(seats, played_at, player_ids, latest)
+            if message is not None:
+                raise ValidationError(message)
+            if len(scores) != len(player_ids):
                 raise ValidationError(_("Every seat needs a score that is a finite number."))
             checked = checked_scores(scores)
         except ValidationError as error:

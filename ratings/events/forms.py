@@ -137,6 +137,14 @@ class EventForm(PlayerRowsMixin, forms.Form):
         ]
         self.add_player_rows(rows)
 
+    def clean_starts_at(self):
+        starts_at = self.cleaned_data["starts_at"]
+        try:
+            services.check_event_start(starts_at)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["starts_at"]) from None
+        return starts_at
+
     def clean_points_per_place(self) -> list[int]:
         text = self.cleaned_data["points_per_place"].strip()
         if not text:

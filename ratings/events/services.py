@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ratings import engine
+from ratings import dates, engine
 from ratings.algorithms import seating
 from ratings.events import selectors
 from ratings.models import (
@@ -103,6 +103,14 @@ def check_event_rules(
         raise ValidationError({"rounds_total": _("An event has 1 to 100 rounds, or open-ended.")})
 
 
+def check_event_start(starts_at: datetime | None) -> None:
+    """The one rule for when an event starts (:data:`ratings.dates.EVENT`), as a refusal of the
+    field ``starts_at``: the service, the organiser's form and the admin all ask it."""
+    message = dates.EVENT.refusal(starts_at)
+    if message is not None:
+        raise ValidationError({"starts_at": message})
+
+
 def event_create(
     *,
     league: League,
@@ -124,6 +132,7 @@ def event_create(
     """
     if table_size is None:
         table_size = league.rating_system.event_table_sizes[0]
+    check_event_start(starts_at)
     check_event_rules(
         league,
         table_size=table_size,
