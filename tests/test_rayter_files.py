@@ -16,17 +16,18 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, ManagementUtility, base, call_command
-from django.db import transaction
+from django.db import connection, transaction
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from ratings import engine, rayter_files, rayter_standings
 from ratings.algorithms import rayter_format
-from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.events import services as event_services
+from ratings.models import AuditEntry, EventTable, Game, League, Player, Result, Standing, System
 from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
-from tests.builders import score_entries
+from tests.builders import make_event, make_league, make_players, play_table, score_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -747,3 +748,30 @@ def test_progress_is_reported_phase_by_phase():
     )
 
     assert phases == [["Reading", 12, 12], ["Checking", 2, 2], ["Rating and saving", 2, 2]]
+
+
+# Replacing a league whose games belong to event tables ------------------------------------------
+# The preview said "N games will be deleted first", the confirmation failed with a raw foreign-key
+# message (bulk._delete_games left EventTable.game pointing at deleted games; the dry run never
+# met the deferred check) under the hint "Files of up to 0 bytes".
+
+
+@pytest.mark.parametrize("dry_run", [True, False], ids=["preview", "import"])
+def test_replace_frees_the_event_tables_of_the_deleted_games(db, dry_run):
+    league = make_league(System.RAYTER_HIGHSCORE, name="Hearts", slug="hearts")
+    event = make_event(league, make_players(4), table_size=2)
+    event_round = event_services.round_draw(event=event)
+    for table in event_round.tables.all():
+        play_table(table, scores=[3, 1])
+    assert EventTable.objects.filter(game__isnull=False).count() == 2
+    text = "score_type highscore\ngame 2026-01-01 20:00\nAna 10\nBo 5\n"
+
+    done = rayter_files.import_rayter(
+        data=text.encode(), league_slug="hearts", replace=True, dry_run=dry_run
+    )
+
+    connection.check_constraints()  # what the commit checks: no table left on a deleted game
+    assert done.summary.replaced == 2
+    freed = EventTable.objects.filter(game__isnull=True).count()
+    assert freed == (0 if dry_run else 2)
+    assert Game.objects.filter(league=league).count() == (2 if dry_run else 1)

@@ -18,7 +18,7 @@ from ratings.models import (
     Result,
 )
 from ratings.names import close_matches
-from ratings.player_models import normalise_name
+from ratings.player_names import clean_player_name
 
 # Players ----------------------------------------------------------------------------------------
 
@@ -37,12 +37,14 @@ class PlayerAdminForm(forms.ModelForm):
         fields = ("name", "user", "birth_date")
 
     def clean_name(self):
-        name = normalise_name(self.cleaned_data["name"])
-        others = Player.objects.exclude(pk=self.instance.pk).values_list("pk", "name")
-        if any(other.lower() == name.lower() for _pk, other in others):
+        # The one rule for a name and the one identity (ratings.player_names), as everywhere.
+        name = clean_player_name(self.cleaned_data["name"])
+        same = Player.objects.named(name)
+        if same is not None and same.pk != self.instance.pk:
             raise ValidationError(
                 _("The club already has a player called %(name)s.") % {"name": name}
             )
+        others = Player.objects.exclude(pk=self.instance.pk).values_list("pk", "name")
         matches = [match.name for match in close_matches(name, list(others))]
         renamed = self.instance.pk is None or name != self.instance.name
         if matches and renamed and not self.data.get("new_member"):

@@ -26,6 +26,7 @@ Callers use the names below (``from ratings import engine; engine.game_record(..
 
 from ratings.engine.bulk import ImportedGame, ImportSummary, games_import, games_record_many
 from ratings.engine.games import (
+    SubmissionReused,
     game_delete,
     game_preview,
     game_record,
@@ -33,6 +34,7 @@ from ratings.engine.games import (
     game_snapshot,
     game_update,
     league_recompute,
+    resubmitted,
     standing_set_start_rating,
 )
 from ratings.engine.players import player_merge, player_rename
@@ -48,6 +50,7 @@ __all__ = [
     "ImportedGame",
     "InvalidGame",
     "PlayerState",
+    "SubmissionReused",
     "check_played_at",
     "collection_paused",
     "game_delete",
@@ -62,5 +65,6 @@ __all__ = [
     "player_merge",
     "player_rename",
     "prepare_game",
+    "resubmitted",
     "standing_set_start_rating",
 ]

@@ -4,6 +4,7 @@ recompute. Each runs in one transaction with the league's row locked and leaves 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import uuid
@@ -21,7 +22,16 @@ from ratings.engine import writes
 from ratings.engine.replay import rate_newest, replay
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
 from ratings.engine.validation import prepare_game
-from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
+from ratings.models import (
+    AuditAction,
+    AuditEntry,
+    Game,
+    League,
+    Player,
+    PlayerAlias,
+    Result,
+    Standing,
+)
 from ratings.versioning import lock_rows
 
 
@@ -60,7 +70,9 @@ def game_record(
     """Record a game and rate it.
 
     With a ``submission_key`` a repeated submission (a double click, a refresh after POST) returns
-    the game the first one recorded instead of recording it twice.
+    the game the first one recorded instead of recording it twice; the same key with another
+    game (Back after saving, then the next game) raises :class:`SubmissionReused`. A player
+    merged into another meanwhile is that other player (refused when both are at this table).
     """
     prepared = prepare_game(
         league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
@@ -70,7 +82,13 @@ def game_record(
         if submission_key is not None:
             existing = Game.objects.filter(submission_key=submission_key).first()
             if existing is not None:
-                return existing
+                return resubmitted(existing, prepared)
+        merged = players_now(entries)
+        if merged is not entries:
+            entries = merged
+            prepared = prepare_game(
+                league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
+            )
         game = Game.objects.create(
             league=league,
             played_at=played_at,
@@ -88,6 +106,80 @@ def game_record(
             replay(league, since=game.order_key)
         audit(AuditAction.CREATE, league, entered_by, game=game, after=game_snapshot(game))
     return game
+
+
+class SubmissionReused(ValidationError):
+    """A form's key came again with another game than the one it saved (``game``)."""
+
+    def __init__(self, game: Game):
+        super().__init__(
+            _(
+                "This page was saved already, as game #%(game)d, with other players, scores or "
+                "time: this game is not saved yet. Check it and press Save to record it as a "
+                "new game."
+            )
+            % {"game": game.pk}
+        )
+        self.game = game
+
+
+def resubmitted(game: Game, prepared: GameInput) -> Game:
+    """``game``, the one a form's key saved, if ``prepared`` is that game again (a double click,
+    a refresh); otherwise raises :class:`SubmissionReused`: never drop another game silently."""
+    rows = list(
+        game.results.order_by("seat").values_list("player_id", "score", "left", "middle", "right")
+    )
+    papers = [
+        None if middle is None else (left, middle, right) for _p, _s, left, middle, right in rows
+    ]
+    same = (
+        game.played_at == prepared.played_at
+        and game.bula == prepared.bula
+        and game.ended_early == prepared.ended_early
+        and [row[0] for row in rows] == list(prepared.player_ids)
+        and [row[1] for row in rows] == list(prepared.scores)
+        and papers == [None if paper is None else tuple(paper) for paper in prepared.papers]
+    )
+    if not same:
+        raise SubmissionReused(game)
+    return game
+
+
+def players_now(entries: Sequence[Entry]) -> Sequence[Entry]:
+    """The entries with each player merged into another since the form was read replaced by
+    that player (``entries`` itself when nobody was); raises ValidationError when a player was
+    deleted, or merged into another player of the same game. Call it with the league locked:
+    a merge then has either finished or not begun."""
+    ids = [entry.player_id for entry in entries]
+    present = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    if len(present) == len(set(ids)):
+        return entries
+    aliases = {
+        alias.merged_id: alias
+        for alias in PlayerAlias.objects.filter(merged_id__in=set(ids) - present).select_related(
+            "player"
+        )
+    }
+    now = []
+    for entry in entries:
+        if entry.player_id in present:
+            now.append(entry)
+            continue
+        alias = aliases.get(entry.player_id)
+        if alias is None:
+            raise ValidationError(
+                _("A player of this game was deleted meanwhile: enter the game again.")
+            )
+        if alias.player_id in ids:
+            raise ValidationError(
+                _(
+                    "%(source)s was merged into %(target)s meanwhile, who is also at this table: "
+                    "check the players."
+                )
+                % {"source": alias.name, "target": alias.player.name}
+            )
+        now.append(dataclasses.replace(entry, player_id=alias.player_id))
+    return now
 
 
 def game_update(

@@ -25,6 +25,7 @@ from ratings.forms import (
 )
 from ratings.models import DrawMethod, Event, League, Player, Scoring
 from ratings.names import NameIndex
+from ratings.player_names import name_key
 
 # Rows for names on a new event's form; "More rows" adds as many again.
 PLAYER_ROWS = 12
@@ -64,7 +65,7 @@ class PlayerRowsMixin:
         club: NameIndex | None = None
         seen: dict[str, int] = {}
         for row, name in names.items():
-            key = name.lower()
+            key = name_key(name)
             if key in seen:
                 self.add_error(
                     f"player_{row}",

@@ -41,7 +41,6 @@ from ratings.models import (
     Scoring,
     TableSeat,
 )
-from ratings.player_models import normalise_name
 from ratings.versioning import lock_rows
 
 # Points per place must be whole numbers, and not absurd ones.
@@ -204,8 +203,7 @@ def event_players_add(
 
 def _named(name: str) -> Player:
     """The player called ``name`` (in any case or spacing), created if the club has none."""
-    existing = Player.objects.by_names([name]).get(normalise_name(name).lower())
-    return existing or Player.objects.create_named(name)
+    return Player.objects.get_or_create_named(name)
 
 
 def _lock(event: Event) -> Event:
@@ -438,7 +436,15 @@ def table_record_game(
         if table.game_id is not None:
             game = Game.objects.get(pk=table.game_id)
             if submission_key is not None and game.submission_key == submission_key:
-                return game
+                # The same paper again, or SubmissionReused: never another one dropped.
+                prepared = engine.prepare_game(
+                    event.league,
+                    played_at=played_at,
+                    entries=entries,
+                    bula=bula,
+                    ended_early=ended_early,
+                )
+                return engine.resubmitted(game, prepared)
         refusal = table_refusal(table)
         if refusal is not None:
             raise ValidationError(refusal)

@@ -22,7 +22,7 @@ def post(client, league, data, **extra):
 
 def preview_then_save(client, league, data):
     """Post like a member does: check scores, then press Save on the preview."""
-    data = {"submission_key": str(uuid.uuid4()), **data}
+    data = {"submission_key": str(uuid.uuid4()), **data}  # a fresh page, unless data has its key
     preview = client.post(url(league), {**data, "preview": "1"})
     assert preview.status_code == 200
     token = preview.context["form"]["previewed"].value()
@@ -226,3 +226,54 @@ def test_player_form_ignores_an_offsite_next(member_client):
         reverse("ratings:player_new"), {"name": "Mila", "next": "https://evil.example/"}
     )
     assert response["Location"] == Player.objects.get().get_absolute_url()
+
+
+# The same page saved twice ----------------------------------------------------------------------
+# Back after saving, then the next game typed into the same page: the same submission_key with
+# other scores answered "Game saved and rated." and linked the first game; the second was lost.
+
+
+def test_the_same_page_sent_again_with_another_game_is_not_dropped(member_client):
+    league = League.objects.create(name="Chess", slug="chess", system=System.ELO)
+    first = {
+        "submission_key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "player_0": "Ana",
+        "player_1": "Bo",
+        "outcome": "draw",
+    }
+    preview_then_save(member_client, league, first)
+    again = {**first, "played_at": "2026-03-12T22:30", "outcome": "1"}
+    preview = member_client.post(url(league), {**again, "preview": "1"})
+    token = preview.context["form"]["previewed"].value()
+
+    refused = member_client.post(url(league), {**again, "previewed": token, "save": "1"})
+
+    assert refused.status_code == 200
+    assert "saved already, as game #" in refused.content.decode()
+    assert Game.objects.count() == 1
+    form = refused.context["form"]
+    assert str(form["submission_key"].value()) != first["submission_key"]
+    resent = {**again, "submission_key": form["submission_key"].value()}
+    saved = member_client.post(
+        url(league), {**resent, "previewed": form["previewed"].value(), "save": "1"}
+    )
+    assert saved.status_code == 302
+    assert Game.objects.count() == 2
+
+
+def test_the_same_page_sent_again_with_the_same_game_is_the_first_game(member_client):
+    league = League.objects.create(name="Chess", slug="chess", system=System.ELO)
+    data = {
+        "submission_key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "player_0": "Ana",
+        "player_1": "Bo",
+        "outcome": "draw",
+    }
+    first = preview_then_save(member_client, league, data)
+    second = preview_then_save(member_client, league, data)
+
+    assert first.status_code == second.status_code == 302
+    assert first.url == second.url
+    assert Game.objects.count() == 1
