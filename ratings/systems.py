@@ -5,7 +5,7 @@ the object). The object knows what kind of game the league plays, how many seats
 which way is better, whether ratings are whole numbers, how a game's entries become scores (and
 what is refused), how to rate a game, which entry form the league uses, and how a score reads.
 Nothing else compares system or kind strings: a fifth system is a subclass here, its algorithm in
-``ratings/algorithms/`` and its form in ``ratings/game_forms.py`` (see docs/ARCHITECTURE.md).
+``ratings/algorithms/`` and its form in ``ratings/forms/games.py`` (see docs/ARCHITECTURE.md).
 
 The model is pretix's payment providers: the core asks the provider instead of switching on it.
 """
@@ -183,7 +183,7 @@ class Prefko(RatingSystem):
     event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
-    form_path = "ratings.game_forms.PreferansGameForm"
+    form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
     def scores(self, entries, *, bula, ended_early):
@@ -230,11 +230,11 @@ class Rayter(RatingSystem):
 
     kind = Kind.SCORED
     seats = (2, 50)
-    form_path = "ratings.game_forms.ScoredGameForm"
+    form_path = "ratings.forms.games.ScoredGameForm"
 
     def score_refusal(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
-        always be written out as its file (:mod:`ratings.rayter_standings`)."""
+        always be written out as its file (:mod:`ratings.rayter.standings`)."""
         # map and max run in C: an import checks a hundred thousand games.
         if (
             not all(map(float.is_integer, scores))
@@ -282,7 +282,7 @@ class HeadToHead(RatingSystem):
     event_table_sizes = (2, 2)
     # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
     default_provisional_games = 0
-    form_path = "ratings.game_forms.DuelGameForm"
+    form_path = "ratings.forms.games.DuelGameForm"
     score_label = gettext_lazy("Result")
 
     def score_refusal(self, scores):

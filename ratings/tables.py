@@ -6,6 +6,7 @@ through :mod:`ratings.formatting`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 import django_tables2 as tables
@@ -24,7 +25,8 @@ from django_tables2.utils import Accessor, signature
 
 from ratings.formatting import change_html, decimal_text, number_text, rating_text, when_html
 from ratings.links import url_maker
-from ratings.selectors import Status
+from ratings.models import League, Player
+from ratings.selectors import Status, statistics
 from ratings.systems import RatingSystem
 
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
@@ -585,3 +587,39 @@ class SeasonTable(ClubTable):
 
     def render_average_score(self, value: float) -> str:
         return number_text(value)
+
+
+# A player's statistics panels -----------------------------------------------------------------
+# What the player's page shows per league (``pages.player_detail``): the numbers come from
+# :mod:`ratings.selectors.statistics`, each group in one query for all the player's leagues
+# whatever the length of their history (pinned in ``tests/views/test_player_stats.py``).
+
+
+@dataclass(frozen=True)
+class StatisticsPanel:
+    """A player's statistics in one league, with the opponents they met most often."""
+
+    league: League
+    numbers: statistics.LeagueStatistics
+    opponents: OpponentsTable
+
+    @property
+    def average_score_label(self) -> str:
+        return score_labels(self.league.rating_system)[1]
+
+
+def statistics_panels(player: Player, leagues: list[League]) -> dict[int, StatisticsPanel]:
+    """The player's statistics in each of these leagues, by league id: two queries in all."""
+    numbers = statistics.player_statistics(player)
+    opponents = statistics.player_opponents(player)
+    return {
+        league.pk: StatisticsPanel(
+            league=league,
+            numbers=numbers[league.pk],
+            opponents=OpponentsTable(
+                opponents.get(league.pk, []), player=player, system=league.rating_system
+            ),
+        )
+        for league in leagues
+        if league.pk in numbers
+    }

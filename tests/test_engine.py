@@ -258,7 +258,7 @@ def test_recording_many_games_at_once_equals_a_replay_whether_newest_or_backdate
 def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
     import gc
 
-    from ratings import rayter_files
+    from ratings.rayter import files as rayter_files
 
     assert gc.isenabled()
     rayter_files.import_rayter(data=b"game 2026-01-01 20:00\nAnn 10\nBob 7\n", league_slug="gc")

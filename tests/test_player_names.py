@@ -21,9 +21,10 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.urls import reverse
 
-from ratings import engine, rayter_files
+from ratings import engine
 from ratings.models import Game, Player, PlayerAlias, System
 from ratings.player_names import clean_player_name, name_key
+from ratings.rayter import files as rayter_files
 from tests.builders import make_event, make_league, make_player, make_players
 from tests.conftest import T0
 

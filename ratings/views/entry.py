@@ -14,7 +14,7 @@ from ratings import engine
 from ratings.access import get_league_for_entry, get_table_for_entry
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm
-from ratings.game_forms import ScoredGameForm, game_form_class
+from ratings.forms.games import ScoredGameForm, game_form_class
 from ratings.models import EventTable, Player
 
 

@@ -27,7 +27,7 @@ from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
 from ratings.events import selectors as event_selectors
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
-from ratings.forms import find_player
+from ratings.forms import find_player, periods
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.page_cache import cached_page
@@ -38,8 +38,9 @@ from ratings.tables import (
     PlayerGamesTable,
     PrefkoTermsTable,
     SeasonTable,
+    StatisticsPanel,
+    statistics_panels,
 )
-from ratings.views import seasons, stats
 
 PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
@@ -152,10 +153,10 @@ def home(request: HttpRequest) -> HttpResponse:
 @cached_page
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
-    table for a period (a season or dates, :mod:`ratings.views.seasons`)."""
+    table for a period (a season or dates, :mod:`ratings.forms.periods`)."""
     league = get_object_or_404(selectors.leagues_with_span(), slug=slug)
     filter_form, filters = _filters(request)
-    period_form, period = seasons.period_filter(request)
+    period_form, period = periods.period_filter(request)
     if period is None:
         table = LeaderboardTable(
             selectors.league_standings(league, **filters),
@@ -180,8 +181,8 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "min_games": filters.get("min_games"),
             "period_form": period_form,
             "period": period,
-            "tabs": seasons.season_tabs(request, selectors.league_years(league), period),
-            "rank_by": seasons.rank_by_links(request, period),
+            "tabs": periods.season_tabs(request, selectors.league_years(league), period),
+            "rank_by": periods.rank_by_links(request, period),
             "export_query": _export_query(filters, period),
             "can_enter_games": can_enter_games(request.user),
             # Asked only on a scored league's page, where the import link is (two permission
@@ -192,7 +193,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _export_query(filters: dict, period: seasons.Period | None = None) -> str:
+def _export_query(filters: dict, period: periods.Period | None = None) -> str:
     """The filters and period shown, for the export links: the download has the same rows."""
     query = {}
     if filters.get("min_games"):
@@ -210,7 +211,7 @@ def _export_number(value: float | None, league: League) -> float | int | None:
     return machine_number(value, 0 if league.integer_ratings else 2)
 
 
-def _export_filename(league: League, fmt: str, period: seasons.Period | None = None) -> str:
+def _export_filename(league: League, fmt: str, period: periods.Period | None = None) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
     if period is not None:
         stem = f"{stem}-{period.slug}"
@@ -229,7 +230,7 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         return HttpResponseBadRequest(
             " ".join(filter_form.errors["min_games"]), content_type="text/plain; charset=utf-8"
         )
-    period_form, period = seasons.period_filter(request)
+    period_form, period = periods.period_filter(request)
     if not period_form.is_valid():
         return HttpResponseBadRequest(
             period_form.error_text(), content_type="text/plain; charset=utf-8"
@@ -293,7 +294,7 @@ def _standings_rows(league: League, filters: dict) -> list[dict]:
     ]
 
 
-def _season_rows(league: League, period: seasons.Period, filters: dict) -> list[dict]:
+def _season_rows(league: League, period: periods.Period, filters: dict) -> list[dict]:
     rows = selectors.season_standings(
         league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
     )
@@ -434,7 +435,7 @@ class LeagueSection:
     standing: Standing
     chart: SafeString
     table: PlayerGamesTable
-    statistics: stats.StatisticsPanel | None = None
+    statistics: StatisticsPanel | None = None
 
     @property
     def league(self) -> League:
@@ -495,7 +496,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
         alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
         return redirect(alias.player, permanent=True)
     history = selectors.player_history(player)
-    panels = stats.statistics_panels(player, [standing.league for standing in standings])
+    panels = statistics_panels(player, [standing.league for standing in standings])
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []
     for standing in standings:

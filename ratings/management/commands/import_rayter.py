@@ -1,4 +1,4 @@
-"""Import a rayter file into a scored league: a thin wrapper over ratings.rayter_files."""
+"""Import a rayter file into a scored league: a thin wrapper over ratings.rayter.files."""
 
 import sys
 from functools import partial
@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from ratings import rayter_files
+from ratings.rayter import files as rayter_files
 
 NAMES_SHOWN = 50
 

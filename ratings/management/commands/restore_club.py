@@ -1,12 +1,12 @@
-"""Load a backup_club file into an empty database, all or nothing (see ratings.backup_restore)."""
+"""Load a backup_club file into an empty database, all or nothing (see ratings.backup.restore)."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import backup_restore
-from ratings.backup_json import MiB
-from ratings.restore_checks import RestoreRefused
+from ratings.backup import restore as backup_restore
+from ratings.backup.checks import RestoreRefused
+from ratings.backup.files import MiB
 
 
 class Command(BaseCommand):

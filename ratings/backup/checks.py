@@ -1,4 +1,4 @@
-"""The checks of a restored club as a whole, after the loader (:mod:`ratings.backup_restore`)
+"""The checks of a restored club as a whole, after the loader (:mod:`ratings.backup.restore`)
 has written every object: each game against its league's rules, as the engine checks a new game
 (:func:`check_games`), and every stored rating against a replay of the games by the engine
 (:func:`check_ratings`). Each refuses the file with :class:`RestoreRefused`, which the loader

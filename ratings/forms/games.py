@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy
 from ratings import engine
 from ratings.events.selectors import table_seat_names
 from ratings.events.services import table_record_game
-from ratings.forms import (
+from ratings.forms.players import (
     DATETIME_INPUT_FORMATS,
     PlayerNameField,
     SeatSuggestion,

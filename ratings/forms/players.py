@@ -5,7 +5,7 @@
 :func:`check_birth_date` (the one birth-date rule, also the admin's), :class:`PlayerForm` (a new
 player), :func:`find_player` (a player picked by part of the name, for the games list's filter
 and head to head) and the date-and-time formats a date box accepts. The game forms that use
-them are in :mod:`ratings.game_forms`, the organiser's in :mod:`ratings.events.forms`.
+them are in :mod:`ratings.forms.games`, the organiser's in :mod:`ratings.events.forms`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ CSV) and its games as a rayter file.
 
 The ``standings`` and ``export_rayter`` commands and the download page come through here. The rows
 are :func:`ratings.selectors.league_standings_rows`; names are written the way
-:func:`ratings.rayter_files.rayter_name` says, the rule the import reads them back by; the file
+:func:`ratings.rayter.files.rayter_name` says, the rule the import reads them back by; the file
 format is :mod:`ratings.algorithms.rayter_format`'s.
 """
 
@@ -20,7 +20,7 @@ from django.utils import timezone
 from ratings.algorithms import rayter, rayter_format
 from ratings.formatting import spreadsheet_text
 from ratings.models import League, Result
-from ratings.rayter_files import rayter_name
+from ratings.rayter.files import rayter_name
 from ratings.selectors import Status
 
 

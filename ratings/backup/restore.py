@@ -1,12 +1,12 @@
 """Restoring a club from a backup_club file, trusting nothing in it.
 
-:func:`club_restore` reads the file one object at a time (see :mod:`ratings.backup_json`) and
+:func:`club_restore` reads the file one object at a time (see :mod:`ratings.backup.files`) and
 checks each before writing it: only the models a backup holds, only their fields, every number
 finite and within its column's range, dates in a sane span, strings within their length. It
 writes in batches, in one transaction, so memory stays bounded whatever the file's size. Then it
 checks what was written as a whole: references here, then each game against its league's rules
 (as the forms check a new game) and every rating against a replay of the games by the engine
-(:mod:`ratings.restore_checks`). Any problem refuses the file and rolls back everything: nothing
+(:mod:`ratings.backup.checks`). Any problem refuses the file and rolls back everything: nothing
 is restored.
 """
 
@@ -30,19 +30,20 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from ratings import backup_json, dates
-from ratings.engine.writes import insert_rows
-from ratings.models import Game, League, Player
-from ratings.names import search_key
-from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH
-from ratings.player_names import clean_player_name, name_key
-from ratings.restore_checks import (
+from ratings import dates
+from ratings.backup import files as backup_json
+from ratings.backup.checks import (
     RestoreRefused,
     check_events,
     check_games,
     check_players,
     check_ratings,
 )
+from ratings.engine.writes import insert_rows
+from ratings.models import Game, League, Player
+from ratings.names import search_key
+from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH
+from ratings.player_names import clean_player_name, name_key
 from ratings.versioning import bulk_write
 
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB

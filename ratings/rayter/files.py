@@ -1,5 +1,5 @@
 """Rayter files in: the one path from a file's bytes to the engine (the way back out, standings
-and export, is :mod:`ratings.rayter_standings`).
+and export, is :mod:`ratings.rayter.standings`).
 
 The ``import_rayter`` command and the import page come through here, so a file is read, checked
 and imported the same way wherever it comes from. Parsing is
