@@ -420,3 +420,46 @@ def test_a_systems_scores_are_checked_by_one_rule_whatever_their_type(system, sc
     else:
         assert taken
         assert checked == [float(score) for score in scores]
+
+
+# A game before a player's birth date -------------------------------------------------------------
+# A FIDE game dated before a player's birth date was rated with the age clamped to 0 (the junior K
+# applied silently), and the admin then refused to save the player at all.
+
+
+@pytest.fixture
+def fide_duel(make_league, make_player):
+    league = make_league(System.FIDE, name="FIDE")
+    young = make_player("Young", birth_date=(T0 + timedelta(days=2)).date())
+    return league, young, make_player("Old")
+
+
+def test_the_engine_refuses_a_game_before_a_players_birth(fide_duel):
+    league, young, old = fide_duel
+    entries = [
+        engine.Entry(player_id=young.pk, score=1.0),
+        engine.Entry(player_id=old.pk, score=0.0),
+    ]
+    with pytest.raises(ValidationError, match="born on"):
+        engine.game_record(league=league, played_at=T0, entries=entries)
+    assert_nothing_written()
+
+
+def test_the_bulk_import_refuses_a_game_before_a_players_birth(fide_duel):
+    league, _young, _old = fide_duel
+    game = engine.ImportedGame(played_at=T0, scores=[("Young", 1.0), ("Old", 0.0)])
+    with pytest.raises(engine.InvalidGame, match="born on"):
+        engine.games_import(league=league, games=[game])
+    assert_nothing_written()
+
+
+def test_the_entry_form_refuses_a_game_before_a_players_birth(member_client, fide_duel):
+    league, _young, _old = fide_duel
+    day = T0.astimezone(timezone.get_default_timezone()).strftime("%Y-%m-%dT%H:%M")
+    url, data = entry_form(
+        member_client, league, player_0="Young", player_1="Old", played_at=day, outcome="0"
+    )
+    response = member_client.post(url, {**data, "preview": "1"})
+    assert response.status_code == 200
+    assert "born on" in " ".join(response.context["form"].non_field_errors())
+    assert_nothing_written()

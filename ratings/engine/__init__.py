@@ -40,7 +40,13 @@ from ratings.engine.games import (
 from ratings.engine.players import player_merge, player_rename
 from ratings.engine.replay import collection_paused
 from ratings.engine.state import Entry, GameInput, PlayerState
-from ratings.engine.validation import EARLIEST_YEAR, InvalidGame, check_played_at, prepare_game
+from ratings.engine.validation import (
+    EARLIEST_YEAR,
+    InvalidGame,
+    check_births,
+    check_played_at,
+    prepare_game,
+)
 
 __all__ = [
     "EARLIEST_YEAR",
@@ -51,6 +57,7 @@ __all__ = [
     "InvalidGame",
     "PlayerState",
     "SubmissionReused",
+    "check_births",
     "check_played_at",
     "collection_paused",
     "game_delete",

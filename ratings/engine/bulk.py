@@ -26,7 +26,7 @@ from ratings.engine.state import (
     rater,
     states_before,
 )
-from ratings.engine.validation import prepare_scored_games
+from ratings.engine.validation import birth_dates, prepare_scored_games
 from ratings.models import AuditAction, EventTable, Game, League, Player, Result
 from ratings.player_names import name_key
 from ratings.versioning import bulk_write, row_triggers_dropped
@@ -93,7 +93,9 @@ def games_import(
         summary.players = len(names)
 
         ids = {name: players[keys[name]].pk for name in names}
-        prepared = prepare_scored_games(league, _with_ids(games, ids))
+        prepared = prepare_scored_games(
+            league, _with_ids(games, ids), born=birth_dates(ids.values())
+        )
         existing = _game_fingerprints(league, prepared) if not replace else set()
         fresh: list[GameInput] = []
         for index, game in enumerate(prepared):

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from ratings.engine import writes
 from ratings.engine.replay import rate_newest, replay
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
-from ratings.engine.validation import prepare_game
+from ratings.engine.validation import check_births, prepare_game
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -89,6 +89,7 @@ def game_record(
             prepared = prepare_game(
                 league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
             )
+        check_births(played_at, prepared.player_ids)
         game = Game.objects.create(
             league=league,
             played_at=played_at,
@@ -198,6 +199,7 @@ def game_update(
         prepared = prepare_game(
             league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
         )
+        check_births(played_at, prepared.player_ids)
         game = _still_there(game)
         before = game_snapshot(game)
         old_key = game.order_key

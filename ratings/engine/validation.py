@@ -9,14 +9,15 @@ no path can go around.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import dates
 from ratings.engine.state import Entry, GameInput
-from ratings.models import League
+from ratings.models import League, Player
 
 # The date rule is ratings.dates.GAME (events and restore take theirs from there too).
 EARLIEST_YEAR = dates.EARLIEST_YEAR
@@ -76,6 +77,41 @@ def check_game(
         raise ValidationError(message)
 
 
+def birth_refusal(
+    played_at: datetime, player_ids: Sequence[int], born: dict[int, date]
+) -> str | None:
+    """Why a game is refused by its players' birth dates (``born``, by player id): a game
+    cannot be played before a player was born (FIDE counts their age from the birth date, and
+    the admin would then refuse to save the player at all). None if it is not."""
+    day = None
+    for player_id in player_ids:
+        birth = born.get(player_id)
+        if birth is None:
+            continue
+        day = day or timezone.localdate(played_at)
+        if day < birth:
+            return _("A player of this game was born on %(born)s, after the day of the game.") % {
+                "born": birth.isoformat()
+            }
+    return None
+
+
+def birth_dates(player_ids) -> dict[int, date]:
+    """The birth dates the club knows of these players, by id."""
+    return dict(
+        Player.objects.filter(pk__in=set(player_ids), birth_date__isnull=False).values_list(
+            "pk", "birth_date"
+        )
+    )
+
+
+def check_births(played_at: datetime, player_ids: Sequence[int]) -> None:
+    """Raise ValidationError if a player of the game was born after it (:func:`birth_refusal`)."""
+    message = birth_refusal(played_at, player_ids, birth_dates(player_ids))
+    if message is not None:
+        raise ValidationError(message)
+
+
 def prepare_game(
     league: League,
     *,
@@ -102,13 +138,17 @@ def prepare_game(
 
 
 def prepare_scored_games(
-    league: League, games: Iterable[tuple[datetime, list[int], Sequence[float]]]
+    league: League,
+    games: Iterable[tuple[datetime, list[int], Sequence[float]]],
+    *,
+    born: dict[int, date],
 ) -> list[GameInput]:
     """Check many games given as (played_at, player ids, scores), as a file brings them.
 
     The same rules as :func:`prepare_game` (scores must be finite, and the system's own rules:
-    a head-to-head game is a win and a loss or a draw); raises :class:`InvalidGame` with the
-    position of the first game refused.
+    a head-to-head game is a win and a loss or a draw, and no player born after the game:
+    ``born`` holds the players' :func:`birth_dates`, read once); raises :class:`InvalidGame` with
+    the position of the first game refused.
     """
     system = league.rating_system
     seats = system.seats
@@ -120,6 +160,8 @@ def prepare_scored_games(
             # The very predicate check_game raises (looked up here, not copied), then the
             # system's own score rule.
             message = game_refusal(seats, played_at, player_ids, latest)
+            if message is None and born:
+                message = birth_refusal(played_at, player_ids, born)
             if message is not None:
                 raise ValidationError(message)
             if len(scores) != len(player_ids):

@@ -132,7 +132,9 @@ class EventForm(PlayerRowsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         low, high = system.event_table_sizes
         self.fields["table_size"].choices = [(n, str(n)) for n in range(low, high + 1)]
-        self.fixed_table_size = low == high
+        # The one size a league's tables have (Preferans: 3), or None: the page writes this
+        # number, never the posted one (a missing or non-numeric size answered 500).
+        self.fixed_table_size = low if low == high else None
         self.fields["scoring"].choices = [
             (code, label) for code, label in Scoring.choices if code in system.event_scorings
         ]

@@ -217,10 +217,14 @@ class GameForm(forms.Form):
         return ids
 
     def prepared(self) -> engine.GameInput:
+        ids = self.placeholder_ids()
+        played_at = self.cleaned_data["played_at"]
+        # The engine's rules, here so the preview says what the save would refuse.
+        engine.check_births(played_at, ids)
         return engine.prepare_game(
             self.league,
-            played_at=self.cleaned_data["played_at"],
-            entries=self.entries(self.placeholder_ids()),
+            played_at=played_at,
+            entries=self.entries(ids),
             **self.game_fields(),
         )
 
