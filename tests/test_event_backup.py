@@ -203,3 +203,53 @@ def test_the_night_restores_as_it_was_backed_up(tmp_path, night_objects):
     path.write_text(json.dumps(night_objects))
     call_command("restore_club", str(path), stdout=StringIO())
     assert Event.objects.count() == 1
+
+
+def _a_deleted_game_with_a_garbage_time(objects):
+    audit = next(
+        obj for obj in objects if obj["model"] == "ratings.auditentry" and obj["fields"]["before"]
+    )
+    audit["fields"]["before"]["played_at"] = "garbage"
+
+
+def _a_deleted_game_with_results_that_are_text(objects):
+    audit = next(
+        obj for obj in objects if obj["model"] == "ratings.auditentry" and obj["fields"]["before"]
+    )
+    audit["fields"]["before"]["results"] = "x"
+
+
+@pytest.fixture(scope="module")
+def deleted_game_objects(django_db_setup, django_db_blocker, tmp_path_factory) -> list[dict]:
+    backup = tmp_path_factory.mktemp("backup") / "club.json"
+    with django_db_blocker.unblock(), transaction.atomic():
+        league = make_league(System.ELO, name="Chess")
+        ana, bo = make_players(2)
+        game = engine.game_record(
+            league=league,
+            played_at=T0,
+            entries=[
+                engine.Entry(player_id=ana.pk, score=1.0),
+                engine.Entry(player_id=bo.pk, score=0.0),
+            ],
+        )
+        engine.game_delete(game=game)
+        call_command("backup_club", str(backup), stdout=StringIO())
+        transaction.set_rollback(True)
+    return json.loads(backup.read_text())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change", [_a_deleted_game_with_a_garbage_time, _a_deleted_game_with_results_that_are_text]
+)
+def test_restore_refuses_a_damaged_snapshot_of_a_deleted_game(
+    tmp_path, deleted_game_objects, change
+):
+    objects = copy.deepcopy(deleted_game_objects)
+    change(objects)
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(objects))
+
+    with pytest.raises(CommandError, match="audit entry .* is damaged"):
+        call_command("restore_club", str(path), stdout=StringIO())

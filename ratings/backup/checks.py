@@ -19,6 +19,8 @@ from django.utils import timezone
 from ratings import engine
 from ratings.events.services import check_event_rules
 from ratings.models import (
+    AuditAction,
+    AuditEntry,
     Event,
     EventTable,
     Game,
@@ -138,6 +140,17 @@ def check_events() -> None:
         raise RestoreRefused(
             f"the event table {elsewhere[0]} holds game {elsewhere[1]}, of another league"
         )
+
+
+def check_audit() -> None:
+    """Every deleted game's snapshot in the audit trail reads back as the audit restore reads it
+    (a damaged one made the event, player and audit pages answer 500)."""
+    entries = AuditEntry.objects.filter(action=AuditAction.DELETE).exclude(before=None)
+    for pk, before in entries.values_list("pk", "before").iterator(chunk_size=1000):
+        try:
+            engine.read_snapshot(before)
+        except ValidationError as error:
+            raise RestoreRefused(f"the audit entry {pk}: {' '.join(error.messages)}") from None
 
 
 def check_players() -> None:

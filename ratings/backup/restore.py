@@ -34,6 +34,7 @@ from ratings import dates
 from ratings.backup import files as backup_json
 from ratings.backup.checks import (
     RestoreRefused,
+    check_audit,
     check_events,
     check_games,
     check_players,
@@ -103,6 +104,7 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
             check_games()
             check_events()
             check_players()
+            check_audit()
             check_ratings()
             User = get_user_model()
             return RestoreSummary(

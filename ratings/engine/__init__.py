@@ -34,6 +34,7 @@ from ratings.engine.games import (
     game_snapshot,
     game_update,
     league_recompute,
+    read_snapshot,
     resubmitted,
     standing_set_start_rating,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "player_merge",
     "player_rename",
     "prepare_game",
+    "read_snapshot",
     "resubmitted",
     "standing_set_start_rating",
 ]

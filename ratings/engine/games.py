@@ -239,22 +239,20 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
     if entry.action != AuditAction.DELETE or not entry.before:
         raise ValidationError(_("Only a deleted game can be restored."))
     snapshot = entry.before
+    played_at, entries = read_snapshot(snapshot)
     with transaction.atomic():
         league = lock(entry.league)
         if Game.objects.filter(pk=snapshot["id"]).exists():
             raise ValidationError(_("That game has already been restored."))
-        player_ids = {row["player_id"] for row in snapshot["results"]}
+        player_ids = {entry.player_id for entry in entries}
         if Player.objects.filter(pk__in=player_ids).count() != len(player_ids):
             raise ValidationError(_("A player of that game no longer exists."))
-        played_at = datetime.fromisoformat(snapshot["played_at"])
-        entries = [
-            Entry(
-                player_id=row["player_id"],
-                score=row["score"],
-                paper=tuple(row["paper"]) if row["paper"] else None,
+        again = _same_game_in(league, played_at, entries)
+        if again is not None:
+            # Imported again after a replace: restoring it would count it twice.
+            raise ValidationError(
+                _("The league has this game again, as game #%(game)d.") % {"game": again}
             )
-            for row in sorted(snapshot["results"], key=lambda row: row["seat"])
-        ]
         prepared = prepare_game(
             league,
             played_at=played_at,
@@ -276,6 +274,61 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
         replay(league, since=game.order_key)
         audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
     return game
+
+
+def read_snapshot(snapshot) -> tuple[datetime, list[Entry]]:
+    """A deleted game's audit snapshot (:func:`game_snapshot`) read back: its time and its
+    entries in seat order. Raises ValidationError when it is not a snapshot this app writes (a
+    damaged or hand-made audit entry), never a 500."""
+    try:
+        if type(snapshot.get("id")) is not int or type(snapshot.get("note")) is not str:
+            raise TypeError
+        if snapshot.get("bula") is not None and type(snapshot["bula"]) is not int:
+            raise TypeError
+        if type(snapshot.get("ended_early")) is not bool:
+            raise TypeError
+        entered_by = snapshot.get("entered_by_id")
+        if entered_by is not None and type(entered_by) is not int:
+            raise TypeError
+        played_at = datetime.fromisoformat(snapshot["played_at"])
+        if played_at.tzinfo is None:
+            raise TypeError
+        rows = sorted(snapshot["results"], key=lambda row: row["seat"])
+        entries = []
+        for row in rows:
+            paper = row["paper"]
+            if type(row["player_id"]) is not int or type(row["score"]) not in (int, float):
+                raise TypeError
+            if paper is not None and (
+                type(paper) is not list or len(paper) != 3 or {type(p) for p in paper} != {int}
+            ):
+                raise TypeError
+            entries.append(
+                Entry(
+                    player_id=row["player_id"],
+                    score=row["score"],
+                    paper=tuple(paper) if paper else None,
+                )
+            )
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise ValidationError(
+            _("The audit entry of that game is damaged: it cannot be restored.")
+        ) from None
+    return played_at, entries
+
+
+def _same_game_in(league: League, played_at: datetime, entries: Sequence[Entry]) -> int | None:
+    """The id of a game of ``league`` at that time with the same players and scores, if any."""
+    wanted = sorted((entry.player_id, entry.score) for entry in entries)
+    rows = (
+        Result.objects.filter(game__league=league, game__played_at=played_at)
+        .order_by("game_id")
+        .values_list("game_id", "player_id", "score")
+    )
+    for game_id, seats in itertools.groupby(rows, key=itemgetter(0)):
+        if sorted((player, score) for _g, player, score in seats) == wanted:
+            return game_id
+    return None
 
 
 def standing_set_start_rating(
