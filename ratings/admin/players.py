@@ -39,11 +39,7 @@ class PlayerAdminForm(forms.ModelForm):
     def clean_name(self):
         # The one rule for a name and the one identity (ratings.player_names), as everywhere.
         name = clean_player_name(self.cleaned_data["name"])
-        same = Player.objects.named(name)
-        if same is not None and same.pk != self.instance.pk:
-            raise ValidationError(
-                _("The club already has a player called %(name)s.") % {"name": name}
-            )
+        Player.objects.check_free(name, keep=self.instance if self.instance.pk else None)
         others = Player.objects.exclude(pk=self.instance.pk).values_list("pk", "name")
         matches = [match.name for match in close_matches(name, list(others))]
         renamed = self.instance.pk is None or name != self.instance.name

@@ -180,11 +180,7 @@ def player_rename(*, player: Player, name: str, actor=None) -> Player:
     name = clean_player_name(name)
     with transaction.atomic():
         player = lock_rows(Player.objects.all()).get(pk=player.pk)
-        same = Player.objects.named(name)
-        if same is not None and same.pk != player.pk:
-            raise ValidationError(
-                _("The club already has a player called %(name)s.") % {"name": name}
-            )
+        Player.objects.check_free(name, keep=player)
         old_slug, before = player.slug, _player_data(player)
         player.name = name
         player.slug = Player.objects.free_slug(name, keep=player)

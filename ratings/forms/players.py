@@ -97,10 +97,7 @@ class PlayerForm(forms.ModelForm):
 
     def clean_name(self):
         name = self.cleaned_data["name"]
-        if Player.objects.named(name) is not None:
-            raise ValidationError(
-                _("The club already has a player called %(name)s.") % {"name": name}
-            )
+        Player.objects.check_free(name)
         return name
 
     def save(self, commit=True):

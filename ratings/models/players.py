@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils.text import slugify
@@ -47,6 +48,16 @@ class PlayerQuerySet(models.QuerySet):
                 players = self.in_bulk(set(aliases.values()))
                 found |= {key: players[pk] for key, pk in aliases.items() if pk in players}
         return found
+
+    def check_free(self, name: str, *, keep: Player | None = None) -> None:
+        """Raise ValidationError if the club has a player called ``name`` (in any case or
+        spacing, or merged under that name), other than ``keep``: the one "already has a player
+        called" check of the forms, the admin and a rename."""
+        same = self.named(name)
+        if same is not None and (keep is None or same.pk != keep.pk):
+            raise ValidationError(
+                _("The club already has a player called %(name)s.") % {"name": name}
+            )
 
     def free_slug(self, name: str, *, keep: Player | None = None) -> str:
         """A slug made from the name (non-ASCII letters kept) that no other player uses, nor an
