@@ -24,7 +24,7 @@ from ratings.events.models import (
 from ratings.models.audit import AuditAction, AuditEntry
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
-from ratings.models.players import Player, PlayerAlias, PlayerQuerySet, normalise_name
+from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
@@ -55,5 +55,4 @@ __all__ = [
     "StandingQuerySet",
     "System",
     "TableSeat",
-    "normalise_name",
 ]

@@ -2,8 +2,9 @@
 with free slugs) and :class:`PlayerAlias` (an old address that redirects to the player's page).
 
 Imported by :mod:`ratings.models` (Django finds an app's models there), so use the models from
-there: ``from ratings.models import Player``. :func:`normalise_name` (a name as stored) and
-:class:`PlayerQuerySet` are imported from here.
+there: ``from ratings.models import Player``. A name as stored and its identity are
+:mod:`ratings.player_names`' rule; the queryset's ``named``, ``by_names`` and
+``get_or_create_named`` are the one way to find or name a player.
 """
 
 from __future__ import annotations
@@ -22,11 +23,6 @@ from ratings.player_names import clean_player_name, name_key
 
 # How often a new player's slug is tried when other requests keep taking the one chosen.
 SLUG_ATTEMPTS = 10
-
-
-def normalise_name(name: str) -> str:
-    """A display name as stored: trimmed, inner whitespace runs collapsed to one space."""
-    return " ".join(name.split())
 
 
 class PlayerQuerySet(models.QuerySet):
