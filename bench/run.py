@@ -369,8 +369,8 @@ def rayter_cli() -> Path:
 def compile_project() -> None:
     """Write the project's bytecode, as installing a package does: pip compiled rayter's and
     every dependency's. An editable install leaves it to the first run, and with
-    PYTHONDONTWRITEBYTECODE set (as on the machine the README's figures come from) no run ever
-    writes it: each timed command would compile the project's modules first (0.2 s there)."""
+    PYTHONDONTWRITEBYTECODE set (as on the machine docs/performance.md's figures come from) no run
+    ever writes it: each timed command would compile the project's modules first (0.2 s there)."""
     for package in ("club", "ratings"):
         compileall.compile_dir(ROOT / package, quiet=1)
 

@@ -1,8 +1,8 @@
 """A league's whole history of games as CSV or JSON: the one module that knows that format.
 
 The download pages (``ratings/views/exports.py``) and the ``export_games`` command both send what
-:func:`stream` yields. The format is documented for other tools in the README ("Exporting the
-games"); a change here is a change there.
+:func:`stream` yields. The format is documented for other tools in docs/files.md ("Exporting
+the games"); a change here is a change there.
 
 - Games come in rating order, (played at, id), with their seats in seating order: the order a
   replay from scratch rates them in.

@@ -251,8 +251,8 @@ class Rayter(RatingSystem):
             ratings = [state.rating for state in states]
             # Checked on the way in: finite scores, 2 to 50 of them.
             changes = rayter.rate_valid_game(game.scores, ratings, score_type, k)
-            # One change a rating, by construction; map adds them in C (a comprehension over a
-            # strict zip took twice as long, and an import rates a hundred thousand games).
+            # One change a rating, by construction, so no strict zip: map adds them in C, and an
+            # import rates a hundred thousand games.
             return list(map(operator.add, ratings, changes))
 
         return rate

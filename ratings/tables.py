@@ -56,15 +56,16 @@ class ClubTable(tables.Table):
     pass of Python (``templates/ratings/table.html`` puts :meth:`body_html` in the ``tbody``).
 
     django-tables2 renders every cell through the template engine, recomputing the column's
-    attributes and inspecting its render method's signature each time: 23 of the leaderboard's
-    25 ms for 50 rows. Here each column's ``<td>`` attributes and render arguments are worked out
-    once per page, and a cell costs its ``render_<column>`` call. The HTML is the same
-    (tests/views/test_tables.py compares it with django-tables2's own rendering) for what these
-    tables use: a value from the column's accessor, ``empty_values`` and ``default``,
-    ``render_<column>`` or ``Column.render`` taking any of value, record, column, bound_column,
-    bound_row and table, and static cell attributes. A column with ``linkify`` or ``localize``,
-    or with attributes computed per cell, is refused rather than rendered differently; links come
-    from :meth:`player_link` and the ``*_url`` makers (one ``reverse()`` per page).
+    attributes and inspecting its render method's signature each time, which a drawn page with
+    many rows feels (``bench/tables_drawn.py``; figures in docs/performance.md). Here each column's
+    ``<td>`` attributes and render arguments are worked out once per page, and a cell costs its
+    ``render_<column>`` call. The HTML is the same (tests/views/test_tables.py compares it with
+    django-tables2's own rendering) for what these tables use: a value from the column's
+    accessor, ``empty_values`` and ``default``, ``render_<column>`` or ``Column.render`` taking
+    any of value, record, column, bound_column, bound_row and table, and static cell attributes.
+    A column with ``linkify`` or ``localize``, or with attributes computed per cell, is refused
+    rather than rendered differently; links come from :meth:`player_link` and the ``*_url``
+    makers (one ``reverse()`` per page).
     """
 
     @cached_property

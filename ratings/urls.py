@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, events, exports, files, pages, players, players_vs
+from ratings.views import entry, events, exports, files, pages, players, players_vs, tokens
 
 
 class PlayerSlugConverter:
@@ -46,6 +46,8 @@ urlpatterns = [
     path("events/<int:pk>/rounds/<int:number>/close/", events.round_close, name="round_close"),
     path("events/tables/<int:pk>/", events.table_detail, name="event_table"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
+    path("account/tokens/", tokens.token_list, name="api_tokens"),
+    path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),
     path("players/<player_slug:slug>/", pages.player_detail, name="player"),

@@ -69,7 +69,7 @@ def exported_csv(league: League) -> list[dict]:
 def replay(league: League, games: list[dict], *, without_ages: bool = False) -> int:
     """Replay exported games from scratch with the algorithms alone and check every rating.
 
-    It knows what the README says a replayer knows: the league's system and settings (K,
+    It knows what docs/files.md says a replayer knows: the league's system and settings (K,
     speed), each player's start rating as their first game's ``rating_before``, and in a FIDE
     league each seat's ``age`` (``without_ages`` ignores them, to show they are needed).
     Returns the number of seats checked.

@@ -91,6 +91,8 @@ RAYTER_PAGES = {
     "rayter_export": lambda w: [w.hearts.slug],
 }
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
+# A member's own API tokens: only theirs, visitors to the login (tests/views/test_api_tokens.py).
+ACCOUNT_PAGES = {"api_tokens", "api_token_revoke"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
 # table of round 1 is in: the tests of the buttons play it first).
 EVENT_BUTTONS = {
@@ -190,6 +192,7 @@ def test_every_ratings_url_has_a_policy():
         | set(RAYTER_PAGES)
         | set(EVENT_FORMS)
         | set(EVENT_BUTTONS)
+        | ACCOUNT_PAGES
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 

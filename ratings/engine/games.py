@@ -36,7 +36,8 @@ from ratings.versioning import lock_rows
 
 
 def lock(league: League) -> League:
-    """Lock the league row until the transaction ends: one writer per league at a time."""
+    """Lock the league row until the transaction ends, after the writers' lock on the version
+    row (:func:`ratings.versioning.lock_rows`), which every writer of the club queues on."""
     return lock_rows(League.objects.all()).get(pk=league.pk)
 
 

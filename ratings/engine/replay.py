@@ -23,11 +23,12 @@ from ratings.versioning import bulk_write
 
 @contextmanager
 def collection_paused():
-    """Pause Python's cyclic garbage collector for a bulk job.
+    """Pause Python's cyclic garbage collector for a bulk command (import, recompute, restore).
 
     A hundred thousand games make millions of small objects, none of them garbage until the job
-    ends; the collector would walk them all again and again (a third of an import's time).
-    Reference counting still frees everything as usual.
+    ends, and the collector would walk them all again and again. Reference counting still frees
+    everything as usual. The switch is process-wide, so only the management commands use it: in
+    a server it would stop collection for every other request the process serves meanwhile.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -56,7 +57,6 @@ def _after(since: OrderKey) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, id__gte=game_id)
 
 
-@collection_paused()
 @bulk_write()
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
     """Re-rate the league's games from ``since`` on (all of them when None).

@@ -24,8 +24,8 @@ from ratings.models import Game, League, Result, Standing
 BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
-# A result row's columns: the paper's three last, left out (NULL) for games without one, which
-# spares a scored import a third of the values it would send.
+# A result row's columns: the paper's three last, left out (NULL) for games without one, so a
+# scored import does not send them.
 RESULT_COLUMNS = [
     *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
@@ -114,13 +114,12 @@ def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, gam
     """SQLite: the games in one statement that reads what differs between them (time, bula,
     ended early) from a JSON array, in order, parsed in C; returns their ids.
 
-    Binding eight parameters a row from Python took twice as long for an import of 100,000
-    games. JSON carries text and whole numbers exactly, and a game row has nothing else (the
-    results, with their float ratings, are bound as they are). Games without a bula that did
-    not end early (every game of a file) send their times alone: taking three values out of
-    each element cost a fifth of the statement. Times in whole seconds, stored in UTC (the
-    default), go as seconds since 1970: Python's ``isoformat`` cost two to four times as much
-    as ``timestamp``.
+    Binding eight parameters a row from Python costs more than parsing one array in C. JSON
+    carries text and whole numbers exactly, and a game row has nothing else (the results, with
+    their float ratings, are bound as they are). Games without a bula that did not end early
+    (every game of a file) send their times alone, so the statement takes one value out of each
+    element, not three. Times in whole seconds, stored in UTC (the default), go as seconds since
+    1970: Python's ``timestamp`` is cheaper than formatting each with ``isoformat``.
 
     The ids need no query: SQLite has one writer at a time, and an AUTOINCREMENT key gives the
     rows of one statement the numbers after the highest ever used, one by one, in the order
@@ -207,9 +206,8 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
 def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
     """INSERT rows of ``columns`` of ``model``, as many rows per statement as the database takes.
 
-    A statement per row costs the database a statement run per row: about 110 rows a statement
-    (SQLite's 999 parameters) cut an import's writes by a fifth there, and 500 divide the round
-    trips to PostgreSQL by 500.
+    A statement per row costs the database a statement run per row, and PostgreSQL a round
+    trip per row.
     """
     if not rows:
         return
@@ -230,8 +228,8 @@ def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: in
     quote = connection.ops.quote_name
     # So that a multi-row INSERT a constraint may abort can be undone alone, SQLite first copies
     # each page it changes to a statement journal. An import's results come in game order, so
-    # the index by player takes them at random: a page copied for nearly every row, which cost
-    # more than the insert itself. OR FAIL leaves the undoing to the transaction's rollback.
+    # the index by player takes them at random: a page copied for nearly every row. OR FAIL
+    # leaves the undoing to the transaction's rollback.
     verb = "INSERT OR FAIL INTO" if connection.vendor == "sqlite" else "INSERT INTO"
     head = f"{verb} {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
     row = f"({', '.join(['%s'] * len(columns))})"

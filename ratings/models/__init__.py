@@ -2,7 +2,8 @@
 (:mod:`~ratings.models.leagues`), games and each player's result in a game
 (:mod:`~ratings.models.games`), standings (:mod:`~ratings.models.standings`), the audit trail
 (:mod:`~ratings.models.audit`), rayter files waiting for confirmation
-(:mod:`~ratings.models.uploads`) and the data version's row (:mod:`~ratings.models.versioning`);
+(:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`) and
+the API's tokens (:mod:`~ratings.models.api_tokens`);
 club nights and tournaments are in :mod:`ratings.events.models`. Django looks for an app's models
 in this package, so every model is imported here: use them from here
 (``from ratings.models import Game``).
@@ -21,6 +22,7 @@ from ratings.events.models import (
     Scoring,
     TableSeat,
 )
+from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
 from ratings.models.audit import AuditAction, AuditEntry
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
@@ -31,6 +33,8 @@ from ratings.models.versioning import DataVersion
 from ratings.systems import Kind, Speed, System
 
 __all__ = [
+    "ApiToken",
+    "ApiTokenQuerySet",
     "AuditAction",
     "AuditEntry",
     "DataVersion",

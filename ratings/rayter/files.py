@@ -358,7 +358,6 @@ def _first_out_of_order(
 # Importing -------------------------------------------------------------------------------------
 
 
-@engine.collection_paused()
 def import_rayter(
     *,
     data: bytes,

@@ -14,7 +14,7 @@ player's history (the view tests pin the counts), so they use subqueries, window
 """
 
 from ratings.selectors import statistics
-from ratings.selectors.games import game_detail, league_games
+from ratings.selectors.games import game_detail, games_with_seats, league_games
 from ratings.selectors.leagues import (
     LeagueStanding,
     Status,
@@ -47,6 +47,7 @@ __all__ = [
     "SeasonRow",
     "Status",
     "game_detail",
+    "games_with_seats",
     "holding_a_key",
     "league_games",
     "league_standings",

@@ -75,3 +75,13 @@ def game_detail() -> QuerySet[Game]:
         .annotate(previous_id=_neighbour(newer=False), next_id=_neighbour(newer=True))
         .prefetch_related(_results_by_seat())
     )
+
+
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their league's slug and their results in seat order, for the API's game
+    list and game: two queries for any number of games."""
+    return (
+        Game.objects.select_related("league")
+        .only("played_at", "bula", "ended_early", "league__slug")
+        .prefetch_related(_results_by_seat())
+    )
