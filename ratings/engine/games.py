@@ -9,7 +9,7 @@ import itertools
 import math
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from operator import itemgetter
 
 from django.contrib.auth import get_user_model
@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from ratings.engine import writes
 from ratings.engine.replay import rate_newest, replay
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
-from ratings.engine.validation import check_births, prepare_game
+from ratings.engine.validation import birth_dates, birth_refusal, check_births, prepare_game
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -84,13 +84,15 @@ def game_record(
             existing = Game.objects.filter(submission_key=submission_key).first()
             if existing is not None:
                 return resubmitted(existing, prepared)
-        merged = players_now(entries)
+        merged, born = players_now(entries)
         if merged is not entries:
             entries = merged
             prepared = prepare_game(
                 league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
             )
-        check_births(played_at, prepared.player_ids)
+        refused = birth_refusal(played_at, prepared.player_ids, born)
+        if refused is not None:
+            raise ValidationError(refused)
         game = Game.objects.create(
             league=league,
             played_at=played_at,
@@ -147,15 +149,18 @@ def resubmitted(game: Game, prepared: GameInput) -> Game:
     return game
 
 
-def players_now(entries: Sequence[Entry]) -> Sequence[Entry]:
+def players_now(entries: Sequence[Entry]) -> tuple[Sequence[Entry], dict[int, date]]:
     """The entries with each player merged into another since the form was read replaced by
-    that player (``entries`` itself when nobody was); raises ValidationError when a player was
-    deleted, or merged into another player of the same game. Call it with the league locked:
-    a merge then has either finished or not begun."""
+    that player (``entries`` itself when nobody was), and the birth dates of the players (read
+    in the same query); raises ValidationError when a player was deleted, or merged into
+    another player of the same game. Call it with the league locked: a merge then has either
+    finished or not begun."""
     ids = [entry.player_id for entry in entries]
-    present = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    rows = dict(Player.objects.filter(pk__in=ids).values_list("pk", "birth_date"))
+    born = {pk: birth for pk, birth in rows.items() if birth is not None}
+    present = set(rows)
     if len(present) == len(set(ids)):
-        return entries
+        return entries, born
     aliases = {
         alias.merged_id: alias
         for alias in PlayerAlias.objects.filter(merged_id__in=set(ids) - present).select_related(
@@ -181,7 +186,7 @@ def players_now(entries: Sequence[Entry]) -> Sequence[Entry]:
                 % {"source": alias.name, "target": alias.player.name}
             )
         now.append(dataclasses.replace(entry, player_id=alias.player_id))
-    return now
+    return now, birth_dates(entry.player_id for entry in now)
 
 
 def game_update(
