@@ -12,24 +12,39 @@ import gzip
 import io
 import json
 from datetime import UTC, datetime, timedelta
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, ManagementUtility, base, call_command
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from ratings import engine
 from ratings.algorithms import rayter_format
-from ratings.events import services as event_services
-from ratings.models import AuditEntry, EventTable, Game, League, Player, Result, Standing, System
+from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.rayter import files as rayter_files
 from ratings.rayter import standings as rayter_standings
 from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
-from tests.builders import make_event, make_league, make_players, play_table, score_entries
+from tests.builders import (
+    FORMULAS,
+    HEARTS_FILE,
+    OUT_OF_RANGE,
+    OUT_OF_RANGE_PROBLEMS,
+    T0_2025,
+    ZONES,
+    hearts_games,
+    ratings_of,
+    score_entries,
+    table_counts,
+    write_file,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -752,28 +767,178 @@ def test_progress_is_reported_phase_by_phase():
     assert phases == [["Reading", 12, 12], ["Checking", 2, 2], ["Rating and saving", 2, 2]]
 
 
-# Replacing a league whose games belong to event tables ------------------------------------------
-# The preview said "N games will be deleted first", the confirmation failed with a raw foreign-key
-# message (bulk._delete_games left EventTable.game pointing at deleted games; the dry run never
-# met the deferred check) under the hint "Files of up to 0 bytes".
+# Replacing a league's games keeps each of them restorable ---------------------------------------
 
 
-@pytest.mark.parametrize("dry_run", [True, False], ids=["preview", "import"])
-def test_replace_frees_the_event_tables_of_the_deleted_games(db, dry_run):
-    league = make_league(System.RAYTER_HIGHSCORE, name="Hearts", slug="hearts")
-    event = make_event(league, make_players(4), table_size=2)
-    event_round = event_services.round_draw(event=event)
-    for table in event_round.tables.all():
-        play_table(table, scores=[3, 1])
-    assert EventTable.objects.filter(game__isnull=False).count() == 2
-    text = "score_type highscore\ngame 2026-01-01 20:00\nAna 10\nBo 5\n"
+def test_a_replace_leaves_a_deletion_entry_per_game_with_the_games_snapshot(
+    hearts_league, importer
+):
+    engine.games_import(league=hearts_league, games=hearts_games(5))
+    snapshots = {g.pk: engine.game_snapshot(g) for g in Game.objects.filter(league=hearts_league)}
 
-    done = rayter_files.import_rayter(
-        data=text.encode(), league_slug="hearts", replace=True, dry_run=dry_run
+    summary = engine.games_import(
+        league=hearts_league,
+        games=hearts_games(2, start=T0_2025 + timedelta(days=9)),
+        replace=True,
+        actor=importer,
     )
 
-    connection.check_constraints()  # what the commit checks: no table left on a deleted game
-    assert done.summary.replaced == 2
-    freed = EventTable.objects.filter(game__isnull=True).count()
-    assert freed == (0 if dry_run else 2)
-    assert Game.objects.filter(league=league).count() == (2 if dry_run else 1)
+    assert summary.replaced == 5
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league)
+    assert {entry.game_id: entry.before for entry in deletions} == snapshots
+    assert {entry.user for entry in deletions} == {importer}
+    assert Game.objects.filter(league=hearts_league).count() == 2
+
+
+def test_the_replaced_games_come_back_with_restore_deleted_game(hearts_league, admin_client):
+    engine.games_import(league=hearts_league, games=hearts_games(4))
+    before = ratings_of(hearts_league)
+    later = hearts_games(3, start=T0_2025 + timedelta(days=9), names=("Ana", "Ema", "Fica"))
+    engine.games_import(league=hearts_league, games=later, replace=True)
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league)
+
+    response = admin_client.post(
+        reverse("admin:ratings_auditentry_changelist"),
+        {"action": "restore_deleted_games", "_selected_action": [e.pk for e in deletions]},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert Game.objects.filter(league=hearts_league).count() == 4 + 3
+    # The four earlier games are back under their old ids and rated as they were; the three
+    # the replace imported follow them.
+    old_ids = {row[0] for row in before[0]}
+    results, _standings = ratings_of(hearts_league)
+    assert [row for row in results if row[0] in old_ids] == before[0]
+    engine.league_recompute(league=hearts_league)
+    assert ratings_of(hearts_league)[0] == results
+
+
+def test_a_replace_takes_the_same_queries_for_a_few_or_many_games(make_league):
+    """A replace must not read or write per deleted game: 100,000 games would take minutes."""
+    queries = []
+    for count in (200, 400):
+        league = make_league(System.RAYTER_LOWSCORE)
+        engine.games_import(league=league, games=hearts_games(count))
+        with CaptureQueriesContext(connection) as captured:
+            engine.games_import(
+                league=league,
+                games=hearts_games(1, start=T0_2025 + timedelta(days=99)),
+                replace=True,
+            )
+        assert AuditEntry.objects.filter(league=league, action="delete").count() == count
+        queries.append(len(captured))
+
+    assert queries[0] == queries[1]
+
+
+def test_import_rayter_replace_on_the_command_line_is_restorable(hearts_league, tmp_path):
+    engine.games_import(league=hearts_league, games=hearts_games(3))
+    snapshots = {g.pk: engine.game_snapshot(g) for g in Game.objects.filter(league=hearts_league)}
+    path = tmp_path / "hearts.txt"
+    path.write_bytes(HEARTS_FILE)
+    out = StringIO()
+
+    call_command("import_rayter", str(path), "--league", "hearts", "--replace", stdout=out)
+
+    assert "Deleted first (--replace): 3 games, each restorable from the audit trail" in (
+        out.getvalue()
+    )
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league)
+    assert {entry.game_id: entry.before for entry in deletions} == snapshots
+    assert {entry.user for entry in deletions} == {None}
+
+
+# Years the calendar cannot hold, refused on their lines ------------------------------------------
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_import_rayter_refuses_years_1_and_9999_on_every_line_in_any_time_zone(
+    settings, tmp_path, zone
+):
+    settings.TIME_ZONE = zone
+    path = tmp_path / "hearts.txt"
+    path.write_bytes(OUT_OF_RANGE)
+
+    with pytest.raises(CommandError) as refused:
+        call_command("import_rayter", str(path), "--league", "hearts", "--no-progress")
+
+    assert str(refused.value).splitlines()[1:] == OUT_OF_RANGE_PROBLEMS
+    assert not League.objects.exists()
+    assert not Player.objects.exists()
+
+
+def test_a_game_from_the_first_minute_of_1900_in_belgrade_is_imported_and_shown(
+    settings, hearts_league, client
+):
+    """1900-01-01 00:00 in Belgrade is 1899 in UTC: the rule reads the club's own calendar."""
+    settings.TIME_ZONE = "Europe/Belgrade"
+    data = b"score_type lowscore\ngame 1900-01-01 00:00\nAna 1\nEma 2\n"
+
+    done = rayter_files.import_rayter(data=data, league_slug=hearts_league.slug)
+
+    assert done.summary.games == 1
+    game = Game.objects.get()
+    assert timezone.localtime(game.played_at).year == 1900
+    pages = [
+        reverse("ratings:player", args=[Player.objects.get(name="Ana").slug]),
+        reverse("ratings:leaderboard", args=[hearts_league.slug]),
+        reverse("ratings:league_games", args=[hearts_league.slug]),
+        reverse("ratings:game", args=[game.pk]),
+        reverse("ratings:rayter_export", args=[hearts_league.slug]),
+    ]
+    assert [client.get(page).status_code for page in pages] == [200] * len(pages)
+
+
+# Formula names in the standings command ----------------------------------------------------------
+
+
+def test_formula_names_are_neutralised_in_the_standings_command(
+    make_league, make_player, record_game
+):
+    league = make_league(System.RAYTER_HIGHSCORE, name="Rummy", slug="rummy")
+    players = [make_player(name) for name in FORMULAS]
+    record_game(league, players, scores=[4, 3, 2, 1])
+    out = io.StringIO()
+
+    call_command("standings", league.slug, "--format", "csv", stdout=out)
+
+    names = [row[0] for row in csv.reader(io.StringIO(out.getvalue()))][1:]
+    assert sorted(names) == sorted("'" + name for name in FORMULAS)
+
+
+# Hostile files on the command line ---------------------------------------------------------------
+
+
+RAYTER_COMMAND_CASES = [
+    ("binary", b"\x00\x01\x02\xff" * 100),
+    ("not UTF-8", b"game 2026-01-01 20:00\nAnn\xe9 10\nBojan 3\n"),
+    ("not rayter", b"<html><body>hello</body></html>\n"),
+    ("a huge score", b"game 2026-01-01 20:00\nAnna " + b"9" * 40 + b"\nBojan 3\n"),
+    ("a negative time", b"game -2026-01-01 20:00\nAnna 1\nBojan 3\n"),
+    ("a player twice", b"game 2026-01-01 20:00\nAnna 10\nAnna 3\n"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "data"), RAYTER_COMMAND_CASES, ids=[c[0] for c in RAYTER_COMMAND_CASES]
+)
+def test_import_rayter_refuses_hostile_files(tmp_path, hearts_league, case, data):
+    before = table_counts()
+
+    with pytest.raises(CommandError, match="nothing was written"):
+        call_command(
+            "import_rayter",
+            write_file(tmp_path, "f.txt", data),
+            "--league",
+            hearts_league.slug,
+            "--no-progress",
+            stdout=io.StringIO(),
+        )
+
+    assert table_counts() == before
+
+
+def test_import_rayter_refuses_a_missing_file(tmp_path, hearts_league):
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_rayter", str(tmp_path / "nope.txt"), "--league", hearts_league.slug)

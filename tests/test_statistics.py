@@ -24,7 +24,7 @@ from ratings import engine, selectors
 from ratings.models import Game, League, Player, Result, System
 from ratings.selectors import statistics
 from ratings.systems import rating_system
-from tests.conftest import T0
+from tests.builders import T0
 
 pytestmark = pytest.mark.django_db
 

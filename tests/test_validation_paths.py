@@ -28,6 +28,8 @@ from ratings.engine import validation
 from ratings.models import AuditEntry, Event, Game, League, Player, Result, Standing, System
 from ratings.systems import rating_system
 from tests.builders import (
+    T0,
+    formset_errors,
     game_post,
     make_event,
     make_league,
@@ -35,8 +37,6 @@ from tests.builders import (
     paper_entries,
     worked_example_players,
 )
-from tests.conftest import T0
-from tests.test_admin import formset_errors
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 WHOLE = "whole numbers of at most 15 digits"

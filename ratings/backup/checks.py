@@ -1,7 +1,8 @@
 """The checks of a restored club as a whole, after the loader (:mod:`ratings.backup.restore`)
 has written every object: each game against its league's rules, as the engine checks a new game
 (:func:`check_games`), and every stored rating against a replay of the games by the engine
-(:func:`check_ratings`). Each refuses the file with :class:`RestoreRefused`, which the loader
+(:func:`check_ratings`), and each digital paper's deals against its game (:func:`check_papers`).
+Each refuses the file with :class:`RestoreRefused`, which the loader
 raises too (it is defined here so that the loader imports this module, not the reverse).
 """
 
@@ -31,6 +32,7 @@ from ratings.models import (
     Scoring,
     Standing,
 )
+from ratings.papers.selectors import first_paper_difference
 
 
 class RestoreRefused(Exception):
@@ -275,3 +277,11 @@ def _standing_difference() -> str | None:
                 f"{replayed!r} by a replay of the games"
             )
     return f"{where} differs from a replay of the games"
+
+
+def check_papers() -> None:
+    """Every digital paper's deals follow the paper's rules and, once it is a game, give that
+    game's players and columns: a deal log replayed gives what was rated."""
+    problem = first_paper_difference()
+    if problem is not None:
+        raise RestoreRefused(problem)

@@ -37,6 +37,7 @@ from ratings.backup.checks import (
     check_audit,
     check_events,
     check_games,
+    check_papers,
     check_players,
     check_ratings,
 )
@@ -106,6 +107,7 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
             check_players()
             check_audit()
             check_ratings()
+            check_papers()
             User = get_user_model()
             return RestoreSummary(
                 leagues=League.objects.count(),

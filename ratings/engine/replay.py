@@ -18,6 +18,7 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.models import Game, League, Result, Standing
+from ratings.systems import skill_of
 from ratings.versioning import bulk_write
 
 
@@ -79,7 +80,7 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
 
     # Two cursors walk the same (played_at, id) order: the games, and their results by seat.
     result_rows = results.order_by("game__played_at", "game_id", "seat").values_list(
-        "game_id", "id", "player_id", "score", "rating_before", "rating_after"
+        "game_id", "id", "player_id", "score", "rating_before", "rating_after", "mu_after"
     )
     pending = iter(result_rows.iterator(chunk_size=20_000))
     row = next(pending, None)
@@ -100,7 +101,7 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
             scores=[seat[3] for seat in seats],
         )
         for seat, state, new in zip(seats, game_states, rate(prepared, game_states), strict=True):
-            if seat[4] != state.rating or seat[5] != new:
+            if seat[4] != state.rating or seat[5] != new or seat[6] != skill_of(new)[0]:
                 updates.append((state.rating, new, seat[1]))
             state.advance(new, played_at)
         game_count += 1

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
+from ratings.systems import SkillRating, skill_of
 
 # SQLite's page cache during a bulk write, in KiB (its default is 2,000).
 BULK_CACHE_KIB = 65_536
@@ -30,6 +31,9 @@ RESULT_COLUMNS = [
     *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
 ]
+# A result row of a system that keeps a mean and an uncertainty (systems.SkillRating): the
+# rating columns, then the skill before and after.
+SKILL_COLUMNS = [*RESULT_COLUMNS[:6], "mu_before", "sigma_before", "mu_after", "sigma_after"]
 
 
 @contextmanager
@@ -162,6 +166,19 @@ def result_rows(
         before = after = [0.0] * seats
     # zip builds the rows in C: an import makes hundreds of thousands of them.
     games, ids, scores = repeat(game_id, seats), prepared.player_ids, prepared.scores
+    if type(after[0]) is SkillRating:
+        skills_before, skills_after = map(skill_of, before), map(skill_of, after)
+        # Plain floats for the database drivers, the skills beside them.
+        before, after = list(map(float, before)), list(map(float, after))
+        return [
+            (*row, *skill_before, *skill_after)
+            for row, skill_before, skill_after in zip(
+                zip(games, ids, range(seats), scores, before, after, strict=True),
+                skills_before,
+                skills_after,
+                strict=True,
+            )
+        ]
     if not any(prepared.papers):
         return list(zip(games, ids, range(seats), scores, before, after, strict=True))
     left, middle, right = zip(*prepared.papers, strict=True)
@@ -171,14 +188,24 @@ def result_rows(
 
 
 def insert_results(rows: list[tuple]) -> None:
-    """Insert result rows (see :func:`result_rows`), all with papers or all without."""
+    """Insert result rows (see :func:`result_rows`), all of one shape: with papers, with
+    skills, or with neither."""
     if rows:
-        _insert(Result, RESULT_COLUMNS[: len(rows[0])], rows)
+        columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
+        _insert(Result, columns[: len(rows[0])], rows)
 
 
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
-    """Set (rating_before, rating_after) of results by id."""
-    _executemany(Result, ["rating_before", "rating_after"], updates)
+    """Set (rating_before, rating_after) of results by id, and the skills a rating carries
+    (:class:`~ratings.systems.SkillRating`: null for a rating that is one number)."""
+    if not updates or type(updates[0][1]) is not SkillRating:
+        _executemany(Result, ["rating_before", "rating_after"], updates)
+        return
+    _executemany(
+        Result,
+        ["rating_before", "rating_after", "mu_before", "sigma_before", "mu_after", "sigma_after"],
+        [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates],
+    )
 
 
 def save_states(league: League, states: dict[int, PlayerState], create: bool = True) -> None:
@@ -194,9 +221,13 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
     adapt = connection.ops.adapt_datetimefield_value
     _executemany(
         Standing,
-        ["rating", "games", "peak_rating", "last_change", "last_played_at"],
+        ["rating", "games", "peak_rating", "last_change", "last_played_at", "mu", "sigma"],
         [
-            (s.rating, s.games, s.peak, s.last_change, adapt(s.last_played_at), league.pk, pid)
+            (
+                *(float(s.rating), s.games, s.peak, s.last_change, adapt(s.last_played_at)),
+                *skill_of(s.rating),
+                *(league.pk, pid),
+            )
             for pid, s in states.items()
         ],
         where=("league_id", "player_id"),

@@ -4,7 +4,8 @@
 (:mod:`~ratings.models.audit`), rayter files waiting for confirmation
 (:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`) and
 the API's tokens (:mod:`~ratings.models.api_tokens`);
-club nights and tournaments are in :mod:`ratings.events.models`. Django looks for an app's models
+club nights and tournaments are in :mod:`ratings.events.models`, the digital paper's papers and
+deals in :mod:`ratings.papers.models`. Django looks for an app's models
 in this package, so every model is imported here: use them from here
 (``from ratings.models import Game``).
 
@@ -30,6 +31,7 @@ from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
+from ratings.papers.models import Deal, DigitalPaper
 from ratings.systems import Kind, Speed, System
 
 __all__ = [
@@ -38,6 +40,8 @@ __all__ = [
     "AuditAction",
     "AuditEntry",
     "DataVersion",
+    "Deal",
+    "DigitalPaper",
     "DrawMethod",
     "Event",
     "EventPlayer",

@@ -124,6 +124,12 @@ class Result(models.Model):
     score = models.FloatField(_("score"))
     rating_before = models.FloatField(_("rating before"))
     rating_after = models.FloatField(_("rating after"))
+    # Systems that keep a rating as a mean and an uncertainty (OpenSkill) store them here, the
+    # rating above being the number shown (systems.SkillRating); null for every other system.
+    mu_before = models.FloatField(_("mu before"), null=True, blank=True)
+    sigma_before = models.FloatField(_("sigma before"), null=True, blank=True)
+    mu_after = models.FloatField(_("mu after"), null=True, blank=True)
+    sigma_after = models.FloatField(_("sigma after"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("result")

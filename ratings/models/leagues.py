@@ -109,7 +109,7 @@ class League(models.Model):
 
     @property
     def has_thresholds(self) -> bool:
-        return bool(self.provisional_until or self.inactive_days)
+        return bool(self.rating_system.provisional_rule(self) or self.inactive_days)
 
     def inactive_before(self, now=None):
         """Players whose last game is before this moment are inactive (None: nobody is)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from operator import gt, lt
 
 from django.db.models import (
     Case,
@@ -65,17 +66,28 @@ class Status(IntegerChoices):
     INACTIVE = 2, _("inactive")
 
 
-def _status_rules(league: League, now: datetime | None = None) -> list[tuple[str, object, Status]]:
+_COMPARE = {"lt": lt, "gt": gt}
+# The lookup that holds when a rule's does not (the rule's fields are never null here).
+_NOT = {"lt": "gte", "gt": "lte"}
+
+
+def _status_rules(
+    league: League, now: datetime | None = None
+) -> list[tuple[str, object, Status, str]]:
     """What keeps a player off the league's ranking, in the order it is decided: each rule a
-    field, the value below which the player has that status, and the status. Inactive (no game
-    since the league's number of days) comes before provisional (fewer games than its threshold);
-    a player neither is ranked. The leaderboard and the player page both read these."""
+    field, a bound, the status, and the lookup (``lt``: below the bound, ``gt``: above it)
+    that gives the player that status. Inactive (no game since the league's number of days)
+    comes before provisional (as the system says: fewer games than the league's threshold, or
+    OpenSkill's uncertainty above its bound); a player neither is ranked. The leaderboard and
+    the player page both read these."""
     rules = []
     inactive_before = league.inactive_before(now)
     if inactive_before is not None:
-        rules.append(("last_played_at", inactive_before, Status.INACTIVE))
-    if league.provisional_until:
-        rules.append(("games", league.provisional_until, Status.PROVISIONAL))
+        rules.append(("last_played_at", inactive_before, Status.INACTIVE, "lt"))
+    provisional = league.rating_system.provisional_rule(league)
+    if provisional is not None:
+        field, lookup, bound = provisional
+        rules.append((field, bound, Status.PROVISIONAL, lookup))
     return rules
 
 
@@ -95,11 +107,14 @@ def league_standings(
     if min_games:
         standings = standings.filter(games__gte=min_games)
     rules = _status_rules(league)
-    whens = [When(**{f"{field}__lt": below}, then=Value(status)) for field, below, status in rules]
+    whens = [
+        When(**{f"{field}__{lookup}": bound}, then=Value(status))
+        for field, bound, status, lookup in rules
+    ]
     if not show_inactive:
-        for field, below, status in rules:
+        for field, bound, status, lookup in rules:
             if status == Status.INACTIVE:
-                standings = standings.filter(**{f"{field}__gte": below})
+                standings = standings.filter(**{f"{field}__{_NOT[lookup]}": bound})
     status = Case(*whens, default=Value(Status.RANKED)) if whens else Value(Status.RANKED)
     best_first = league.rating_system.best_first()
     return (

@@ -19,7 +19,7 @@ from django.utils import timezone
 from ratings.models import Player, Result, Standing
 from ratings.names import close_matches, name_keys
 from ratings.selectors import statistics
-from ratings.selectors.leagues import Status, _status_rules
+from ratings.selectors.leagues import _COMPARE, _NOT, Status, _status_rules
 
 # A typed name this long or longer also finds names a typo away (ratings.names allows no edit
 # in a shorter one, so looking would cost a query for nothing).
@@ -92,7 +92,11 @@ def player_standings(slug: str) -> list[Standing]:
     for standing in standings:
         rules = _status_rules(standing.league, now)
         standing.status = next(
-            (status for field, below, status in rules if getattr(standing, field) < below),
+            (
+                status
+                for field, bound, status, lookup in rules
+                if _COMPARE[lookup](getattr(standing, field), bound)
+            ),
             Status.RANKED,
         )
         standing.rank = None
@@ -101,7 +105,12 @@ def player_standings(slug: str) -> list[Standing]:
                 "pk",
                 filter=Q(league_id=standing.league_id)
                 & standing.league.rating_system.better("rating", standing.rating)
-                & Q(*(Q(**{f"{field}__gte": below}) for field, below, _status in rules)),
+                & Q(
+                    *(
+                        Q(**{f"{field}__{_NOT[lookup]}": bound})
+                        for field, bound, _s, lookup in rules
+                    )
+                ),
             )
     if counts:
         leagues = [standing.league_id for standing in standings]

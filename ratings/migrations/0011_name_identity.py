@@ -25,7 +25,7 @@ def fill_name_keys(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0012_api_tokens"),
+        ("ratings", "0010_deals"),
     ]
 
     operations = [
