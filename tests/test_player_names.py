@@ -25,8 +25,7 @@ from ratings import engine
 from ratings.models import Game, Player, PlayerAlias, System
 from ratings.player_names import clean_player_name, name_key
 from ratings.rayter import files as rayter_files
-from tests.builders import make_event, make_league, make_player, make_players
-from tests.conftest import T0
+from tests.builders import T0, make_event, make_league, make_player, make_players
 
 # (a name, words of its refusal)
 REFUSED = [
