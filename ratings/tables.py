@@ -176,10 +176,14 @@ class LeaderboardTable(ClubTable):
         return format_html('{} <span class="badge">{}</span>', self.player_link(value), label)
 
     def render_rating(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
     def render_last_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_last_played_at(self, value: datetime) -> SafeString | str:
         return when_html(value, time=False)
@@ -224,7 +228,11 @@ class LeagueGamesTable(ClubTable):
                 (
                     self.player_link(r.player),
                     self.system.score_text(r.score),
-                    change_html(r.change, lower_is_better=self.system.lower_is_better),
+                    change_html(
+                        r.change,
+                        lower_is_better=self.system.lower_is_better,
+                        places=self.system.rating_places,
+                    ),
                 )
                 for r in record.results.all()
             ),
@@ -279,13 +287,17 @@ class GameResultsTable(ClubTable):
         return self.system.score_text(value)
 
     def render_rating_before(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_rating_after(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
 
 class PrefkoTermsTable(ClubTable):
@@ -401,10 +413,14 @@ class PlayerGamesTable(ClubTable):
         return self.system.score_text(value)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_rating_after(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
 
 # Player directory -------------------------------------------------------------------------------
@@ -441,7 +457,7 @@ class PlayerDirectoryTable(ClubTable):
                 (
                     self.league_url(standing.league.slug),
                     standing.league.name,
-                    rating_text(standing.rating),
+                    rating_text(standing.rating, standing.league.rating_system.rating_places),
                     standing.games,
                 )
                 for standing in record.leagues
@@ -587,7 +603,11 @@ class HeadToHeadGamesTable(ClubTable):
     render_b_score = render_a_score
 
     def render_a_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     render_b_change = render_a_change
 
@@ -628,10 +648,14 @@ class SeasonTable(ClubTable):
         return format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
 
     def render_rating(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_average_score(self, value: float) -> str:
         return number_text(value)

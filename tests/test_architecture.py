@@ -66,7 +66,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.papers.statistics",
             "ratings.access",
             "ratings.exports",
-            "ratings.chances",
         ),
     ),
     ("writes", ("ratings.engine",)),
@@ -78,6 +77,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.rayter",
             "ratings.backup",
             "ratings.backtest",
+            # rates hypothetical games with the engine's state types (a place's change)
+            "ratings.chances",
         ),
     ),
     (

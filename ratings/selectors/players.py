@@ -47,7 +47,9 @@ def players_directory(query: str = "") -> QuerySet[Player]:
                 "standings",
                 queryset=Standing.objects.filter(games__gt=0)
                 .select_related("league")
-                .only("player_id", "rating", "games", "league__name", "league__slug")
+                .only(
+                    "player_id", "rating", "games", "league__name", "league__slug", "league__system"
+                )
                 .order_by("league__name"),
                 to_attr="leagues",
             )

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import engine
 from ratings.access import get_league_for_entry, get_table_for_entry
-from ratings.chances import chances_before
+from ratings.chances import outlooks
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
 from ratings.models import EventTable, Player
@@ -106,10 +106,9 @@ def _preview(form, prepared) -> list[dict]:
     """
     ratings = engine.game_preview(form.league, prepared)
     names = [form.cleaned_data[f"player_{seat}"] for seat in form.filled_seats()]
-    # Each player's chance to finish first as the ratings stood before the game.
-    chances = chances_before(form.league, [before for before, _after in ratings]) or [None] * len(
-        ratings
-    )
+    # Each player's chance to finish first as the ratings stood before the game (and in
+    # Preferans the change each place would have brought).
+    prospects = outlooks(form.league, [before for before, _after in ratings], prepared.bula)
     return [
         {
             "name": name,
@@ -118,10 +117,11 @@ def _preview(form, prepared) -> list[dict]:
             "before": before,
             "after": after,
             "change": after - before,
-            "chance": chance,
+            "chance": prospect.chance,
+            "place_changes": prospect.place_changes,
         }
-        for name, player, score, (before, after), chance in zip(
-            names, form.players, prepared.scores, ratings, chances, strict=True
+        for name, player, score, (before, after), prospect in zip(
+            names, form.players, prepared.scores, ratings, prospects, strict=True
         )
     ]
 

@@ -27,6 +27,7 @@ from ratings.access import (
     get_event_to_run,
     get_league_for_events,
 )
+from ratings.chances import tables_outlooks
 from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
 from ratings.events.tables import EventListTable, EventStandingsTable
@@ -158,10 +159,23 @@ def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         event_round = selectors.round_cards(event, number)
     except EventRound.DoesNotExist:
         raise Http404("No such round") from None
+    # Each table's chances as the ratings stand when the cards are drawn (ratings/chances.py).
+    outlooks = tables_outlooks(
+        event.league,
+        [
+            [(seat.player.pk, seat.player.name) for seat in table.seats]
+            for table in event_round.tables
+        ],
+    )
     return render(
         request,
         "ratings/event_cards.html",
-        {"event": event, "league": event.league, "round": event_round},
+        {
+            "event": event,
+            "league": event.league,
+            "round": event_round,
+            "cards": list(zip(event_round.tables, outlooks, strict=True)),
+        },
     )
 
 

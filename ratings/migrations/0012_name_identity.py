@@ -25,7 +25,7 @@ def fill_name_keys(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0010_deals"),
+        ("ratings", "0011_backtest"),
     ]
 
     operations = [
