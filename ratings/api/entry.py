@@ -29,6 +29,7 @@ from ratings.forms import (
     game_form_class,
 )
 from ratings.models import Game, League
+from ratings.player_names import name_key
 from ratings.versioning import lock_rows
 
 
@@ -167,9 +168,9 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
         data["bula"] = game.bula
     if game.ended_early or (log is not None and log.ended_early):
         data["ended_early"] = "on"
-    new_players = {name.strip().lower() for name in game.new_players}
+    new_players = {name_key(name) for name in game.new_players}
     for n, seat in enumerate(seats):
-        if seat["player"].strip().lower() in new_players:
+        if name_key(seat["player"]) in new_players:
             data[f"new_player_{n}"] = "on"
     form = form_class(data, league=league, **fields.form_kwargs(seats))
     if not form.is_valid():

@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Player, normalise_name
+from ratings.models import Player
+from ratings.player_names import name_key
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),
@@ -68,7 +69,7 @@ class PaperStartForm(forms.Form):
         found = Player.objects.by_names(names)
         players = []
         for seat, name in zip(SEATS, names, strict=True):
-            player = found.get(normalise_name(name).lower())
+            player = found.get(name_key(name))
             if player is None:
                 self.add_error(
                     f"player_{seat}",

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
@@ -144,7 +145,13 @@ class OpponentForm(forms.Form):
 def head_to_head_pick(request: HttpRequest, slug: str) -> HttpResponse:
     """The player page's "head to head with" form: to the two players' page, or say who is
     unknown."""
-    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    player = Player.objects.only("name", "slug").filter(slug=slug).first()
+    if player is None:
+        # An old address (a rename or a merge) goes on to the player's address now.
+        alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
+        url = reverse("ratings:head_to_head_pick", args=[alias.player.slug])
+        query = request.GET.urlencode()
+        return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
     form = OpponentForm(request.GET if "opponent" in request.GET else None, player=player)
     if form.is_valid():
         return redirect("ratings:head_to_head", player.slug, form.cleaned_data["opponent"].slug)
