@@ -184,3 +184,15 @@ def test_a_tables_paper_is_kept_by_the_players_drawn_to_it(member_client, make_p
     )
     assert "A table&#x27;s paper is kept by the players drawn to it." in response.content.decode()
     assert not DigitalPaper.objects.exists()
+
+
+def test_a_member_finds_the_digital_paper_on_a_preferans_leaderboard(
+    member_client, client, paper, make_league
+):
+    start = reverse("ratings:paper_new", args=[paper.league.slug])
+    leaderboard = reverse("ratings:leaderboard", args=[paper.league.slug])
+    assert f'href="{start}"' in member_client.get(leaderboard).content.decode()
+    assert f'href="{start}"' not in client.get(leaderboard).content.decode()
+    chess = make_league(System.ELO, name="Chess")
+    chess_page = member_client.get(reverse("ratings:leaderboard", args=[chess.slug]))
+    assert "/papers/new/" not in chess_page.content.decode()
