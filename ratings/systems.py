@@ -131,6 +131,13 @@ class RatingSystem:
     # Preferans's own).
     event_scorings: ClassVar[tuple[Scoring, ...]] = (Scoring.TOTAL, Scoring.PLACES)
     integer_ratings: ClassVar[bool] = False
+    # Decimals a rating and a rating change are shown with: whole numbers read well for ratings
+    # in the hundreds and thousands; OpenSkill's ordinals lie around 0 to 30.
+    rating_places: ClassVar[int] = 0
+    # Before a game, show each player's rating change for each place (ratings/chances.py): in
+    # prefko the change follows the score gap more than the places, so a number says more
+    # than a chance.
+    shows_place_changes: ClassVar[bool] = False
     has_paper: ClassVar[bool] = False
     # FIDE's K-factor depends on the player's age: the engine loads birth dates only for these.
     uses_birth_dates: ClassVar[bool] = False
@@ -267,6 +274,7 @@ class Prefko(RatingSystem):
     event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
+    shows_place_changes = True
     form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
@@ -467,6 +475,7 @@ class OpenSkill(RatingSystem):
     keeps_skill = True
     own_chances = True
     default_provisional_games = 0
+    rating_places = 1
 
     def start_state(self, rating):
         return SkillRating(openskill.DEFAULT_MU + rating, openskill.DEFAULT_SIGMA)

@@ -24,6 +24,7 @@ from ratings.access import (
     get_league_for_entry,
     get_table_for_entry,
 )
+from ratings.chances import tables_outlooks
 from ratings.models import DigitalPaper, Player
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
@@ -94,10 +95,22 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
     entering = can_enter_games(request.user) and not page.paper.finished
     if entering and form is None:
         form = DealForm(players=page.paper.players, initial={"after": page.count})
+    paper = page.paper
+    outlook = None
+    if page.count == 0 and not paper.finished:
+        # At the start, each player's chances as the ratings stand (ratings/chances.py).
+        seated = [(player.pk, player.name) for player in paper.players]
+        outlook = tables_outlooks(paper.league, [seated], paper.bula)[0]
     return render(
         request,
         "ratings/paper_detail.html",
-        {"page": page, "paper": page.paper, "form": form if entering else None},
+        {
+            "page": page,
+            "paper": paper,
+            "league": paper.league,
+            "outlook": outlook,
+            "form": form if entering else None,
+        },
         status=status,
     )
 
