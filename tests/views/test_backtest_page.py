@@ -62,6 +62,7 @@ def test_the_headline_columns_say_they_count_established_pairs(client, make_leag
     assert '<th scope="colgroup" colspan="5">Established pairs</th>' in head
     assert '<th scope="colgroup" colspan="2">Pairs with a new player</th>' in head
 
+
 def _chess_league(make_league, make_player, record_game, games):
     league = make_league(System.ELO, name="Chess")
     ana, bo = make_player("Ana"), make_player("Bo")
