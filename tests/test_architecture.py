@@ -42,7 +42,16 @@ def test_the_algorithms_import_no_django():
 # module needs a decision, and the layer's place says what it may use.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pure mathematics", ("ratings.algorithms",)),
-    ("pure helpers", ("ratings.formatting", "ratings.names", "ratings.links")),
+    (
+        "pure helpers",
+        (
+            "ratings.formatting",
+            "ratings.names",
+            "ratings.links",
+            "ratings.dates",
+            "ratings.player_names",
+        ),
+    ),
     ("rules", ("ratings.systems",)),
     (
         "data",

@@ -104,6 +104,7 @@ def test_a_bulk_write_changes_the_version_once_and_leaves_the_triggers_on(make_l
             (T0 + timedelta(hours=n), [p.pk for p in players[:3]], [n, n + 1, n + 2])
             for n in range(50)
         ],
+        born={},
     )
     before = versioning.current()
     engine.games_record_many(league=league, games=games)
@@ -133,7 +134,7 @@ def test_a_bulk_insert_puts_back_the_triggers_it_dropped(make_league):
     ids = [p.pk for p in players]
     installed = triggers()
     games = prepare_scored_games(
-        league, [(T0 + timedelta(hours=n), ids, [n, 1, 2]) for n in range(5)]
+        league, [(T0 + timedelta(hours=n), ids, [n, 1, 2]) for n in range(5)], born={}
     )
     engine.games_record_many(league=league, games=games)
     assert triggers() == installed

@@ -149,9 +149,19 @@ class _ArrayReader:
         return value
 
     def _next_char(self) -> str:
-        """The next character that is not whitespace ('' at the end of the file)."""
+        """The next character that is not whitespace ('' at the end of the file). More than
+        MAX_OBJECT_CHARS of whitespace in a row is refused at once: no backup holds that, and a
+        file of nothing else would otherwise be read up to the size limit (gigabytes)."""
+        blank = 0
         while True:
+            start = self.at
             self.at = _WHITESPACE.match(self.text, self.at).end()
+            blank += self.at - start
+            if blank > MAX_OBJECT_CHARS:
+                raise BackupFileError(
+                    f"after object {self.count} comes more than {MAX_OBJECT_CHARS // MiB} MiB of "
+                    "whitespace, which no backup holds"
+                )
             if self.at < len(self.text):
                 return self.text[self.at]
             if self.eof:

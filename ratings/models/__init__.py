@@ -29,7 +29,7 @@ from ratings.models.audit import AuditAction, AuditEntry
 from ratings.models.backtests import StoredBacktest
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
-from ratings.models.players import Player, PlayerAlias, PlayerQuerySet, normalise_name
+from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
@@ -66,5 +66,4 @@ __all__ = [
     "StoredBacktest",
     "System",
     "TableSeat",
-    "normalise_name",
 ]

@@ -1,5 +1,7 @@
 """Entering games and players: members only."""
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -62,11 +64,20 @@ def game_new(request, slug: str):
                 if "save" in data and form.was_previewed():
                     try:
                         game = form.save(entered_by=request.user)
+                    except engine.SubmissionReused as reused:
+                        # Another game on a page already saved: shown again with a new key,
+                        # to save as a new game, never dropped.
+                        messages.warning(request, " ".join(reused.messages))
+                        data = data.copy()
+                        data["submission_key"] = str(uuid.uuid4())
+                        form = form_class(data, league=league, **kwargs)
+                        form.is_valid()
                     except ValidationError as error:  # the table's paper came in meanwhile
                         messages.error(request, " ".join(error.messages))
                         return redirect(table or league)
-                    messages.success(request, _("Game saved and rated."))
-                    return redirect(table or game)
+                    else:
+                        messages.success(request, _("Game saved and rated."))
+                        return redirect(table or game)
                 preview = _preview(form, prepared)
                 data = data.copy()
                 data["previewed"] = form.preview_token()

@@ -47,8 +47,9 @@ QUERIES = {
     # they played (their places worked out from them).
     "player": 8,
     # both players; their record per league; those leagues; their games together; the third
-    # players at their tables; both rating histories in those leagues
-    "head_to_head": 7,
+    # players at their tables; both rating histories in those leagues; the deals of the
+    # digital papers they both sat at
+    "head_to_head": 8,
     "players": 4,  # the count, the page of players, their standings with leagues
     "players_search": 5,  # the same, and every (pk, name) for the typos of a 4+ letter name
     # Events: whatever the number of rounds, tables and players.
