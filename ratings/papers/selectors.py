@@ -99,11 +99,6 @@ class DealRow:
     value: int | None
     defence: list[tuple[str, str, int, bool]]  # (name, play, tricks, fell)
 
-    @property
-    def kontra_name(self) -> str:
-        """The level as said at the table (the game's own words: kontra ... mortkontra)."""
-        return paper_rules.KONTRA_LEVELS[self.kontra]
-
 
 @dataclass(frozen=True)
 class PaperPage:

@@ -103,7 +103,7 @@ def _seen(deals: Sequence[Deal], after: int) -> None:
     if len(deals) != after:
         raise ValidationError(
             _(
-                "The paper has %(count)d deals now, not %(seen)d: another phone entered one "
+                "Deals on the paper now: %(count)d, not %(seen)d: another phone entered one "
                 "meanwhile. Look at the paper, then enter yours if it is still to come."
             )
             % {"count": len(deals), "seen": after}

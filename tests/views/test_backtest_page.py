@@ -53,6 +53,16 @@ def test_it_speaks_serbian(client, make_league, settings):
     assert "Koliko dobro rejting predviđa" in response.content.decode()
 
 
+def test_the_headline_columns_say_they_count_established_pairs(client, make_league):
+    """The league's N games are replayed, but the Games and Pairs columns count only the
+    established pairs (fewer): a header over them says so."""
+    league = make_league(System.ELO)
+    html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
+    head = html[html.index("<thead>") : html.index("</thead>")]
+    assert '<th scope="colgroup" colspan="5">Established pairs</th>' in head
+    assert '<th scope="colgroup" colspan="2">Pairs with a new player</th>' in head
+
+
 def _chess_league(make_league, make_player, record_game, games):
     league = make_league(System.ELO, name="Chess")
     ana, bo = make_player("Ana"), make_player("Bo")

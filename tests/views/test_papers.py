@@ -215,3 +215,37 @@ def test_a_tables_paper_is_kept_by_the_players_drawn_to_it(member_client, make_p
     )
     assert "A table&#x27;s paper is kept by the players drawn to it." in response.content.decode()
     assert not DigitalPaper.objects.exists()
+
+
+def test_a_member_finds_the_digital_paper_on_a_preferans_leaderboard(
+    member_client, client, paper, make_league
+):
+    start = reverse("ratings:paper_new", args=[paper.league.slug])
+    leaderboard = reverse("ratings:leaderboard", args=[paper.league.slug])
+    assert f'href="{start}"' in member_client.get(leaderboard).content.decode()
+    assert f'href="{start}"' not in client.get(leaderboard).content.decode()
+    chess = make_league(System.ELO, name="Chess")
+    chess_page = member_client.get(reverse("ratings:leaderboard", args=[chess.slug]))
+    assert "/papers/new/" not in chess_page.content.decode()
+
+
+def test_the_deal_list_names_contracts_and_kontra_in_the_pages_language(client, paper):
+    enter(paper, SHORT_GAME)
+    client.cookies["django_language"] = "ru"
+    page = client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    deals = page[page.index('class="deal-list"') :]
+    deals = deals[: deals.index("</ol>")]
+    assert "бубны (3)" in deals
+    assert "пики (2)" in deals
+    assert "контра" in deals
+    assert "karo" not in deals
+    assert "kontra" not in deals
+
+
+def test_a_players_deal_statistics_name_contracts_in_the_pages_language(client, paper):
+    enter(paper, SHORT_GAME)
+    client.cookies["django_language"] = "ru"
+    ana = paper.players[0]
+    page = client.get(reverse("ratings:player_deals", args=[ana.slug])).content.decode()
+    assert "<td>бубны (3)</td>" in page
+    assert "<td>karo</td>" not in page
