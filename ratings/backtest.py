@@ -24,11 +24,14 @@ from datetime import date
 from itertools import combinations, groupby
 from operator import itemgetter
 
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import backtest, elo
-from ratings.engine.state import GameInput, PlayerState
-from ratings.models import League, Player, Result
+from ratings.engine import GameInput, PlayerState
+from ratings.models import Game, League, Player, Result, StoredBacktest
 from ratings.systems import SYSTEMS, RatingSystem
 
 # A player's first games say little about their rating, in any system: counted apart.
@@ -38,10 +41,16 @@ OTHER_START = 1000.0
 SKILL_START = 0.0
 
 
+# A league of at most this many games is replayed when its page is drawn (a few hundred
+# milliseconds at most); a bigger one's page shows its stored backtest (StoredBacktest).
+LIVE_GAMES = 300
+
+
 class PairwiseElo:
     """Classic Elo over every pair at a table: each player's change is the sum of their changes
     against each other player, from the ratings before the game, with the league's K."""
 
+    code = "pairwise_elo"
     label = _("Classic Elo over each pair at the table")
     lower_is_better = False
     keeps_skill = False
@@ -226,7 +235,9 @@ def as_json(result: LeagueBacktest) -> dict:
         "systems": [
             {
                 "system": str(r.label),
+                "code": str(r.system.code),
                 "own": r.own,
+                "fitted": r.report.fitted,
                 "chances": "fitted logistic" if r.report.fitted else "own model",
                 "all": _scores_dict(r.report.all),
                 "established": _scores_dict(r.report.established),
@@ -262,3 +273,75 @@ def as_text(result: LeagueBacktest) -> str:
         "or more before the game."
     )
     return "\n".join(lines) + "\n"
+
+
+def label_of(code: str) -> str:
+    """A tried system's name, in the reader's language, from its code in the stored figures."""
+    return PairwiseElo.label if code == PairwiseElo.code else SYSTEMS[code].label
+
+
+def backtest_stored(*, league: League, result: LeagueBacktest) -> StoredBacktest:
+    """Store a backtest of ``league`` (:func:`league_backtest`'s) for its page (the
+    ``backtest`` command)."""
+    stored, _created = StoredBacktest.objects.update_or_create(
+        league=league,
+        defaults={
+            "computed_at": timezone.now(),
+            "games": result.games,
+            "figures": as_json(result),
+        },
+    )
+    return stored
+
+
+@dataclass(frozen=True)
+class ShownBacktest:
+    """What the page shows: the figures, live or stored, and how old they are."""
+
+    figures: dict | None  # as_json's; None: a big league never backtested
+    computed_at: object  # a datetime for stored figures, None for figures replayed now
+    games_now: int
+
+    @property
+    def games_since(self) -> int:
+        # Games deleted since can make it negative: then nothing new is missing.
+        return max(0, self.games_now - (self.figures or {}).get("games", 0))
+
+    @property
+    def systems(self) -> list[dict]:
+        if self.figures is None:
+            return []
+        return [{**system, "label": label_of(system["code"])} for system in self.figures["systems"]]
+
+
+def league_for_page(slug: str) -> League | None:
+    """The league with its game count and stored backtest (one query)."""
+    count = (
+        Game.objects.filter(league=OuterRef("pk"))
+        .order_by()
+        .values("league")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        League.objects.select_related("stored_backtest")
+        .annotate(game_count=Coalesce(Subquery(count, output_field=IntegerField()), 0))
+        .filter(slug=slug)
+        .first()
+    )
+
+
+def shown_backtest(league: League) -> ShownBacktest:
+    """The page's backtest of a league from :func:`league_for_page`: replayed now if the
+    league is small (one or two queries more), else its stored figures (no query): a page view
+    never replays a big league."""
+    if league.game_count <= LIVE_GAMES:
+        return ShownBacktest(
+            figures=as_json(league_backtest(league)), computed_at=None, games_now=league.game_count
+        )
+    stored = getattr(league, "stored_backtest", None)
+    if stored is None:
+        return ShownBacktest(figures=None, computed_at=None, games_now=league.game_count)
+    return ShownBacktest(
+        figures=stored.figures, computed_at=stored.computed_at, games_now=league.game_count
+    )

@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone, translation
 
 from ratings import versioning
-from ratings.page_cache import _cache_call, _code_fingerprint, _in_write_transaction, clock_period
+from ratings.page_cache import cache_call, clock_period, code_fingerprint, in_write_transaction
 
 # The headers a download is sent with, kept with it.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
@@ -42,11 +42,11 @@ def cached_download(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        version = None if _in_write_transaction(request) else versioning.current()
+        version = None if in_write_transaction(request) else versioning.current()
         if version is None:
             return view(request, *args, **kwargs)
         key = _key(request, version)
-        stored = _cache_call(cache.get, key)
+        stored = cache_call(cache.get, key)
         if stored is not None:
             return _from_cache(stored)
         response = view(request, *args, **kwargs)
@@ -67,7 +67,7 @@ def _key(request: HttpRequest, version: versioning.Version) -> str:
     path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
     period = clock_period(timezone.now())
     language = translation.get_language()
-    return f"download:{_code_fingerprint()}:{version}:{period}:{language}:{path}"
+    return f"download:{code_fingerprint()}:{version}:{period}:{language}:{path}"
 
 
 # The largest download kept, uncompressed, unless the setting DOWNLOAD_CACHE_MAX_BYTES says.
@@ -98,7 +98,7 @@ def _keeping(pieces: Iterator[bytes], key: str, headers: dict) -> Iterator[bytes
 
 def _store(key: str, headers: dict, compressed: bytes, size: int, *, streamed: bool) -> None:
     if size <= _max_bytes():
-        _cache_call(cache.set, key, (headers, compressed, streamed))
+        cache_call(cache.set, key, (headers, compressed, streamed))
 
 
 def _from_cache(stored: tuple[dict, bytes, bool]) -> HttpResponse | StreamingHttpResponse:

@@ -15,9 +15,11 @@ reads the same wherever it is shown. The rules, decided once:
 - **A change always shows its sign** otherwise ("+3", "−3"), so colour is never the only cue; the
   colour (class ``better`` or ``worse``) follows the league's direction: in prefko a lower rating
   is better, so −27 there is "better".
-- Ratings are whole numbers on every page; scores and other numbers have up to two decimals and
-  computed terms up to the places asked for, trailing zeros dropped, the active language's
-  decimal separator ("27,4" in Serbian and Russian) and no thousands separator.
+- Ratings are whole numbers on every page, or the decimals their system asks for
+  (``RatingSystem.rating_places``: one for OpenSkill, whose ordinals lie around 0 to 30);
+  scores and other numbers have up to two decimals and computed terms up to the places asked
+  for, trailing zeros dropped, the active language's decimal separator ("27,4" in Serbian and
+  Russian) and no thousands separator.
 - A score reads as its rating system says (``RatingSystem.score_text``, which calls
   :func:`number_text`): Win, Draw or Loss in head-to-head leagues.
 - Dates and times in the club's time zone, in the active language's short formats.
@@ -109,21 +111,30 @@ def percent_text(value: float) -> str:
     return f"{_written(rounded(value * 100))}%"
 
 
-def rating_text(value: float | None) -> str:
-    """A rating as shown everywhere: a whole number (Elo and Rayter keep decimals for sorting)."""
+def _rating_number(value: float, places: int) -> int | Decimal:
+    """A rating or change rounded to its system's decimals (``RatingSystem.rating_places``)."""
+    return whole(value) if not places else rounded(value, places)
+
+
+def rating_text(value: float | None, places: int = 0) -> str:
+    """A rating as shown everywhere: a whole number (Elo and Rayter keep decimals for sorting),
+    or ``places`` fixed decimals when its system asks for them ("12.0", "7.4")."""
     if value is None:
         return NONE
-    return _written(whole(value))
+    return _written(_rating_number(value, places), trim=False)
 
 
-def change_text(value: float | None) -> str:
-    """A rating change as text: "+3", "−3", or "0" for anything that rounds to zero."""
+def change_text(value: float | None, places: int = 0) -> str:
+    """A rating change as text: "+3", "−3", or "0" for anything that rounds to zero (with
+    ``places`` fixed decimals: "+0.4", "0.0")."""
     if value is None:
         return NONE
-    return _written(whole(value), plus=True)
+    return _written(_rating_number(value, places), plus=True, trim=False)
 
 
-def change_html(value: float | None, *, lower_is_better: bool = False) -> SafeString | str:
+def change_html(
+    value: float | None, *, lower_is_better: bool = False, places: int = 0
+) -> SafeString | str:
     """:func:`change_text` coloured by whether it is better or worse for the player.
 
     The sign is always printed, so colour is never the only cue; in prefko a fall is the good
@@ -132,8 +143,8 @@ def change_html(value: float | None, *, lower_is_better: bool = False) -> SafeSt
     """
     if value is None:
         return NONE
-    number = whole(value)
-    text = _written(number, plus=True)
+    number = _rating_number(value, places)
+    text = _written(number, plus=True, trim=False)
     if number == 0:
         return text
     css = "better" if (number < 0) == lower_is_better else "worse"

@@ -58,7 +58,7 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        version = None if _in_write_transaction(request) else versioning.current()
+        version = None if in_write_transaction(request) else versioning.current()
         if version is None:
             return view(request, *args, **kwargs)
         key = _key(request, version)
@@ -66,12 +66,12 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
         else:
-            content = _cache_call(cache.get, key)
+            content = cache_call(cache.get, key)
             if content is None:
                 response = view(request, *args, **kwargs)
                 if not _cacheable(response):
                     return response
-                _cache_call(cache.set, key, response.content)
+                cache_call(cache.set, key, response.content)
             else:
                 response = HttpResponse(content)
         response["ETag"] = etag
@@ -87,7 +87,7 @@ def fill_viewer_parts(get_response):
 
     Below the CSRF and messages middleware in MIDDLEWARE, so they see the token used and the
     messages shown. It also notes the transactions open when the request came in (none in a
-    server, a test's own in a test): see :func:`_in_write_transaction`.
+    server, a test's own in a test): see :func:`in_write_transaction`.
     """
 
     def middleware(request: HttpRequest) -> HttpResponse:
@@ -119,7 +119,7 @@ def _messages_html(request: HttpRequest) -> bytes:
     return render_to_string("messages.html", {"messages": messages}).encode()
 
 
-def _cache_call(method, *args):
+def cache_call(method, *args):
     """A cache that is down (a Redis restarting) costs speed, never the page: drawn instead."""
     try:
         return method(*args)
@@ -128,7 +128,7 @@ def _cache_call(method, *args):
         return None
 
 
-def _in_write_transaction(request: HttpRequest) -> bool:
+def in_write_transaction(request: HttpRequest) -> bool:
     """Inside a transaction the request opened (``ATOMIC_REQUESTS``, or a view's own), the
     version may be one nobody else sees yet (and may be rolled back, then reused): such a page
     is neither cached nor served from the cache. Transactions open before the request came in
@@ -144,8 +144,7 @@ def _key(request: HttpRequest, version: versioning.Version) -> str:
     period = clock_period(timezone.now())
     path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
     return (
-        f"page:{_code_fingerprint()}:{version}:{period}:{translation.get_language()}:{viewer}:"
-        f"{path}"
+        f"page:{code_fingerprint()}:{version}:{period}:{translation.get_language()}:{viewer}:{path}"
     )
 
 
@@ -180,7 +179,7 @@ def _cacheable(response: HttpResponse) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _code_fingerprint() -> str:
+def code_fingerprint() -> str:
     """The templates, code and translations that draw the pages, as they are in this process:
     a shared cache never serves a page drawn by another release."""
     digest = hashlib.sha256()

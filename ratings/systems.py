@@ -13,6 +13,7 @@ The model is pretix's payment providers: the core asks the provider instead of s
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 FIDE_EVER_2400 = 2400
 # The types a score may have without a closer look (bool, a subclass of int, is refused).
 _PLAIN_NUMBERS = frozenset({int, float})
-_INTS = frozenset({int})
 # The largest score a rayter file holds (15 digits), as a float for a check in C.
 MAX_FILE_SCORE = float(rayter_format.MAX_SCORE)
 
@@ -131,6 +131,13 @@ class RatingSystem:
     # Preferans's own).
     event_scorings: ClassVar[tuple[Scoring, ...]] = (Scoring.TOTAL, Scoring.PLACES)
     integer_ratings: ClassVar[bool] = False
+    # Decimals a rating and a rating change are shown with: whole numbers read well for ratings
+    # in the hundreds and thousands; OpenSkill's ordinals lie around 0 to 30.
+    rating_places: ClassVar[int] = 0
+    # Before a game, show each player's rating change for each place (ratings/chances.py): in
+    # prefko the change follows the score gap more than the places, so a number says more
+    # than a chance.
+    shows_place_changes: ClassVar[bool] = False
     has_paper: ClassVar[bool] = False
     # FIDE's K-factor depends on the player's age: the engine loads birth dates only for these.
     uses_birth_dates: ClassVar[bool] = False
@@ -169,18 +176,17 @@ class RatingSystem:
 
     def checked_scores(self, scores: Sequence) -> list[float]:
         """A game's scores as given (a file brings them so), checked: finite numbers, and the
-        system's own rules."""
-        # Plain ints and floats, as a file brings them, in C: an import checks 350,000 scores.
-        if set(map(type, scores)) <= _PLAIN_NUMBERS:
-            checked = list(map(float, scores))
-            if all(map(math.isfinite, checked)):
-                return checked
-        checked = []
-        for score in scores:
-            if score is None or isinstance(score, bool) or not math.isfinite(score):
-                raise ValidationError(_("Every seat needs a score that is a finite number."))
-            checked.append(float(score))
+        system's own rule (:meth:`score_refusal`), the one both single games and imports ask."""
+        checked = finite_scores(scores)
+        message = self.score_refusal(checked)
+        if message is not None:
+            raise ValidationError(message)
         return checked
+
+    def score_refusal(self, scores: list[float]) -> str | None:
+        """Why a game's finite scores break the system's own rule, or None: the one predicate
+        of the rule (a subclass adds its own here, never beside it)."""
+        return None
 
     # Rating -----------------------------------------------------------------------------------
 
@@ -267,6 +273,7 @@ class Prefko(RatingSystem):
     event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
+    shows_place_changes = True
     form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
@@ -316,27 +323,16 @@ class Rayter(RatingSystem):
     seats = (2, 50)
     form_path = "ratings.forms.games.ScoredGameForm"
 
-    def checked_scores(self, scores):
+    def score_refusal(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
         always be written out as its file (:mod:`ratings.rayter.standings`)."""
-        # Whole by their type, as a file brings them: checked in C, as an import checks a hundred
-        # thousand games' scores.
+        # map and max run in C: an import checks a hundred thousand games.
         if (
-            scores
-            and _INTS.issuperset(map(type, scores))
-            and min(scores) >= -MAX_FILE_SCORE
-            and max(scores) <= MAX_FILE_SCORE
+            not all(map(float.is_integer, scores))
+            or max(map(abs, scores), default=0) > MAX_FILE_SCORE
         ):
-            return list(map(float, scores))
-        checked = super().checked_scores(scores)
-        if (
-            not all(map(float.is_integer, checked))
-            or max(map(abs, checked), default=0) > MAX_FILE_SCORE
-        ):
-            raise ValidationError(
-                _("Scores here are whole numbers of at most 15 digits, as a rayter file holds.")
-            )
-        return checked
+            return _("Scores here are whole numbers of at most 15 digits, as a rayter file holds.")
+        return None
 
     def rater(self, league, birth_dates):
         score_type = self.rayter_score_type
@@ -381,11 +377,10 @@ class HeadToHead(RatingSystem):
     form_path = "ratings.forms.games.DuelGameForm"
     score_label = gettext_lazy("Result")
 
-    def checked_scores(self, scores):
-        checked = super().checked_scores(scores)
-        if sorted(checked) not in ([0.0, 1.0], [0.5, 0.5]):
-            raise ValidationError(_("A head-to-head game is a win and a loss, or a draw."))
-        return checked
+    def score_refusal(self, scores):
+        if sorted(scores) not in ([0.0, 1.0], [0.5, 0.5]):
+            return _("A head-to-head game is a win and a loss, or a draw.")
+        return None
 
     def win_chances(self, ratings, slope):
         # The expected score (a draw counts half), by the system's own formula.
@@ -467,6 +462,7 @@ class OpenSkill(RatingSystem):
     keeps_skill = True
     own_chances = True
     default_provisional_games = 0
+    rating_places = 1
 
     def start_state(self, rating):
         return SkillRating(openskill.DEFAULT_MU + rating, openskill.DEFAULT_SIGMA)
@@ -507,6 +503,26 @@ class OpenSkillHighscore(OpenSkill):
 class OpenSkillLowscore(OpenSkill):
     code = System.OPENSKILL_LOWSCORE
     lower_score_is_better = True
+
+
+def finite_scores(scores: Sequence) -> list[float]:
+    """Scores as floats, each a finite number (not None, not a bool); raises ValidationError."""
+    if set(map(type, scores)) <= _PLAIN_NUMBERS:
+        # Plain ints and floats, as a file brings them, converted in C.
+        try:
+            checked = list(map(float, scores))
+        except OverflowError:  # an int beyond any float
+            checked = [math.inf]
+    else:
+        checked = [
+            float(score)
+            if isinstance(score, numbers.Real) and not isinstance(score, bool)
+            else math.nan
+            for score in scores
+        ]
+    if not all(map(math.isfinite, checked)):
+        raise ValidationError(_("Every seat needs a score that is a finite number."))
+    return checked
 
 
 def age_on(born: date | None, day: date) -> int | None:

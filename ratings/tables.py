@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from django_tables2.rows import BoundRow
 from django_tables2.utils import Accessor, signature
 
+from ratings.algorithms import preferans
 from ratings.formatting import change_html, decimal_text, number_text, rating_text, when_html
 from ratings.links import url_maker
 from ratings.models import League, Player
@@ -175,10 +176,14 @@ class LeaderboardTable(ClubTable):
         return format_html('{} <span class="badge">{}</span>', self.player_link(value), label)
 
     def render_rating(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
     def render_last_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_last_played_at(self, value: datetime) -> SafeString | str:
         return when_html(value, time=False)
@@ -223,7 +228,11 @@ class LeagueGamesTable(ClubTable):
                 (
                     self.player_link(r.player),
                     self.system.score_text(r.score),
-                    change_html(r.change, lower_is_better=self.system.lower_is_better),
+                    change_html(
+                        r.change,
+                        lower_is_better=self.system.lower_is_better,
+                        places=self.system.rating_places,
+                    ),
                 )
                 for r in record.results.all()
             ),
@@ -278,13 +287,17 @@ class GameResultsTable(ClubTable):
         return self.system.score_text(value)
 
     def render_rating_before(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_rating_after(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
 
 class PrefkoTermsTable(ClubTable):
@@ -304,6 +317,52 @@ class PrefkoTermsTable(ClubTable):
         return decimal_text(value, 3, plus=True)
 
     render_d = render_t = render_n = render_c = _term
+
+
+@dataclass(frozen=True)
+class ChangeExplained:
+    """How one player's change follows from the pair terms: "(C12 + C13) / 2 = −27.4 → −27"."""
+
+    name: str
+    formula: str
+    average: str
+    change: SafeString | str
+
+
+@dataclass(frozen=True)
+class TermsExplained:
+    """prefko's working for one game: the pair terms as a table and each player's change."""
+
+    table: PrefkoTermsTable
+    changes: list[ChangeExplained]
+
+
+def explain_prefko_terms(results: list, terms: preferans.PrefkoTerms) -> TermsExplained:
+    """The terms a game was rated with (recomputed from the stored ratings before it), for the
+    game page: ``results`` in seating order, with their players."""
+    names = [r.player.name for r in results]
+    rows = [
+        {
+            "pair": f"{i + 1}–{j + 1}: {names[i]} – {names[j]}",
+            "d": terms.d[k],
+            "t": terms.t[k],
+            "n": terms.n[k],
+            "c": terms.c[k],
+        }
+        for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2)))
+    ]
+    changes = [
+        ChangeExplained(
+            name=name,
+            formula=formula,
+            average=decimal_text(average, 4),
+            change=change_html(change, lower_is_better=True),
+        )
+        for name, formula, average, change in zip(
+            names, preferans.CHANGE_FORMULAS, terms.averages, terms.changes, strict=True
+        )
+    ]
+    return TermsExplained(table=PrefkoTermsTable(rows), changes=changes)
 
 
 # Player page ------------------------------------------------------------------------------------
@@ -354,10 +413,14 @@ class PlayerGamesTable(ClubTable):
         return self.system.score_text(value)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_rating_after(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
 
 # Player directory -------------------------------------------------------------------------------
@@ -394,7 +457,7 @@ class PlayerDirectoryTable(ClubTable):
                 (
                     self.league_url(standing.league.slug),
                     standing.league.name,
-                    rating_text(standing.rating),
+                    rating_text(standing.rating, standing.league.rating_system.rating_places),
                     standing.games,
                 )
                 for standing in record.leagues
@@ -540,7 +603,11 @@ class HeadToHeadGamesTable(ClubTable):
     render_b_score = render_a_score
 
     def render_a_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     render_b_change = render_a_change
 
@@ -581,10 +648,14 @@ class SeasonTable(ClubTable):
         return format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
 
     def render_rating(self, value: float) -> str:
-        return rating_text(value)
+        return rating_text(value, self.system.rating_places)
 
     def render_change(self, value: float) -> SafeString | str:
-        return change_html(value, lower_is_better=self.system.lower_is_better)
+        return change_html(
+            value,
+            lower_is_better=self.system.lower_is_better,
+            places=self.system.rating_places,
+        )
 
     def render_average_score(self, value: float) -> str:
         return number_text(value)

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from ninja.throttling import SimpleRateThrottle
 
 from club.proxies import client_ip
-from ratings.page_cache import _cache_call
+from ratings.page_cache import cache_call
 
 
 class SettingRateThrottle(SimpleRateThrottle):
@@ -75,7 +75,7 @@ def heavy_read(view):
         throttle = HeavyReadThrottle()
         # A cache that is down (a Redis restarting) lets every request through: it costs
         # protection for a while, never the page.
-        if _cache_call(throttle.allow_request, request) is not False:
+        if cache_call(throttle.allow_request, request) is not False:
             return view(request, *args, **kwargs)
         seconds = math.ceil(throttle.wait())
         response = HttpResponse(

@@ -67,14 +67,25 @@
     return fields;
   }
 
+  // A form marked data-offline="direct" (a digital paper's deal) is sent in one POST to its own
+  // address, not checked and saved as a game form is; it is kept under that address. Its
+  // data-offline-count field counts the entries the phone has seen: the next deal tapped while
+  // offline comes after the one just kept.
+  function direct(form) { return form.dataset.offline === "direct"; }
+
   function keep(form, submitter) {
     var key = form.querySelector("input[name=submission_key]").value;
-    var paper = { key: key, url: location.pathname + location.search,
-      fields: fieldsOf(form, submitter), keptAt: Date.now() };
+    var url = direct(form) ? new URL(form.action, location.href).pathname
+      : location.pathname + location.search;
+    var paper = { key: key, url: url, fields: fieldsOf(form, submitter), keptAt: Date.now() };
+    var count = form.dataset.offlineCount && form.elements[form.dataset.offlineCount];
+    var seen = count ? Number(count.value) : 0;
     return put(paper).then(function () {
       // The form is free for the next paper, under a key of its own.
       form.reset();
       form.querySelector("input[name=submission_key]").value = newKey();
+      if (count) count.value = seen + 1;
+      form.dispatchEvent(new Event("change"));  // a page's own script redraws the form reset
       return refresh();
     });
   }
@@ -126,6 +137,7 @@
       return page(response).then(function (doc) {
         var token = doc.querySelector("input[name=csrfmiddlewaretoken]");
         if (!token) throw new Error("no form on " + paper.url);
+        if (directOn(doc, paper.url)) return sendDirect(paper, token.value);
         return post(paper.url, paper.fields, token.value, { preview: "1" }).then(function (answer) {
           // Anything but the form drawn again (a server error, a refused CSRF token) is not
           // the club's answer about the paper: it stays kept, to be tried again.
@@ -150,14 +162,46 @@
     });
   }
 
+  // The page fetched for the token has the kept form, marked direct, posting to the kept address
+  // (the service worker keeps a POST under its address without knowing its form).
+  function directOn(doc, url) {
+    return Array.prototype.some.call(doc.querySelectorAll("form[data-offline=direct]"), function (form) {
+      return new URL(form.getAttribute("action"), location.href).pathname === url;
+    });
+  }
+
+  // One POST: sent on (a redirect) it is recorded, or was already under its key; the form drawn
+  // again is the club refusing it (another phone entered a deal meanwhile, a wrong deal).
+  function sendDirect(paper, token) {
+    return post(paper.url, paper.fields, token, {}).then(function (answer) {
+      if (!answer.ok) throw new Error("sending answered " + answer.status);
+      if (loginPage(answer)) {
+        paper.loginNeeded = true;
+        return put(paper);
+      }
+      if (answer.redirected) return remove(paper.key);
+      paper.refused = true;
+      paper.loginNeeded = false;
+      return put(paper);
+    });
+  }
+
   function sendAll() {
     if (sending || !navigator.onLine) return Promise.resolve();
     sending = true;
     return all().then(function (kept) {
-      var waiting = kept.filter(function (p) { return !p.refused; });
+      // In the order they were kept: a paper's deals one after the other. Once one fails to
+      // go, the later ones of its address wait too (a deal never overtakes the one before).
+      var waiting = kept.filter(function (p) { return !p.refused; })
+        .sort(function (a, b) { return a.keptAt - b.keptAt; });
+      var stuck = {};
       return waiting.reduce(function (done, paper) {
-        return done.then(function () { return send(paper); }).catch(function () {
-          // Still no server (or a server error): kept, tried again at the next chance.
+        return done.then(function () {
+          if (stuck[paper.url]) return;
+          return send(paper).catch(function () {
+            // Still no server (or a server error): kept, tried again at the next chance.
+            stuck[paper.url] = true;
+          });
         });
       }, Promise.resolve());
     }).then(refresh, refresh).then(function () { sending = false; }, function () { sending = false; });

@@ -58,11 +58,14 @@
   }
 
   /* Every few seconds, the page again: a new deal replaces the paper and the deals shown. A phone
-   * with a deal half entered keeps its form; it is told on submitting if another phone was first. */
+   * with a deal half entered keeps its form; it is told on submitting if another phone was first.
+   * The paper's own address, not the page's: a refused deal is shown at the deal form's address,
+   * which takes only POST. */
   function refresh() {
     var sheet = document.querySelector("[data-live-paper]");
     if (!sheet || document.hidden) return;
-    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+    var url = sheet.getAttribute("data-live-url") || window.location.href;
+    fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (text) {
         if (text === null) return;

@@ -170,7 +170,7 @@ def _demo_club_snapshot(django_db_setup, django_db_blocker) -> tuple[snapshots.S
         return out.getvalue()
 
     with django_db_blocker.unblock():
-        return snapshots.take("demo_snapshot", build)
+        return snapshots.take("demo", build)
 
 
 @pytest.fixture

@@ -3,10 +3,10 @@
 Building the demo club runs a few hundred games through the engine (seconds on SQLite, more on
 PostgreSQL); a test that only reads it, or changes it and is rolled back, needs the rows, not
 the build. :func:`take` builds once, committed, copies every row the build made into a table
-of its own beside the original (``<name>_<table>``, which no model knows, so Django's flush and
-the version triggers leave it alone), and deletes those rows again, so every other test still
-starts from an empty club. :meth:`Snapshot.restore` copies them back inside the test's
-transaction: one ``INSERT … SELECT`` per table, no Python objects, no conversion of values.
+of its own beside the original (``test_snapshot__<name>_<table>``, which no model knows, so
+Django's flush and the version triggers leave it alone), and deletes those rows again, so every
+other test still starts from an empty club. :meth:`Snapshot.restore` copies them back inside the
+test's transaction: one ``INSERT … SELECT`` per table, no Python objects, no conversion of values.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ from ratings import versioning
 from ratings.models import DataVersion
 
 T = TypeVar("T")
+
+# Every copy's name starts with this, so a test that lists the database's tables can leave the
+# copies out (they are the suite's, not the app's).
+COPY_PREFIX = "test_snapshot__"
 
 
 def _models() -> list[type[Model]]:
@@ -75,7 +79,7 @@ def take(name: str, build: Callable[[], T]) -> tuple[Snapshot, T]:
     copied = []
     with transaction.atomic(), connection.cursor() as cursor:
         for table, model in models.items():
-            copy, pk, old = f"{name}_{table}", model._meta.pk.column, before[table]
+            copy, pk, old = f"{COPY_PREFIX}{name}_{table}", model._meta.pk.column, before[table]
             cursor.execute(f'DROP TABLE IF EXISTS "{copy}"')
             new_rows = f" WHERE NOT {_in(pk, old)[0]}" if old else ""
             cursor.execute(f'CREATE TABLE "{copy}" AS SELECT * FROM "{table}"{new_rows}', old)

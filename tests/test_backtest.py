@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings import backtest
-from ratings.models import System
+from ratings.models import StoredBacktest, System
 
 pytestmark = pytest.mark.django_db
 
@@ -83,3 +83,21 @@ def test_the_command_prints_a_table_and_json(pecking_order):
 def test_the_command_refuses_an_unknown_league():
     with pytest.raises(CommandError, match="Unknown league"):
         call_command("backtest", "nowhere", stdout=StringIO())
+
+
+def test_the_command_stores_the_figures_for_the_page(pecking_order):
+    call_command("backtest", pecking_order.slug, stdout=StringIO())
+    call_command("backtest", pecking_order.slug, "--json", stdout=StringIO())
+    stored = StoredBacktest.objects.get(league=pecking_order)  # one row, refreshed
+    assert stored.games == 30
+    assert stored.figures == backtest.as_json(backtest.league_backtest(pecking_order))
+    assert [s["code"] for s in stored.figures["systems"]] == ["elo", "fide", "openskill_highscore"]
+
+
+def test_a_stored_backtest_is_left_out_of_the_backup(pecking_order, tmp_path):
+    """Derived from the games: the command makes it again after a restore."""
+    call_command("backtest", pecking_order.slug, stdout=StringIO())
+    path = tmp_path / "club.json"
+    call_command("backup_club", str(path), stdout=StringIO())
+    assert "ratings.storedbacktest" not in path.read_text()
+    assert "ratings.game" in path.read_text()

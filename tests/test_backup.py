@@ -593,11 +593,23 @@ def test_a_zip_bomb_is_refused_once_it_expands_past_the_limit_in_bounded_memory(
     assert bomb.stat().st_size < 200_000
 
     message, peak = peak_memory_of(
-        lambda: refusal(tmp_path, raw=bomb.read_bytes(), name=bomb.name, args=["--max-size=20"])
+        lambda: refusal(tmp_path, raw=bomb.read_bytes(), name=bomb.name, args=["--max-size=1"])
     )
 
-    assert "it expands to more than 20 MiB, the limit" in message
+    # (Under the 1 MiB of whitespace in a row that is refused whatever the limit, below.)
+    assert "it expands to more than 1 MiB, the limit" in message
     assert peak < 12 * MiB
+
+
+@pytest.mark.django_db
+def test_a_whitespace_bomb_is_refused_at_its_first_mebibyte_whatever_the_limit(tmp_path):
+    """2 GiB of spaces took 23.5 s to be refused at the default size limit."""
+    bomb = tmp_path / "club.json.gz"
+    write_gzip(bomb, b"[", b" " * MiB, 100, b"]")
+
+    message = refusal(tmp_path, raw=bomb.read_bytes(), name=bomb.name)
+
+    assert "after object 0 comes more than 1 MiB of whitespace" in message
 
 
 @pytest.mark.django_db

@@ -503,3 +503,31 @@ def test_editing_a_game_someone_deleted_meanwhile_says_so(chess_game):
     assert refused.value.messages == [GONE]
     assert not Game.objects.filter(pk=chess_game.pk).exists()
     assert not AuditEntry.objects.filter(action="update").exists()
+
+
+def test_restoring_a_deleted_game_the_league_has_again_is_refused(make_league, make_player):
+    """A league replaced by a file that holds the game again: restoring the deleted one from the
+    audit trail would count it twice."""
+    league = make_league(System.ELO, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    entries = [engine.Entry(player_id=ana.pk, score=1.0), engine.Entry(player_id=bo.pk, score=0.0)]
+    game = engine.game_record(league=league, played_at=T0, entries=entries)
+    engine.game_delete(game=game)
+    again = engine.game_record(league=league, played_at=T0, entries=entries)
+    deleted = AuditEntry.objects.get(action="delete")
+
+    with pytest.raises(ValidationError, match=f"has this game again, as game #{again.pk}"):
+        engine.game_restore(entry=deleted)
+    assert Game.objects.count() == 1
+
+
+def test_restoring_from_a_damaged_audit_entry_is_refused_not_a_500(make_league, make_player):
+    league = make_league(System.ELO, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    entries = [engine.Entry(player_id=ana.pk, score=1.0), engine.Entry(player_id=bo.pk, score=0.0)]
+    engine.game_delete(game=engine.game_record(league=league, played_at=T0, entries=entries))
+    deleted = AuditEntry.objects.get(action="delete")
+    for damage in ({"played_at": "garbage"}, {"results": "x"}, {"results": [{"seat": 0}]}):
+        deleted.before = {**deleted.before, **damage}
+        with pytest.raises(ValidationError, match="damaged"):
+            engine.game_restore(entry=deleted)

@@ -461,3 +461,25 @@ def test_the_audit_trail_shows_an_event_s_steps(league, nine, admin_client):
     text = page.content.decode()
     assert "event: Club night" in text
     assert "tables: 1: " in text
+
+
+@pytest.mark.parametrize("size", [None, "", "abc", "99"], ids=["missing", "empty", "word", "99"])
+def test_a_missing_or_odd_table_size_is_a_form_answer_not_a_500(admin_client, league, nine, size):
+    """A Preferans league's form writes its one table size from the league, never the posted
+    value (a non-numeric one answered 500 in the page's plural)."""
+    data = {
+        "name": "Saturday",
+        "starts_at": "2026-03-14T19:00",
+        "rounds_total": "",
+        "draw_method": "random",
+        "scoring": "total",
+        **{f"player_{n}": p.name for n, p in enumerate(nine)},
+    }
+    if size is not None:
+        data["table_size"] = size
+
+    response = admin_client.post(reverse("ratings:event_new", args=[league.slug]), data)
+
+    assert response.status_code == 200
+    assert "3 players at each table." in response.content.decode()
+    assert not Event.objects.exists()

@@ -631,3 +631,35 @@ def test_formula_names_are_neutralised_in_the_csv_export(
     # JSON is data, not a spreadsheet: the names as they are.
     data = client.get(reverse("ratings:leaderboard_export", args=[league.slug, "json"])).json()
     assert sorted(row["name"] for row in data["standings"]) == sorted(FORMULAS)
+
+
+# Standings -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_the_standings_command_writes_the_leaderboards_export(
+    client, make_league, make_player, record_game, fmt
+):
+    """One standings export: the command's CSV and JSON are the leaderboard's download (every
+    player shown), the same columns and the same rounding."""
+    league = make_league(System.ELO, name="Chess", slug="chess")
+    players = [make_player(name) for name in ("Ana", "=Bojan", "Ceca")]
+    for day, (a, b, score) in enumerate([(0, 1, 1), (1, 2, 0.5), (2, 0, 0), (0, 1, 0.5)]):
+        record_game(
+            league,
+            [players[a], players[b]],
+            scores=[score, 1 - score],
+            played_at=T0 + timedelta(day),
+        )
+    out = io.StringIO()
+
+    call_command("standings", league.slug, "--format", fmt, stdout=out)
+
+    url = reverse("ratings:leaderboard_export", args=[league.slug, fmt])
+    page = client.get(url, {"inactive": "on"}).content.decode()
+    assert out.getvalue() == page + ("\n" if fmt == "json" else "")
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(page)))
+        assert list(rows[0]) == list(exports.STANDINGS_COLUMNS)
+        assert all(len(row["rating"].partition(".")[2]) <= 2 for row in rows)
+        assert "'=Bojan" in [row["name"] for row in rows]

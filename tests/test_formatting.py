@@ -216,3 +216,28 @@ def test_a_club_nights_points_read_with_their_word(language, points, expected):
         assert Template("{% load club_format %}{{ p|points }}").render(Context({"p": points})) == (
             expected
         )
+
+
+def test_a_rating_and_change_keep_the_decimals_their_system_asks_for():
+    assert formatting.rating_text(7.25, 1) == "7.3"
+    assert formatting.rating_text(12.0, 1) == "12.0"  # fixed: a column's decimals line up
+    assert formatting.change_text(0.04, 1) == "0.0"
+    assert formatting.change_text(-0.35, 1) == MINUS + "0.4"
+    assert str(formatting.change_html(0.35, places=1)) == '<span class="better">+0.4</span>'
+
+
+def test_the_filters_show_openskill_ordinals_to_one_decimal(make_league):
+    """OpenSkill's ordinals lie around 0 to 30: whole numbers would hide most differences."""
+    hearts, elo = make_league("openskill_highscore"), make_league("elo")
+    assert rating_system("openskill_highscore").rating_places == 1
+    assert rating_system("prefko").rating_places == 0
+    with translation.override("en"):
+        assert render("{{ x|rating:league }}", x=7.25, league=hearts) == "7.3"
+        assert render("{{ x|rating:league }}", x=7.25, league=elo) == "7"
+        assert render("{{ x|rating:system }}", x=7.25, system=hearts.rating_system) == "7.3"
+        assert render("{{ x|signed:league }}", x=-0.35, league=hearts) == MINUS + "0.4"
+        assert render("{{ x|change:league }}", x=1.25, league=hearts) == (
+            '<span class="better">+1.3</span>'
+        )
+    with translation.override("ru"):
+        assert render("{{ x|rating:league }}", x=7.25, league=hearts) == "7,3"

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from openskill.models import PlackettLuce
 
-from ratings import engine, exports, selectors
+from ratings import engine, exports, formatting, selectors
 from ratings.models import Result, Standing, System
 from tests.builders import T0, score_entries
 
@@ -197,3 +197,11 @@ def test_a_club_night_of_the_league_rates_its_tables(client, make_league, make_p
         play_table(table, scores=[0, 13, 13, 26])
     assert_matches_the_package(league)
     assert client.get(reverse("ratings:event", args=[event.pk])).status_code == 200
+
+
+def test_the_leaderboard_shows_ordinals_to_one_decimal(client, hearts):
+    league, _players = hearts
+    standing = Standing.objects.filter(league=league, games__gt=0).first()
+    html = client.get(reverse("ratings:leaderboard", args=[league.slug])).content.decode()
+    assert formatting.rating_text(standing.rating, 1) in html
+    assert f"{standing.rating:.1f}".replace("-", formatting.MINUS) in html

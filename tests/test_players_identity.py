@@ -11,6 +11,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError
+from django.urls import reverse
 from django.utils.text import slugify
 from hypothesis import given
 from hypothesis import strategies as st
@@ -209,10 +210,13 @@ def test_many_new_players_are_made_at_once_with_free_slugs(db):
 
 def test_a_name_taken_meanwhile_falls_back_to_the_one_by_one_rules(db):
     """Another request made "Ana" after the import looked: the INSERT is refused, and one at a
-    time the taken name raises as create_named does (the import's transaction then ends)."""
-    Player.objects.create_named("Ana")
-    with pytest.raises(IntegrityError):
-        Player.objects.create_many_named(["Bojan", "ana"])
+    time the taken name is that player (get_or_create_named, the one way to name a player who
+    may be new), the others are made."""
+    ana = Player.objects.create_named("Ana")
+    made = Player.objects.create_many_named(["Bojan", "ana"])
+    assert made["ana"] == ana
+    assert made["bojan"].name == "Bojan"
+    assert Player.objects.count() == 2
 
 
 # A new player created by two forms at once is one player ----------------------------------------
@@ -303,3 +307,70 @@ def test_the_player_form_retries_a_slug_taken_meanwhile(monkeypatch):
     player = form.save()
 
     assert (player.name, player.slug) == ("Sluggy 0?", "sluggy-0-2")
+
+
+# Merging while games are entered -----------------------------------------------------------------
+# merge_players S T with saves for S in flight answered 500 (a foreign key on the deleted player)
+# and the game was lost; afterwards typing S created a new "S". Now the save is recorded for T,
+# or refused with a message, and the merged name finds T.
+
+
+def duel_entries(*players, scores=(1.0, 0.0)) -> list[engine.Entry]:
+    return [engine.Entry(player_id=p.pk, score=s) for p, s in zip(players, scores, strict=True)]
+
+
+def test_a_game_read_before_a_merge_is_recorded_for_the_player_merged_into(make_league):
+    league = make_league(System.ELO, name="Chess")
+    typo, real, other = (Player.objects.create_named(n) for n in ("Pedia", "Pedja", "Bo"))
+    entries = duel_entries(typo, other)  # the form read Pedia's id
+    engine.player_merge(source=typo, target=real)
+
+    game = engine.game_record(league=league, played_at=T0, entries=entries)
+
+    assert [r.player for r in game.results.order_by("seat")] == [real, other]
+    assert_equals_a_fresh_replay(league)
+
+
+def test_a_game_of_a_player_merged_into_their_opponent_meanwhile_is_refused(make_league):
+    league = make_league(System.ELO, name="Chess")
+    typo, real = Player.objects.create_named("Pedia"), Player.objects.create_named("Pedja")
+    entries = duel_entries(typo, real)
+    engine.player_merge(source=typo, target=real)
+
+    with pytest.raises(ValidationError, match="Pedia was merged into Pedja meanwhile"):
+        engine.game_record(league=league, played_at=T0, entries=entries)
+    assert not Game.objects.exists()
+
+
+def test_a_game_of_a_player_deleted_meanwhile_is_refused(make_league):
+    league = make_league(System.ELO, name="Chess")
+    gone, other = Player.objects.create_named("Gone"), Player.objects.create_named("Bo")
+    entries = duel_entries(gone, other)
+    gone.delete()
+
+    with pytest.raises(ValidationError, match="deleted meanwhile"):
+        engine.game_record(league=league, played_at=T0, entries=entries)
+
+
+def test_a_member_saving_a_game_for_a_player_merged_meanwhile_saves_it_for_the_target(
+    member_client, make_league
+):
+    league = make_league(System.ELO, name="Chess")
+    typo, real = Player.objects.create_named("Pedia"), Player.objects.create_named("Pedja")
+    Player.objects.create_named("Bo")
+    url = reverse("ratings:game_new", args=[league.slug])
+    data = {
+        "submission_key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "player_0": "Pedia",
+        "player_1": "Bo",
+        "outcome": "1",
+    }
+    token = member_client.post(url, {**data, "preview": "1"}).context["form"]["previewed"]
+    engine.player_merge(source=typo, target=real)  # staff, between the preview and Save
+
+    response = member_client.post(url, {**data, "previewed": token.value(), "save": "1"})
+
+    assert response.status_code == 302
+    assert Game.objects.get().results.get(seat=0).player == real
+    assert Player.objects.named("Pedia") == real

@@ -457,7 +457,7 @@ def test_histories_read_every_game_as_the_orm_does(make_league, make_player, rec
             for league_id, rows in history.items()
         } == expected
         assert all(r.played_at.utcoffset() is not None for rows in history.values() for r in rows)
-        lines = statistics.rating_histories([player, ana], leagues)
+        lines = selectors.rating_histories([player, ana], leagues)
         assert {
             league_id: [(league_id, p.game_id, p.played_at, p.rating_before, p.rating_after)
                         for p in points]

@@ -8,12 +8,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ratings import engine
 from ratings.admin.common import PartOfParentInline, report_formset
 from ratings.formatting import number_text
 from ratings.models import (
+    DigitalPaper,
     Game,
     League,
     Result,
@@ -77,6 +79,17 @@ class ResultInlineForm(forms.ModelForm):
         return (left, middle, right)
 
 
+def digital_paper_id(game: Game) -> int | None:
+    """The digital paper a game was finished from, if any (one query, once per game object)."""
+    if game.pk is None:
+        return None
+    if not hasattr(game, "_digital_paper_id"):
+        game._digital_paper_id = (
+            DigitalPaper.objects.filter(game_id=game.pk).values_list("pk", flat=True).first()
+        )
+    return game._digital_paper_id
+
+
 class ResultFormSet(forms.BaseInlineFormSet):
     """The seats of a game, checked by the engine's own rules before anything is written."""
 
@@ -113,6 +126,17 @@ class ResultFormSet(forms.BaseInlineFormSet):
         game = self.instance
         if game.league_id is None or game.played_at is None:
             return  # the game's own form shows what is missing
+        paper_id = digital_paper_id(game)
+        if paper_id is not None and self.has_changed():
+            # Its columns are what its deals give (exports, backups and the restore check that
+            # they still do): a seat is corrected by correcting the deal.
+            raise ValidationError(
+                _(
+                    "This game was kept deal by deal: its players and columns come from its "
+                    "deals. Correct the deal instead, on its digital paper: %(url)s"
+                )
+                % {"url": reverse("admin:ratings_digitalpaper_change", args=[paper_id])}
+            )
         league = game.league
         if not league.rating_system.has_paper and any(form.paper for form in self.seat_forms()):
             raise ValidationError(_("Only Preferans games have a paper: enter scores instead."))
@@ -206,6 +230,10 @@ class GameAdmin(admin.ModelAdmin):
         # The engine re-rates a game within its league; moving it to another league is a delete
         # and a new game.
         if obj is not None:
+            if digital_paper_id(obj) is not None:
+                # The bula and the end are the digital paper's, as its columns are (the seats
+                # are refused in ResultFormSet.clean): they are corrected through its deals.
+                return (*self.readonly_fields, "league", "bula", "ended_early")
             return (*self.readonly_fields, "league")
         return self.readonly_fields
 

@@ -91,6 +91,7 @@ class LeagueAdminForm(forms.ModelForm):
             "speed",
             "game_name",
             "description",
+            "refas",
         )
 
     def clean_system(self):

@@ -17,8 +17,8 @@ from ratings.models import (
     Player,
     Result,
 )
-from ratings.models.players import normalise_name
 from ratings.names import close_matches
+from ratings.player_names import clean_player_name
 
 # Players ----------------------------------------------------------------------------------------
 
@@ -37,12 +37,10 @@ class PlayerAdminForm(forms.ModelForm):
         fields = ("name", "user", "birth_date")
 
     def clean_name(self):
-        name = normalise_name(self.cleaned_data["name"])
+        # The one rule for a name and the one identity (ratings.player_names), as everywhere.
+        name = clean_player_name(self.cleaned_data["name"])
+        Player.objects.check_free(name, keep=self.instance if self.instance.pk else None)
         others = Player.objects.exclude(pk=self.instance.pk).values_list("pk", "name")
-        if any(other.lower() == name.lower() for _pk, other in others):
-            raise ValidationError(
-                _("The club already has a player called %(name)s.") % {"name": name}
-            )
         matches = [match.name for match in close_matches(name, list(others))]
         renamed = self.instance.pk is None or name != self.instance.name
         if matches and renamed and not self.data.get("new_member"):

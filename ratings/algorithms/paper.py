@@ -118,11 +118,16 @@ def hand_from_entry(entry: object, *, repealed: bool = False) -> dict[str, objec
     "passed"}]}``. The value is :func:`deal_value`'s (``on_refa``: the declarer plays an unplayed
     refa). A follower ``invited`` by the other writes nothing: the one who invited enters the
     defence's tricks, both followers' together. PaperError when the entry is malformed.
+
+    A hand already in the deal log's form (a ``value`` and a ``declarer`` with a seat: a game
+    posted to the API as its deals) is taken as it is, checked as :func:`parse_log` checks it.
     """
     if not isinstance(entry, Mapping):
         raise PaperError("a deal must be an object")
     if _flag(entry, "refa", "the deal"):
         return {"refa": True, "repealed": True} if repealed else {"refa": True}
+    if isinstance(entry.get("declarer"), Mapping):
+        return _hand_json(_parse_hand({**entry, "repealed": repealed}, 0))
     contract = entry.get("contract")
     kontra = entry.get("kontra", 0)
     try:
@@ -241,8 +246,27 @@ def parse_log(data: object) -> DealLog:
     )
 
 
+def _hand_json(hand: PlayedHand | RefaHand) -> dict[str, object]:
+    """A hand in the deal log's JSON form (what :func:`parse_log` reads)."""
+    if isinstance(hand, RefaHand):
+        return {"refa": True}
+    declarer: dict[str, object] = {"seat": hand.declarer, "failed": hand.declarer_failed}
+    if hand.declarer_tricks is not None:
+        declarer["tricks"] = hand.declarer_tricks
+    return {
+        "value": hand.value,
+        "declarer": declarer,
+        "followers": [
+            {"seat": f.seat, "followed": f.followed, "tricks": f.tricks, "failed": f.failed}
+            for f in hand.followers
+        ],
+        "repealed": hand.repealed,
+    }
+
+
 def _parse_hand(hand: object, number: int) -> PlayedHand | RefaHand:
-    where = f"hand {number}"
+    # Number 0: a single deal (hand_from_entry), named by the caller.
+    where = f"hand {number}" if number else "the deal"
     if not isinstance(hand, Mapping):
         raise PaperError(f"{where}: a hand must be an object")
     if _flag(hand, "refa", where):

@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ratings.api import deals
 from ratings.api.schemas import GameIn
 from ratings.forms import (
     DuelGameForm,
@@ -28,6 +29,7 @@ from ratings.forms import (
     game_form_class,
 )
 from ratings.models import Game, League
+from ratings.player_names import name_key
 from ratings.versioning import lock_rows
 
 
@@ -39,9 +41,9 @@ class Refused(Exception):
         self.errors = errors
 
 
-# The digital paper's deals (issue 27): a function turning ``deals`` into the seats' columns,
-# set by the module that reads the deal log. Until then a game sent as deals is refused.
-DEALS_READER: Callable[[League, list[dict]], list[dict]] | None = None
+# The digital paper's deals (issue 27): turns ``deals`` into the seats' columns
+# (:mod:`ratings.api.deals`); the game is then kept with its deals as a finished digital paper.
+DEALS_READER: Callable[[League, GameIn], deals.DealLog] = deals.read_deals
 
 
 @dataclass(frozen=True)
@@ -104,12 +106,13 @@ SEAT_FIELDS: dict[type[GameForm], SeatFields] = {
 FORM_TO_JSON = {"submission_key": "key", "__all__": None}
 
 
-def _seats(league: League, game: GameIn) -> list[dict]:
+def _deal_log(league: League, game: GameIn) -> deals.DealLog | None:
     if game.deals is None:
-        return [seat.model_dump() for seat in game.seats]
-    if DEALS_READER is None:
-        raise Refused([{"field": "deals", "message": _("This club does not take deals yet.")}])
-    return DEALS_READER(league, game.deals)
+        return None
+    try:
+        return DEALS_READER(league, game)
+    except deals.DealsRefused as refused:
+        raise Refused(refused.errors) from None
 
 
 def _unused_values(seats: list[dict], fields: SeatFields) -> list[dict]:
@@ -150,7 +153,8 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
         return existing, False
     form_class = game_form_class(league)
     fields = SEAT_FIELDS[form_class]
-    seats = _seats(league, game)
+    log = _deal_log(league, game)
+    seats = [seat.model_dump() for seat in game.seats] if log is None else log.seats
     unused = _unused_values(seats, fields)
     if unused:
         raise Refused(unused)
@@ -162,11 +166,11 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
     }
     if game.bula is not None:
         data["bula"] = game.bula
-    if game.ended_early:
+    if game.ended_early or (log is not None and log.ended_early):
         data["ended_early"] = "on"
-    new_players = {name.strip().lower() for name in game.new_players}
+    new_players = {name_key(name) for name in game.new_players}
     for n, seat in enumerate(seats):
-        if seat["player"].strip().lower() in new_players:
+        if name_key(seat["player"]) in new_players:
             data[f"new_player_{n}"] = "on"
     form = form_class(data, league=league, **fields.form_kwargs(seats))
     if not form.is_valid():
@@ -180,6 +184,9 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
             existing = recorded(game.key)
             if existing is not None:
                 return existing, False
-            return form.save(entered_by=user), True
+            recorded_game = form.save(entered_by=user)
+            if log is not None:
+                deals.keep_deals(game=recorded_game, posted=game, log=log, actor=user)
+            return recorded_game, True
     except ValidationError as error:
         raise Refused([{"field": None, "message": message} for message in error.messages]) from None

@@ -29,9 +29,18 @@ class GameIn(Schema):
     ended_early: bool = False
     note: str = Field(default="", max_length=200)
     seats: list[SeatIn] = Field(default_factory=list, max_length=50)
-    # The digital paper's deal log (issue 27): accepted by the shape, refused until its
-    # reader lands (ratings/api/entry.py, DEALS_READER).
-    deals: list[dict] | None = None
+    # The digital paper's deal log (issue 27), read by ratings/api/deals.py.
+    deals: list[dict] | None = Field(
+        default=None,
+        max_length=1000,
+        description="Preferans: the game's hands in the digital paper's log format, in order; "
+        "the seats then give only the players.",
+    )
+    refas: int | None = Field(
+        default=None,
+        ge=0,
+        description="With deals: the refe cap (null: none); left out: the league's.",
+    )
     new_players: list[str] = Field(
         default_factory=list,
         description="Names to take as new members even though they are close to a player's.",

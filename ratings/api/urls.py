@@ -15,7 +15,8 @@ api = NinjaAPI(
     version="1",
     description=(
         "Read a club's leagues, standings, players, games and events; post a game with a "
-        "token (one per device, made on the member's page). See docs/api.md."
+        "token (one per device or bot, made on the site's API tokens page, /account/tokens/). "
+        "See docs/api.md."
     ),
     urls_namespace="api-v1",
     docs=Swagger(),

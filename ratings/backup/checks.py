@@ -14,9 +14,24 @@ from operator import itemgetter
 
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.models import Count, F, Min
+from django.utils import timezone
 
 from ratings import engine
-from ratings.models import Game, League, Player, Result, Standing
+from ratings.events.services import check_event_rules
+from ratings.models import (
+    AuditAction,
+    AuditEntry,
+    Event,
+    EventTable,
+    Game,
+    League,
+    Player,
+    PlayerAlias,
+    Result,
+    Scoring,
+    Standing,
+)
 from ratings.papers.selectors import first_paper_difference
 
 
@@ -87,6 +102,76 @@ def _check_game(leagues: dict[int, League], game_id: int, seats: list[tuple]) ->
 
 def _game_name(leagues: dict[int, League], game_id: int, league_id: int) -> str:
     return f'game {game_id} of the league "{leagues[league_id].name}"'
+
+
+def check_events() -> None:
+    """Every event follows the rules its service checks on creation (table size, scoring, points
+    per place, rounds), and each table seats at most the event's table size and holds, if any, a
+    game of the event's own league: what the event pages rely on."""
+    for event in Event.objects.select_related("league").order_by("pk"):
+        name = f'the event {event.pk} "{event.name}"'
+        points = event.points_per_place
+        if type(points) is not list or (event.scoring != Scoring.PLACES and points):
+            # The service stores a list, and an empty one unless the scoring is by places.
+            raise RestoreRefused(f"{name} has points per place {points!r}, not as it stores them")
+        try:
+            check_event_rules(
+                event.league,
+                table_size=event.table_size,
+                scoring=event.scoring,
+                points_per_place=event.points_per_place,
+                rounds_total=event.rounds_total,
+            )
+        except ValidationError as error:
+            raise RestoreRefused(f"{name}: {' '.join(error.messages)}") from None
+    crowded = (
+        EventTable.objects.annotate(seated=Count("seats"))
+        .filter(seated__gt=F("round__event__table_size"))
+        .values_list("pk", "seated")
+        .first()
+    )
+    if crowded is not None:
+        raise RestoreRefused(f"the event table {crowded[0]} seats {crowded[1]}, more than its size")
+    elsewhere = (
+        EventTable.objects.exclude(game__isnull=True)
+        .exclude(game__league_id=F("round__event__league_id"))
+        .values_list("pk", "game_id")
+        .first()
+    )
+    if elsewhere is not None:
+        raise RestoreRefused(
+            f"the event table {elsewhere[0]} holds game {elsewhere[1]}, of another league"
+        )
+
+
+def check_audit() -> None:
+    """Every deleted game's snapshot in the audit trail reads back as the audit restore reads it
+    (a damaged one made the event, player and audit pages answer 500)."""
+    entries = AuditEntry.objects.filter(action=AuditAction.DELETE).exclude(before=None)
+    for pk, before in entries.values_list("pk", "before").iterator(chunk_size=1000):
+        try:
+            engine.read_snapshot(before)
+        except ValidationError as error:
+            raise RestoreRefused(f"the audit entry {pk}: {' '.join(error.messages)}") from None
+
+
+def check_players() -> None:
+    """No old address is a live player's address, and no birth date comes after the player's
+    first game (FIDE counts their age from it): the rules the admin keeps."""
+    taken = PlayerAlias.objects.filter(slug__in=Player.objects.values("slug")).first()
+    if taken is not None:
+        raise RestoreRefused(f"the old address {taken.slug!r} is also a player's address")
+    firsts = (
+        Result.objects.filter(player__birth_date__isnull=False)
+        .values("player_id", "player__birth_date")
+        .annotate(first=Min("game__played_at"))
+    )
+    for row in firsts:
+        if timezone.localdate(row["first"]) < row["player__birth_date"]:
+            raise RestoreRefused(
+                f"the player {row['player_id']} was born on {row['player__birth_date']}, after "
+                f"their first game ({timezone.localdate(row['first'])})"
+            )
 
 
 EXPECTED_RESULTS = "restore_club_expected_results"

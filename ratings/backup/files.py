@@ -29,8 +29,9 @@ FORMAT = "club-json"
 # What backup_club writes (dumpdata's labels) and so all that restore_club loads.
 BACKED_UP = ("auth.group", "auth.user", "ratings")
 # Uploads waiting a day at most for their confirmation are no part of the club's record; the data
-# version belongs to the database (a restored club gets the new database's, never an old number).
-NOT_BACKED_UP = ("ratings.pendingupload", "ratings.dataversion")
+# version belongs to the database (a restored club gets the new database's, never an old number);
+# a stored backtest is derived from the games (the backtest command makes it again).
+NOT_BACKED_UP = ("ratings.pendingupload", "ratings.dataversion", "ratings.storedbacktest")
 
 MiB = 2**20
 # The largest object restore_club takes. The largest a club makes is an audit entry holding a
@@ -148,9 +149,19 @@ class _ArrayReader:
         return value
 
     def _next_char(self) -> str:
-        """The next character that is not whitespace ('' at the end of the file)."""
+        """The next character that is not whitespace ('' at the end of the file). More than
+        MAX_OBJECT_CHARS of whitespace in a row is refused at once: no backup holds that, and a
+        file of nothing else would otherwise be read up to the size limit (gigabytes)."""
+        blank = 0
         while True:
+            start = self.at
             self.at = _WHITESPACE.match(self.text, self.at).end()
+            blank += self.at - start
+            if blank > MAX_OBJECT_CHARS:
+                raise BackupFileError(
+                    f"after object {self.count} comes more than {MAX_OBJECT_CHARS // MiB} MiB of "
+                    "whitespace, which no backup holds"
+                )
             if self.at < len(self.text):
                 return self.text[self.at]
             if self.eof:

@@ -17,7 +17,7 @@ import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime
 from functools import partial
 from pathlib import Path
 
@@ -30,16 +30,27 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
+from ratings import dates
 from ratings.backup import files as backup_json
-from ratings.backup.checks import RestoreRefused, check_games, check_papers, check_ratings
+from ratings.backup.checks import (
+    RestoreRefused,
+    check_audit,
+    check_events,
+    check_games,
+    check_papers,
+    check_players,
+    check_ratings,
+)
 from ratings.engine.writes import insert_rows
 from ratings.models import Game, League, Player
+from ratings.names import search_key
+from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH
+from ratings.player_names import clean_player_name, name_key
 from ratings.versioning import bulk_write
 
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
 # The largest number a club stores: rayter's largest score (10**15 - 1); ratings stay far below.
 MAX_NUMBER = 1e15
-EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 # Rows kept in memory per table before they are written.
 BATCH_ROWS = 5000
 # Integer ranges of PostgreSQL's columns, which a club must fit to move between databases
@@ -92,6 +103,9 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
                 loader.add(obj)
             loader.finish()
             check_games()
+            check_events()
+            check_players()
+            check_audit()
             check_ratings()
             check_papers()
             User = get_user_model()
@@ -139,9 +153,7 @@ class _Loader:
         self.tables = {model._meta.label_lower: _Table(model, self) for model in backed_up_models()}
         self.natural_keys: dict[tuple, int] = {}
         self.count = 0
-        now = timezone.now()
-        self.latest_datetime = now + timedelta(days=1)
-        self.latest_date = timezone.localdate(now)
+        self.latest_date = timezone.localdate()
 
     def add(self, obj) -> None:
         self.count += 1
@@ -253,6 +265,9 @@ class _Table:
         unknown = fields.keys() - self.names
         if unknown:
             raise _Invalid(f"{self.label} has no field {_show(sorted(unknown)[0])}")
+        derive = DERIVED.get(self.label)
+        if derive is not None:
+            fields = derive(fields)
         values = [pk]
         for field, check in self.checks:
             raw = fields.get(field.name, _MISSING)
@@ -320,6 +335,34 @@ def _insert(table: str, columns: list[str], rows: list) -> None:
     insert_rows(table, columns, rows, batch=batch)
 
 
+# Fields derived from others: worked out again from what they derive from (a file from before
+# the field existed has none, and a file's own could disagree with its name), after the name
+# passed the live path's rule.
+
+
+def _player_fields(fields: dict) -> dict:
+    name = fields.get("name")
+    if type(name) is not str or len(name) > MAX_NAME_LENGTH:
+        return fields  # the field's own check says what is wrong
+    try:
+        cleaned = clean_player_name(name)
+    except ValidationError as error:
+        raise _Invalid(f"name {_show(name)}: {' '.join(error.messages)}") from None
+    if cleaned != name:
+        raise _Invalid(f"name {_show(name)} is not written as the club writes names")
+    return {**fields, "name_key": name_key(name), "search_key": search_key(name)}
+
+
+def _alias_fields(fields: dict) -> dict:
+    name = fields.get("name", "")
+    if type(name) is not str:
+        return fields
+    return {**fields, "name_key": name_key(name) if name else ""}
+
+
+DERIVED = {"ratings.player": _player_fields, "ratings.playeralias": _alias_fields}
+
+
 # The check of each kind of field: takes the value as JSON gives it (never None) and returns the
 # Python value, or raises _Invalid saying what is wrong with it.
 
@@ -337,7 +380,9 @@ def _check_for(field, loader: _Loader) -> Callable:
     if kind == "BooleanField":
         return _check_bool
     if kind == "DateTimeField":
-        return lambda value: _check_datetime(value, latest=loader.latest_datetime)
+        # The live path's rule for the field (ratings.dates), its upper bound worked out once.
+        rule = dates.rule_for(f"{field.model._meta.label_lower}.{field.name}")
+        return partial(_check_datetime, rule=rule, latest=rule.latest())
     if kind == "DateField":
         return lambda value: _check_date(value, latest=loader.latest_date)
     if kind == "UUIDField":
@@ -371,7 +416,7 @@ def _check_bool(value) -> bool:
     return value
 
 
-def _check_datetime(value, *, latest: datetime) -> datetime:
+def _check_datetime(value, *, rule: dates.MomentRule, latest: datetime) -> datetime:
     try:
         parsed = parse_datetime(value) if type(value) is str else None
     except ValueError:
@@ -380,8 +425,8 @@ def _check_datetime(value, *, latest: datetime) -> datetime:
         raise _Invalid(f"{_show(value)} is not a date and time")
     if timezone.is_naive(parsed):
         raise _Invalid(f"{_show(value)} has no time zone")
-    if not EARLIEST <= parsed <= latest:
-        raise _Invalid(f"{_show(value)} is not between 1900 and tomorrow")
+    if rule.refusal(parsed, latest) is not None:
+        raise _Invalid(f"{_show(value)} is not between {dates.EARLIEST_YEAR} and {rule.until}")
     return parsed
 
 
@@ -392,8 +437,8 @@ def _check_date(value, *, latest: date) -> date:
         parsed = None
     if parsed is None:
         raise _Invalid(f"{_show(value)} is not a date")
-    if not EARLIEST.date() <= parsed <= latest:
-        raise _Invalid(f"{_show(value)} is not between 1900 and today")
+    if not dates.earliest_day() <= parsed <= latest:
+        raise _Invalid(f"{_show(value)} is not between {dates.EARLIEST_YEAR} and today")
     return parsed
 
 

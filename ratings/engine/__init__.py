@@ -28,6 +28,7 @@ Callers use the names below (``from ratings import engine; engine.game_record(..
 
 from ratings.engine.bulk import ImportedGame, ImportSummary, games_import, games_record_many
 from ratings.engine.games import (
+    SubmissionReused,
     game_delete,
     game_preview,
     game_record,
@@ -35,12 +36,20 @@ from ratings.engine.games import (
     game_snapshot,
     game_update,
     league_recompute,
+    read_snapshot,
+    resubmitted,
     standing_set_start_rating,
 )
 from ratings.engine.players import player_merge, player_rename
 from ratings.engine.replay import collection_paused
 from ratings.engine.state import Entry, GameInput, PlayerState
-from ratings.engine.validation import EARLIEST_YEAR, InvalidGame, check_played_at, prepare_game
+from ratings.engine.validation import (
+    EARLIEST_YEAR,
+    InvalidGame,
+    check_births,
+    check_played_at,
+    prepare_game,
+)
 
 __all__ = [
     "EARLIEST_YEAR",
@@ -50,6 +59,8 @@ __all__ = [
     "ImportedGame",
     "InvalidGame",
     "PlayerState",
+    "SubmissionReused",
+    "check_births",
     "check_played_at",
     "collection_paused",
     "game_delete",
@@ -64,5 +75,7 @@ __all__ = [
     "player_merge",
     "player_rename",
     "prepare_game",
+    "read_snapshot",
+    "resubmitted",
     "standing_set_start_rating",
 ]

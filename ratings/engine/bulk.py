@@ -26,9 +26,9 @@ from ratings.engine.state import (
     rater,
     states_before,
 )
-from ratings.engine.validation import prepare_scored_games
-from ratings.models import AuditAction, Game, League, Player, Result
-from ratings.models.players import normalise_name
+from ratings.engine.validation import birth_dates, prepare_scored_games
+from ratings.models import AuditAction, EventTable, Game, League, Player, Result
+from ratings.player_names import name_key
 from ratings.versioning import bulk_write, row_triggers_dropped
 
 # Games rated and written at a time by games_record_many.
@@ -80,19 +80,22 @@ def games_import(
             writes.save_states(league, states_before(league, None, league_player_ids(league)))
 
         names = {name for game in games for name, _score in game.scores}
+        keys = {name: name_key(name) for name in names}
         players = Player.objects.by_names(names)
         new = {}
-        for name in sorted(names, key=str.lower):
-            if name.lower() not in players and name.lower() not in new:
-                new[name.lower()] = name
+        for name in sorted(names, key=keys.__getitem__):
+            if keys[name] not in players and keys[name] not in new:
+                new[keys[name]] = name
         created = Player.objects.create_many_named(new.values())
-        for key, name in new.items():
-            players[key] = created[normalise_name(name).lower()]
+        for key in new:
+            players[key] = created[key]
         summary.new_players.extend(new.values())
         summary.players = len(names)
 
-        ids = {name: players[name.lower()].pk for name in names}
-        prepared = prepare_scored_games(league, _with_ids(games, ids))
+        ids = {name: players[keys[name]].pk for name in names}
+        prepared = prepare_scored_games(
+            league, _with_ids(games, ids), born=birth_dates(ids.values())
+        )
         existing = _game_fingerprints(league, prepared) if not replace else set()
         fresh: list[GameInput] = []
         for index, game in enumerate(prepared):
@@ -174,10 +177,12 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
 def _delete_games(league: League) -> None:
     """Delete the league's games, whose results are gone, in one statement.
 
-    Nothing else refers to a game (the audit trail keeps plain ids), so there is nothing to
-    cascade: ``QuerySet.delete()`` would load every game to find that out and delete them a
+    Only an event's table refers to a game: it is freed first, as deleting one game frees its
+    table (``EventTable.game`` is SET_NULL). The audit trail keeps plain ids, so nothing else
+    cascades: ``QuerySet.delete()`` would load every game to find that out and delete them a
     hundred at a time, a thousand statements for a league of 100,000 games.
     """
+    EventTable.objects.filter(game__league=league).update(game=None)
     with connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {connection.ops.quote_name(Game._meta.db_table)} WHERE league_id = %s",

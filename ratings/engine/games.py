@@ -4,11 +4,12 @@ recompute. Each runs in one transaction with the league's row locked and leaves 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from operator import itemgetter
 
 from django.contrib.auth import get_user_model
@@ -20,8 +21,17 @@ from django.utils.translation import gettext as _
 from ratings.engine import writes
 from ratings.engine.replay import rate_newest, replay
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
-from ratings.engine.validation import prepare_game
-from ratings.models import AuditAction, AuditEntry, Game, League, Player, Result, Standing
+from ratings.engine.validation import birth_dates, birth_refusal, check_births, prepare_game
+from ratings.models import (
+    AuditAction,
+    AuditEntry,
+    Game,
+    League,
+    Player,
+    PlayerAlias,
+    Result,
+    Standing,
+)
 from ratings.versioning import lock_rows
 
 
@@ -61,7 +71,9 @@ def game_record(
     """Record a game and rate it.
 
     With a ``submission_key`` a repeated submission (a double click, a refresh after POST) returns
-    the game the first one recorded instead of recording it twice.
+    the game the first one recorded instead of recording it twice; the same key with another
+    game (Back after saving, then the next game) raises :class:`SubmissionReused`. A player
+    merged into another meanwhile is that other player (refused when both are at this table).
     """
     prepared = prepare_game(
         league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
@@ -71,7 +83,16 @@ def game_record(
         if submission_key is not None:
             existing = Game.objects.filter(submission_key=submission_key).first()
             if existing is not None:
-                return existing
+                return resubmitted(existing, prepared)
+        merged, born = players_now(entries)
+        if merged is not entries:
+            entries = merged
+            prepared = prepare_game(
+                league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
+            )
+        refused = birth_refusal(played_at, prepared.player_ids, born)
+        if refused is not None:
+            raise ValidationError(refused)
         game = Game.objects.create(
             league=league,
             played_at=played_at,
@@ -91,6 +112,83 @@ def game_record(
     return game
 
 
+class SubmissionReused(ValidationError):
+    """A form's key came again with another game than the one it saved (``game``)."""
+
+    def __init__(self, game: Game):
+        super().__init__(
+            _(
+                "This page was saved already, as game #%(game)d, with other players, scores or "
+                "time: this game is not saved yet. Check it and press Save to record it as a "
+                "new game."
+            )
+            % {"game": game.pk}
+        )
+        self.game = game
+
+
+def resubmitted(game: Game, prepared: GameInput) -> Game:
+    """``game``, the one a form's key saved, if ``prepared`` is that game again (a double click,
+    a refresh); otherwise raises :class:`SubmissionReused`: never drop another game silently."""
+    rows = list(
+        game.results.order_by("seat").values_list("player_id", "score", "left", "middle", "right")
+    )
+    papers = [
+        None if middle is None else (left, middle, right) for _p, _s, left, middle, right in rows
+    ]
+    same = (
+        game.played_at == prepared.played_at
+        and game.bula == prepared.bula
+        and game.ended_early == prepared.ended_early
+        and [row[0] for row in rows] == list(prepared.player_ids)
+        and [row[1] for row in rows] == list(prepared.scores)
+        and papers == [None if paper is None else tuple(paper) for paper in prepared.papers]
+    )
+    if not same:
+        raise SubmissionReused(game)
+    return game
+
+
+def players_now(entries: Sequence[Entry]) -> tuple[Sequence[Entry], dict[int, date]]:
+    """The entries with each player merged into another since the form was read replaced by
+    that player (``entries`` itself when nobody was), and the birth dates of the players (read
+    in the same query); raises ValidationError when a player was deleted, or merged into
+    another player of the same game. Call it with the league locked: a merge then has either
+    finished or not begun."""
+    ids = [entry.player_id for entry in entries]
+    rows = dict(Player.objects.filter(pk__in=ids).values_list("pk", "birth_date"))
+    born = {pk: birth for pk, birth in rows.items() if birth is not None}
+    present = set(rows)
+    if len(present) == len(set(ids)):
+        return entries, born
+    aliases = {
+        alias.merged_id: alias
+        for alias in PlayerAlias.objects.filter(merged_id__in=set(ids) - present).select_related(
+            "player"
+        )
+    }
+    now = []
+    for entry in entries:
+        if entry.player_id in present:
+            now.append(entry)
+            continue
+        alias = aliases.get(entry.player_id)
+        if alias is None:
+            raise ValidationError(
+                _("A player of this game was deleted meanwhile: enter the game again.")
+            )
+        if alias.player_id in ids:
+            raise ValidationError(
+                _(
+                    "%(source)s was merged into %(target)s meanwhile, who is also at this table: "
+                    "check the players."
+                )
+                % {"source": alias.name, "target": alias.player.name}
+            )
+        now.append(dataclasses.replace(entry, player_id=alias.player_id))
+    return now, birth_dates(entry.player_id for entry in now)
+
+
 def game_update(
     *,
     game: Game,
@@ -107,6 +205,7 @@ def game_update(
         prepared = prepare_game(
             league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
         )
+        check_births(played_at, prepared.player_ids)
         game = _still_there(game)
         before = game_snapshot(game)
         old_key = game.order_key
@@ -146,22 +245,20 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
     if entry.action != AuditAction.DELETE or not entry.before:
         raise ValidationError(_("Only a deleted game can be restored."))
     snapshot = entry.before
+    played_at, entries = read_snapshot(snapshot)
     with transaction.atomic():
         league = lock(entry.league)
         if Game.objects.filter(pk=snapshot["id"]).exists():
             raise ValidationError(_("That game has already been restored."))
-        player_ids = {row["player_id"] for row in snapshot["results"]}
+        player_ids = {entry.player_id for entry in entries}
         if Player.objects.filter(pk__in=player_ids).count() != len(player_ids):
             raise ValidationError(_("A player of that game no longer exists."))
-        played_at = datetime.fromisoformat(snapshot["played_at"])
-        entries = [
-            Entry(
-                player_id=row["player_id"],
-                score=row["score"],
-                paper=tuple(row["paper"]) if row["paper"] else None,
+        again = _same_game_in(league, played_at, entries)
+        if again is not None:
+            # Imported again after a replace: restoring it would count it twice.
+            raise ValidationError(
+                _("The league has this game again, as game #%(game)d.") % {"game": again}
             )
-            for row in sorted(snapshot["results"], key=lambda row: row["seat"])
-        ]
         prepared = prepare_game(
             league,
             played_at=played_at,
@@ -183,6 +280,61 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
         replay(league, since=game.order_key)
         audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
     return game
+
+
+def read_snapshot(snapshot) -> tuple[datetime, list[Entry]]:
+    """A deleted game's audit snapshot (:func:`game_snapshot`) read back: its time and its
+    entries in seat order. Raises ValidationError when it is not a snapshot this app writes (a
+    damaged or hand-made audit entry), never a 500."""
+    try:
+        if type(snapshot.get("id")) is not int or type(snapshot.get("note")) is not str:
+            raise TypeError
+        if snapshot.get("bula") is not None and type(snapshot["bula"]) is not int:
+            raise TypeError
+        if type(snapshot.get("ended_early")) is not bool:
+            raise TypeError
+        entered_by = snapshot.get("entered_by_id")
+        if entered_by is not None and type(entered_by) is not int:
+            raise TypeError
+        played_at = datetime.fromisoformat(snapshot["played_at"])
+        if played_at.tzinfo is None:
+            raise TypeError
+        rows = sorted(snapshot["results"], key=lambda row: row["seat"])
+        entries = []
+        for row in rows:
+            paper = row["paper"]
+            if type(row["player_id"]) is not int or type(row["score"]) not in (int, float):
+                raise TypeError
+            if paper is not None and (
+                type(paper) is not list or len(paper) != 3 or {type(p) for p in paper} != {int}
+            ):
+                raise TypeError
+            entries.append(
+                Entry(
+                    player_id=row["player_id"],
+                    score=row["score"],
+                    paper=tuple(paper) if paper else None,
+                )
+            )
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise ValidationError(
+            _("The audit entry of that game is damaged: it cannot be restored.")
+        ) from None
+    return played_at, entries
+
+
+def _same_game_in(league: League, played_at: datetime, entries: Sequence[Entry]) -> int | None:
+    """The id of a game of ``league`` at that time with the same players and scores, if any."""
+    wanted = sorted((entry.player_id, entry.score) for entry in entries)
+    rows = (
+        Result.objects.filter(game__league=league, game__played_at=played_at)
+        .order_by("game_id")
+        .values_list("game_id", "player_id", "score")
+    )
+    for game_id, seats in itertools.groupby(rows, key=itemgetter(0)):
+        if sorted((player, score) for _g, player, score in seats) == wanted:
+            return game_id
+    return None
 
 
 def standing_set_start_rating(

@@ -30,6 +30,7 @@ from ratings.models import (
     Standing,
     TableSeat,
 )
+from ratings.player_names import clean_player_name
 from ratings.versioning import lock_rows
 
 
@@ -148,7 +149,10 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             Player.objects.filter(pk=source.pk).update(user=None)
             Player.objects.filter(pk=target.pk).update(user_id=user_id)
         PlayerAlias.objects.filter(player=source).update(player=target)
-        PlayerAlias.objects.create(slug=source.slug, player=target)
+        # The old address redirects, and the name typed again finds the target.
+        PlayerAlias.objects.create(
+            slug=source.slug, player=target, name=source.name, merged_id=source.pk
+        )
         source.delete()
 
         if not leagues:
@@ -170,18 +174,17 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
 
 
 def player_rename(*, player: Player, name: str, actor=None) -> Player:
-    """Give a player a new name and the slug made from it; the old address redirects."""
+    """Give a player a new name (as :func:`~ratings.player_names.clean_player_name` stores it)
+    and the slug made from it; the old address redirects. Refused (ValidationError) for a name
+    the rule refuses or another player has."""
+    name = clean_player_name(name)
     with transaction.atomic():
         player = lock_rows(Player.objects.all()).get(pk=player.pk)
-        taken = Player.objects.by_names([name])
-        if any(other.pk != player.pk for other in taken.values()):
-            raise ValidationError(
-                _("The club already has a player called %(name)s.") % {"name": name}
-            )
+        Player.objects.check_free(name, keep=player)
         old_slug, before = player.slug, _player_data(player)
         player.name = name
         player.slug = Player.objects.free_slug(name, keep=player)
-        player.save(update_fields=["name", "slug", "search_key"])
+        player.save(update_fields=["name", "slug", "search_key", "name_key"])
         if player.slug != old_slug:
             PlayerAlias.objects.filter(slug=player.slug).delete()
             PlayerAlias.objects.create(slug=old_slug, player=player)

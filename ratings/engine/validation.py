@@ -9,18 +9,18 @@ no path can go around.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings import dates
 from ratings.engine.state import Entry, GameInput
-from ratings.models import League
+from ratings.models import League, Player
 
-# Games before this year are typing mistakes (and years before 1 or after 9999 break the
-# calendar arithmetic of every page that shows them).
-EARLIEST_YEAR = 1900
+# The date rule is ratings.dates.GAME (events and restore take theirs from there too).
+EARLIEST_YEAR = dates.EARLIEST_YEAR
 
 
 class InvalidGame(ValidationError):
@@ -33,19 +33,36 @@ class InvalidGame(ValidationError):
 
 def latest_allowed() -> datetime:
     """The latest time a game may be dated: a day ahead, for clocks and time zones that differ."""
-    return timezone.now() + timedelta(days=1)
+    return dates.GAME.latest()
 
 
 def check_played_at(played_at: datetime | None, latest: datetime | None = None) -> None:
-    """The one rule for a game's date, on every path: from 1900 in the club's calendar (its
-    time zone, whatever zone ``played_at`` comes in) up to a day from now (``latest``, when a
-    caller checking many games has worked it out once)."""
-    if played_at is None:
-        raise ValidationError(_("When the game was played is missing."))
-    if timezone.localtime(played_at, timezone.get_default_timezone()).year < EARLIEST_YEAR:
-        raise ValidationError(_("That date is too long ago."))
-    if played_at > (latest or latest_allowed()):
-        raise ValidationError(_("That date is in the future."))
+    """The one rule for a game's date, on every path (:data:`ratings.dates.GAME`): from 1900 in
+    the club's calendar (its time zone, whatever zone ``played_at`` comes in) up to a day from
+    now (``latest``, when a caller checking many games has worked it out once)."""
+    dates.GAME.check(played_at, latest)
+
+
+def game_refusal(
+    seats: tuple[int, int],
+    played_at: datetime,
+    player_ids: Sequence[int],
+    latest: datetime | None = None,
+) -> str | None:
+    """The rules every game has, whatever its system, as one predicate: why a game of a league
+    seating ``seats`` (low, high) is refused, or None. :func:`check_game` raises its answer, and
+    :func:`prepare_scored_games` asks it of every imported game, so no path has its own copy."""
+    low, high = seats
+    count = len(player_ids)
+    if not low <= count <= high:
+        if low == high:
+            message = _("A game of this league has exactly %(n)d players, not %(got)d.")
+        else:
+            message = _("A game of this league has %(low)d to %(high)d players, not %(got)d.")
+        return message % {"n": low, "low": low, "high": high, "got": count}
+    if len(set(player_ids)) != count:
+        return _("A player can take only one seat in a game.")
+    return dates.GAME.refusal(played_at, latest)
 
 
 def check_game(
@@ -55,18 +72,44 @@ def check_game(
     latest: datetime | None = None,
 ) -> None:
     """The rules every game has, whatever its system: its date, seat count, no player twice."""
-    low, high = league.rating_system.seats
-    if not low <= len(player_ids) <= high:
-        if low == high:
-            message = _("A game of this league has exactly %(n)d players, not %(got)d.")
-        else:
-            message = _("A game of this league has %(low)d to %(high)d players, not %(got)d.")
-        raise ValidationError(
-            message % {"n": low, "low": low, "high": high, "got": len(player_ids)}
+    message = game_refusal(league.rating_system.seats, played_at, player_ids, latest)
+    if message is not None:
+        raise ValidationError(message)
+
+
+def birth_refusal(
+    played_at: datetime, player_ids: Sequence[int], born: dict[int, date]
+) -> str | None:
+    """Why a game is refused by its players' birth dates (``born``, by player id): a game
+    cannot be played before a player was born (FIDE counts their age from the birth date, and
+    the admin would then refuse to save the player at all). None if it is not."""
+    day = None
+    for player_id in player_ids:
+        birth = born.get(player_id)
+        if birth is None:
+            continue
+        day = day or timezone.localdate(played_at)
+        if day < birth:
+            return _("A player of this game was born on %(born)s, after the day of the game.") % {
+                "born": birth.isoformat()
+            }
+    return None
+
+
+def birth_dates(player_ids) -> dict[int, date]:
+    """The birth dates the club knows of these players, by id."""
+    return dict(
+        Player.objects.filter(pk__in=set(player_ids), birth_date__isnull=False).values_list(
+            "pk", "birth_date"
         )
-    if len(set(player_ids)) != len(player_ids):
-        raise ValidationError(_("A player can take only one seat in a game."))
-    check_played_at(played_at, latest)
+    )
+
+
+def check_births(played_at: datetime, player_ids: Sequence[int]) -> None:
+    """Raise ValidationError if a player of the game was born after it (:func:`birth_refusal`)."""
+    message = birth_refusal(played_at, player_ids, birth_dates(player_ids))
+    if message is not None:
+        raise ValidationError(message)
 
 
 def prepare_game(
@@ -95,33 +138,33 @@ def prepare_game(
 
 
 def prepare_scored_games(
-    league: League, games: Iterable[tuple[datetime, list[int], Sequence[float]]]
+    league: League,
+    games: Iterable[tuple[datetime, list[int], Sequence[float]]],
+    *,
+    born: dict[int, date],
 ) -> list[GameInput]:
     """Check many games given as (played_at, player ids, scores), as a file brings them.
 
     The same rules as :func:`prepare_game` (scores must be finite, and the system's own rules:
-    a head-to-head game is a win and a loss or a draw); raises :class:`InvalidGame` with the
-    position of the first game refused.
+    a head-to-head game is a win and a loss or a draw, and no player born after the game:
+    ``born`` holds the players' :func:`birth_dates`, read once); raises :class:`InvalidGame` with
+    the position of the first game refused.
     """
     system = league.rating_system
-    low, high = system.seats
+    seats = system.seats
     latest = latest_allowed()
     checked_scores = system.checked_scores
     prepared = []
     for index, (played_at, player_ids, scores) in enumerate(games):
-        count = len(player_ids)
         try:
-            # The common case in one expression (a file brings a hundred thousand games); any
-            # doubt goes through check_game for its message. A time in another zone than the
-            # club's may show a year one off the club's, so 1900 itself is a doubt.
-            if (
-                not low <= count <= high
-                or len(set(player_ids)) != count
-                or played_at.year <= EARLIEST_YEAR
-                or played_at > latest
-            ):
-                check_game(league, played_at, player_ids, latest)
-            if len(scores) != count:
+            # The very predicate check_game raises (looked up here, not copied), then the
+            # system's own score rule.
+            message = game_refusal(seats, played_at, player_ids, latest)
+            if message is None and born:
+                message = birth_refusal(played_at, player_ids, born)
+            if message is not None:
+                raise ValidationError(message)
+            if len(scores) != len(player_ids):
                 raise ValidationError(_("Every seat needs a score that is a finite number."))
             checked = checked_scores(scores)
         except ValidationError as error:

@@ -4,8 +4,11 @@ created and run on the event pages, which keep their rules (ratings/events/servi
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 
+from ratings.events import services
 from ratings.models import Event, EventPlayer, EventTable
 
 
@@ -23,8 +26,25 @@ class EventPlayerInline(admin.TabularInline):
         return super().get_queryset(request).select_related("player").order_by("player__name")
 
 
+class EventAdminForm(forms.ModelForm):
+    """An event as staff re-date it: the service's rule for when an event starts."""
+
+    class Meta:
+        model = Event
+        fields = ("name", "starts_at", "organiser")
+
+    def clean_starts_at(self):
+        starts_at = self.cleaned_data.get("starts_at")
+        try:
+            services.check_event_start(starts_at)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["starts_at"]) from None
+        return starts_at
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventAdminForm
     list_display = ("name", "league", "starts_at", "organiser", "closed_at")
     list_filter = ("league",)
     list_select_related = ("league", "organiser")

@@ -25,6 +25,7 @@ from ratings.forms.players import (
 )
 from ratings.models import DrawMethod, Event, League, Player, Scoring
 from ratings.names import NameIndex
+from ratings.player_names import name_key
 
 # Rows for names on a new event's form; "More rows" adds as many again.
 PLAYER_ROWS = 12
@@ -64,7 +65,7 @@ class PlayerRowsMixin:
         club: NameIndex | None = None
         seen: dict[str, int] = {}
         for row, name in names.items():
-            key = name.lower()
+            key = name_key(name)
             if key in seen:
                 self.add_error(
                     f"player_{row}",
@@ -131,11 +132,21 @@ class EventForm(PlayerRowsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         low, high = system.event_table_sizes
         self.fields["table_size"].choices = [(n, str(n)) for n in range(low, high + 1)]
-        self.fixed_table_size = low == high
+        # The one size a league's tables have (Preferans: 3), or None: the page writes this
+        # number, never the posted one (a missing or non-numeric size answered 500).
+        self.fixed_table_size = low if low == high else None
         self.fields["scoring"].choices = [
             (code, label) for code, label in Scoring.choices if code in system.event_scorings
         ]
         self.add_player_rows(rows)
+
+    def clean_starts_at(self):
+        starts_at = self.cleaned_data["starts_at"]
+        try:
+            services.check_event_start(starts_at)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["starts_at"]) from None
+        return starts_at
 
     def clean_points_per_place(self) -> list[int]:
         text = self.cleaned_data["points_per_place"].strip()

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ratings import engine
+from ratings import dates, engine
 from ratings.algorithms import seating
 from ratings.events import selectors
 from ratings.models import (
@@ -42,7 +42,6 @@ from ratings.models import (
     Scoring,
     TableSeat,
 )
-from ratings.models.players import normalise_name
 from ratings.versioning import lock_rows
 
 # Points per place must be whole numbers, and not absurd ones.
@@ -104,6 +103,14 @@ def check_event_rules(
         raise ValidationError({"rounds_total": _("An event has 1 to 100 rounds, or open-ended.")})
 
 
+def check_event_start(starts_at: datetime | None) -> None:
+    """The one rule for when an event starts (:data:`ratings.dates.EVENT`), as a refusal of the
+    field ``starts_at``: the service, the organiser's form and the admin all ask it."""
+    message = dates.EVENT.refusal(starts_at)
+    if message is not None:
+        raise ValidationError({"starts_at": message})
+
+
 def event_create(
     *,
     league: League,
@@ -125,6 +132,7 @@ def event_create(
     """
     if table_size is None:
         table_size = league.rating_system.event_table_sizes[0]
+    check_event_start(starts_at)
     check_event_rules(
         league,
         table_size=table_size,
@@ -196,8 +204,7 @@ def event_players_add(
 
 def _named(name: str) -> Player:
     """The player called ``name`` (in any case or spacing), created if the club has none."""
-    existing = Player.objects.by_names([name]).get(normalise_name(name).lower())
-    return existing or Player.objects.create_named(name)
+    return Player.objects.get_or_create_named(name)
 
 
 def _lock(event: Event) -> Event:
@@ -430,7 +437,15 @@ def table_record_game(
         if table.game_id is not None:
             game = Game.objects.get(pk=table.game_id)
             if submission_key is not None and game.submission_key == submission_key:
-                return game
+                # The same paper again, or SubmissionReused: never another one dropped.
+                prepared = engine.prepare_game(
+                    event.league,
+                    played_at=played_at,
+                    entries=entries,
+                    bula=bula,
+                    ended_early=ended_early,
+                )
+                return engine.resubmitted(game, prepared)
         refusal = table_refusal(table)
         if refusal is not None:
             raise ValidationError(refusal)

@@ -37,6 +37,7 @@ from ratings.forms.players import (
 )
 from ratings.models import EventTable, Game, League, Player
 from ratings.names import NameIndex
+from ratings.player_names import name_key
 
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
 MAX_COLUMN = 1_000_000
@@ -157,7 +158,7 @@ class GameForm(forms.Form):
             name = names[seat]
             if not name:
                 continue
-            key = name.lower()
+            key = name_key(name)
             if key in seen:
                 self.add_error(
                     f"player_{seat}",
@@ -188,8 +189,8 @@ class GameForm(forms.Form):
     def _check_table_players(self) -> None:
         """A table's paper has the table's players, in the seats they really sat in (the paper's
         order decides a Preferans game's final scores), not necessarily the draw's."""
-        typed = {name.lower() for name in self._names_in_seat_order() if name}
-        if typed and typed != {name.lower() for name in self.table_names}:
+        typed = {name_key(name) for name in self._names_in_seat_order() if name}
+        if typed and typed != {name_key(name) for name in self.table_names}:
             self.add_error(
                 None,
                 _("Table %(table)d seats %(names)s: enter the paper of those players.")
@@ -216,10 +217,14 @@ class GameForm(forms.Form):
         return ids
 
     def prepared(self) -> engine.GameInput:
+        ids = self.placeholder_ids()
+        played_at = self.cleaned_data["played_at"]
+        # The engine's rules, here so the preview says what the save would refuse.
+        engine.check_births(played_at, ids)
         return engine.prepare_game(
             self.league,
-            played_at=self.cleaned_data["played_at"],
-            entries=self.entries(self.placeholder_ids()),
+            played_at=played_at,
+            entries=self.entries(ids),
             **self.game_fields(),
         )
 
@@ -249,11 +254,11 @@ class GameForm(forms.Form):
                 # Created in one order by every request, so two forms creating the same two new
                 # players wait for each other instead of deadlocking.
                 new = {
-                    name.lower(): Player.objects.get_or_create_named(name)
+                    name_key(name): Player.objects.get_or_create_named(name)
                     for name in sorted(self.new_player_names, key=_creation_order)
                 }
                 ids = [
-                    player.pk if player else new[name.lower()].pk
+                    player.pk if player else new[name_key(name)].pk
                     for player, name in zip(self.players, self._names_in_seat_order(), strict=True)
                 ]
                 if self.table is not None:
@@ -280,7 +285,7 @@ class GameForm(forms.Form):
 
 def _creation_order(name: str) -> tuple[str, str]:
     """New players are created by slug, then name: the order of the unique keys they take."""
-    return (slugify(name, allow_unicode=True), name.lower())
+    return (slugify(name, allow_unicode=True), name_key(name))
 
 
 # The minus signs keyboards type: "-", the real minus sign "−" (the club's pages write it, so

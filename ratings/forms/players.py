@@ -10,33 +10,29 @@ them are in :mod:`ratings.forms.games`, the organiser's in :mod:`ratings.events.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import engine, selectors
+from ratings import dates, selectors
 from ratings.models import Game, Player
-from ratings.models.players import normalise_name
 from ratings.names import NameIndex, close_matches, name_keys
+from ratings.player_names import clean_player_name
 
-# Invisible characters that reverse or isolate the direction of the text after them.
-DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # Birth dates before this year are typing mistakes, as game dates are (the engine's rule).
-EARLIEST_YEAR = engine.EARLIEST_YEAR
+EARLIEST_YEAR = dates.EARLIEST_YEAR
 DATETIME_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]
 
 
 class PlayerNameField(forms.CharField):
-    """A player's display name: trimmed, inner spaces collapsed, something readable in it."""
+    """A player's display name as :func:`~ratings.player_names.clean_player_name` takes it."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 60)
@@ -49,20 +45,8 @@ class PlayerNameField(forms.CharField):
         value = super().clean(value)
         if not value:
             return value
-        value = normalise_name(value)
-        if not any(ch.isalnum() for ch in value):
-            raise ValidationError(_("A name needs at least one letter or digit."))
-        if any(unicodedata.category(ch) == "Cc" for ch in value):
-            raise ValidationError(_("A name cannot contain control characters."))
-        if any(ch in DIRECTION_CONTROLS for ch in value):
-            # They reorder the text around them: a name could pose as another on the boards.
-            raise ValidationError(_("A name cannot contain text-direction controls."))
-        if "\ufffd" in value:
-            # What a browser's bytes that were not UTF-8 decode to: the name was mangled.
-            raise ValidationError(
-                _("A name cannot contain characters that could not be read (�): retype it.")
-            )
-        return value
+        # The one rule for a name, on every path (ratings.player_names).
+        return clean_player_name(value)
 
 
 def check_birth_date(born: date, player: Player | None = None) -> None:
@@ -113,24 +97,16 @@ class PlayerForm(forms.ModelForm):
 
     def clean_name(self):
         name = self.cleaned_data["name"]
-        if Player.objects.by_names([name]):
-            raise ValidationError(
-                _("The club already has a player called %(name)s.") % {"name": name}
-            )
+        Player.objects.check_free(name)
         return name
 
     def save(self, commit=True):
         """The new player; or, when another member added the same name a moment ago (after
         this form was checked), that player: the club has one player per name, and both asked
         for them to exist."""
-        name = self.cleaned_data["name"]
-        try:
-            return Player.objects.create_named(name, birth_date=self.cleaned_data.get("birth_date"))
-        except IntegrityError:
-            found = Player.objects.by_names([name]).get(name.lower())
-            if found is None:
-                raise
-            return found
+        return Player.objects.get_or_create_named(
+            self.cleaned_data["name"], birth_date=self.cleaned_data.get("birth_date")
+        )
 
 
 @dataclass(frozen=True)
@@ -168,6 +144,21 @@ def accept_new_name(form: forms.Form, seat: int, name: str, club: NameIndex) -> 
             % {"name": name, "matches": ", ".join(matches)},
         )
     return confirmed
+
+
+def with_chosen_player(data):
+    """The form's data with a suggested player put in their seat, when a "Did you mean …?"
+    button sent it (``use_player_<seat>``); choosing is never saving, so it shows the preview."""
+    chosen = [key for key in data if key.startswith("use_player_")]
+    if not chosen:
+        return data
+    seat = chosen[0].removeprefix("use_player_")
+    data = data.copy()
+    if seat.isdigit():
+        data[f"player_{seat}"] = data[chosen[0]]
+        data.pop(f"new_player_{seat}", None)
+    data.pop("save", None)
+    return data
 
 
 # Picking a player by part of the name ---------------------------------------------------------

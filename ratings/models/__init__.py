@@ -2,8 +2,9 @@
 (:mod:`~ratings.models.leagues`), games and each player's result in a game
 (:mod:`~ratings.models.games`), standings (:mod:`~ratings.models.standings`), the audit trail
 (:mod:`~ratings.models.audit`), rayter files waiting for confirmation
-(:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`) and
-the API's tokens (:mod:`~ratings.models.api_tokens`);
+(:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`), a
+league's stored backtest (:mod:`~ratings.models.backtests`) and the API's tokens
+(:mod:`~ratings.models.api_tokens`);
 club nights and tournaments are in :mod:`ratings.events.models`, the digital paper's papers and
 deals in :mod:`ratings.papers.models`. Django looks for an app's models
 in this package, so every model is imported here: use them from here
@@ -25,9 +26,10 @@ from ratings.events.models import (
 )
 from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
 from ratings.models.audit import AuditAction, AuditEntry
+from ratings.models.backtests import StoredBacktest
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
-from ratings.models.players import Player, PlayerAlias, PlayerQuerySet, normalise_name
+from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
@@ -61,7 +63,7 @@ __all__ = [
     "Speed",
     "Standing",
     "StandingQuerySet",
+    "StoredBacktest",
     "System",
     "TableSeat",
-    "normalise_name",
 ]

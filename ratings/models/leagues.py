@@ -54,6 +54,14 @@ class League(models.Model):
             "shows them). Empty: never."
         ),
     )
+    # Preferans: how many refe a digital paper may write (prefko's library's ``refas``); each
+    # paper started in the league takes it as its default.
+    refas = models.PositiveSmallIntegerField(
+        _("refe cap"),
+        null=True,
+        blank=True,
+        help_text=_("Preferans: the most refe a paper may write. Empty: no cap."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

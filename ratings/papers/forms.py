@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Player, normalise_name
+from ratings.models import Player
+from ratings.player_names import name_key
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),
@@ -68,7 +69,7 @@ class PaperStartForm(forms.Form):
         found = Player.objects.by_names(names)
         players = []
         for seat, name in zip(SEATS, names, strict=True):
-            player = found.get(normalise_name(name).lower())
+            player = found.get(name_key(name))
             if player is None:
                 self.add_error(
                     f"player_{seat}",
@@ -86,9 +87,13 @@ class DealForm(forms.Form):
     other seat followed, passed or invited, with tricks and a fall; the declarer's fall.
 
     ``after`` is how many deals the phone saw: a second phone entering the same deal is told.
+    ``submission_key`` is this deal's one-time key (made anew for each deal form): the same deal
+    sent again (the phone's offline queue, a double tap) is recorded once. Optional, so a page
+    drawn before the key existed still posts.
     """
 
     after = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    submission_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(
         label=_("Deal"), choices=KIND_CHOICES, initial="played", widget=forms.RadioSelect
     )

@@ -119,12 +119,20 @@ class Deal(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The phone's one-time key for this deal (as a game form's ``submission_key``): the same
+    # key again finds the deal already recorded, never a second one (deal_submission_once).
+    submission_key = models.UUIDField(_("submission key"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("deal")
         verbose_name_plural = _("deals")
         ordering = ["paper", "number"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["submission_key"],
+                condition=Q(submission_key__isnull=False),
+                name="deal_submission_once",
+            ),
             models.UniqueConstraint(fields=["paper", "number"], name="deal_number_once"),
             models.CheckConstraint(condition=Q(number__gt=0), name="deal_number_positive"),
         ]

@@ -99,11 +99,6 @@ class DealRow:
     value: int | None
     defence: list[tuple[str, str, int, bool]]  # (name, play, tricks, fell)
 
-    @property
-    def kontra_name(self) -> str:
-        """The level as said at the table (the game's own words: kontra ... mortkontra)."""
-        return paper_rules.KONTRA_LEVELS[self.kontra]
-
 
 @dataclass(frozen=True)
 class PaperPage:
@@ -179,6 +174,8 @@ def _deal_row(deal: Deal, names: list[str]) -> DealRow:
     if entered.get("refa"):
         return DealRow(deal.number, True, deal.repealed, "", "", False, False, 0, False, None, [])
     hand = paper_rules.hand_from_entry(entered)
+    if "contract" not in entered:
+        return _logged_deal_row(deal, hand, names)
     return DealRow(
         number=deal.number,
         refa=False,
@@ -198,5 +195,32 @@ def _deal_row(deal: Deal, names: list[str]) -> DealRow:
                 bool(f.get("failed")) and f.get("play") == "followed",
             )
             for f in entered["followers"]
+        ],
+    )
+
+
+def _logged_deal_row(deal: Deal, hand: dict, names: list[str]) -> DealRow:
+    """A deal kept as the log says it (a game posted to the API as its deals): its value, but
+    no contract, igra, refa or kontra, which the log does not tell."""
+    declarer = hand["declarer"]
+    return DealRow(
+        number=deal.number,
+        refa=False,
+        repealed=deal.repealed,
+        declarer=names[declarer["seat"] - 1],
+        contract="",
+        igra=False,
+        on_refa=False,
+        kontra=0,
+        failed=declarer["failed"],
+        value=hand["value"],
+        defence=[
+            (
+                names[f["seat"] - 1],
+                "followed" if f["followed"] else "passed",
+                f["tricks"],
+                f["failed"],
+            )
+            for f in hand["followers"]
         ],
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from uuid import UUID
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -102,17 +103,30 @@ def _seen(deals: Sequence[Deal], after: int) -> None:
     if len(deals) != after:
         raise ValidationError(
             _(
-                "The paper has %(count)d deals now, not %(seen)d: another phone entered one "
+                "Deals on the paper now: %(count)d, not %(seen)d: another phone entered one "
                 "meanwhile. Look at the paper, then enter yours if it is still to come."
             )
             % {"count": len(deals), "seen": after}
         )
 
 
-def deal_add(*, paper: DigitalPaper, entered: dict, after: int, actor=None) -> Deal:
-    """Add the next deal; ``after`` is how many deals the phone saw (two phones at once)."""
+def deal_add(
+    *, paper: DigitalPaper, entered: dict, after: int, key: UUID | None = None, actor=None
+) -> Deal:
+    """Add the next deal; ``after`` is how many deals the phone saw (two phones at once).
+
+    ``key``: the phone's one-time key for this deal (a form's ``submission_key``). The same key
+    again returns the deal already recorded, never a second one: a deal kept on a phone while
+    the network was down may be sent twice. Two phones tapping one deal each make their own key:
+    those are told by ``after``.
+    """
     with transaction.atomic():
         paper = _lock(paper)
+        if key is not None:
+            # Under the paper's lock: the other copy of this key, if any, has committed.
+            recorded = Deal.objects.filter(submission_key=key).first()
+            if recorded is not None:
+                return recorded
         _refuse_finished(paper)
         deals = _deals(paper)
         _seen(deals, after)
@@ -121,6 +135,7 @@ def deal_add(*, paper: DigitalPaper, entered: dict, after: int, actor=None) -> D
             number=len(deals) + 1,
             entered=entered,
             entered_by=actor if getattr(actor, "is_authenticated", False) else None,
+            submission_key=key,
         )
         _check(paper, [*deals, deal])
         deal.save()
@@ -269,3 +284,60 @@ def paper_finish(
         paper.ended_early = ended_early
         paper.save(update_fields=["game", "finished_at", "ended_early"])
     return game
+
+
+def log_drawn(
+    *, bula: int, refas: int | None, hands: list, ended_early: bool = False
+) -> paper_rules.Paper:
+    """The paper a whole deal log draws (a game posted as its deals, in the log format of
+    ``manage.py paper_from_deals``): ValidationError naming the hand the rules refuse, or when
+    the bulas have not run out and the game did not end early."""
+    try:
+        drawn = paper_rules.draw_paper(
+            paper_rules.parse_log({"bula": bula, "refas": refas, "hands": hands})
+        )
+    except paper_rules.PaperError as error:
+        raise _refused(error) from None
+    _over(drawn, ended_early)
+    return drawn
+
+
+def paper_of_game(
+    *, game: Game, hands: list, refas: int | None, ended_early: bool = False, actor=None
+) -> DigitalPaper:
+    """Keep a game rated from its deal log (the API) as a finished digital paper: the paper and
+    deals the phone stores, so the game's page, exports, backup and statistics have its deals.
+
+    Each deal keeps its hand as the log says it (:func:`paper_rules.hand_from_entry` reads that
+    form too). Call it in the transaction that recorded the game: ValidationError, rolling the
+    game back, if the deals do not give the game's players and columns.
+    """
+    results = list(game.results.order_by("seat"))
+    if len(results) != 3:
+        raise ValidationError(_("A paper needs three different players."))
+    paper = DigitalPaper.objects.create(
+        league_id=game.league_id,
+        player_1_id=results[0].player_id,
+        player_2_id=results[1].player_id,
+        player_3_id=results[2].player_id,
+        bula=game.bula,
+        refas=refas,
+        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+        finished_at=timezone.now(),
+        ended_early=ended_early,
+        game=game,
+    )
+    deals = []
+    for number, hand in enumerate(hands, start=1):
+        repealed = isinstance(hand, dict) and hand.get("repealed") is True
+        try:
+            entered = paper_rules.hand_from_entry(hand, repealed=repealed)
+        except paper_rules.PaperError as error:
+            raise _refused(paper_rules.PaperError(f"hand {number}: {error}")) from None
+        entered.pop("repealed", None)  # the deal's own flag
+        deals.append(Deal(paper=paper, number=number, entered=entered, repealed=repealed))
+    Deal.objects.bulk_create(deals)
+    drawn = _check(paper, deals)
+    if list(drawn.columns) != [result.paper for result in results]:
+        raise ValidationError(_("The deals do not give the game's columns."))
+    return paper

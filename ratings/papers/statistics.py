@@ -82,7 +82,8 @@ def _count(stats: DealStatistics, seat: int, hand: dict, entered: dict) -> None:
     value = hand["value"]
     declarer = hand["declarer"]
     if declarer["seat"] == seat:
-        line = stats.by_contract[entered["contract"]]
+        # A deal kept as the log says it (posted to the API) tells no contract.
+        line = stats.by_contract.get(entered.get("contract"), ContractLine(""))
         stats.declared += 1
         line.declared += 1
         if not declarer["failed"]:
@@ -97,3 +98,65 @@ def _count(stats: DealStatistics, seat: int, hand: dict, entered: dict) -> None:
             stats.follows += 1
             stats.supe_written += value * follower["tricks"]
             stats.falls += follower["failed"]
+
+
+@dataclass
+class SideDeals:
+    """One of two players declaring with the other at the table (the other then defends)."""
+
+    declared: int = 0
+    made: int = 0
+    followed: int = 0  # the other followed
+    supe: int = 0  # what the other wrote against them, tricks x value
+    falls: int = 0  # the other followed and fell
+
+    @property
+    def made_percent(self) -> float | None:
+        return 100 * self.made / self.declared if self.declared else None
+
+
+@dataclass
+class PairDeals:
+    """The deals two players played against each other in one league: one declared, the other
+    defended (at a table of three, the other is always a follower)."""
+
+    papers: int = 0
+    first: SideDeals = field(default_factory=SideDeals)  # the first player declaring
+    second: SideDeals = field(default_factory=SideDeals)  # the second player declaring
+
+
+def pair_deal_statistics(a: Player, b: Player) -> dict[int, PairDeals]:
+    """By league, the deals ``a`` and ``b`` played against each other (one query: the deals of
+    the papers they both sat at, with each paper). Repealed deals count for nothing."""
+    both = (Q(paper__player_1=a) | Q(paper__player_2=a) | Q(paper__player_3=a)) & (
+        Q(paper__player_1=b) | Q(paper__player_2=b) | Q(paper__player_3=b)
+    )
+    deals = (
+        Deal.objects.filter(both, repealed=False)
+        .select_related("paper")
+        .order_by("paper_id", "number")
+    )
+    pairs: dict[int, PairDeals] = {}
+    papers: dict[int, set[int]] = {}
+    for deal in deals:
+        paper = deal.paper
+        pair = pairs.setdefault(paper.league_id, PairDeals())
+        papers.setdefault(paper.league_id, set()).add(paper.pk)
+        hand = paper_rules.hand_from_entry(deal.entered)
+        if hand.get("refa"):
+            continue
+        seats = (paper.player_1_id, paper.player_2_id, paper.player_3_id)
+        declarer = seats[hand["declarer"]["seat"] - 1]
+        if declarer not in (a.pk, b.pk):
+            continue
+        side, other = (pair.first, b.pk) if declarer == a.pk else (pair.second, a.pk)
+        side.declared += 1
+        side.made += not hand["declarer"]["failed"]
+        for follower in hand["followers"]:
+            if seats[follower["seat"] - 1] == other and follower["followed"]:
+                side.followed += 1
+                side.supe += hand["value"] * follower["tricks"]
+                side.falls += follower["failed"]
+    for league_id, pair in pairs.items():
+        pair.papers = len(papers[league_id])
+    return pairs

@@ -31,14 +31,15 @@ from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ratings import engine
 from ratings.algorithms import rayter, rayter_format
 from ratings.engine.validation import latest_allowed
-from ratings.models import League, Player
+from ratings.models import EventTable, Game, League, Player, Result
 from ratings.names import NameIndex
+from ratings.player_names import clean_player_name, name_key
 from ratings.selectors import league_standings_rows
 from ratings.systems import for_rayter_score_type
 
@@ -226,7 +227,7 @@ def _name_problems(
                 continue
             checked.add(name)
             line = _line_of(lines, game.line, name)
-            first = first_spelling.setdefault(name.lower(), (name, line))
+            first = first_spelling.setdefault(name_key(name), (name, line))
             if first[0] != name:
                 problems.append(
                     Problem(
@@ -243,6 +244,11 @@ def _name_problems(
                         f" names have at most {PLAYER_NAME_MAX}",
                     )
                 )
+            else:
+                try:
+                    clean_player_name(name)  # the one rule for a name, as on every path
+                except ValidationError as error:
+                    problems.append(Problem(line, f"{name!r}: {' '.join(error.messages)}"))
     return problems, checked
 
 
@@ -254,13 +260,13 @@ def _club_spellings(names: Iterable[str]) -> dict[str, str]:
     exported from the club comes back to the same players.
     """
     club = list(Player.objects.values_list("name", flat=True))
-    exact = {name.lower(): name for name in club}
+    exact = {name_key(name): name for name in club}
     written: dict[str, list[str]] = defaultdict(list)
     for name in club:
         written[rayter_name(name).lower()].append(name)
     spellings = {}
     for name in names:
-        known = exact.get(name.lower())
+        known = exact.get(name_key(name))
         if known is None and len(written.get(name.lower(), ())) == 1:
             known = written[name.lower()][0]
         if known is not None:
@@ -423,6 +429,11 @@ def import_rayter(
             result.close_names = _close_names(summary.new_players)
             if dry_run:
                 result.standings = league_standings_rows(league)
+                # The checks the database defers to the commit, met now: the preview must
+                # refuse what the confirmation would.
+                connection.check_constraints(
+                    table_names=[model._meta.db_table for model in (Game, Result, EventTable)]
+                )
                 transaction.set_rollback(True)
     except engine.InvalidGame as error:
         # The league's rules refused a game: say on which line.

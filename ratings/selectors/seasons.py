@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Game, League
-from ratings.selectors import statistics
+from ratings.selectors import sql
+from ratings.selectors.statistics import FirstPlaces
 
 
 class SeasonOrder(TextChoices):
@@ -70,7 +71,7 @@ def _new_year(year: int) -> datetime:
 
 
 @dataclass(frozen=True, slots=True)
-class SeasonRow:
+class SeasonRow(FirstPlaces):
     """A player's season: see :func:`season_standings`."""
 
     rank: int
@@ -84,11 +85,6 @@ class SeasonRow:
     first_places: int
     shared_first_places: int
 
-    @property
-    def wins(self) -> int:
-        """First places not shared: wins, in a league of two-player games."""
-        return self.first_places - self.shared_first_places
-
 
 def season_standings(
     league: League,
@@ -101,7 +97,7 @@ def season_standings(
     """The players who played in the league from ``start`` to before ``end`` (either open), best
     first: their games in the period, their rating at its end (after their last game in it) and
     its change over it (from before their first game in it), their average score and their
-    first places (see :mod:`ratings.selectors.statistics` for places), ranked by ``by`` in the
+    first places (see :mod:`ratings.selectors.sql` for places), ranked by ``by`` in the
     league's direction (equal values share a rank). Optionally only players with ``min_games`` or
     more.
 
@@ -115,20 +111,19 @@ def season_standings(
         if bound is not None:
             conditions.append(f"g.played_at {operator} %s")
             params.append(connection.ops.adapt_datetimefield_value(bound))
-    best_score_first = "ASC" if league.rating_system.lower_score_is_better else "DESC"
+    place = sql.place_window_sql("r.score", sql.code_sql(league.system), "r.game_id")
     direction = "ASC" if league.lower_is_better else "DESC"
     ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
     # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
     # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
     # up only for first places.
-    sql = f"""
+    query = f"""
         WITH seats AS (
             SELECT r.player_id, r.game_id, g.played_at, r.score, r.rating_before,
                    r.rating_after,
-                   RANK() OVER (PARTITION BY r.game_id ORDER BY r.score {best_score_first})
-                       AS place
-            FROM {statistics.GAME} g
-            JOIN {statistics.RESULT} r ON r.game_id = g.id
+                   {place} AS place
+            FROM {sql.GAME} g
+            JOIN {sql.RESULT} r ON r.game_id = g.id
             WHERE {" AND ".join(conditions)}
         ),
         numbered AS (
@@ -144,7 +139,7 @@ def season_standings(
                    AVG(score) AS average_score,
                    SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
                    SUM(
-                       CASE WHEN place = 1 AND {statistics.tied_sql("numbered")} THEN 1 ELSE 0 END
+                       CASE WHEN place = 1 AND {sql.tied_sql("numbered")} THEN 1 ELSE 0 END
                    ) AS shared
             FROM numbered
             GROUP BY player_id
@@ -154,10 +149,10 @@ def season_standings(
                players.player_id, p.name, p.slug, games, rating, rating - rating_before,
                average_score, first_places, shared
         FROM players
-        JOIN {statistics.PLAYER} p ON p.id = players.player_id
+        JOIN {sql.PLAYER} p ON p.id = players.player_id
         ORDER BY rank, p.name, p.id
     """
-    rows = statistics.sql_rows(sql, [*params, min_games or 1])
+    rows = sql.sql_rows(query, [*params, min_games or 1])
     return [
         SeasonRow(
             int(rank),

@@ -4,10 +4,11 @@ Templates use these instead of ``floatformat`` or ``date``, so a page written as
 the same as one built in Python (the tables, the chart)::
 
     {% load club_format %}
-    {{ standing.rating|rating }}        1173
+    {{ standing.rating|rating }}        1173 ({{ …|rating:league }}: the decimals the league's
+                                        system shows, 12.4 in OpenSkill)
     {{ row.change|change:league }}      <span class="better">−27</span>: coloured by the league's
                                         direction (a league or its rating system)
-    {{ row.change|signed }}             −27: the same text, no colour
+    {{ row.change|signed:league }}      −27: the same text, no colour
     {{ row.score|score:league }}        −500, or Win / Draw / Loss in a head-to-head league
     {{ row.chance|percent }}            41%: a chance from 0 to 1, whole percent
     {{ value|number }}                  up to two decimals ({{ value|number:4 }}: up to four)
@@ -55,10 +56,17 @@ def _written(value, text) -> str:
     return "" if parsed is None else text(parsed)
 
 
+def _places(league_or_system) -> int:
+    """The decimals the league's (or system's) ratings are shown with; whole without one."""
+    system = _system(league_or_system)
+    return system.rating_places if system else 0
+
+
 @register.filter
-def rating(value) -> str:
-    """A rating, whole: ``{{ standing.rating|rating }}``."""
-    return _written(value, formatting.rating_text)
+def rating(value, league_or_system=None) -> str:
+    """A rating, with its system's decimals: ``{{ standing.rating|rating:league }}``."""
+    places = _places(league_or_system)
+    return _written(value, lambda number: formatting.rating_text(number, places))
 
 
 @register.filter
@@ -71,13 +79,16 @@ def change(value, league_or_system=None):
         return ""
     system = _system(league_or_system)
     lower_is_better = bool(system and system.lower_is_better)
-    return formatting.change_html(parsed, lower_is_better=lower_is_better)
+    return formatting.change_html(
+        parsed, lower_is_better=lower_is_better, places=_places(league_or_system)
+    )
 
 
 @register.filter
-def signed(value) -> str:
+def signed(value, league_or_system=None) -> str:
     """A rating change as plain text: "+3", "−3" or "0"."""
-    return _written(value, formatting.change_text)
+    places = _places(league_or_system)
+    return _written(value, lambda number: formatting.change_text(number, places))
 
 
 @register.filter

@@ -1,5 +1,7 @@
 """Entering games and players: members only."""
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -10,10 +12,9 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import engine
 from ratings.access import get_league_for_entry, get_table_for_entry
-from ratings.chances import chances_before
+from ratings.chances import outlooks
 from ratings.events.services import table_refusal
-from ratings.forms import PlayerForm
-from ratings.forms.games import ScoredGameForm, game_form_class
+from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
 from ratings.models import EventTable, Player
 
 
@@ -52,7 +53,7 @@ def game_new(request, slug: str):
     kwargs = _form_kwargs(request, form_class, table)
     preview = None
     if request.method == "POST":
-        data = _with_chosen_player(request.POST)
+        data = with_chosen_player(request.POST)
         form = form_class(data, league=league, **kwargs)
         if form.is_valid():
             try:
@@ -63,11 +64,20 @@ def game_new(request, slug: str):
                 if "save" in data and form.was_previewed():
                     try:
                         game = form.save(entered_by=request.user)
+                    except engine.SubmissionReused as reused:
+                        # Another game on a page already saved: shown again with a new key,
+                        # to save as a new game, never dropped.
+                        messages.warning(request, " ".join(reused.messages))
+                        data = data.copy()
+                        data["submission_key"] = str(uuid.uuid4())
+                        form = form_class(data, league=league, **kwargs)
+                        form.is_valid()
                     except ValidationError as error:  # the table's paper came in meanwhile
                         messages.error(request, " ".join(error.messages))
                         return redirect(table or league)
-                    messages.success(request, _("Game saved and rated."))
-                    return redirect(table or game)
+                    else:
+                        messages.success(request, _("Game saved and rated."))
+                        return redirect(table or game)
                 preview = _preview(form, prepared)
                 data = data.copy()
                 data["previewed"] = form.preview_token()
@@ -88,21 +98,6 @@ def game_new(request, slug: str):
     )
 
 
-def _with_chosen_player(data):
-    """The form's data with a suggested player put in their seat, when a "Did you mean …?"
-    button sent it (``use_player_<seat>``); choosing is never saving, so it shows the preview."""
-    chosen = [key for key in data if key.startswith("use_player_")]
-    if not chosen:
-        return data
-    seat = chosen[0].removeprefix("use_player_")
-    data = data.copy()
-    if seat.isdigit():
-        data[f"player_{seat}"] = data[chosen[0]]
-        data.pop(f"new_player_{seat}", None)
-    data.pop("save", None)
-    return data
-
-
 def _preview(form, prepared) -> list[dict]:
     """One row per seat: who, their score, and the rating change if the game were the newest.
 
@@ -111,10 +106,9 @@ def _preview(form, prepared) -> list[dict]:
     """
     ratings = engine.game_preview(form.league, prepared)
     names = [form.cleaned_data[f"player_{seat}"] for seat in form.filled_seats()]
-    # Each player's chance to finish first as the ratings stood before the game.
-    chances = chances_before(form.league, [before for before, _after in ratings]) or [None] * len(
-        ratings
-    )
+    # Each player's chance to finish first as the ratings stood before the game (and in
+    # Preferans the change each place would have brought).
+    prospects = outlooks(form.league, [before for before, _after in ratings], prepared.bula)
     return [
         {
             "name": name,
@@ -123,10 +117,11 @@ def _preview(form, prepared) -> list[dict]:
             "before": before,
             "after": after,
             "change": after - before,
-            "chance": chance,
+            "chance": prospect.chance,
+            "place_changes": prospect.place_changes,
         }
-        for name, player, score, (before, after), chance in zip(
-            names, form.players, prepared.scores, ratings, chances, strict=True
+        for name, player, score, (before, after), prospect in zip(
+            names, form.players, prepared.scores, ratings, prospects, strict=True
         )
     ]
 

@@ -27,13 +27,14 @@ from ratings.access import (
     get_event_to_run,
     get_league_for_events,
 )
+from ratings.chances import tables_outlooks
 from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
 from ratings.events.tables import EventListTable, EventStandingsTable
+from ratings.forms import with_chosen_player
 from ratings.models import Event, EventRound, EventTable, League, Player
 from ratings.page_cache import cached_page
-from ratings.views.entry import _with_chosen_player
-from ratings.views.pages import PAGINATION
+from ratings.pagination import PAGINATION
 
 
 def _rows(request: HttpRequest, default: int) -> int:
@@ -65,7 +66,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_league_for_events(request, slug)
     rows = _rows(request, PLAYER_ROWS)
     if request.method == "POST":
-        data = _with_chosen_player(request.POST)
+        data = with_chosen_player(request.POST)
         form = EventForm(data, league=league, rows=rows)
         if form.is_valid() and not _chose_a_player(request.POST):
             event = form.save(organiser=request.user)
@@ -158,10 +159,23 @@ def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         event_round = selectors.round_cards(event, number)
     except EventRound.DoesNotExist:
         raise Http404("No such round") from None
+    # Each table's chances as the ratings stand when the cards are drawn (ratings/chances.py).
+    outlooks = tables_outlooks(
+        event.league,
+        [
+            [(seat.player.pk, seat.player.name) for seat in table.seats]
+            for table in event_round.tables
+        ],
+    )
     return render(
         request,
         "ratings/event_cards.html",
-        {"event": event, "league": event.league, "round": event_round},
+        {
+            "event": event,
+            "league": event.league,
+            "round": event_round,
+            "cards": list(zip(event_round.tables, outlooks, strict=True)),
+        },
     )
 
 
@@ -229,7 +243,7 @@ def event_close(request: HttpRequest, pk: int) -> HttpResponse:
 def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Late arrivals, from the event page: drawn from the next round on."""
     event = get_event_to_run(request, pk)
-    form = LatePlayersForm(_with_chosen_player(request.POST))
+    form = LatePlayersForm(with_chosen_player(request.POST))
     if not form.is_valid() or _chose_a_player(request.POST):
         page = selectors.event_page(pk)
         return _event_page(request, page, late_form=form)

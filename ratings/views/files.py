@@ -176,6 +176,7 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
         # The league changed between preview and confirmation; nothing was written.
         context = {
             "league": league,
+            "max_bytes": settings.RAYTER_UPLOAD_MAX_BYTES,
             "form": RayterUploadForm(may_replace=can_import_games(request.user, replace=True)),
         }
         context.update(_problems_context(error.problems))

@@ -7,6 +7,8 @@ phone). Every write goes through :mod:`ratings.papers.services`.
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -24,6 +26,7 @@ from ratings.access import (
     get_league_for_entry,
     get_table_for_entry,
 )
+from ratings.chances import tables_outlooks
 from ratings.models import DigitalPaper, Player
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
@@ -60,10 +63,10 @@ def paper_new(request, slug: str):
     if not league.rating_system.has_paper:
         raise Http404
     table = get_table_for_entry(request, league)
-    initial = {}
+    initial = {"refas": league.refas}  # the league's refe cap, changed for this paper or not
     if table is not None:
         names = table.seats.order_by("seat").values_list("player__name", flat=True)
-        initial = {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
+        initial |= {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
     form = PaperStartForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -93,11 +96,26 @@ def _player_names():
 def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, status: int = 200):
     entering = can_enter_games(request.user) and not page.paper.finished
     if entering and form is None:
-        form = DealForm(players=page.paper.players, initial={"after": page.count})
+        form = DealForm(
+            players=page.paper.players,
+            initial={"after": page.count, "submission_key": uuid.uuid4()},
+        )
+    paper = page.paper
+    outlook = None
+    if page.count == 0 and not paper.finished:
+        # At the start, each player's chances as the ratings stand (ratings/chances.py).
+        seated = [(player.pk, player.name) for player in paper.players]
+        outlook = tables_outlooks(paper.league, [seated], paper.bula)[0]
     return render(
         request,
         "ratings/paper_detail.html",
-        {"page": page, "paper": page.paper, "form": form if entering else None},
+        {
+            "page": page,
+            "paper": paper,
+            "league": paper.league,
+            "outlook": outlook,
+            "form": form if entering else None,
+        },
         status=status,
     )
 
@@ -110,9 +128,15 @@ def paper_detail(request, pk: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def paper_deal(request, pk: int):
-    """Add the next deal; a deal the form or the paper refuses shows the page with why."""
+    """Add the next deal; a deal the form or the paper refuses shows the page with why.
+
+    A GET goes to the paper: the phone's offline queue (static/offline.js, the service worker)
+    keeps a deal under this address and fetches it for a fresh CSRF token before sending.
+    """
+    if request.method == "GET":
+        return redirect(_paper_url(pk))
     paper = _paper_for_entry(request, pk)
     form = DealForm(request.POST, players=paper.players)
     if form.is_valid():
@@ -121,6 +145,7 @@ def paper_deal(request, pk: int):
                 paper=paper,
                 entered=form.cleaned_data["entered"],
                 after=form.cleaned_data["after"],
+                key=form.cleaned_data["submission_key"],
                 actor=request.user,
             )
         except ValidationError as error:

@@ -2,7 +2,8 @@
 
 Per league where they played together: their games (linked), how often each finished ahead of the
 other, the sum and average of each one's scores, both rating lines on one chart, and the third
-players they met most often together. The numbers come from
+players they met most often together, and in Preferans the deals of their digital papers
+(:mod:`ratings.papers.statistics`). The numbers come from
 :mod:`ratings.selectors.statistics`, a fixed number of queries whatever the length of their
 history (``tests/views/test_head_to_head.py``).
 """
@@ -12,24 +13,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from ratings import selectors
 from ratings.access import club_readable
-from ratings.charts import ChartPoint, ChartSeries, rating_history_chart
+from ratings.charts import history_series, rating_history_chart
 from ratings.forms import find_player
-from ratings.links import url_maker
 from ratings.models import League, Player, PlayerAlias
 from ratings.page_cache import cached_page
-from ratings.selectors import statistics
-from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 # The player page's chart tooltip, formatted only for the points drawn as markers.
-from ratings.views.pages import PAGINATION, _PointTitle
+from ratings.pagination import PAGINATION
+from ratings.papers.statistics import PairDeals, pair_deal_statistics
+from ratings.selectors import statistics
+from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 
 @dataclass(frozen=True)
@@ -42,22 +45,7 @@ class PairSection:
     chart: SafeString
     table: HeadToHeadGamesTable
     companions: list[statistics.Companion]
-
-
-def _series(player: Player, points: list[statistics.RatingPoint]) -> ChartSeries:
-    game_url = url_maker("ratings:game")
-    return ChartSeries(
-        player.name,
-        [
-            ChartPoint(
-                point.played_at,
-                point.rating_after,
-                game_url(point.game_id),
-                _PointTitle(point.played_at, point.rating_after, point.change),
-            )
-            for point in points
-        ],
-    )
+    deals: PairDeals | None = None  # Preferans: the deals of their digital papers
 
 
 def _pair_or_redirect(a: str, b: str) -> tuple[Player, Player] | HttpResponse:
@@ -94,7 +82,8 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
         leagues = League.objects.filter(pk__in=records).order_by("name")
         games = statistics.head_to_head_games(player_a, player_b)
         companions = statistics.head_to_head_companions(player_a, player_b)
-        histories = statistics.rating_histories([player_a, player_b], records)
+        histories = selectors.rating_histories([player_a, player_b], records)
+        deals = pair_deal_statistics(player_a, player_b)
         config = RequestConfig(request, paginate=PAGINATION)
         for league in leagues:
             table = HeadToHeadGamesTable(
@@ -107,7 +96,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
             config.configure(table)
             chart = rating_history_chart(
                 [
-                    _series(player, histories[league.pk, player.pk])
+                    history_series(player.name, histories[league.pk, player.pk])
                     for player in (player_a, player_b)
                 ],
                 lower_is_better=league.lower_is_better,
@@ -122,6 +111,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
                     chart=chart,
                     table=table,
                     companions=companions.get(league.pk, []),
+                    deals=deals.get(league.pk),
                 )
             )
     return render(
@@ -155,7 +145,13 @@ class OpponentForm(forms.Form):
 def head_to_head_pick(request: HttpRequest, slug: str) -> HttpResponse:
     """The player page's "head to head with" form: to the two players' page, or say who is
     unknown."""
-    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    player = Player.objects.only("name", "slug").filter(slug=slug).first()
+    if player is None:
+        # An old address (a rename or a merge) goes on to the player's address now.
+        alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
+        url = reverse("ratings:head_to_head_pick", args=[alias.player.slug])
+        query = request.GET.urlencode()
+        return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
     form = OpponentForm(request.GET if "opponent" in request.GET else None, player=player)
     if form.is_valid():
         return redirect("ratings:head_to_head", player.slug, form.cleaned_data["opponent"].slug)

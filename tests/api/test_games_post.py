@@ -137,12 +137,15 @@ def test_a_value_the_league_does_not_take_is_refused(
     assert [error["field"] for error in errors] == ["seats[1].score"]
 
 
-def test_deals_are_refused_until_the_digital_paper_reads_them(
+def test_a_malformed_deal_is_refused_naming_its_hand(
     api, worked_example_league, worked_example_players
 ):
-    body = paper() | {"seats": [], "deals": [{"value": 4}]}
+    # Games posted as deals: tests/api/test_games_post_deals.py.
+    seats = [{"player": name} for name in WORKED_EXAMPLE_PLAYERS]
+    body = paper() | {"seats": seats, "deals": [{"value": 4}]}
     errors = post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["deals"]
+    assert "hand 1" in errors[0]["message"]
 
 
 def test_a_scored_game(api, make_league):

@@ -41,3 +41,10 @@ def test_the_docs_page_loads_only_the_apps_own_files_under_the_sites_csp(client)
         assert "src=" in attributes or 'type="application/json"' in attributes
     csp = response["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+
+
+def test_the_description_says_where_a_member_makes_a_token(client):
+    """Tokens are made on /account/tokens/ ("API tokens" in the menu), not on "My page"."""
+    description = client.get("/api/v1/openapi.json").json()["info"]["description"]
+    assert "/account/tokens/" in description
+    assert "member's page" not in description

@@ -91,3 +91,29 @@ def test_phones_tapping_the_same_deal_at_once_record_it_once(live_server, django
         (8, -6, 0),
     ]
     assert_unchanged_by_recompute(league)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_deal_sent_at_once_from_several_clients_with_its_key_is_recorded_once(
+    live_server, django_user_model
+):
+    """The phone's offline queue and a retry may send one deal, under one key, at the same
+    moment from several connections: every copy is answered as recorded, one deal is."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    league = make_league(System.PREFKO)
+    players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
+    paper = services.paper_start(league=league, players=players, bula=10)
+    user = django_user_model.objects.create_user("member")
+    phones = [Browser(live_server.url, user) for _ in range(PHONES)]
+    page = reverse("ratings:paper", args=[paper.pk])
+    for phone in phones:
+        assert phone.get(page)[0] == 200
+    deal = {"after": "0", "kind": "refa", "submission_key": "0b6f1c8e-3d4a-4f7e-9a55-2f1c7a1e9d10"}
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    answers = in_parallel(lambda n: phones[n].post(url, deal), PHONES)
+
+    assert [status for status, _ in answers] == [302] * PHONES
+    assert [str(k) for k in Deal.objects.values_list("submission_key", flat=True)] == [
+        deal["submission_key"]
+    ]

@@ -1,10 +1,12 @@
 """The digital paper's writes: deals in order, two phones at once, undo, repeal, finish, edit."""
 
 import json
+import uuid
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from ratings import engine, exports
 from ratings.algorithms.paper import draw_paper, paper_result, parse_log
@@ -187,3 +189,36 @@ def test_the_json_export_carries_each_digital_papers_deal_log(table, record_game
     assert [(s["left"], s["middle"], s["right"]) for s in replayed] == [
         (r["left"], r["middle"], r["right"]) for r in exported[1]["results"]
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Deals on the paper now: 2, not 1"),
+        ("ru", "Раздач в записи теперь: 2, а не 1"),
+        ("sr-latn", "Deljenja na papiru sada: 2, a ne 1"),
+    ],
+)
+def test_a_late_phone_is_told_the_count_in_words_that_need_no_plural(table, language, said):
+    """A number before a noun needs plural forms ("1 deals", "2 раздач"); after a colon not."""
+    paper = start(table)
+    enter(paper, [REFA, REFA])
+    with translation.override(language), pytest.raises(ValidationError) as refused:
+        services.deal_add(paper=paper, entered=REFA, after=1)
+    with translation.override(language):
+        assert said in refused.value.messages[0]
+
+
+def test_a_deals_key_again_returns_the_deal_recorded_never_a_second(table):
+    paper = start(table)
+    first = services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    # The phone did not hear back and sends it again, seeing no deal yet: the deal recorded.
+    again = services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    assert again.pk == first.pk
+    assert list(paper.deals.values_list("number", flat=True)) == [1]
+    # Another key with the same "after" is another phone: told.
+    with pytest.raises(ValidationError, match="another phone entered one meanwhile"):
+        services.deal_add(paper=paper, entered=REFA, after=0, key=uuid.uuid4())
+
+
+KEY = uuid.UUID("6b0d1f3c-8a52-4a8e-9d61-0f2c4e7a9b10")

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.papers import services
-from ratings.papers.statistics import player_deal_statistics
+from ratings.papers.statistics import SideDeals, pair_deal_statistics, player_deal_statistics
 from tests.papers.deals import REFA, SHORT_GAME, enter, played, start
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +62,42 @@ def test_the_deals_page_runs_the_same_queries_however_many_papers(
         enter(start(table), SHORT_GAME)
         with django_assert_num_queries(2):
             assert client.get(url).status_code == 200
+
+
+def test_two_players_deals_against_each_other_are_counted_each_way(table, make_player):
+    league, (ana, boris, ceca) = table
+    paper = start(table)
+    enter(
+        paper,
+        [
+            *SHORT_GAME,
+            played(2, "herc", failed=True, followers=[(3, "followed", 5, False)]),
+            played(3, "pik", followers=[(1, "followed", 1, True), (2, "followed", 1, False)]),
+            played(2, "sans", followers=[(1, "followed", 2, False)]),
+        ],
+    )
+    services.deal_repeal(paper=paper, number=7)  # counts for nothing
+    # A paper Ana and Boris did not both sit at counts for nothing either.
+    dora = make_player("Dora")
+    enter(start((league, [ana, ceca, dora])), [played(1, "pik")])
+
+    pair = pair_deal_statistics(boris, ceca)[league.pk]
+    assert pair.papers == 1
+    # Boris's pik (Ceca 1 trick x 8) and failed herc (5 x 8); Ceca's pik with kontra on a
+    # refa (Boris 1 x 16) and her pik (1 x 4).
+    assert pair.first == SideDeals(declared=2, made=1, followed=2, supe=48, falls=0)
+    assert pair.second == SideDeals(declared=2, made=2, followed=2, supe=20, falls=0)
+    pair = pair_deal_statistics(ana, boris)[league.pk]
+    assert pair.first == SideDeals(declared=1, made=1, followed=1, supe=24, falls=0)
+    assert pair.second == SideDeals(declared=2, made=1, followed=0, supe=0, falls=0)
+    assert pair_deal_statistics(boris, dora) == {}
+
+
+def test_the_head_to_head_page_shows_their_deals(client, table):
+    league, (ana, boris, _ceca) = table
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    services.paper_finish(paper=paper)
+    html = client.get(reverse("ratings:head_to_head", args=[ana.slug, boris.slug])).content
+    html = html.decode()
+    assert "Their deals against each other" in html and "From 1 digital paper." in html

@@ -36,7 +36,9 @@ QUERIES = {
     # the league; the page of games and one more (no count), their results; the filter's names
     "games": 5,
     "games_by_player": 6,  # the same, and the typed player looked up in the league
-    "backtest": 3,  # the league; its results in rating order (replayed in memory)
+    # the league with its game count and stored backtest; a small league's results in rating
+    # order (replayed in memory; a big one shows its stored figures: no replay)
+    "backtest": 3,
     "game": 3,  # the game with its league, who entered it and its neighbours; its results
     # The player's standings with the player; the ranked players better than them in each
     # league where they are ranked (one aggregate); their whole history; the opponents on the pages
@@ -45,8 +47,9 @@ QUERIES = {
     # they played (their places worked out from them).
     "player": 8,
     # both players; their record per league; those leagues; their games together; the third
-    # players at their tables; both rating histories in those leagues
-    "head_to_head": 7,
+    # players at their tables; both rating histories in those leagues; the deals of the
+    # digital papers they both sat at
+    "head_to_head": 8,
     "players": 4,  # the count, the page of players, their standings with leagues
     "players_search": 5,  # the same, and every (pk, name) for the typos of a 4+ letter name
     # Events: whatever the number of rounds, tables and players.
@@ -55,7 +58,9 @@ QUERIES = {
     # the byes; the results of its games (standings, results, rating changes, all from them).
     "event": 6,
     "event_table": 3,  # the table with its round, event and league; its seats with results
-    "round_cards": 3,  # the event with its league; the round's tables and seats
+    # the event with its league; the round's tables and seats; every seated player's rating;
+    # the league's latest games and their results (prefko's chances and place changes)
+    "round_cards": 6,
 }
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
+from ratings import backtest
 from ratings.models import System
+from tests.views.pages import VERSION
 
 pytestmark = pytest.mark.django_db
 
@@ -46,3 +51,65 @@ def test_it_speaks_serbian(client, make_league, settings):
         reverse("ratings:backtest", args=[league.slug]), HTTP_ACCEPT_LANGUAGE="sr-latn"
     )
     assert "Koliko dobro rejting predviđa" in response.content.decode()
+
+
+def test_the_headline_columns_say_they_count_established_pairs(client, make_league):
+    """The league's N games are replayed, but the Games and Pairs columns count only the
+    established pairs (fewer): a header over them says so."""
+    league = make_league(System.ELO)
+    html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
+    head = html[html.index("<thead>") : html.index("</thead>")]
+    assert '<th scope="colgroup" colspan="5">Established pairs</th>' in head
+    assert '<th scope="colgroup" colspan="2">Pairs with a new player</th>' in head
+
+
+def _chess_league(make_league, make_player, record_game, games):
+    league = make_league(System.ELO, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    for n in range(games):
+        record_game(league, [ana, bo] if n % 2 else [bo, ana], scores=[1, 0])
+    return league
+
+
+def test_a_big_league_shows_its_stored_backtest_without_replaying(
+    client, make_league, make_player, record_game, monkeypatch, django_assert_num_queries
+):
+    """The page is public and drawn again after every write: a big league's page reads the
+    figures the command stored, in one query after the version, and never replays."""
+    league = _chess_league(make_league, make_player, record_game, games=6)
+    monkeypatch.setattr(backtest, "LIVE_GAMES", 4)
+    call_command("backtest", league.slug, stdout=StringIO())
+    record_game(league, [make_player("Cy"), make_player("Dee")], scores=[1, 0])
+
+    def no_replay(league):
+        raise AssertionError("a page view replayed a big league")
+
+    monkeypatch.setattr(backtest, "league_backtest", no_replay)
+    with django_assert_num_queries(VERSION + 1):  # the league, its count and stored row
+        html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
+    assert "The league's 6 games replayed" in html
+    assert "1 game recorded since is not in it" in html
+    assert f"python manage.py backtest {league.slug}" in html
+    assert "Head-to-head, FIDE Elo" in html
+
+
+def test_a_big_league_never_backtested_says_how_to_compute_it(
+    client, make_league, make_player, record_game, monkeypatch
+):
+    league = _chess_league(make_league, make_player, record_game, games=6)
+    monkeypatch.setattr(backtest, "LIVE_GAMES", 4)
+    monkeypatch.setattr(backtest, "league_backtest", None)
+    html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
+    assert "its backtest has not been computed yet" in html
+    assert f"python manage.py backtest {league.slug}" in html
+
+
+def test_a_small_league_is_replayed_fresh_even_with_a_stored_backtest(
+    client, make_league, make_player, record_game
+):
+    league = _chess_league(make_league, make_player, record_game, games=3)
+    call_command("backtest", league.slug, stdout=StringIO())
+    record_game(league, [make_player("Cy"), make_player("Dee")], scores=[1, 0])
+    html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
+    assert "The league's 4 games replayed" in html
+    assert "recorded since" not in html

@@ -37,7 +37,7 @@ def post(client, league, data, **extra):
 
 def preview_then_save(client, league, data):
     """Post like a member does: check scores, then press Save on the preview."""
-    data = {"submission_key": str(uuid.uuid4()), **data}
+    data = {"submission_key": str(uuid.uuid4()), **data}  # a fresh page, unless data has its key
     preview = client.post(url(league), {**data, "preview": "1"})
     assert preview.status_code == 200
     token = preview.context["form"]["previewed"].value()
@@ -259,10 +259,11 @@ def test_the_player_form_refuses_a_birth_date_in_the_future(member_client):
     ]
 
 
-def test_a_fide_game_before_a_players_birth_date_is_previewed_and_saved(
+def test_a_fide_game_before_a_players_birth_date_is_refused_at_the_preview(
     member_client, make_league, make_player
 ):
-    """A birth date set before the rule existed: the game still rates (age 0), no 500."""
+    """A birth date after the game: FIDE clamped the age to 0 (junior K, silently) and the admin
+    then refused to save the player; the preview now says why, no 500, nothing saved."""
     league = make_league(System.FIDE, name="Chess")
     make_player("Ana", birth_date=datetime(2026, 1, 1).date())
     make_player("Bo")
@@ -277,14 +278,11 @@ def test_a_fide_game_before_a_players_birth_date_is_previewed_and_saved(
     }
 
     preview = member_client.post(url, data)
-    saved = member_client.post(
-        url, {**data, "save": "1", "previewed": preview.context["form"]["previewed"].value()}
-    )
 
     assert preview.status_code == 200
-    assert preview.context["preview"]
-    assert saved.status_code == 302
-    assert Game.objects.filter(league=league).count() == 1
+    assert "born on 2026-01-01" in " ".join(preview.context["form"].non_field_errors())
+    assert not preview.context["preview"]
+    assert not Game.objects.filter(league=league).exists()
 
 
 # The paper form -----------------------------------------------------------------------------------
@@ -646,3 +644,54 @@ def test_fuzzed_raw_bodies_never_fail(member_client, friday_league, body):
 
     assert response.status_code in (200, 400)
     assert table_counts() == before
+
+
+# The same page saved twice ----------------------------------------------------------------------
+# Back after saving, then the next game typed into the same page: the same submission_key with
+# other scores answered "Game saved and rated." and linked the first game; the second was lost.
+
+
+def test_the_same_page_sent_again_with_another_game_is_not_dropped(member_client):
+    league = League.objects.create(name="Chess", slug="chess", system=System.ELO)
+    first = {
+        "submission_key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "player_0": "Ana",
+        "player_1": "Bo",
+        "outcome": "draw",
+    }
+    preview_then_save(member_client, league, first)
+    again = {**first, "played_at": "2026-03-12T22:30", "outcome": "1"}
+    preview = member_client.post(url(league), {**again, "preview": "1"})
+    token = preview.context["form"]["previewed"].value()
+
+    refused = member_client.post(url(league), {**again, "previewed": token, "save": "1"})
+
+    assert refused.status_code == 200
+    assert "saved already, as game #" in refused.content.decode()
+    assert Game.objects.count() == 1
+    form = refused.context["form"]
+    assert str(form["submission_key"].value()) != first["submission_key"]
+    resent = {**again, "submission_key": form["submission_key"].value()}
+    saved = member_client.post(
+        url(league), {**resent, "previewed": form["previewed"].value(), "save": "1"}
+    )
+    assert saved.status_code == 302
+    assert Game.objects.count() == 2
+
+
+def test_the_same_page_sent_again_with_the_same_game_is_the_first_game(member_client):
+    league = League.objects.create(name="Chess", slug="chess", system=System.ELO)
+    data = {
+        "submission_key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "player_0": "Ana",
+        "player_1": "Bo",
+        "outcome": "draw",
+    }
+    first = preview_then_save(member_client, league, data)
+    second = preview_then_save(member_client, league, data)
+
+    assert first.status_code == second.status_code == 302
+    assert first.url == second.url
+    assert Game.objects.count() == 1

@@ -209,3 +209,18 @@ def test_it_costs_the_same_whatever_their_history(
     (section,) = response.context["sections"]
     assert section.record.games == 500
     assert section.table.page.number == 3
+
+
+def test_the_pick_page_at_an_old_address_redirects_to_the_players_now(client, friday):
+    _league, (pedja, marko, _johnny, _ana), _games = friday
+    engine.player_rename(player=marko, name="Marko Markovic")
+    marko.refresh_from_db()
+    new = reverse("ratings:head_to_head_pick", args=[marko.slug])
+
+    plain = client.get(reverse("ratings:head_to_head_pick", args=["marko"]))
+    asked = client.get(reverse("ratings:head_to_head_pick", args=["marko"]), {"opponent": "ped"})
+
+    assert plain.status_code == asked.status_code == 301
+    assert plain["Location"] == new
+    assert asked["Location"] == f"{new}?opponent=ped"
+    assert client.get(reverse("ratings:head_to_head_pick", args=["nobody"])).status_code == 404

@@ -42,6 +42,18 @@ def test_a_member_starts_a_paper_with_three_players_in_seat_order(member_client,
     assert (started.bula, started.refas) == (20, None)
 
 
+def test_a_new_paper_takes_the_leagues_refe_cap_unless_changed(member_client, paper):
+    league = paper.league
+    league.refas = 2
+    league.save()
+    url = reverse("ratings:paper_new", args=[league.slug])
+    assert member_client.get(url).context["form"]["refas"].value() == 2
+    seats = {"player_1": "Ana", "player_2": "Boris", "player_3": "Ceca", "bula": "20"}
+    member_client.post(url, seats | {"refas": "2"})
+    member_client.post(url, seats | {"refas": ""})  # no cap for this one
+    assert [p.refas for p in DigitalPaper.objects.order_by("pk")[1:]] == [2, None]
+
+
 def test_a_paper_needs_players_the_club_knows_and_an_even_bula(member_client, paper):
     url = reverse("ratings:paper_new", args=[paper.league.slug])
     response = member_client.post(
@@ -84,6 +96,25 @@ def test_a_second_phone_with_the_same_deal_is_told(member_client, paper):
     response = member_client.post(url, deal_post(0, kind="refa"))
     assert "another phone entered one meanwhile" in response.content.decode()
     assert paper.deals.count() == 1
+
+
+def test_the_same_deal_sent_again_with_its_key_is_recorded_once(member_client, paper):
+    """A deal kept on the phone while offline may reach the server twice: its key finds it."""
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk]))
+    key = str(page.context["form"]["submission_key"].value())
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    first = member_client.post(url, deal_post(0, kind="refa", submission_key=key))
+    again = member_client.post(url, deal_post(0, kind="refa", submission_key=key))
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert [str(k) for k in paper.deals.values_list("submission_key", flat=True)] == [key]
+    # The next deal's form has a key of its own.
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk]))
+    assert str(page.context["form"]["submission_key"].value()) != key
+
+
+def test_the_deal_address_opened_sends_to_the_paper(member_client, paper):
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    assert member_client.get(url)["Location"] == reverse("ratings:paper", args=[paper.pk])
 
 
 def test_undo_and_repeal_from_the_page(member_client, paper):
@@ -184,3 +215,37 @@ def test_a_tables_paper_is_kept_by_the_players_drawn_to_it(member_client, make_p
     )
     assert "A table&#x27;s paper is kept by the players drawn to it." in response.content.decode()
     assert not DigitalPaper.objects.exists()
+
+
+def test_a_member_finds_the_digital_paper_on_a_preferans_leaderboard(
+    member_client, client, paper, make_league
+):
+    start = reverse("ratings:paper_new", args=[paper.league.slug])
+    leaderboard = reverse("ratings:leaderboard", args=[paper.league.slug])
+    assert f'href="{start}"' in member_client.get(leaderboard).content.decode()
+    assert f'href="{start}"' not in client.get(leaderboard).content.decode()
+    chess = make_league(System.ELO, name="Chess")
+    chess_page = member_client.get(reverse("ratings:leaderboard", args=[chess.slug]))
+    assert "/papers/new/" not in chess_page.content.decode()
+
+
+def test_the_deal_list_names_contracts_and_kontra_in_the_pages_language(client, paper):
+    enter(paper, SHORT_GAME)
+    client.cookies["django_language"] = "ru"
+    page = client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    deals = page[page.index('class="deal-list"') :]
+    deals = deals[: deals.index("</ol>")]
+    assert "бубны (3)" in deals
+    assert "пики (2)" in deals
+    assert "контра" in deals
+    assert "karo" not in deals
+    assert "kontra" not in deals
+
+
+def test_a_players_deal_statistics_name_contracts_in_the_pages_language(client, paper):
+    enter(paper, SHORT_GAME)
+    client.cookies["django_language"] = "ru"
+    ana = paper.players[0]
+    page = client.get(reverse("ratings:player_deals", args=[ana.slug])).content.decode()
+    assert "<td>бубны (3)</td>" in page
+    assert "<td>karo</td>" not in page

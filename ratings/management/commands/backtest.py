@@ -12,7 +12,8 @@ class Command(BaseCommand):
     help = (
         "Replay a league's games in time order under every rating system that fits it and "
         "print, per system, how well the ratings before each game predicted it: pairwise "
-        "accuracy, log loss and Brier score (docs/backtest.md)."
+        "accuracy, log loss and Brier score (docs/backtest.md). The figures are stored for the "
+        "league's backtest page, which shows them for a league too big to replay on a page view."
     )
 
     def add_arguments(self, parser):
@@ -29,6 +30,7 @@ class Command(BaseCommand):
         if league is None:
             raise CommandError(f"Unknown league: {slug}")
         result = backtest.league_backtest(league)
+        backtest.backtest_stored(league=league, result=result)
         if as_json:
             self.stdout.write(json.dumps(backtest.as_json(result), indent=2))
         else:

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from ratings import engine
+from ratings import backtest, engine
 from ratings.events import services as event_services
 from ratings.models import Event, EventRound, League, Player, Scoring, Speed, System
 from ratings.papers import services as paper_services
@@ -147,6 +147,11 @@ class Command(BaseCommand):
             raise CommandError(f'A user "{taken}" already exists: the demo was not created.')
         with transaction.atomic():
             summary = DemoClub(random.Random(SEED), timezone.localdate()).build(password)
+        # A page replays only a small league; the bigger ones show the figures the backtest
+        # command stores, so the demo stores them too (else Preferans's page has none).
+        for league in League.objects.all():
+            if league.games.count() > backtest.LIVE_GAMES:
+                backtest.backtest_stored(league=league, result=backtest.league_backtest(league))
         self.stdout.write(self.style.SUCCESS("Demo club created:"))
         for line in summary:
             self.stdout.write(f"  {line}")

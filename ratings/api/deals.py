@@ -1,0 +1,80 @@
+"""A Preferans game posted to the API as its deals: the digital paper's deal log.
+
+``"deals": [...]`` holds the hands in the log format of ``manage.py paper_from_deals`` (issue 27
+point 7), ``"seats"`` the three players' names in seating order, ``"bula"`` the starting bula and
+``"refas"`` the refe cap (left out: the league's). The paper the deals draw gives each seat's
+left, middle and right; the game then goes through the entry form and the engine as any posted
+paper, and is kept with its deals as a finished digital paper (:mod:`ratings.papers.services`),
+as the phone keeps one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from ratings.api.schemas import GameIn
+from ratings.models import League
+from ratings.papers import services as paper_services
+
+
+@dataclass(frozen=True)
+class DealLog:
+    """A posted deal log read: the seats with their columns, and how the game is recorded."""
+
+    seats: list[dict]
+    refas: int | None
+    ended_early: bool  # stopped by the clock, or the last deal took the bulas below zero
+
+
+class DealsRefused(Exception):
+    """The deal log refused: ``errors`` as the API answers them."""
+
+    def __init__(self, errors: list[dict]):
+        super().__init__(errors)
+        self.errors = errors
+
+
+def read_deals(league: League, game: GameIn) -> DealLog:
+    """The seats' columns from the posted deals; DealsRefused naming the hand the rules refuse."""
+    if not league.rating_system.has_paper:
+        message = _("Only a Preferans league keeps a paper.")
+        raise DealsRefused([{"field": "deals", "message": message}])
+    errors = []
+    if len(game.seats) != 3:
+        errors.append({"field": "seats", "message": _("A paper needs three different players.")})
+    if not game.bula:
+        errors.append({"field": "bula", "message": _("The starting bula is needed.")})
+    columns = [key for seat in game.seats for key in ("left", "middle", "right", "score")
+               if getattr(seat, key) is not None]  # fmt: skip
+    if columns:
+        errors.append({"field": "seats", "message": _("Send the deals or the columns, not both.")})
+    if errors:
+        raise DealsRefused(errors)
+    refas = game.refas if "refas" in game.model_fields_set else league.refas
+    try:
+        drawn = paper_services.log_drawn(
+            bula=game.bula, refas=refas, hands=game.deals, ended_early=game.ended_early
+        )
+    except ValidationError as error:
+        raise DealsRefused(
+            [{"field": "deals", "message": message} for message in error.messages]
+        ) from None
+    seats = [
+        {"player": seat.player, "left": left, "middle": middle, "right": right}
+        for seat, (left, middle, right) in zip(game.seats, drawn.columns, strict=True)
+    ]
+    return DealLog(seats=seats, refas=refas, ended_early=game.ended_early or drawn.bula_sum != 0)
+
+
+def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:
+    """Keep the recorded game's deals as its finished digital paper (in the game's transaction)."""
+    paper_services.paper_of_game(
+        game=game,
+        hands=posted.deals,
+        refas=log.refas,
+        ended_early=posted.ended_early,
+        actor=actor,
+    )

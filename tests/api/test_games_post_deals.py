@@ -1,0 +1,221 @@
+"""POST /api/v1/leagues/<slug>/games with ``"deals"``: the digital paper's deal log, rated as the
+paper it draws and kept with its deals as a finished digital paper."""
+
+import json
+import threading
+import urllib.error
+import urllib.request
+import uuid
+
+import pytest
+from django.db import connection
+
+from ratings.algorithms.paper import hand_from_entry
+from ratings.models import ApiToken, Deal, DigitalPaper, Game, System
+from ratings.papers import selectors
+from tests.builders import make_league, make_players
+from tests.worked_example import WORKED_EXAMPLE_PLAYERS
+
+pytestmark = pytest.mark.django_db
+
+
+def played(declarer, contract, follower, tricks, *, on_refa=False, kontra=0):
+    """A deal as the table says it, in the log's form: one follower followed, the other passed."""
+    other = ({1, 2, 3} - {declarer, follower}).pop()
+    return hand_from_entry(
+        {
+            "declarer": declarer,
+            "contract": contract,
+            "on_refa": on_refa,
+            "kontra": kontra,
+            "followers": [
+                {"seat": follower, "play": "followed", "tricks": tricks},
+                {"seat": other, "play": "passed"},
+            ],
+        }
+    )
+
+
+# Bula 10: a refa, then each declares on it; seat 2 gives kontra on seat 3.
+SHORT_GAME = [
+    {"refa": True},
+    played(1, "karo", 2, 2, on_refa=True),
+    played(2, "pik", 3, 1, on_refa=True),
+    played(3, "pik", 2, 1, on_refa=True, kontra=1),
+]
+COLUMNS = [(0, -2, 0), (24, 2, 16), (8, -6, 0)]
+
+
+def deals_body(hands=SHORT_GAME, **extra) -> dict:
+    return {
+        "key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30:00+00:00",
+        "bula": 10,
+        "seats": [{"player": name} for name in WORKED_EXAMPLE_PLAYERS],
+        "deals": hands,
+        **extra,
+    }
+
+
+def post(client, league, body):
+    return client.post(
+        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
+    )
+
+
+def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
+    api, client, worked_example_league, worked_example_players
+):
+    response = post(api, worked_example_league, deals_body())
+    assert response.status_code == 201, response.json()
+    game = Game.objects.get()
+    assert [r.paper for r in game.results.order_by("seat")] == COLUMNS
+    assert [s["player"] for s in response.json()["seats"]] == list(WORKED_EXAMPLE_PLAYERS)
+    paper = DigitalPaper.objects.get()
+    assert paper.game == game and paper.finished and paper.bula == 10
+    assert [p.name for p in paper.players] == list(WORKED_EXAMPLE_PLAYERS)
+    assert Deal.objects.filter(paper=paper).count() == 4
+    # Its page lists the deals by value (the log tells no contract).
+    page = client.get(f"/papers/{paper.pk}/")
+    assert page.status_code == 200 and [d.value for d in page.context["page"].deals[1:]] == [
+        12,
+        8,
+        16,
+    ]
+    # The stored paper gives its game's columns, and exports the log as posted.
+    assert selectors.first_paper_difference() is None
+    assert selectors.deal_logs_of_games([game.pk])[game.pk]["hands"] == [
+        {**hand, "repealed": False} if "value" in hand else hand for hand in SHORT_GAME
+    ]
+
+
+def test_the_same_key_again_is_the_same_game_and_paper(
+    api, worked_example_league, worked_example_players
+):
+    body = deals_body()
+    first = post(api, worked_example_league, body)
+    again = post(api, worked_example_league, body)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json() == first.json()
+    assert (Game.objects.count(), DigitalPaper.objects.count(), Deal.objects.count()) == (1, 1, 4)
+
+
+def test_a_repealed_deal_is_kept_crossed_out(api, worked_example_league, worked_example_players):
+    mistake = {**played(1, "sans", 2, 3), "repealed": True}
+    hands = [SHORT_GAME[0], mistake, *SHORT_GAME[1:]]
+    response = post(api, worked_example_league, deals_body(hands))
+    assert response.status_code == 201, response.json()
+    assert [r.paper for r in Game.objects.get().results.order_by("seat")] == COLUMNS
+    assert list(Deal.objects.values_list("repealed", flat=True)) == [False, True] + [False] * 3
+
+
+def test_a_log_the_rules_refuse_is_400_naming_the_hand(
+    api, worked_example_league, worked_example_players
+):
+    wrong = played(1, "karo", 2, 2)
+    wrong["declarer"]["failed"] = True  # a failed contract gives the followers exactly 5
+    response = post(api, worked_example_league, deals_body([SHORT_GAME[0], wrong]))
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "deals"
+    assert "hand 2: a failed contract gives the followers exactly 5" in error["message"]
+    assert not Game.objects.exists() and not DigitalPaper.objects.exists()
+
+
+def test_a_game_whose_bulas_have_not_run_out_is_refused_unless_ended_early(
+    api, worked_example_league, worked_example_players
+):
+    response = post(api, worked_example_league, deals_body(SHORT_GAME[:2]))
+    assert response.status_code == 400
+    assert "The bulas add up to" in response.json()["errors"][0]["message"]
+    response = post(api, worked_example_league, deals_body(SHORT_GAME[:2], ended_early=True))
+    assert response.status_code == 201
+    game = Game.objects.get()
+    assert game.ended_early and DigitalPaper.objects.get().ended_early
+
+
+def test_the_refe_cap_is_the_leagues_unless_sent(
+    api, worked_example_league, worked_example_players
+):
+    worked_example_league.refas = 0
+    worked_example_league.save()
+    response = post(api, worked_example_league, deals_body())
+    assert response.status_code == 400
+    assert "hand 1" in response.json()["errors"][0]["message"]
+    response = post(api, worked_example_league, deals_body(refas=None))
+    assert response.status_code == 201
+    assert DigitalPaper.objects.get().refas is None
+
+
+def test_deals_need_three_names_and_no_columns(api, worked_example_league, worked_example_players):
+    body = deals_body()
+    body["seats"][0]["left"] = 4
+    body["seats"].pop()
+    errors = post(api, worked_example_league, body).json()["errors"]
+    assert [error["field"] for error in errors] == ["seats", "seats"]
+
+
+def test_deals_cost_a_fixed_number_of_queries_however_many(
+    api, worked_example_league, worked_example_players, django_assert_num_queries
+):
+    """Recording a game from its deals: the posted paper's queries (the token, the league, the
+    key, the names, the birth-date rule as the form asks it and again under the engine's lock,
+    the engine's), and for its paper one row, its deals in one insert and the
+    game's seats read back, however long the log: no query per deal."""
+    with django_assert_num_queries(QUERIES):
+        assert post(api, worked_example_league, deals_body()).status_code == 201
+    refe = [{"refa": True}] * 20  # bula 10 never runs out: ended early
+    # One fewer: the token, used a moment ago, is not marked again.
+    with django_assert_num_queries(QUERIES - 1):
+        body = deals_body([*refe, *SHORT_GAME[1:]], ended_early=True)
+        assert post(api, worked_example_league, body).status_code == 201
+
+
+QUERIES = 30
+
+
+CLIENTS = 6
+
+
+def api_post(url: str, token: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        response = urllib.request.urlopen(request, timeout=120)
+    except urllib.error.HTTPError as error:
+        response = error
+    with response:
+        return response.status, json.loads(response.read() or b"{}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_key_of_deals_posted_by_many_clients_at_once_is_one_game_and_one_paper(
+    live_server, django_user_model
+):
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    league = make_league(System.PREFKO, name="Friday")
+    make_players(WORKED_EXAMPLE_PLAYERS)
+    member = django_user_model.objects.create_user("member")
+    tokens = [ApiToken.objects.create_for(member, f"Device {n}")[1] for n in range(CLIENTS)]
+    body = deals_body()
+    url = f"{live_server.url}/api/v1/leagues/{league.slug}/games"
+    answers: list[tuple[int, dict]] = []
+    start = threading.Barrier(CLIENTS)
+
+    def client(token):
+        start.wait()
+        answers.append(api_post(url, token, body))
+
+    threads = [threading.Thread(target=client, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not any(thread.is_alive() for thread in threads), "a client hung: deadlock?"
+    assert sorted(status for status, _body in answers) == [200] * (CLIENTS - 1) + [201]
+    assert len({json.dumps(answer, sort_keys=True) for _status, answer in answers}) == 1
+    assert (Game.objects.count(), DigitalPaper.objects.count(), Deal.objects.count()) == (1, 1, 4)

@@ -1,0 +1,72 @@
+"""The digital paper's deals tapped with the network off are kept on the phone and recorded
+once each, in order, when it comes back (Chromium at phone width, Playwright's offline switch)."""
+
+from __future__ import annotations
+
+from ratings.models import Deal, Player, System
+from ratings.papers import services
+from tests.builders import make_league
+
+from .builders import PASSWORD, PHONE, log_in
+
+
+def club(django_user_model):
+    league = make_league(System.PREFKO, name="Preferans", provisional_games=0)
+    players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
+    django_user_model.objects.create_user("marko", password=PASSWORD)
+    return services.paper_start(league=league, players=players, bula=10)
+
+
+def tap_refa(page):
+    page.locator("form[data-deal-form]").get_by_label("refa (all passed)").check()
+    page.get_by_role("button", name="Add the deal").click()
+
+
+def tap_pik(page):
+    """Ana declares pik, Boris follows and takes 2 tricks, Ceca passes."""
+    form = page.locator("form[data-deal-form]")
+    form.get_by_label("played", exact=True).check()
+    form.locator("fieldset.taps", has_text="Declarer").get_by_label("Ana").check()
+    form.locator("fieldset.taps", has_text="Contract").get_by_label("pik (").check()
+    for fieldset in form.locator("fieldset.follower:visible").all():
+        if fieldset.locator("legend").inner_text().strip() == "Boris":
+            fieldset.get_by_label("followed").check()
+            fieldset.get_by_label("Tricks").select_option("2")
+        else:
+            fieldset.get_by_label("passed").check()
+    page.get_by_role("button", name="Add the deal").click()
+
+
+def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
+    open_browser, django_user_model
+):
+    paper = club(django_user_model)
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    log_in(browsing)
+    url = f"/papers/{paper.pk}/"
+    browsing.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(url)  # now through the worker, which keeps a copy
+    page.context.set_offline(True)
+    banner = page.locator("#offline-queue")
+    tap_refa(page)
+    banner.get_by_text("1 paper waiting to be sent").wait_for()
+    tap_refa(page)
+    tap_pik(page)
+    banner.get_by_text("Papers waiting to be sent: 3").wait_for()
+    page.reload()
+    banner.get_by_text("Papers waiting to be sent: 3").wait_for()
+    assert not Deal.objects.exists()
+
+    page.context.set_offline(False)
+    banner.wait_for(state="hidden")
+    deals = list(Deal.objects.filter(paper=paper).order_by("number"))
+    assert [deal.number for deal in deals] == [1, 2, 3]
+    assert [deal.entered.get("refa", False) for deal in deals] == [True, True, False]
+    assert deals[2].entered["contract"] == "pik"
+    # Another page load sends nothing more.
+    browsing.goto(url)
+    banner.wait_for(state="hidden")
+    assert Deal.objects.count() == 3
+    assert browsing.errors == [] or all("ERR_INTERNET_DISCONNECTED" in e for e in browsing.errors)
