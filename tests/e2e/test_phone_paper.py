@@ -1,0 +1,40 @@
+"""The Preferans paper at a phone's 360 px with touch: what the next digits typed go into, and
+what the boxes show. A number in the wrong box, or one read wrong, is a wrong rating."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from .conftest import PHONE
+from .test_at_the_table import club, log_in  # noqa: F401 (club: a fixture)
+
+TOUCH_PHONE = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+
+
+def open_paper(open_browser, league):
+    device = dict(TOUCH_PHONE)
+    browsing = open_browser(device.pop("viewport"), **device)
+    log_in(browsing)
+    browsing.goto(reverse("ratings:game_new", args=[league.slug]))
+    return browsing
+
+
+def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, club):  # noqa: F811
+    """Type 320 in Left, tap the Middle's ±, type 20: the Middle reads -20, Left keeps 320."""
+    browsing = open_paper(open_browser, club)
+    page = browsing.page
+    left, middle = page.locator("#id_left_0"), page.locator("#id_middle_0")
+    left.tap()
+    page.keyboard.type("320")
+    middle_sign = page.locator("#id_middle_0 ~ .sign-toggle")
+    middle_sign.tap()
+    assert page.evaluate("document.activeElement.id") == "id_middle_0", "the caret stays behind"
+    page.keyboard.type("20")
+    assert left.input_value() == "320"
+    assert middle.input_value() == "-20"
+    # Tapped again with digits in the box: the sign flips, the caret stays at the end.
+    middle_sign.tap()
+    page.keyboard.type("5")
+    assert middle.input_value() == "205"
+    assert left.input_value() == "320"
+    assert browsing.errors == []
