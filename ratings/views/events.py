@@ -225,12 +225,18 @@ def event_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """Late arrivals, from the event page: drawn from the next round on."""
+    """Late arrivals, from the event page: drawn from the next round on.
+
+    A "Did you mean …?" tap adds the player it names (no second step: the organiser chose).
+    Opened by its address (a reload after a refusal, a shared link) it leads to the event.
+    """
+    if request.method != "POST":
+        return redirect(get_object_or_404(Event, pk=pk))
     event = get_event_to_run(request, pk)
     form = LatePlayersForm(_with_chosen_player(request.POST))
-    if not form.is_valid() or _chose_a_player(request.POST):
+    if not form.is_valid():
         page = selectors.event_page(pk)
         return _event_page(request, page, late_form=form)
 
