@@ -38,3 +38,18 @@ def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, cl
     assert middle.input_value() == "205"
     assert left.input_value() == "320"
     assert browsing.errors == []
+
+
+def test_every_box_of_a_seat_shows_its_whole_number(open_browser, club):  # noqa: F811
+    """At 360 px the Middle box beside its ± button reads "-1234" whole (it read "234"), and
+    the side boxes their four digits, in every seat."""
+    browsing = open_paper(open_browser, club)
+    page = browsing.page
+    for seat in range(3):
+        for column, value in (("left", "1234"), ("middle", "-1234"), ("right", "1234")):
+            box = page.locator(f"#id_{column}_{seat}")
+            box.fill(value)
+            hidden = box.evaluate("(el) => el.scrollWidth - el.clientWidth")
+            assert hidden <= 0, f"{column} {seat}: {value} is cut by {hidden} px"
+    assert not browsing.scrolls_sideways()
+    assert browsing.errors == []
