@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings.events import services
 from ratings.forms import (
@@ -101,7 +101,7 @@ class EventForm(PlayerRowsMixin, forms.Form):
     )
     table_size = forms.TypedChoiceField(label=gettext_lazy("Players per table"), coerce=int)
     draw_method = forms.ChoiceField(
-        label=gettext_lazy("Draw"),
+        label=pgettext_lazy("table draw", "Draw"),
         choices=DrawMethod.choices,
         initial=DrawMethod.EVERYONE_MEETS,
         help_text=gettext_lazy(
@@ -207,4 +207,6 @@ class LatePlayersForm(PlayerRowsMixin, forms.Form):
 class DrawForm(forms.Form):
     """How the next round is drawn (the event's method unless the organiser picks another)."""
 
-    method = forms.ChoiceField(label=gettext_lazy("Draw"), choices=DrawMethod.choices)
+    method = forms.ChoiceField(
+        label=pgettext_lazy("table draw", "Draw"), choices=DrawMethod.choices
+    )
