@@ -229,6 +229,7 @@ class SeasonRow:
     average_score: float
     first_places: int
     shared_first_places: int
+    status: int = 0  # Status.RANKED, or PROVISIONAL: listed after the ranked, without a rank
 
     @property
     def wins(self) -> int:
@@ -250,6 +251,10 @@ def season_standings(
     first places (see :mod:`ratings.statistics` for places), ranked by ``by`` in the league's
     direction (equal values share a rank). Optionally only players with ``min_games`` or more.
 
+    The league's provisional rule holds as on the leaderboard, applied to each player's games
+    in the league up to the period's end (before it as well as in it): a player with fewer is
+    provisional, listed after the ranked players with a rank among the provisional ones only.
+
     Ratings are continuous: a season is a view of the league's one history, not a reset. One
     query, in SQL for the window functions (each game's places, each player's first and last
     game of the period) that the ORM cannot aggregate over (grouped, the ORM's correlated
@@ -263,6 +268,11 @@ def season_standings(
     best_score_first = "ASC" if league.rating_system.lower_score_is_better else "DESC"
     direction = "ASC" if league.lower_is_better else "DESC"
     ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
+    # The provisional rule counts every game of the league up to the period's end.
+    career_conditions, career_params = ["g.league_id = %s"], [league.pk]
+    if end is not None:
+        career_conditions.append("g.played_at < %s")
+        career_params.append(connection.ops.adapt_datetimefield_value(end))
     # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
     # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
     # up only for first places.
@@ -294,15 +304,32 @@ def season_standings(
             FROM numbered
             GROUP BY player_id
             HAVING COUNT(*) >= %s
+        ),
+        career AS (
+            SELECT r.player_id, COUNT(*) AS career_games
+            FROM {statistics.GAME} g
+            JOIN {statistics.RESULT} r ON r.game_id = g.id
+            WHERE {" AND ".join(career_conditions)}
+                  AND r.player_id IN (SELECT player_id FROM players)
+            GROUP BY r.player_id
+        ),
+        statused AS (
+            SELECT players.*,
+                   CASE WHEN career.career_games < %s THEN {Status.PROVISIONAL}
+                        ELSE {Status.RANKED} END AS status
+            FROM players
+            JOIN career ON career.player_id = players.player_id
         )
-        SELECT RANK() OVER (ORDER BY {ranked_by} {direction}) AS rank,
-               players.player_id, p.name, p.slug, games, rating, rating - rating_before,
-               average_score, first_places, shared
-        FROM players
-        JOIN {statistics.PLAYER} p ON p.id = players.player_id
-        ORDER BY rank, p.name, p.id
+        SELECT RANK() OVER (PARTITION BY status ORDER BY {ranked_by} {direction}) AS rank,
+               statused.player_id, p.name, p.slug, games, rating, rating - rating_before,
+               average_score, first_places, shared, status
+        FROM statused
+        JOIN {statistics.PLAYER} p ON p.id = statused.player_id
+        ORDER BY status, rank, p.name, p.id
     """
-    rows = statistics.sql_rows(sql, [*params, min_games or 1])
+    rows = statistics.sql_rows(
+        sql, [*params, min_games or 1, *career_params, league.provisional_until]
+    )
     return [
         SeasonRow(
             int(rank),
@@ -315,8 +342,11 @@ def season_standings(
             float(average),
             int(firsts),
             int(shared),
+            int(status),
         )
-        for rank, player_id, name, slug, games, rating, change, average, firsts, shared in rows
+        for rank, player_id, name, slug, games, rating, change, average, firsts, shared, status in (
+            rows
+        )
     ]
 
 

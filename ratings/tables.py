@@ -553,7 +553,9 @@ class SeasonTable(ClubTable):
     at its end and the change over it, average score and first places (wins in a league of
     two-player games); ranked by the database by rating or change, in the league's direction."""
 
-    rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "name"), attrs=NUMBER_CELLS)
+    rank = tables.Column(
+        verbose_name=_("Rank"), order_by=("status", "rank", "name"), attrs=NUMBER_CELLS
+    )
     name = tables.Column(verbose_name=_("Player"))
     games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_CELLS)
     rating = tables.Column(verbose_name=_("Rating at the end"), attrs=NUMBER_CELLS)
@@ -574,8 +576,14 @@ class SeasonTable(ClubTable):
         )
         self.system = system
 
+    def render_rank(self, value: int, record) -> int | str:
+        return value if record.status == Status.RANKED else ""
+
     def render_name(self, record) -> SafeString:
-        return format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
+        link = format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
+        if record.status == Status.RANKED:
+            return link
+        return format_html('{} <span class="badge">{}</span>', link, Status(record.status).label)
 
     def render_rating(self, value: float) -> str:
         return rating_text(value)

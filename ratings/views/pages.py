@@ -52,7 +52,7 @@ EXPORT_COLUMNS = (
 # A period's table (a season or dates): the rating at its end and the change over it.
 SEASON_EXPORT_COLUMNS = (
     *("rank", "name", "games", "rating", "change", "average_score"),
-    *("first_places", "shared_first_places"),
+    *("first_places", "shared_first_places", "provisional"),
 )
 
 
@@ -299,7 +299,7 @@ def _season_rows(league: League, period: seasons.Period, filters: dict) -> list[
     )
     return [
         {
-            "rank": row.rank,
+            "rank": row.rank if row.status == selectors.Status.RANKED else None,
             "name": row.name,
             "games": row.games,
             "rating": _export_number(row.rating, league),
@@ -307,6 +307,7 @@ def _season_rows(league: League, period: seasons.Period, filters: dict) -> list[
             "average_score": machine_number(row.average_score, 2),
             "first_places": row.first_places,
             "shared_first_places": row.shared_first_places,
+            "provisional": row.status == selectors.Status.PROVISIONAL,
         }
         for row in rows
     ]
