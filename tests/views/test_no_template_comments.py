@@ -41,9 +41,9 @@ def test_no_page_prints_a_template_comment(
     client,
     staff_client,
     staff_user,
-    small_club,
+    small_club,  # noqa: F811
     make_league,
-    worked_example_league,  # noqa: F811
+    worked_example_league,
 ):
     staff_user.is_superuser = True  # every form page: events, rayter import
     staff_user.save()
