@@ -503,18 +503,24 @@ class HeadToHeadGamesTable(ClubTable):
     """Two players' games together in one league (``statistics.PairGame``), newest first: each
     one's score and rating change, and who finished ahead."""
 
-    played_at = tables.Column(verbose_name=_("Played"), orderable=False)
+    played_at = tables.Column(
+        verbose_name=_("Played"), orderable=False, attrs=card("title", number=False)
+    )
 
     class Meta:
-        attrs = {"class": "head-to-head-games"}
+        # On a phone a card per game: six columns do not fit 360 px, and the second player's
+        # change and who was ahead are what the page is for.
+        attrs = {"class": "head-to-head-games cards"}
         orderable = False
 
     def __init__(self, rows, *, a, b, system: RatingSystem, prefix: str):
         def column(name: str, field: str) -> tables.Column:
-            return tables.Column(verbose_name=name, accessor=field, attrs=NUMBER_CELLS)
+            return tables.Column(verbose_name=name, accessor=field, attrs=card("key", name))
 
         ahead = _("Winner") if system.wins_draws_losses else _("Ahead")
-
+        ahead_column = tables.Column(
+            verbose_name=ahead, accessor="game_id", attrs=card("more", ahead, number=False)
+        )
         super().__init__(
             rows,
             prefix=prefix,
@@ -523,7 +529,7 @@ class HeadToHeadGamesTable(ClubTable):
                 ("a_change", column(_("Change"), "a_change")),
                 ("b_score", column(b.name, "b_score")),
                 ("b_change", column(_("Change"), "b_change")),
-                ("ahead", tables.Column(verbose_name=ahead, accessor="game_id")),
+                ("ahead", ahead_column),
             ],
         )
         self.a, self.b, self.system = a, b, system
