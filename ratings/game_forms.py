@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy
 from ratings import engine
 from ratings.events.selectors import table_seat_names
 from ratings.events.services import table_record_game
+from ratings.formatting import number_text
 from ratings.forms import (
     DATETIME_INPUT_FORMATS,
     PlayerNameField,
@@ -67,6 +68,8 @@ class GameForm(forms.Form):
     # How the error summary (templates/ratings/error_summary.html) names a seat's field, and the
     # field a non-field error's code is about (ratings/templatetags/club_forms.py).
     seat_word = gettext_lazy("Player %(n)d")
+    # The button that shows the preview: what the member is asked to look at.
+    check_label = gettext_lazy("Check scores")
     error_targets: dict[str, str] = {}
     # A name typed twice: the second seat's message.
     duplicate_message = gettext_lazy(
@@ -402,10 +405,10 @@ class PreferansGameForm(GameForm):
             # and described by that line, not given the message each: add_error() on each
             # would print it three times over.
             self.middle_sum_error = _(
-                "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
+                "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
                 "up to zero. Check the bulas, or tick “ended early” if the game was stopped "
                 "before that."
-            ) % {"sum": total}
+            ) % {"sum": number_text(total)}
             self.add_error(None, ValidationError(self.middle_sum_error, code="middle_sum"))
             for seat in range(self.seat_count):
                 self.fields[f"middle_{seat}"].widget.attrs.update(
@@ -498,6 +501,7 @@ class DuelGameForm(GameForm):
 
     seat_count = 2
     result_field_names = ("outcome",)
+    check_label = gettext_lazy("Check the result")
     OUTCOMES = {"1": (1.0, 0.0), "draw": (0.5, 0.5), "0": (0.0, 1.0)}
     outcome = forms.ChoiceField(
         label=gettext_lazy("Result"),

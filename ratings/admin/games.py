@@ -132,8 +132,9 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
     model = Result
     form = ResultInlineForm
     formset = ResultFormSet
-    fields = ("player", "seat", "left", "middle", "right", "score", "rating_before", "rating_after")
-    readonly_fields = ("rating_before", "rating_after")
+    fields = ("player", "seat", "left", "middle", "right", "score", "rating_before_shown",
+              "rating_after_shown")  # fmt: skip
+    readonly_fields = ("rating_before_shown", "rating_after_shown")
     autocomplete_fields = ("player",)
     ordering = ("seat",)
 
@@ -164,6 +165,15 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
     @admin.display(description=_("score"))
     def paper_score(self, result):
         return "" if result.score is None else number_text(result.score)  # "" in a new row
+
+    # The ratings as the site writes them ("1173", not the float's "1173.0"); "" in a new row.
+    @admin.display(description=Result._meta.get_field("rating_before").verbose_name)
+    def rating_before_shown(self, result):
+        return "" if result.pk is None else number_text(result.rating_before)
+
+    @admin.display(description=Result._meta.get_field("rating_after").verbose_name)
+    def rating_after_shown(self, result):
+        return "" if result.pk is None else number_text(result.rating_after)
 
 
 def _has_paper(game: Game | None) -> bool:

@@ -85,7 +85,7 @@ class PlayerRowsMixin:
 class EventForm(PlayerRowsMixin, forms.Form):
     """A new club night or tournament of a league."""
 
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
+    name = forms.CharField(label=pgettext_lazy("event", "Name"), max_length=100)
     starts_at = forms.DateTimeField(
         label=gettext_lazy("Starts at"),
         input_formats=DATETIME_INPUT_FORMATS,

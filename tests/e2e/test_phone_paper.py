@@ -53,3 +53,13 @@ def test_every_box_of_a_seat_shows_its_whole_number(open_browser, club):  # noqa
             assert hidden <= 0, f"{column} {seat}: {value} is cut by {hidden} px"
     assert not browsing.scrolls_sideways()
     assert browsing.errors == []
+
+
+def test_the_live_middle_sum_writes_a_minus_sign(open_browser, club):  # noqa: F811
+    """As the server writes it (ratings/formatting.py): "−1", not the hyphen of "-1"."""
+    browsing = open_paper(open_browser, club)
+    page = browsing.page
+    for seat, middle in enumerate(("-20", "4", "15")):
+        page.locator(f"#id_middle_{seat}").fill(middle)
+    status = page.locator("[data-middle-sum]").inner_text()
+    assert status.startswith("Middle column sums to \u22121:"), status
