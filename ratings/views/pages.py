@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from django import forms
-from django.core.paginator import Paginator
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -323,12 +323,22 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's games, newest first, optionally one player's only."""
     league = get_object_or_404(League, slug=slug)
     filter_form = PlayerFilterForm(request.GET, league=league)
+    oldest_first = request.GET.get("order") == "oldest"
     if filter_form.is_valid():
-        games = selectors.league_games(league, player_slug=filter_form.cleaned_data["player"])
+        games = selectors.league_games(
+            league, player_slug=filter_form.cleaned_data["player"], oldest_first=oldest_first
+        )
     else:
         games = Game.objects.none()
     table = LeagueGamesTable(games, system=league.rating_system)
-    RequestConfig(request, paginate=UNCOUNTED_PAGINATION).configure(table)
+    past_the_end = False
+    try:
+        RequestConfig(request, paginate={**UNCOUNTED_PAGINATION, "silent": False}).configure(table)
+    except PageNotAnInteger:
+        RequestConfig(request, paginate=UNCOUNTED_PAGINATION).configure(table)
+    except EmptyPage:
+        # A page past the end (an old link, a typed number) says so: it is not page 1.
+        past_the_end = True
     # The filter's suggestions: everyone who has played in the league, by name (one query).
     player_names = (
         Standing.objects.filter(league=league, games__gt=0)
@@ -342,10 +352,22 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "table": table,
             "filter_form": filter_form,
+            "oldest_first": oldest_first,
+            "past_the_end": past_the_end,
+            "orders": _order_links(request, oldest_first),
             "player_names": player_names,
             "can_enter_games": can_enter_games(request.user),
         },
     )
+
+
+def _order_links(request: HttpRequest, oldest_first: bool) -> list[seasons.Link]:
+    """Newest first and oldest first, each keeping the player filter (and back to page 1)."""
+    kept = {"player": request.GET["player"]} if request.GET.get("player") else {}
+    return [
+        seasons.Link(_("Newest first"), urlencode(kept), not oldest_first),
+        seasons.Link(_("Oldest first"), urlencode({**kept, "order": "oldest"}), oldest_first),
+    ]
 
 
 @dataclass(frozen=True)
