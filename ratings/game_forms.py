@@ -85,6 +85,9 @@ class GameForm(forms.Form):
         kwargs.setdefault("initial", {})
         for seat, name in enumerate(self.table_names):
             kwargs["initial"].setdefault(f"player_{seat}", name)
+        if table is not None and table.round.event.bula:
+            # The night's bula, agreed once: no table types it again (a paper's form only).
+            kwargs["initial"].setdefault("bula", table.round.event.bula)
         kwargs["initial"].setdefault("submission_key", uuid.uuid4())
         kwargs["initial"].setdefault(
             "played_at", timezone.localtime().replace(second=0, microsecond=0)

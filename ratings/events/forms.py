@@ -109,6 +109,14 @@ class EventForm(PlayerRowsMixin, forms.Form):
             "By standings: the leaders at the first table. Each round may be drawn another way."
         ),
     )
+    bula = forms.IntegerField(
+        label=gettext_lazy("Starting bula"),
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text=gettext_lazy("Agreed for the night: every table's paper starts with it."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
     scoring = forms.ChoiceField(label=gettext_lazy("Scoring"))
     points_per_place = forms.CharField(
         label=gettext_lazy("Points per place"),
@@ -135,6 +143,8 @@ class EventForm(PlayerRowsMixin, forms.Form):
         self.fields["scoring"].choices = [
             (code, label) for code, label in Scoring.choices if code in system.event_scorings
         ]
+        if not system.has_paper:
+            del self.fields["bula"]  # only a paper has a bula
         self.add_player_rows(rows)
 
     def clean_points_per_place(self) -> list[int]:
@@ -186,6 +196,7 @@ class EventForm(PlayerRowsMixin, forms.Form):
             draw_method=data["draw_method"],
             scoring=data["scoring"],
             points_per_place=data["points_per_place"],
+            bula=data.get("bula"),
         )
 
 

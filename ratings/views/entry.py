@@ -64,7 +64,7 @@ def game_new(request, slug: str):
                 if already is not None:
                     # The saved preview sent again (the back button): nothing new is saved.
                     messages.info(request, _("This game was saved already: here it is."))
-                    return redirect(already)
+                    return redirect(table or already)  # a table's page links its game
                 if "save" in data and form.was_previewed():
                     try:
                         game = form.save(entered_by=request.user)
