@@ -26,6 +26,7 @@ from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.algorithms import preferans
 from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
 from ratings.events import selectors as event_selectors
+from ratings.events import tonight
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
 from ratings.forms import find_player
 from ratings.links import url_maker
@@ -136,12 +137,15 @@ def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
 @club_readable
 @cached_page
 def home(request: HttpRequest) -> HttpResponse:
-    """The leagues, with how many play in each and when they last did."""
+    """The leagues, with how many play in each and when they last did; above them the club
+    nights in progress, with the member's own table (ratings/events/tonight.py)."""
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
     return render(
         request,
         "ratings/home.html",
         {
             "leagues": selectors.leagues_overview(),
+            "tonight": tonight.tonight(player),
             "can_enter_games": can_enter_games(request.user),
         },
     )
