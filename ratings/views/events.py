@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -29,6 +30,7 @@ from ratings.access import (
 )
 from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
+from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
 from ratings.models import Event, EventRound, EventTable, League, Player
 from ratings.page_cache import cached_page
@@ -158,10 +160,16 @@ def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         event_round = selectors.round_cards(event, number)
     except EventRound.DoesNotExist:
         raise Http404("No such round") from None
+    # Each card's QR code opens its table's entry form on a phone (ratings/events/qr.py).
+    entry = reverse("ratings:game_new", args=[event.league.slug])
+    cards = []
+    for table in event_round.tables:
+        url = request.build_absolute_uri(f"{entry}?table={table.pk}")
+        cards.append((table, url, qr_svg(url)))
     return render(
         request,
         "ratings/event_cards.html",
-        {"event": event, "league": event.league, "round": event_round},
+        {"event": event, "league": event.league, "round": event_round, "cards": cards},
     )
 
 
