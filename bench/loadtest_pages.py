@@ -67,8 +67,8 @@ def pages(slug: str) -> list[tuple[str, str, int]]:
     from django.db.models.functions import ExtractYear
     from django.urls import reverse
 
-    from ratings import statistics as club_statistics
     from ratings.models import Game, League, Player, Result
+    from ratings.selectors import statistics as club_statistics
 
     league = League.objects.filter(slug=slug).first()
     if league is None:

@@ -279,29 +279,29 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
     from django.db.models import Count
     from django.db.models.functions import ExtractYear
 
-    from ratings import statistics as club_statistics
     from ratings.models import Game
-    from ratings.views import stats
+    from ratings.selectors import statistics as club_statistics
+    from ratings.views import pages
 
     rows = []
     # With and without alternate request by request: a shared machine's load changes during a
     # run, and both medians should meet the same. The process's CPU time (SQLite runs in it)
     # is given too: other processes' load moves it far less than the wall-clock time.
     url = f"/players/{heavy.slug}/"
-    panels = {"with": stats.statistics_panels, "without": lambda player, leagues: {}}
+    panels = {"with": pages.statistics_panels, "without": lambda player, leagues: {}}
     wall: dict[str, list[float]] = {"with": [], "without": []}
     cpu: dict[str, list[float]] = {"with": [], "without": []}
     try:
         for _ in range(samples + 1):  # the first of each warms up
             for variant, make_panels in panels.items():
-                stats.statistics_panels = make_panels
+                pages.statistics_panels = make_panels
                 cache.clear()  # drawn, not served from the page cache
                 began, began_cpu = time.perf_counter(), time.process_time()
                 assert client.get(url).status_code == 200
                 wall[variant].append(time.perf_counter() - began)
                 cpu[variant].append(time.process_time() - began_cpu)
     finally:
-        stats.statistics_panels = panels["with"]
+        pages.statistics_panels = panels["with"]
 
     def medians(times: dict[str, list[float]]) -> str:
         return " / ".join(ms(statistics.median(times[variant][1:])) for variant in panels)
@@ -369,8 +369,8 @@ def rayter_cli() -> Path:
 def compile_project() -> None:
     """Write the project's bytecode, as installing a package does: pip compiled rayter's and
     every dependency's. An editable install leaves it to the first run, and with
-    PYTHONDONTWRITEBYTECODE set (as on the machine the README's figures come from) no run ever
-    writes it: each timed command would compile the project's modules first (0.2 s there)."""
+    PYTHONDONTWRITEBYTECODE set (as on the machine docs/performance.md's figures come from) no run
+    ever writes it: each timed command would compile the project's modules first (0.2 s there)."""
     for package in ("club", "ratings"):
         compileall.compile_dir(ROOT / package, quiet=1)
 

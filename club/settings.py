@@ -8,6 +8,7 @@ secure and HTTPS is enforced.
 
 import os
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import dj_database_url
@@ -44,6 +45,16 @@ def env_int(name: str, default: int) -> int:
     if number < 0:
         raise ImproperlyConfigured(f"{name} must be a whole number of at least 0, got {value!r}")
     return number
+
+
+def require_extra(extra: str, modules: tuple[str, ...], why: str) -> None:
+    """Refuse to start, saying what to install, when ``why`` needs one of ``modules`` and none is
+    installed: the optional dependencies are pyproject.toml's extras."""
+    if not any(find_spec(module) for module in modules):
+        raise ImproperlyConfigured(
+            f"{why} needs {modules[0]}, which is not installed: "
+            f"pip install -e '.[{extra}]' (pyproject.toml's {extra!r} extra)."
+        )
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -99,14 +110,16 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "axes",
+    # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
+    "ninja",
     "ratings",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages compressed for browsers that ask (all do): a games list is 84 KB of HTML and 9 KB
-    # gzipped, on a phone's connection at the table. Outside everything that writes the body
+    # Pages compressed for browsers that ask (all do): HTML tables compress well, and a phone's
+    # connection at the table is the slow part of a page. Outside everything that writes the body
     # (the page cache fills in each visitor's CSRF token and messages first); WhiteNoise above
     # serves the static files precompressed. Django pads each response against BREACH, and
     # CSRF tokens are masked per response.
@@ -168,11 +181,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # django-tables2 imports django.contrib.postgres.fields when it can (for columns of
-    # PostgreSQL's HStoreField), and that imports psycopg: 60 to 90 ms of every process's start
-    # on SQLite, a fifth of a management command's, for a field a SQLite database cannot have.
-    # Marked missing, it is skipped as where psycopg is not installed (tests/test_settings.py).
-    sys.modules.setdefault("django.contrib.postgres.fields", None)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django would only say so at the first query, with a traceback.
+    require_extra("postgres", ("psycopg", "psycopg2"), "DATABASE_URL (PostgreSQL)")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -191,6 +202,7 @@ def cache_from_url(url: str) -> dict:
             "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000)},
         }
     if scheme in {"redis", "rediss", "unix"}:
+        require_extra("redis", ("redis",), "CACHE_URL (Redis)")
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,

@@ -3,6 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from club.accounts import LoginView, needs_email
+from ratings.api.urls import api
+from ratings.views.offline import service_worker
 
 # django.contrib.auth.urls, with the password reset only when the club can send email.
 accounts = [
@@ -40,6 +42,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", api.urls),
+    path("sw.js", service_worker, name="service_worker"),
     path("", include("ratings.urls")),
 ]
 

@@ -1,8 +1,8 @@
 """A league's whole history of games as CSV or JSON: the one module that knows that format.
 
 The download pages (``ratings/views/exports.py``) and the ``export_games`` command both send what
-:func:`stream` yields. The format is documented for other tools in the README ("Exporting the
-games"); a change here is a change there.
+:func:`stream` yields. The format is documented for other tools in docs/files.md ("Exporting
+the games"); a change here is a change there.
 
 - Games come in rating order, (played at, id), with their seats in seating order: the order a
   replay from scratch rates them in.
@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from ratings.formatting import spreadsheet_text
 from ratings.models import League, Player, Result
+from ratings.papers.selectors import deal_logs_of_league
 from ratings.systems import age_on
 
 FORMATS = ("csv", "json")
@@ -46,11 +47,18 @@ SEAT_FIELDS = (
 # exports each seat's age at the game (whole years, null when unknown): what a replay needs, and
 # less than the birth date itself.
 AGE_FIELD = "age"
+# A system that keeps a mean and an uncertainty (OpenSkill) also exports each seat's place (1 the
+# best, a tie shares) and its skill before and after: a replay with the openskill package, given
+# the places as ranks, gives the same numbers.
+SKILL_FIELDS = ("place", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
 def seat_fields(league: League) -> tuple[str, ...]:
     """The fields of each seat in this league's export."""
-    return (*SEAT_FIELDS, AGE_FIELD) if league.rating_system.uses_birth_dates else SEAT_FIELDS
+    system = league.rating_system
+    extra = (AGE_FIELD,) if system.uses_birth_dates else ()
+    extra += SKILL_FIELDS if system.keeps_skill else ()
+    return (*SEAT_FIELDS, *extra)
 
 
 def csv_columns(league: League) -> tuple[str, ...]:
@@ -68,6 +76,7 @@ _QUERY_COLUMNS = (
     *("game_id", "game__played_at", "game__bula", "game__ended_early"),
     *("seat", "player__name", "player__slug", "left", "middle", "right"),
     *("score", "rating_before", "rating_after", "player_id"),
+    *("mu_before", "sigma_before", "mu_after", "sigma_after"),
 )
 
 GameRow = tuple  # (id, played_at as text, bula, ended_early), as in GAME_FIELDS
@@ -113,6 +122,12 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
             exported = [
                 (*seat, age_on(born.get(r[13]), day))
                 for seat, r in zip(exported, seats, strict=True)
+            ]
+        if system.keeps_skill:
+            places = system.places([r[10] for r in seats])
+            exported = [
+                (*seat, place, *r[14:18])
+                for seat, place, r in zip(exported, places, seats, strict=True)
             ]
         yield game, exported
 
@@ -161,12 +176,18 @@ _json_object = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow
 
 
 def json_stream(league: League) -> Iterator[str]:
-    """The league's games as one JSON list, piece by piece: a game object a line."""
+    """The league's games as one JSON list, piece by piece: a game object a line. A game
+    finished from a digital paper also carries its ``deals``: the deal log, in the format of
+    ``manage.py paper_from_deals`` (docs/digital-paper.md)."""
     pieces = ["["]
     separator = "\n"
     fields = seat_fields(league)
+    deal_logs = deal_logs_of_league(league)
     for game, seats in games(league):
-        pieces += (separator, _json_object(game_object(game, seats, fields)))
+        exported = game_object(game, seats, fields)
+        if game[0] in deal_logs:
+            exported["deals"] = deal_logs[game[0]]
+        pieces += (separator, _json_object(exported))
         separator = ",\n"
         if len(pieces) >= 2 * PIECE_ROWS:
             yield "".join(pieces)

@@ -104,6 +104,11 @@ def points_text(value: float) -> str:
     return ngettext("%(points)s point", "%(points)s points", count) % {"points": number_text(value)}
 
 
+def percent_text(value: float) -> str:
+    """A chance (0 to 1) as a whole percentage: 0.4149 reads "41%"."""
+    return f"{_written(rounded(value * 100))}%"
+
+
 def rating_text(value: float | None) -> str:
     """A rating as shown everywhere: a whole number (Elo and Rayter keep decimals for sorting)."""
     if value is None:

@@ -1,7 +1,7 @@
 """URLs for every row of a page at the cost of one reverse().
 
-reverse() walks the URLconf each time (about 30 µs); a page of 50 rows with two or three links
-each spent a fifth of its time there. :func:`url_maker` reverses once with a marker argument and
+reverse() walks the URLconf each time, and a page of 50 rows with two or three links each would
+walk it a hundred times or more. :func:`url_maker` reverses once with a marker argument and
 fills each row's argument in, quoted exactly as reverse() quotes it.
 """
 

@@ -11,6 +11,9 @@ are marks in the page (:data:`CSRF_MARK`, :data:`MESSAGES_MARK`, from ``{% csrf_
 ``{% messages_here %}``) that :func:`fill_viewer_parts` fills in on every response, cached or
 not. A member's own page (their name in the header, their permissions' links) is cached for
 that member only; the user and permission tables are versioned like the club's own.
+
+Facts that change with the clock rather than the data ("games in the last 30 days", who is
+inactive) are at most :data:`CLOCK_FACTS_MAX_AGE` old: the key carries the clock's period too.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from functools import lru_cache, wraps
 
 from django.conf import settings
@@ -29,7 +32,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 
@@ -41,6 +44,10 @@ CSRF_MARK = b"<!--club:csrf-->"
 MESSAGES_MARK = b"<!--club:messages-->"
 _ANY_MARK = b"<!--club:"
 
+# How old a page's facts that change with the clock may be: every page is drawn again at least
+# once in each such period, written or not.
+CLOCK_FACTS_MAX_AGE = timedelta(hours=1)
+
 
 def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Serve ``view``'s 200 pages from the cache while the club's data has not changed.
@@ -51,7 +58,7 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        version = None if _in_write_transaction() else versioning.current()
+        version = None if _in_write_transaction(request) else versioning.current()
         if version is None:
             return view(request, *args, **kwargs)
         key = _key(request, version)
@@ -79,10 +86,12 @@ def fill_viewer_parts(get_response):
     """Middleware: fill in each page's marks with this visitor's CSRF token and messages.
 
     Below the CSRF and messages middleware in MIDDLEWARE, so they see the token used and the
-    messages shown.
+    messages shown. It also notes the transactions open when the request came in (none in a
+    server, a test's own in a test): see :func:`_in_write_transaction`.
     """
 
     def middleware(request: HttpRequest) -> HttpResponse:
+        request.club_transactions_before = len(connection.atomic_blocks)
         response = get_response(request)
         if (
             response.streaming
@@ -119,22 +128,31 @@ def _cache_call(method, *args):
         return None
 
 
-def _in_write_transaction() -> bool:
-    """Inside a transaction the version may be one nobody else sees yet (and may be rolled
-    back, then reused): such a page is neither cached nor served from the cache. The test
-    case's own transaction around each test does not count."""
-    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+def _in_write_transaction(request: HttpRequest) -> bool:
+    """Inside a transaction the request opened (``ATOMIC_REQUESTS``, or a view's own), the
+    version may be one nobody else sees yet (and may be rolled back, then reused): such a page
+    is neither cached nor served from the cache. Transactions open before the request came in
+    (a test's own around it) do not count; without :func:`fill_viewer_parts` every open one
+    does."""
+    before = getattr(request, "club_transactions_before", 0)
+    return len(connection.atomic_blocks) > before
 
 
 def _key(request: HttpRequest, version: versioning.Version) -> str:
     user = request.user
     viewer = str(user.pk) if user.is_authenticated else "-"
-    # Pages say "in the last 30 days" and who is inactive: they are drawn again every hour.
-    hour = datetime.now(UTC).strftime("%Y%m%d%H")
+    period = clock_period(timezone.now())
     path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
     return (
-        f"page:{_code_fingerprint()}:{version}:{hour}:{translation.get_language()}:{viewer}:{path}"
+        f"page:{_code_fingerprint()}:{version}:{period}:{translation.get_language()}:{viewer}:"
+        f"{path}"
     )
+
+
+def clock_period(moment: datetime) -> int:
+    """The number of the :data:`CLOCK_FACTS_MAX_AGE` period ``moment`` falls in: a page drawn
+    in one period is not served in the next."""
+    return int(moment.timestamp() // CLOCK_FACTS_MAX_AGE.total_seconds())
 
 
 def _etag(request: HttpRequest, key: str) -> str:

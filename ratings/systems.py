@@ -5,7 +5,7 @@ the object). The object knows what kind of game the league plays, how many seats
 which way is better, whether ratings are whole numbers, how a game's entries become scores (and
 what is refused), how to rate a game, which entry form the league uses, and how a score reads.
 Nothing else compares system or kind strings: a fifth system is a subclass here, its algorithm in
-``ratings/algorithms/`` and its form in ``ratings/game_forms.py`` (see docs/ARCHITECTURE.md).
+``ratings/algorithms/`` and its form in ``ratings/forms/games.py`` (see docs/ARCHITECTURE.md).
 
 The model is pretix's payment providers: the core asks the provider instead of switching on it.
 """
@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import formatting
-from ratings.algorithms import elo, preferans, rayter, rayter_format
+from ratings.algorithms import elo, openskill, preferans, rayter, rayter_format
 from ratings.algorithms.event_scoring import Scoring
 
 if TYPE_CHECKING:
@@ -54,6 +54,14 @@ class System(models.TextChoices):
     )
     ELO = "elo", gettext_lazy("Head-to-head, classic Elo")
     FIDE = "fide", gettext_lazy("Head-to-head, FIDE Elo")
+    OPENSKILL_HIGHSCORE = (
+        "openskill_highscore",
+        gettext_lazy("Scored game, highest score wins (OpenSkill)"),
+    )
+    OPENSKILL_LOWSCORE = (
+        "openskill_lowscore",
+        gettext_lazy("Scored game, lowest score wins (OpenSkill)"),
+    )
 
 
 class Kind(models.TextChoices):
@@ -68,6 +76,34 @@ class Speed(models.TextChoices):
     STANDARD = "standard", gettext_lazy("Standard")
     RAPID = "rapid", gettext_lazy("Rapid")
     BLITZ = "blitz", gettext_lazy("Blitz")
+
+
+class SkillRating(float):
+    """A rating kept as a mean and an uncertainty (OpenSkill's mu and sigma).
+
+    The float itself is the number pages show, sort and chart (the ordinal, mu - 3 sigma), so
+    the engine, the pages and the statistics treat it as any rating; ``mu`` and ``sigma`` ride
+    along, and the engine stores them beside the rating (``Result.mu_before`` ...,
+    ``Standing.mu`` and ``sigma``: see :func:`skill_of`). Arithmetic on it gives plain floats.
+    """
+
+    mu: float
+    sigma: float
+
+    def __new__(cls, mu: float, sigma: float) -> SkillRating:
+        rating = super().__new__(cls, openskill.ordinal(mu, sigma))
+        rating.mu, rating.sigma = mu, sigma
+        return rating
+
+    def __repr__(self) -> str:
+        return f"SkillRating(mu={self.mu!r}, sigma={self.sigma!r})"
+
+
+def skill_of(rating: float) -> tuple[float | None, float | None]:
+    """The (mu, sigma) a rating carries, or (None, None) for a rating that is one number."""
+    if type(rating) is SkillRating:
+        return rating.mu, rating.sigma
+    return None, None
 
 
 # (scores, papers) of a game's seats, as the engine stores them.
@@ -103,6 +139,11 @@ class RatingSystem:
     # Dotted path of the entry form (forms import the engine, which imports this module).
     form_path: ClassVar[str]
     score_label: ClassVar = gettext_lazy("Score")
+    # A rating kept as a mean and an uncertainty (SkillRating): exports carry them, with places.
+    keeps_skill: ClassVar[bool] = False
+    # The system has its own model of who finishes ahead (pair_chance, win_chances); the others
+    # get chances from a curve fitted on the league's games.
+    own_chances: ClassVar[bool] = False
     # Players with fewer games are listed after the ranked ones, unranked, unless the league
     # says otherwise: a rating from a handful of games says little in these systems.
     default_provisional_games: ClassVar[int] = 10
@@ -142,6 +183,48 @@ class RatingSystem:
         return checked
 
     # Rating -----------------------------------------------------------------------------------
+
+    def places(self, scores: Sequence[float]) -> list[int]:
+        """Each seat's place at the table from the scores: 1 the best, a tie shares the better
+        place (1, 2, 2, 4)."""
+        return openskill.places(scores, lower_is_better=self.lower_score_is_better)
+
+    def win_chances(self, ratings: Sequence[float], slope: float | None) -> list[float] | None:
+        """Each player's chance to finish first at a table, from their ratings before the game.
+
+        A system without a model of its own (``pair_chance`` None) needs ``slope``, fitted on
+        the league's games (:func:`ratings.algorithms.backtest.fit_slope`): then a player's
+        chance is their strength ``exp(slope * rating)`` (``-rating`` where lower is better)
+        over the table's, the Bradley-Terry model whose pairs are the fitted curve. None when
+        there is nothing to go on."""
+        if slope is None:
+            return None
+        sign = -slope if self.lower_is_better else slope
+        best = max(sign * rating for rating in ratings)
+        strengths = [math.exp(sign * rating - best) for rating in ratings]
+        total = sum(strengths)
+        return [strength / total for strength in strengths]
+
+    def pair_chance(self, first: float, second: float) -> float | None:
+        """The chance a player rated ``first`` finishes ahead of one rated ``second`` by the
+        system's own model; None for a system without one (prefko, Rayter)."""
+        return None
+
+    def start_state(self, rating: float) -> float:
+        """A player's rating before their first game, from a start rating (the league's or
+        their own)."""
+        return rating
+
+    def stored_state(self, rating: float, mu: float | None, sigma: float | None) -> float:
+        """A player's rating as the engine works with it, from what is stored: the rating and,
+        for systems that keep one, its mean and uncertainty (None before the first game)."""
+        return rating
+
+    def provisional_rule(self, league: League) -> tuple[str, str, float] | None:
+        """What makes a player provisional in ``league``: a Standing field, a lookup (``lt``
+        or ``gt``) and the bound; None when nobody is."""
+        until = league.provisional_until
+        return ("games", "lt", until) if until else None
 
     def rater(self, league: League, birth_dates: dict[int, date]) -> RateGame:
         """The function that rates one game of ``league``; ``birth_dates`` by player id."""
@@ -184,7 +267,7 @@ class Prefko(RatingSystem):
     event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
     integer_ratings = True
     has_paper = True
-    form_path = "ratings.game_forms.PreferansGameForm"
+    form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
     def scores(self, entries, *, bula, ended_early):
@@ -231,13 +314,13 @@ class Rayter(RatingSystem):
 
     kind = Kind.SCORED
     seats = (2, 50)
-    form_path = "ratings.game_forms.ScoredGameForm"
+    form_path = "ratings.forms.games.ScoredGameForm"
 
     def checked_scores(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
-        always be written out as its file (:mod:`ratings.rayter_standings`)."""
-        # Whole by their type, as a file brings them: checked in C, a hundred thousand times.
-        # (min and max without a default: a keyword costs a builtin twice its time.)
+        always be written out as its file (:mod:`ratings.rayter.standings`)."""
+        # Whole by their type, as a file brings them: checked in C, as an import checks a hundred
+        # thousand games' scores.
         if (
             scores
             and _INTS.issuperset(map(type, scores))
@@ -263,8 +346,8 @@ class Rayter(RatingSystem):
             ratings = [state.rating for state in states]
             # Checked on the way in: finite scores, 2 to 50 of them.
             changes = rayter.rate_valid_game(game.scores, ratings, score_type, k)
-            # One change a rating, by construction; map adds them in C (a comprehension over a
-            # strict zip took twice as long, and an import rates a hundred thousand games).
+            # One change a rating, by construction, so no strict zip: map adds them in C, and an
+            # import rates a hundred thousand games.
             return list(map(operator.add, ratings, changes))
 
         return rate
@@ -291,10 +374,11 @@ class HeadToHead(RatingSystem):
 
     kind = Kind.DUEL
     seats = (2, 2)
+    own_chances = True
     event_table_sizes = (2, 2)
     # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
     default_provisional_games = 0
-    form_path = "ratings.game_forms.DuelGameForm"
+    form_path = "ratings.forms.games.DuelGameForm"
     score_label = gettext_lazy("Result")
 
     def checked_scores(self, scores):
@@ -302,6 +386,11 @@ class HeadToHead(RatingSystem):
         if sorted(checked) not in ([0.0, 1.0], [0.5, 0.5]):
             raise ValidationError(_("A head-to-head game is a win and a loss, or a draw."))
         return checked
+
+    def win_chances(self, ratings, slope):
+        # The expected score (a draw counts half), by the system's own formula.
+        chance = self.pair_chance(*ratings)
+        return [chance, 1 - chance]
 
     def score_text(self, score):
         if score >= 1:
@@ -313,6 +402,9 @@ class ClassicElo(HeadToHead):
     """Classic Elo (Chess::Elo) with the league's K."""
 
     code = System.ELO
+
+    def pair_chance(self, first, second):
+        return 1 / (1 + 10 ** ((second - first) / 400))
 
     def rater(self, league, birth_dates):
         k = league.elo_k
@@ -329,6 +421,9 @@ class FideElo(HeadToHead):
     code = System.FIDE
     integer_ratings = True
     uses_birth_dates = True
+
+    def pair_chance(self, first, second):
+        return elo.fide_expected(first, second)
 
     def rater(self, league, birth_dates):
         blitz, rapid = league.speed == Speed.BLITZ, league.speed == Speed.RAPID
@@ -358,6 +453,62 @@ class FideElo(HeadToHead):
         return rate
 
 
+class OpenSkill(RatingSystem):
+    """A scored game for two or more, rated by OpenSkill's Plackett-Luce (the ``openskill``
+    package, its defaults): a player's skill is a mean and an uncertainty; pages show the
+    ordinal mu - 3 sigma. A start rating moves the mean: 0 starts at the package's default."""
+
+    kind = Kind.SCORED
+    seats = (2, 50)
+    form_path = "ratings.forms.games.ScoredGameForm"
+    # A player is provisional while sigma is above this (unless the league sets a number of
+    # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
+    provisional_sigma: ClassVar[float] = 5.0
+    keeps_skill = True
+    own_chances = True
+    default_provisional_games = 0
+
+    def start_state(self, rating):
+        return SkillRating(openskill.DEFAULT_MU + rating, openskill.DEFAULT_SIGMA)
+
+    def stored_state(self, rating, mu, sigma):
+        if mu is None or sigma is None:
+            return self.start_state(rating)
+        return SkillRating(mu, sigma)
+
+    def pair_chance(self, first, second):
+        return openskill.pair_chance(
+            openskill.Skill(first.mu, first.sigma), openskill.Skill(second.mu, second.sigma)
+        )
+
+    def win_chances(self, ratings, slope):
+        return openskill.win_chances([openskill.Skill(r.mu, r.sigma) for r in ratings])
+
+    def provisional_rule(self, league):
+        if league.provisional_games is None:
+            return ("sigma", "gt", self.provisional_sigma)
+        return super().provisional_rule(league)
+
+    def rater(self, league, birth_dates):
+        lower = self.lower_score_is_better
+
+        def rate(game, states):
+            skills = [openskill.Skill(state.rating.mu, state.rating.sigma) for state in states]
+            rated = openskill.rate(skills, game.scores, lower_is_better=lower)
+            return [SkillRating(skill.mu, skill.sigma) for skill in rated]
+
+        return rate
+
+
+class OpenSkillHighscore(OpenSkill):
+    code = System.OPENSKILL_HIGHSCORE
+
+
+class OpenSkillLowscore(OpenSkill):
+    code = System.OPENSKILL_LOWSCORE
+    lower_score_is_better = True
+
+
 def age_on(born: date | None, day: date) -> int | None:
     """Whole years of age on ``day``, or None when the birth date is unknown.
 
@@ -378,6 +529,8 @@ SYSTEMS: dict[str, RatingSystem] = {
         RayterWinnerTakesAll(),
         ClassicElo(),
         FideElo(),
+        OpenSkillHighscore(),
+        OpenSkillLowscore(),
     )
 }
 

@@ -6,6 +6,7 @@ through :mod:`ratings.formatting`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 import django_tables2 as tables
@@ -24,7 +25,8 @@ from django_tables2.utils import Accessor, signature
 
 from ratings.formatting import change_html, decimal_text, number_text, rating_text, when_html
 from ratings.links import url_maker
-from ratings.selectors import Status
+from ratings.models import League, Player
+from ratings.selectors import Status, statistics
 from ratings.systems import RatingSystem
 
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
@@ -54,15 +56,16 @@ class ClubTable(tables.Table):
     pass of Python (``templates/ratings/table.html`` puts :meth:`body_html` in the ``tbody``).
 
     django-tables2 renders every cell through the template engine, recomputing the column's
-    attributes and inspecting its render method's signature each time: 23 of the leaderboard's
-    25 ms for 50 rows. Here each column's ``<td>`` attributes and render arguments are worked out
-    once per page, and a cell costs its ``render_<column>`` call. The HTML is the same
-    (tests/views/test_tables.py compares it with django-tables2's own rendering) for what these
-    tables use: a value from the column's accessor, ``empty_values`` and ``default``,
-    ``render_<column>`` or ``Column.render`` taking any of value, record, column, bound_column,
-    bound_row and table, and static cell attributes. A column with ``linkify`` or ``localize``,
-    or with attributes computed per cell, is refused rather than rendered differently; links come
-    from :meth:`player_link` and the ``*_url`` makers (one ``reverse()`` per page).
+    attributes and inspecting its render method's signature each time, which a drawn page with
+    many rows feels (``bench/tables_drawn.py``; figures in docs/performance.md). Here each column's
+    ``<td>`` attributes and render arguments are worked out once per page, and a cell costs its
+    ``render_<column>`` call. The HTML is the same (tests/views/test_tables.py compares it with
+    django-tables2's own rendering) for what these tables use: a value from the column's
+    accessor, ``empty_values`` and ``default``, ``render_<column>`` or ``Column.render`` taking
+    any of value, record, column, bound_column, bound_row and table, and static cell attributes.
+    A column with ``linkify`` or ``localize``, or with attributes computed per cell, is refused
+    rather than rendered differently; links come from :meth:`player_link` and the ``*_url``
+    makers (one ``reverse()`` per page).
     """
 
     @cached_property
@@ -599,3 +602,39 @@ class SeasonTable(ClubTable):
 
     def render_average_score(self, value: float) -> str:
         return number_text(value)
+
+
+# A player's statistics panels -----------------------------------------------------------------
+# What the player's page shows per league (``pages.player_detail``): the numbers come from
+# :mod:`ratings.selectors.statistics`, each group in one query for all the player's leagues
+# whatever the length of their history (pinned in ``tests/views/test_player_stats.py``).
+
+
+@dataclass(frozen=True)
+class StatisticsPanel:
+    """A player's statistics in one league, with the opponents they met most often."""
+
+    league: League
+    numbers: statistics.LeagueStatistics
+    opponents: OpponentsTable
+
+    @property
+    def average_score_label(self) -> str:
+        return score_labels(self.league.rating_system)[1]
+
+
+def statistics_panels(player: Player, leagues: list[League]) -> dict[int, StatisticsPanel]:
+    """The player's statistics in each of these leagues, by league id: two queries in all."""
+    numbers = statistics.player_statistics(player)
+    opponents = statistics.player_opponents(player)
+    return {
+        league.pk: StatisticsPanel(
+            league=league,
+            numbers=numbers[league.pk],
+            opponents=OpponentsTable(
+                opponents.get(league.pk, []), player=player, system=league.rating_system
+            ),
+        )
+        for league in leagues
+        if league.pk in numbers
+    }

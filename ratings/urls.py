@@ -1,6 +1,17 @@
 from django.urls import path, register_converter
 
-from ratings.views import entry, events, exports, files, pages, players, players_vs
+from ratings.views import (
+    backtest,
+    entry,
+    events,
+    exports,
+    files,
+    pages,
+    papers,
+    players,
+    players_vs,
+    tokens,
+)
 
 
 class PlayerSlugConverter:
@@ -32,6 +43,7 @@ urlpatterns = [
         name="leaderboard_export",
     ),
     path("leagues/<slug:slug>/games/", pages.league_games, name="league_games"),
+    path("leagues/<slug:slug>/backtest/", backtest.league_backtest, name="backtest"),
     path("leagues/<slug:slug>/games.<str:fmt>", exports.games_export, name="games_export"),
     path("leagues/<slug:slug>/rayter.txt", files.rayter_export, name="rayter_export"),
     path("leagues/<slug:slug>/import/", files.rayter_import, name="rayter_import"),
@@ -45,7 +57,15 @@ urlpatterns = [
     path("events/<int:pk>/rounds/<int:number>/cards/", events.round_cards, name="round_cards"),
     path("events/<int:pk>/rounds/<int:number>/close/", events.round_close, name="round_close"),
     path("events/tables/<int:pk>/", events.table_detail, name="event_table"),
+    path("leagues/<slug:slug>/papers/new/", papers.paper_new, name="paper_new"),
+    path("papers/<int:pk>/", papers.paper_detail, name="paper"),
+    path("papers/<int:pk>/deal/", papers.paper_deal, name="paper_deal"),
+    path("papers/<int:pk>/undo/", papers.paper_undo, name="paper_undo"),
+    path("papers/<int:pk>/repeal/", papers.paper_repeal, name="paper_repeal"),
+    path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
+    path("account/tokens/", tokens.token_list, name="api_tokens"),
+    path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),
     path("players/<player_slug:slug>/", pages.player_detail, name="player"),
@@ -55,4 +75,5 @@ urlpatterns = [
         name="head_to_head",
     ),
     path("players/<player_slug:slug>/vs/", players_vs.head_to_head_pick, name="head_to_head_pick"),
+    path("players/<player_slug:slug>/deals/", papers.player_deals, name="player_deals"),
 ]

@@ -1,11 +1,15 @@
 #!/bin/sh
 # Install everything into .venv and start the club on SQLite with a demo club (first run only).
+# ADDRESS picks where it listens: ADDRESS=0.0.0.0:8080 sh scripts/start.sh (default 127.0.0.1:8000).
 set -eu
 cd "$(dirname "$0")/.."
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e .
+. scripts/venv.sh
+venv_install .
 export DEBUG="${DEBUG:-true}"
+address="${ADDRESS:-127.0.0.1:8000}"
+step "Migrating the database"
 .venv/bin/python manage.py migrate --no-input
+step "Creating the demo club (once: skipped when the club has leagues)"
 .venv/bin/python manage.py demo
-exec .venv/bin/python manage.py runserver "${ADDRESS:-127.0.0.1:8000}"
+step "Serving the club at http://$address/ (Ctrl+C stops it)"
+exec .venv/bin/python manage.py runserver "$address"

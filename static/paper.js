@@ -68,7 +68,7 @@
       var input = field(name);
       if (!input) return null;
       if (input.validity && input.validity.badInput) return "invalid";
-      // Any minus sign a keyboard types, as the server reads it (game_forms.MINUS_SIGNS).
+      // Any minus sign a keyboard types, as the server reads it (ratings/forms/games.py, MINUS_SIGNS).
       return parseWhole(String(input.value).replace(/[\u2212\u2013\u2012\ufe63\uff0d]/g, "-"));
     }
 

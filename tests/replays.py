@@ -17,6 +17,26 @@ from ratings.models import Game, League, Player, Result, Standing, System
 from ratings.systems import age_on
 
 
+def openskill_replay(league, results, scores, skills, own) -> list[float]:
+    """One OpenSkill game by the openskill package itself: each player's ordinal after it, their
+    (mu, sigma) kept in ``skills``; a start rating moves the mean from the package's 25."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    keys = [s if league.rating_system.lower_score_is_better else -s for s in scores]
+    ranks = [float(1 + sum(other < key for other in keys)) for key in keys]
+    teams = []
+    for r in results:
+        start = own.get(r.player_id, league.start_rating)
+        mu, sigma = skills.get(r.player_id, (model.mu + start, model.sigma))
+        teams.append([model.rating(mu=mu, sigma=sigma)])
+    after = []
+    for r, (new,) in zip(results, model.rate(teams, ranks=ranks), strict=True):
+        skills[r.player_id] = (new.mu, new.sigma)
+        after.append(new.ordinal())
+    return after
+
+
 def independent_replay(league: League):
     """Replay the league from scratch with the algorithms alone.
 
@@ -30,6 +50,7 @@ def independent_replay(league: League):
         )
     )
     rating, games, peak, expected = {}, {}, {}, {}
+    skills = {}  # OpenSkill's (mu, sigma), by player
     births = dict(Player.objects.values_list("pk", "birth_date"))
     for game in Game.objects.filter(league=league).chronological().prefetch_related("results"):
         results = sorted(game.results.all(), key=lambda r: r.seat)
@@ -65,6 +86,8 @@ def independent_replay(league: League):
                     rapid=league.speed == "rapid",
                 )
             )
+        elif league.rating_system.keeps_skill:
+            after = openskill_replay(league, results, scores, skills, own)
         else:
             changes = rayter.rate_single_game(
                 scores, before, score_type=league.rating_system.rayter_score_type

@@ -82,9 +82,9 @@ RATING_WRITES = re.compile(
     r"|Standing\.objects\.(create|bulk_create|update|get_or_create|update_or_create)\("
     r"|Standing\(\s*league"
 )
-# restore_club loads a backup's stored ratings as they are (ratings/backup_restore.py), then
-# replays every league through the engine and refuses any difference (ratings/restore_checks.py).
-MAY_LOAD_STORED_RATINGS = ("ratings/backup_restore.py",)
+# restore_club loads a backup's stored ratings as they are (ratings/backup/restore.py), then
+# replays every league through the engine and refuses any difference (ratings/backup/checks.py).
+MAY_LOAD_STORED_RATINGS = ("ratings/backup/restore.py",)
 
 
 def test_only_the_engine_writes_ratings():

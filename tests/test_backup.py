@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.backup_json import MiB
+from ratings.backup.files import MiB
 from ratings.models import (
     AuditEntry,
     Game,

@@ -170,7 +170,7 @@ def test_demo_does_nothing_when_the_club_has_data():
 
     assert "already has data" in out
     assert Game.objects.count() == games
-    assert League.objects.count() == 3
+    assert League.objects.count() == 4
     assert get_user_model().objects.get(username="demo").check_password("another-secret-1")
 
 

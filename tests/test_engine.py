@@ -18,6 +18,7 @@ from tests.builders import (
     make_player,
     make_players,
     paper_entries,
+    record_history,
     score_entries,
     worked_example_players,
 )
@@ -258,7 +259,7 @@ def test_recording_many_games_at_once_equals_a_replay_whether_newest_or_backdate
 def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
     import gc
 
-    from ratings import rayter_files
+    from ratings.rayter import files as rayter_files
 
     assert gc.isenabled()
     rayter_files.import_rayter(data=b"game 2026-01-01 20:00\nAnn 10\nBob 7\n", league_slug="gc")
@@ -272,6 +273,58 @@ def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.fixture
+def collector_at_writes(monkeypatch) -> list[bool]:
+    """Whether Python's garbage collector was on at each write of standings by the engine."""
+    import gc
+
+    from ratings.engine import writes
+
+    seen = []
+    save_states = writes.save_states
+
+    def spying(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return save_states(*args, **kwargs)
+
+    monkeypatch.setattr(writes, "save_states", spying)
+    return seen
+
+
+def test_a_replay_through_the_admin_leaves_the_garbage_collector_on(
+    admin_client, collector_at_writes
+):
+    """The switch is process-wide: paused in a server, it would stop collection for every
+    other request the process serves meanwhile."""
+    from django.urls import reverse
+
+    league = make_league()
+    record_history(league, make_players(3), [(SMALL_PAPERS, (0, 1, 2)), (SMALL_PAPERS, (1, 2, 0))])
+    collector_at_writes.clear()
+
+    admin_client.post(
+        reverse("admin:ratings_league_changelist"),
+        {"action": "recompute_ratings", "_selected_action": [league.pk]},
+    )
+
+    assert collector_at_writes == [True]
+
+
+def test_the_bulk_commands_pause_the_garbage_collector(tmp_path, collector_at_writes):
+    import gc
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    file = tmp_path / "hearts.txt"
+    file.write_text("score_type lowscore\ngame 2026-01-01 20:00\nAnn 10\nBob 7\n")
+    call_command("import_rayter", str(file), league="hearts", no_progress=True, stdout=StringIO())
+    call_command("recompute_ratings", "hearts", stdout=StringIO())
+
+    assert collector_at_writes == [False, False]
+    assert gc.isenabled()
 
 
 def test_recording_many_games_chunk_by_chunk_equals_a_replay(monkeypatch):

@@ -32,6 +32,8 @@ from ratings import urls as ratings_urls
 from ratings.events import services as event_services
 from ratings.models import (
     AuditEntry,
+    Deal,
+    DigitalPaper,
     Event,
     EventPlayer,
     EventRound,
@@ -43,6 +45,7 @@ from ratings.models import (
     Standing,
     System,
 )
+from ratings.papers import services as paper_services
 from tests import builders
 from tests.builders import (
     PASSWORD,
@@ -64,6 +67,12 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 ROLES = ("anonymous", "member", "staff")
 WRITE_METHODS = ("post", "put", "patch", "delete")
 
+PLAYED_DEAL = {
+    "declarer": 1,
+    "contract": "pik",
+    "followers": [{"seat": 2, "play": "followed", "tricks": 2}, {"seat": 3, "play": "passed"}],
+}
+
 # Every URL name of ratings/urls.py, by what it does. A new URL fails
 # test_every_ratings_url_has_a_policy until it is added here.
 READ_PAGES = {
@@ -71,6 +80,7 @@ READ_PAGES = {
     "leaderboard": lambda w: [w.league.slug],
     "leaderboard_export": lambda w: [w.league.slug, "csv"],
     "league_games": lambda w: [w.league.slug],
+    "backtest": lambda w: [w.league.slug],
     "games_export": lambda w: [w.league.slug, "csv"],
     "game": lambda w: [w.game.pk],
     "player": lambda w: [w.players[0].slug],
@@ -81,16 +91,28 @@ READ_PAGES = {
     "round_cards": lambda w: [w.event.pk, 1],
     "head_to_head": lambda w: [w.players[0].slug, w.players[1].slug],
     "head_to_head_pick": lambda w: [w.players[0].slug],
+    "paper": lambda w: [w.paper.pk],
+    "player_deals": lambda w: [w.players[0].slug],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],
     "player_new": lambda w: [],
+    "paper_new": lambda w: [w.league.slug],
+}
+# The digital paper's buttons: any member's, each a POST, with what a valid one sends.
+PAPER_BUTTONS = {
+    "paper_deal": (lambda w: [w.paper.pk], {"after": "1", "kind": "refa"}),
+    "paper_undo": (lambda w: [w.paper.pk], {"after": "1"}),
+    "paper_repeal": (lambda w: [w.paper.pk], {"number": "1", "repealed": "1"}),
+    "paper_finish": (lambda w: [w.paper.pk], {"save": "1", "ended_early": "1"}),
 }
 RAYTER_PAGES = {
     "rayter_import": lambda w: [w.hearts.slug],
     "rayter_export": lambda w: [w.hearts.slug],
 }
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
+# A member's own API tokens: only theirs, visitors to the login (tests/views/test_api_tokens.py).
+ACCOUNT_PAGES = {"api_tokens", "api_token_revoke"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
 # table of round 1 is in: the tests of the buttons play it first).
 EVENT_BUTTONS = {
@@ -144,6 +166,9 @@ def world(django_user_model):
     # A night of the three, its first round drawn: one table, waiting for its paper.
     event = make_event(league, players)
     table = event_services.round_draw(event=event).tables.get()
+    # A digital paper of the three, its first deal a played game.
+    paper = paper_services.paper_start(league=league, players=players, bula=30)
+    paper_services.deal_add(paper=paper, entered=PLAYED_DEAL, after=0)
     return SimpleNamespace(
         league=league,
         hearts=hearts,
@@ -151,6 +176,7 @@ def world(django_user_model):
         game=game,
         event=event,
         table=table,
+        paper=paper,
         users={"member": member, "staff": staff, "clerk": clerk, "viewer": viewer},
     )
 
@@ -190,6 +216,8 @@ def test_every_ratings_url_has_a_policy():
         | set(RAYTER_PAGES)
         | set(EVENT_FORMS)
         | set(EVENT_BUTTONS)
+        | set(PAPER_BUTTONS)
+        | ACCOUNT_PAGES
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 
@@ -1010,3 +1038,50 @@ def test_the_event_forms_need_the_csrf_token(world, name, args, data, table_play
     assert refused.status_code == 403
     assert accepted.status_code == 302
     assert event_state() != before
+
+
+# The digital paper's buttons --------------------------------------------------------------------
+
+
+def paper_state(world) -> tuple:
+    paper = DigitalPaper.objects.get(pk=world.paper.pk)
+    deals = list(Deal.objects.filter(paper=paper).values_list("number", "repealed"))
+    return (paper.finished_at, deals, counts())
+
+
+def paper_button_url(world, name: str) -> str:
+    return reverse(f"ratings:{name}", args=PAPER_BUTTONS[name][0](world))
+
+
+@pytest.mark.parametrize("name", PAPER_BUTTONS)
+def test_visitors_press_no_paper_button(world, name):
+    before = paper_state(world)
+
+    response = client_for(world, "anonymous").post(
+        paper_button_url(world, name), PAPER_BUTTONS[name][1]
+    )
+
+    assert_sent_to(response, reverse("login"))
+    assert paper_state(world) == before
+
+
+@pytest.mark.parametrize("role", ["member", "staff"])
+@pytest.mark.parametrize("name", PAPER_BUTTONS)
+def test_members_press_every_paper_button(world, name, role):
+    before = paper_state(world)
+
+    response = client_for(world, role).post(paper_button_url(world, name), PAPER_BUTTONS[name][1])
+
+    assert response.status_code == 302
+    assert paper_state(world) != before
+
+
+@pytest.mark.parametrize("name", ["paper_deal", "paper_undo", "paper_repeal"])
+@pytest.mark.parametrize("method", ["get", "put", "patch", "delete"])
+def test_the_paper_buttons_take_only_post(world, name, method):
+    before = paper_state(world)
+
+    response = request(client_for(world, "member"), method, paper_button_url(world, name))
+
+    assert response.status_code == 405
+    assert paper_state(world) == before

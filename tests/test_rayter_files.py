@@ -1,5 +1,5 @@
 """Rayter files in and out: the import_rayter, standings and export_rayter commands and the
-services behind them (ratings.rayter_files, ratings.rayter_standings).
+services behind them (ratings.rayter.files, ratings.rayter.standings).
 
 The rayter 2.1.0 command's own outputs are the committed fixtures in tests/algorithms/vectors/
 (made by scripts/vectors/rayter_vectors.py); nothing here runs rayter.
@@ -21,9 +21,11 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from ratings import engine, rayter_files, rayter_standings
+from ratings import engine
 from ratings.algorithms import rayter_format
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.rayter import files as rayter_files
+from ratings.rayter import standings as rayter_standings
 from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
 from tests.builders import score_entries

@@ -29,10 +29,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from ratings import engine, rayter_files
+from ratings import engine
 from ratings.admin import GameAdmin
 from ratings.forms import PlayerForm
-from ratings.game_forms import PreferansGameForm
+from ratings.forms.games import PreferansGameForm
 from ratings.models import (
     AuditEntry,
     Game,
@@ -43,7 +43,8 @@ from ratings.models import (
     Standing,
     System,
 )
-from ratings.player_models import PlayerQuerySet
+from ratings.models.players import PlayerQuerySet
+from ratings.rayter import files as rayter_files
 from tests import builders
 from tests.worked_example import WORKED_EXAMPLE_FORM
 

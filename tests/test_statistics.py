@@ -3,8 +3,8 @@
 Hypothesis draws a club: six players and random games in four leagues (Preferans with small
 papers, so final scores tie now and then; a lowscore and a highscore scored game with scores from
 0 to 4; classic Elo with wins, draws and losses), played on random days in any order. The games go
-through the engine; then every statistic of :mod:`ratings.statistics` and every season table is
-worked out again here, game by game, from the stored results, and compared.
+through the engine; then every statistic of :mod:`ratings.selectors.statistics` and every season
+table is worked out again here, game by game, from the stored results, and compared.
 
 Which way a score and a rating are better is written out below rather than read from
 ``ratings.systems``, so a wrong direction there fails here.
@@ -20,8 +20,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings import engine, selectors, statistics
+from ratings import engine, selectors
 from ratings.models import Game, League, Player, Result, System
+from ratings.selectors import statistics
 from ratings.systems import rating_system
 from tests.conftest import T0
 

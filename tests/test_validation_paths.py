@@ -4,7 +4,7 @@ The first case was a head-to-head game both players "won" (1, 1): before the val
 the bulk import checked games by a hand-written copy that left the head-to-head rule out, and
 rated such a game +16/−16. The second is a Rayter league's score that is not a whole number of at
 most 15 digits: taken anywhere, it would leave the league's rayter file unwritable for everyone
-(ratings.rayter_standings). Each path below must refuse them and write nothing.
+(ratings.rayter.standings). Each path below must refuse them and write nothing.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Preferans papers for the tests, each written once: the worked example, a few more, random ones.
 
-The worked example (the README's, and the demo club's first game): starting bula 30, seats Pedja,
-Marko, Johnny with their own start ratings 1200, 1150, 1100; final scores -500, 40, 460 and new
-ratings 1173, 1152, 1125.
+The worked example (docs/rating-systems.md's, and the demo club's first game): starting bula 30,
+seats Pedja, Marko, Johnny with their own start ratings 1200, 1150, 1100; final scores -500, 40, 460
+and new ratings 1173, 1152, 1125.
 """
 
 import random

@@ -18,8 +18,8 @@ from ratings.models import (
     Player,
     Result,
 )
+from ratings.models.players import normalise_name
 from ratings.names import close_matches
-from ratings.player_models import normalise_name
 
 # Players ----------------------------------------------------------------------------------------
 

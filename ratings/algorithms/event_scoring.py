@@ -50,8 +50,8 @@ class Scoring(StrEnum):
     PREFERANS_ORG = "preferans_org"
 
 
-# preferans.org's points per place, written out for the README and the forms' help: a place's
-# points when its player is ahead, and when not.
+# preferans.org's points per place, written out for docs/club-nights.md and the forms' help: a
+# place's points when its player is ahead, and when not.
 PREFERANS_ORG_POINTS = {1: (3, 3), 2: (2, 1), 3: (0, 0)}
 PREFERANS_ORG_ONLY_AHEAD_FIRST = 4
 

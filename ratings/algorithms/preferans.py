@@ -156,7 +156,7 @@ def _n_term(score_i: float, score_j: float, bula: float) -> float:
 
 
 # A pure function of its arguments, called three times per pair per game with values that repeat
-# a lot (rating gaps, score gaps over the same bulas): memoised, a replay runs twice as fast.
+# a lot (rating gaps, score gaps over the same bulas): memoised, a replay computes each once.
 @lru_cache(maxsize=1 << 16)
 def _mathjs_round(x: float, decimals: int = 0) -> float:
     """mathjs 14 ``round(x, decimals)`` for a JavaScript number, bit for bit.

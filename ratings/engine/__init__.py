@@ -1,9 +1,11 @@
 """The rating engine: the one place that writes ratings.
 
-Every service here runs in one transaction with the league locked, so two tables submitting at
-once, or an admin correcting an old game while a new one comes in, queue up per league instead of
-interleaving. Games are rated in (played_at, id) order, each by the league's rating system
-(:mod:`ratings.systems`).
+Every service here runs in one transaction with the league locked, so two tables submitting at once,
+or an admin correcting an old game while a new one comes in, take turns instead of interleaving. The
+turns are the club's, not the league's: every writer of any table a page shows first takes the data
+version's row (:mod:`ratings.versioning`, "Lock order"), so writes to two leagues queue on it as
+well (SQLite has one writer at a time anyway). Games are rated in (played_at, id) order, each by the
+league's rating system (:mod:`ratings.systems`).
 
 - Recording a game that is the newest of its league rates just that game from the players'
   standings: its cost does not depend on the league's history.

@@ -18,7 +18,7 @@ from django.db.models import Max
 
 from ratings.engine import writes
 from ratings.engine.games import audit, audit_league_deletion, lock
-from ratings.engine.replay import collection_paused, replay
+from ratings.engine.replay import replay
 from ratings.engine.state import (
     GameInput,
     current_states,
@@ -28,7 +28,7 @@ from ratings.engine.state import (
 )
 from ratings.engine.validation import prepare_scored_games
 from ratings.models import AuditAction, Game, League, Player, Result
-from ratings.player_models import normalise_name
+from ratings.models.players import normalise_name
 from ratings.versioning import bulk_write, row_triggers_dropped
 
 # Games rated and written at a time by games_record_many.
@@ -134,7 +134,6 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         transaction.atomic(),
         bulk_write(),
         row_triggers_dropped([Game, Result]),
-        collection_paused(),
         writes.bulk_page_cache(),
     ):
         league = lock(league)
@@ -151,8 +150,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         states = current_states(league, involved)
         state_of, rating_of = states.__getitem__, attrgetter("rating")
         rate, result_rows = rater(league, involved), writes.result_rows
-        # Written a chunk of games at a time: a hundred thousand games' rows held at once took
-        # a few hundred MB, and their memory cost more than making them.
+        # Written a chunk of games at a time, so a file's rows are never all held at once.
         for start in range(0, len(games), RESULTS_CHUNK):
             rows: list[tuple] = []
             for game_id, prepared in zip(

@@ -26,7 +26,8 @@ from ratings.versioning import lock_rows
 
 
 def lock(league: League) -> League:
-    """Lock the league row until the transaction ends: one writer per league at a time."""
+    """Lock the league row until the transaction ends, after the writers' lock on the version
+    row (:func:`ratings.versioning.lock_rows`), which every writer of the club queues on."""
     return lock_rows(League.objects.all()).get(pk=league.pk)
 
 
@@ -244,14 +245,17 @@ def game_preview(league: League, prepared: GameInput) -> list[tuple[float, float
     standings = {
         s.player_id: s for s in Standing.objects.filter(league=league, player_id__in=known)
     }
+    system = league.rating_system
     states = []
     for pid in prepared.player_ids:
         standing = standings.get(pid)
         if standing is None:
-            states.append(PlayerState(rating=league.start_rating, peak=league.start_rating))
+            start = system.start_state(league.start_rating)
+            states.append(PlayerState(rating=start, peak=league.start_rating))
         else:
+            rating = system.stored_state(standing.rating, standing.mu, standing.sigma)
             states.append(
-                PlayerState(rating=standing.rating, games=standing.games, peak=standing.peak_rating)
+                PlayerState(rating=rating, games=standing.games, peak=standing.peak_rating)
             )
     after = rater(league, known)(prepared, states)
     return [(state.rating, new) for state, new in zip(states, after, strict=True)]

@@ -18,16 +18,18 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.models import Game, League, Result, Standing
+from ratings.systems import skill_of
 from ratings.versioning import bulk_write
 
 
 @contextmanager
 def collection_paused():
-    """Pause Python's cyclic garbage collector for a bulk job.
+    """Pause Python's cyclic garbage collector for a bulk command (import, recompute, restore).
 
     A hundred thousand games make millions of small objects, none of them garbage until the job
-    ends; the collector would walk them all again and again (a third of an import's time).
-    Reference counting still frees everything as usual.
+    ends, and the collector would walk them all again and again. Reference counting still frees
+    everything as usual. The switch is process-wide, so only the management commands use it: in
+    a server it would stop collection for every other request the process serves meanwhile.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -56,7 +58,6 @@ def _after(since: OrderKey) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, id__gte=game_id)
 
 
-@collection_paused()
 @bulk_write()
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
     """Re-rate the league's games from ``since`` on (all of them when None).
@@ -79,7 +80,7 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
 
     # Two cursors walk the same (played_at, id) order: the games, and their results by seat.
     result_rows = results.order_by("game__played_at", "game_id", "seat").values_list(
-        "game_id", "id", "player_id", "score", "rating_before", "rating_after"
+        "game_id", "id", "player_id", "score", "rating_before", "rating_after", "mu_after"
     )
     pending = iter(result_rows.iterator(chunk_size=20_000))
     row = next(pending, None)
@@ -100,7 +101,7 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
             scores=[seat[3] for seat in seats],
         )
         for seat, state, new in zip(seats, game_states, rate(prepared, game_states), strict=True):
-            if seat[4] != state.rating or seat[5] != new:
+            if seat[4] != state.rating or seat[5] != new or seat[6] != skill_of(new)[0]:
                 updates.append((state.rating, new, seat[1]))
             state.advance(new, played_at)
         game_count += 1

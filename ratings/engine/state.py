@@ -105,9 +105,10 @@ def standings_for(league: League, player_ids: Sequence[int]) -> dict[int, Standi
 def current_states(league: League, player_ids: set[int]) -> dict[int, PlayerState]:
     """The players' states after the league's newest game, from their standings."""
     standings = standings_for(league, sorted(player_ids))
+    stored = league.rating_system.stored_state
     return {
         pid: PlayerState(
-            rating=s.rating,
+            rating=stored(s.rating, s.mu, s.sigma),
             games=s.games,
             peak=s.peak_rating,
             last_change=s.last_change,
@@ -131,15 +132,17 @@ def states_before(
             "player_id", "start_rating"
         )
     )
+    system = league.rating_system
+    start = system.start_state
     states = {
         pid: PlayerState(
-            rating=league.start_rating if own is None else own,
+            rating=start(league.start_rating if own is None else own),
             peak=league.start_rating if own is None else own,
         )
         for pid, own in standings
     }
     for pid in player_ids - states.keys():
-        states[pid] = PlayerState(rating=league.start_rating, peak=league.start_rating)
+        states[pid] = PlayerState(rating=start(league.start_rating), peak=league.start_rating)
     if since is None:
         return states
     # One pass over the earlier results: each player's count, peak and last result, by window
@@ -156,12 +159,14 @@ def states_before(
         )
         .filter(position=1)
         .values_list(
-            "player_id", "rating_before", "rating_after", "game__played_at", "games", "peak"
+            *("player_id", "rating_before", "rating_after", "game__played_at", "games", "peak"),
+            *("mu_after", "sigma_after"),
         )
     )
-    for pid, before, after, played_at, games, peak in last_rows:
+    stored = system.stored_state
+    for pid, before, after, played_at, games, peak, mu, sigma in last_rows:
         state = states[pid]
-        state.rating = after
+        state.rating = stored(after, mu, sigma)
         state.last_change = after - before
         state.last_played_at = played_at
         state.games = games

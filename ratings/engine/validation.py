@@ -126,6 +126,7 @@ def prepare_scored_games(
             checked = checked_scores(scores)
         except ValidationError as error:
             raise InvalidGame(" ".join(error.messages), index=index) from error
-        # By position: keywords cost a third more, a hundred thousand times.
-        prepared.append(GameInput(played_at, None, player_ids, checked))
+        prepared.append(
+            GameInput(played_at=played_at, bula=None, player_ids=player_ids, scores=checked)
+        )
     return prepared

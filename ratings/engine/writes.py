@@ -19,17 +19,21 @@ from django.utils import timezone
 
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
+from ratings.systems import SkillRating, skill_of
 
 # SQLite's page cache during a bulk write, in KiB (its default is 2,000).
 BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
-# A result row's columns: the paper's three last, left out (NULL) for games without one, which
-# spares a scored import a third of the values it would send.
+# A result row's columns: the paper's three last, left out (NULL) for games without one, so a
+# scored import does not send them.
 RESULT_COLUMNS = [
     *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
 ]
+# A result row of a system that keeps a mean and an uncertainty (systems.SkillRating): the
+# rating columns, then the skill before and after.
+SKILL_COLUMNS = [*RESULT_COLUMNS[:6], "mu_before", "sigma_before", "mu_after", "sigma_after"]
 
 
 @contextmanager
@@ -114,13 +118,12 @@ def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, gam
     """SQLite: the games in one statement that reads what differs between them (time, bula,
     ended early) from a JSON array, in order, parsed in C; returns their ids.
 
-    Binding eight parameters a row from Python took twice as long for an import of 100,000
-    games. JSON carries text and whole numbers exactly, and a game row has nothing else (the
-    results, with their float ratings, are bound as they are). Games without a bula that did
-    not end early (every game of a file) send their times alone: taking three values out of
-    each element cost a fifth of the statement. Times in whole seconds, stored in UTC (the
-    default), go as seconds since 1970: Python's ``isoformat`` cost two to four times as much
-    as ``timestamp``.
+    Binding eight parameters a row from Python costs more than parsing one array in C. JSON
+    carries text and whole numbers exactly, and a game row has nothing else (the results, with
+    their float ratings, are bound as they are). Games without a bula that did not end early
+    (every game of a file) send their times alone, so the statement takes one value out of each
+    element, not three. Times in whole seconds, stored in UTC (the default), go as seconds since
+    1970: Python's ``timestamp`` is cheaper than formatting each with ``isoformat``.
 
     The ids need no query: SQLite has one writer at a time, and an AUTOINCREMENT key gives the
     rows of one statement the numbers after the highest ever used, one by one, in the order
@@ -163,6 +166,19 @@ def result_rows(
         before = after = [0.0] * seats
     # zip builds the rows in C: an import makes hundreds of thousands of them.
     games, ids, scores = repeat(game_id, seats), prepared.player_ids, prepared.scores
+    if type(after[0]) is SkillRating:
+        skills_before, skills_after = map(skill_of, before), map(skill_of, after)
+        # Plain floats for the database drivers, the skills beside them.
+        before, after = list(map(float, before)), list(map(float, after))
+        return [
+            (*row, *skill_before, *skill_after)
+            for row, skill_before, skill_after in zip(
+                zip(games, ids, range(seats), scores, before, after, strict=True),
+                skills_before,
+                skills_after,
+                strict=True,
+            )
+        ]
     if not any(prepared.papers):
         return list(zip(games, ids, range(seats), scores, before, after, strict=True))
     left, middle, right = zip(*prepared.papers, strict=True)
@@ -172,14 +188,24 @@ def result_rows(
 
 
 def insert_results(rows: list[tuple]) -> None:
-    """Insert result rows (see :func:`result_rows`), all with papers or all without."""
+    """Insert result rows (see :func:`result_rows`), all of one shape: with papers, with
+    skills, or with neither."""
     if rows:
-        _insert(Result, RESULT_COLUMNS[: len(rows[0])], rows)
+        columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
+        _insert(Result, columns[: len(rows[0])], rows)
 
 
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
-    """Set (rating_before, rating_after) of results by id."""
-    _executemany(Result, ["rating_before", "rating_after"], updates)
+    """Set (rating_before, rating_after) of results by id, and the skills a rating carries
+    (:class:`~ratings.systems.SkillRating`: null for a rating that is one number)."""
+    if not updates or type(updates[0][1]) is not SkillRating:
+        _executemany(Result, ["rating_before", "rating_after"], updates)
+        return
+    _executemany(
+        Result,
+        ["rating_before", "rating_after", "mu_before", "sigma_before", "mu_after", "sigma_after"],
+        [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates],
+    )
 
 
 def save_states(league: League, states: dict[int, PlayerState], create: bool = True) -> None:
@@ -195,9 +221,13 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
     adapt = connection.ops.adapt_datetimefield_value
     _executemany(
         Standing,
-        ["rating", "games", "peak_rating", "last_change", "last_played_at"],
+        ["rating", "games", "peak_rating", "last_change", "last_played_at", "mu", "sigma"],
         [
-            (s.rating, s.games, s.peak, s.last_change, adapt(s.last_played_at), league.pk, pid)
+            (
+                *(float(s.rating), s.games, s.peak, s.last_change, adapt(s.last_played_at)),
+                *skill_of(s.rating),
+                *(league.pk, pid),
+            )
             for pid, s in states.items()
         ],
         where=("league_id", "player_id"),
@@ -207,9 +237,8 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
 def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
     """INSERT rows of ``columns`` of ``model``, as many rows per statement as the database takes.
 
-    A statement per row costs the database a statement run per row: about 110 rows a statement
-    (SQLite's 999 parameters) cut an import's writes by a fifth there, and 500 divide the round
-    trips to PostgreSQL by 500.
+    A statement per row costs the database a statement run per row, and PostgreSQL a round
+    trip per row.
     """
     if not rows:
         return
@@ -230,8 +259,8 @@ def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: in
     quote = connection.ops.quote_name
     # So that a multi-row INSERT a constraint may abort can be undone alone, SQLite first copies
     # each page it changes to a statement journal. An import's results come in game order, so
-    # the index by player takes them at random: a page copied for nearly every row, which cost
-    # more than the insert itself. OR FAIL leaves the undoing to the transaction's rollback.
+    # the index by player takes them at random: a page copied for nearly every row. OR FAIL
+    # leaves the undoing to the transaction's rollback.
     verb = "INSERT OR FAIL INTO" if connection.vendor == "sqlite" else "INSERT INTO"
     head = f"{verb} {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
     row = f"({', '.join(['%s'] * len(columns))})"

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings.events import services
-from ratings.forms import (
+from ratings.forms.players import (
     DATETIME_INPUT_FORMATS,
     PlayerNameField,
     SeatSuggestion,

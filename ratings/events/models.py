@@ -17,8 +17,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import event_scoring, seating
-from ratings.models import Game, League, Player
 from ratings.systems import RatingSystem
+
+# The league, players and games are named as "ratings.<Model>", not imported: ratings.models
+# imports this module (Django finds an app's models there), so importing it back would be a cycle.
 
 
 class DrawMethod(models.TextChoices):
@@ -47,7 +49,7 @@ class Event(models.Model):
     # Indexed by event_league_date, which it leads (as each foreign key below that leads a
     # unique constraint is by that constraint's index).
     league = models.ForeignKey(
-        League,
+        "ratings.League",
         verbose_name=_("league"),
         on_delete=models.CASCADE,
         related_name="events",
@@ -125,7 +127,10 @@ class EventPlayer(models.Model):
         db_index=False,
     )
     player = models.ForeignKey(
-        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="event_entries"
+        "ratings.Player",
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="event_entries",
     )
 
     class Meta:
@@ -152,7 +157,7 @@ class EventRound(models.Model):
     number = models.PositiveSmallIntegerField(_("round"))
     method = models.CharField(_("draw"), max_length=20, choices=DrawMethod.choices)
     byes = models.ManyToManyField(
-        Player, verbose_name=_("sitting out"), blank=True, related_name="+"
+        "ratings.Player", verbose_name=_("sitting out"), blank=True, related_name="+"
     )
     drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
     # Set when the organiser closes the round (its unplayed tables marked not played), or when
@@ -183,7 +188,7 @@ class EventTable(models.Model):
     number = models.PositiveSmallIntegerField(_("table"))
     # Deleting the game in the admin frees the table: its paper can be entered again.
     game = models.OneToOneField(
-        Game,
+        "ratings.Game",
         verbose_name=_("game"),
         null=True,
         blank=True,
@@ -232,7 +237,10 @@ class TableSeat(models.Model):
     )
     seat = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(
-        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="event_seats"
+        "ratings.Player",
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="event_seats",
     )
 
     class Meta:

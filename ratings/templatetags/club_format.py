@@ -9,6 +9,7 @@ the same as one built in Python (the tables, the chart)::
                                         direction (a league or its rating system)
     {{ row.change|signed }}             −27: the same text, no colour
     {{ row.score|score:league }}        −500, or Win / Draw / Loss in a head-to-head league
+    {{ row.chance|percent }}            41%: a chance from 0 to 1, whole percent
     {{ value|number }}                  up to two decimals ({{ value|number:4 }}: up to four)
     {{ seat.points|points }}            1 point, 3 points, 1.5 points
     {{ game.played_at|when }}           the short date and time ({{ …|when:"date" }}: the date)
@@ -95,6 +96,12 @@ def score(value, league_or_system=None) -> str:
 def points(value) -> str:
     """A club night's points with their word, in the page's language."""
     return _written(value, formatting.points_text)
+
+
+@register.filter
+def percent(value) -> str:
+    """A chance (0 to 1) as a whole percentage: ``{{ row.chance|percent }}`` 41%."""
+    return _written(value, formatting.percent_text)
 
 
 @register.filter

@@ -1,9 +1,8 @@
 """``{% href 'ratings:player' player.slug %}``: ``{% url %}`` for a link repeated down a page.
 
-``{% url %}`` walks the URLconf at every call: a club night's page of 4 rounds made 173 of them,
-one a seat. ``href`` makes each view's URLs with :func:`ratings.links.url_maker`, one
-``reverse()`` per view and page (kept in the template's render context), for the views whose
-path takes one argument.
+``{% url %}`` walks the URLconf at every call: a club night's page made one call a seat.
+``href`` makes each view's URLs with :func:`ratings.links.url_maker`, one ``reverse()`` per view
+and page (kept in the template's render context), for the views whose path takes one argument.
 """
 
 from __future__ import annotations

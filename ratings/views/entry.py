@@ -10,9 +10,10 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import engine
 from ratings.access import get_league_for_entry, get_table_for_entry
+from ratings.chances import chances_before
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm
-from ratings.game_forms import ScoredGameForm, game_form_class
+from ratings.forms.games import ScoredGameForm, game_form_class
 from ratings.models import EventTable, Game, Player
 
 
@@ -125,6 +126,10 @@ def _preview(form, prepared) -> list[dict]:
     """
     ratings = engine.game_preview(form.league, prepared)
     names = [form.cleaned_data[f"player_{seat}"] for seat in form.filled_seats()]
+    # Each player's chance to finish first as the ratings stood before the game.
+    chances = chances_before(form.league, [before for before, _after in ratings]) or [None] * len(
+        ratings
+    )
     return [
         {
             "name": name,
@@ -133,9 +138,10 @@ def _preview(form, prepared) -> list[dict]:
             "before": before,
             "after": after,
             "change": after - before,
+            "chance": chance,
         }
-        for name, player, score, (before, after) in zip(
-            names, form.players, prepared.scores, ratings, strict=True
+        for name, player, score, (before, after), chance in zip(
+            names, form.players, prepared.scores, ratings, chances, strict=True
         )
     ]
 

@@ -1,6 +1,6 @@
 """Rayter files in the browser: staff upload one to a league (preview, then confirm), and anyone
-who may read a league downloads it as one. The work is :mod:`ratings.rayter_files`'s (in) and
-:mod:`ratings.rayter_standings`'s (out).
+who may read a league downloads it as one. The work is :mod:`ratings.rayter.files`'s (in) and
+:mod:`ratings.rayter.standings`'s (out).
 
 Between the preview and the confirmation the uploaded bytes wait in a
 :class:`~ratings.models.PendingUpload` row, not in the session (which every page of that member
@@ -28,9 +28,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from ratings import rayter_files, rayter_standings
 from ratings.access import can_import_games, club_readable, get_league_for_import
 from ratings.models import League, PendingUpload
+from ratings.rayter import files as rayter_files
+from ratings.rayter import standings as rayter_standings
 
 # A file with thousands of problems still gets a readable page; the count says how many more.
 PROBLEMS_SHOWN = 200

@@ -28,7 +28,7 @@ from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_
 from ratings.events import selectors as event_selectors
 from ratings.events import tonight
 from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
-from ratings.forms import find_player
+from ratings.forms import find_player, periods
 from ratings.links import url_maker
 from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
 from ratings.page_cache import cached_page
@@ -39,8 +39,9 @@ from ratings.tables import (
     PlayerGamesTable,
     PrefkoTermsTable,
     SeasonTable,
+    StatisticsPanel,
+    statistics_panels,
 )
-from ratings.views import seasons, stats
 
 PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
@@ -156,10 +157,10 @@ def home(request: HttpRequest) -> HttpResponse:
 @cached_page
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
-    table for a period (a season or dates, :mod:`ratings.views.seasons`)."""
+    table for a period (a season or dates, :mod:`ratings.forms.periods`)."""
     league = get_object_or_404(selectors.leagues_with_span(), slug=slug)
     filter_form, filters = _filters(request)
-    period_form, period = seasons.period_filter(request)
+    period_form, period = periods.period_filter(request)
     if period is None:
         table = LeaderboardTable(
             selectors.league_standings(league, **filters),
@@ -184,8 +185,8 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "min_games": filters.get("min_games"),
             "period_form": period_form,
             "period": period,
-            "tabs": seasons.season_tabs(request, selectors.league_years(league), period),
-            "rank_by": seasons.rank_by_links(request, period),
+            "tabs": periods.season_tabs(request, selectors.league_years(league), period),
+            "rank_by": periods.rank_by_links(request, period),
             "export_query": _export_query(filters, period),
             "can_enter_games": can_enter_games(request.user),
             # Asked only on a scored league's page, where the import link is (two permission
@@ -196,7 +197,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _export_query(filters: dict, period: seasons.Period | None = None) -> str:
+def _export_query(filters: dict, period: periods.Period | None = None) -> str:
     """The filters and period shown, for the export links: the download has the same rows."""
     query = {}
     if filters.get("min_games"):
@@ -214,7 +215,7 @@ def _export_number(value: float | None, league: League) -> float | int | None:
     return machine_number(value, 0 if league.integer_ratings else 2)
 
 
-def _export_filename(league: League, fmt: str, period: seasons.Period | None = None) -> str:
+def _export_filename(league: League, fmt: str, period: periods.Period | None = None) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
     if period is not None:
         stem = f"{stem}-{period.slug}"
@@ -233,7 +234,7 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         return HttpResponseBadRequest(
             " ".join(filter_form.errors["min_games"]), content_type="text/plain; charset=utf-8"
         )
-    period_form, period = seasons.period_filter(request)
+    period_form, period = periods.period_filter(request)
     if not period_form.is_valid():
         return HttpResponseBadRequest(
             period_form.error_text(), content_type="text/plain; charset=utf-8"
@@ -297,7 +298,7 @@ def _standings_rows(league: League, filters: dict) -> list[dict]:
     ]
 
 
-def _season_rows(league: League, period: seasons.Period, filters: dict) -> list[dict]:
+def _season_rows(league: League, period: periods.Period, filters: dict) -> list[dict]:
     rows = selectors.season_standings(
         league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
     )
@@ -365,12 +366,12 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _order_links(request: HttpRequest, oldest_first: bool) -> list[seasons.Link]:
+def _order_links(request: HttpRequest, oldest_first: bool) -> list[periods.Link]:
     """Newest first and oldest first, each keeping the player filter (and back to page 1)."""
     kept = {"player": request.GET["player"]} if request.GET.get("player") else {}
     return [
-        seasons.Link(_("Newest first"), urlencode(kept), not oldest_first),
-        seasons.Link(_("Oldest first"), urlencode({**kept, "order": "oldest"}), oldest_first),
+        periods.Link(_("Newest first"), urlencode(kept), not oldest_first),
+        periods.Link(_("Oldest first"), urlencode({**kept, "order": "oldest"}), oldest_first),
     ]
 
 
@@ -461,7 +462,7 @@ class LeagueSection:
     standing: Standing
     chart: SafeString
     table: PlayerGamesTable
-    statistics: stats.StatisticsPanel | None = None
+    statistics: StatisticsPanel | None = None
 
     @property
     def league(self) -> League:
@@ -522,7 +523,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
         alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
         return redirect(alias.player, permanent=True)
     history = selectors.player_history(player)
-    panels = stats.statistics_panels(player, [standing.league for standing in standings])
+    panels = statistics_panels(player, [standing.league for standing in standings])
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []
     for standing in standings:

@@ -2,8 +2,9 @@
 
 Per league where they played together: their games (linked), how often each finished ahead of the
 other, the sum and average of each one's scores, both rating lines on one chart, and the third
-players they met most often together. The numbers come from :mod:`ratings.statistics`, a fixed
-number of queries whatever the length of their history (``tests/views/test_head_to_head.py``).
+players they met most often together. The numbers come from
+:mod:`ratings.selectors.statistics`, a fixed number of queries whatever the length of their
+history (``tests/views/test_head_to_head.py``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from ratings import statistics
 from ratings.access import club_readable
 from ratings.charts import ChartPoint, ChartSeries, rating_history_chart
 from ratings.forms import find_player
 from ratings.links import url_maker
 from ratings.models import League, Player, PlayerAlias
 from ratings.page_cache import cached_page
+from ratings.selectors import statistics
 from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 # The player page's chart tooltip, formatted only for the points drawn as markers.

@@ -2,7 +2,7 @@
 ``ratings.algorithms.rayter_format``'s parsed files) for the tests.
 
 The app rates a file's games through its engine, in time order, and prints standings of its own
-(``ratings.rayter_files``); what the command does with a file, rating it in FILE order and
+(``ratings.rayter.files``); what the command does with a file, rating it in FILE order and
 printing its tables, is needed only to compare the app's parser and arithmetic with the command's
 recorded outputs (``vectors/rayter_cli.json.gz``) and as an independent model in the import
 tests. So it lives here, next to those tests, and ``scripts/vectors/rayter_vectors.py --check``

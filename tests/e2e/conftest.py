@@ -6,7 +6,7 @@ They need ``/usr/bin/chromium`` (``apt-get install chromium``) and the ``playwri
 the plain test command passes on any machine; with ``E2E_REQUIRED=1`` (CI sets it) a missing
 browser fails them instead, so CI cannot skip them silently.
 
-``SCREENSHOTS=1`` makes the tests save the pages to ``docs/screenshots/`` (see the README).
+``SCREENSHOTS=1`` makes the tests save the pages to ``docs/screenshots/`` (see docs/testing.md).
 """
 
 from __future__ import annotations

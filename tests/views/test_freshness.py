@@ -20,17 +20,19 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from club import settings as settings_module
-from ratings import engine, versioning
+from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
 from ratings.models import Event, Game, League, Player, Standing
 from tests.builders import T0, paper_entries
@@ -178,6 +180,45 @@ def test_a_new_game_shows_on_every_page_it_belongs_to(client, club):
     after = assert_fresh(client, pages)
     for page in ("home", "leaderboard", "games", "player", "players", "head_to_head"):
         assert after[page] != before[page], page
+
+
+def test_a_page_is_drawn_again_in_each_period_of_the_clock(
+    client, club, django_assert_num_queries, monkeypatch
+):
+    """Facts that change with the clock, not the data ("games in the last 30 days", who is
+    inactive), are at most an hour old: a page is served from the cache within one period of
+    CLOCK_FACTS_MAX_AGE and drawn again in the next, with no write between."""
+    assert timedelta(hours=1) == page_cache.CLOCK_FACTS_MAX_AGE
+    start = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    clock = [start]
+    monkeypatch.setattr(timezone, "now", lambda: clock[0])
+    url = club[3]["leaderboard"]
+    client.get(url)
+
+    clock[0] = start + page_cache.CLOCK_FACTS_MAX_AGE - timedelta(microseconds=1)
+    with django_assert_num_queries(1):
+        client.get(url)
+    clock[0] = start + page_cache.CLOCK_FACTS_MAX_AGE
+    with django_assert_num_queries(QUERIES["leaderboard"]):
+        client.get(url)
+
+
+def test_a_page_drawn_in_the_requests_own_transaction_is_not_cached(client, club, monkeypatch):
+    """With ATOMIC_REQUESTS (or a view's own transaction) the version read may be one nobody
+    else sees yet, or one a rollback will reuse."""
+    url = club[3]["leaderboard"]
+    monkeypatch.setitem(connection.settings_dict, "ATOMIC_REQUESTS", True)
+    client.get(url)
+    client.get(url)
+    monkeypatch.setitem(connection.settings_dict, "ATOMIC_REQUESTS", False)
+
+    with CaptureQueriesContext(connection) as drawn:
+        client.get(url)
+    with CaptureQueriesContext(connection) as cached:
+        client.get(url)
+
+    assert len(drawn) > 1
+    assert len(cached) == 1
 
 
 def test_pages_come_from_the_cache_until_a_write(client, club, django_assert_num_queries):

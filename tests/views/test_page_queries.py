@@ -43,6 +43,7 @@ QUERIES = {
     # the league; the page of games and one more (no count), their results; the filter's names
     "games": 5,
     "games_by_player": 6,  # the same, and the typed player looked up in the league
+    "backtest": 3,  # the league; its results in rating order (replayed in memory)
     "game": 3,  # the game with its league, who entered it and its neighbours; its results
     # The player's standings with the player; the ranked players better than them in each
     # league where they are ranked (one aggregate); their whole history; the opponents on the pages
@@ -92,6 +93,7 @@ def urls(league, game, player, event=None) -> dict[str, str]:
         "games_by_player": reverse("ratings:league_games", args=[league.slug])
         + f"?player={player.slug}",
         "game": reverse("ratings:game", args=[game.pk]),
+        "backtest": reverse("ratings:backtest", args=[league.slug]),
         "player": reverse("ratings:player", args=[player.slug]),
         "players": reverse("ratings:player_list"),
         "players_search": reverse("ratings:player_list") + f"?q={player.name[:5]}",

@@ -10,8 +10,8 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from ratings import rayter_standings
 from ratings.models import Game, PendingUpload, Player, Standing, System
+from ratings.rayter import standings as rayter_standings
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from ratings import backup_json
+from ratings.backup import files as backup_json
 
 
 class Command(BaseCommand):
@@ -19,8 +19,8 @@ class Command(BaseCommand):
     def handle(self, *args, file: str, **options):
         if not (file.endswith(".json") or file.endswith(".json.gz")):
             raise CommandError("The backup file name must end in .json or .json.gz.")
-        # Django's JSON with exact timestamps, one object a line (see ratings.backup_json).
-        serializers.register_serializer(backup_json.FORMAT, "ratings.backup_json")
+        # Django's JSON with exact timestamps, one object a line (see ratings.backup.files).
+        serializers.register_serializer(backup_json.FORMAT, "ratings.backup.files")
         # Written under another name and renamed when complete: a backup that fails halfway
         # leaves no half a file under the name (nor in place of an older backup of that name).
         stem, dot, extension = file.rpartition(".json")

@@ -1,7 +1,8 @@
-"""A demo club on an empty database: three leagues, a few hundred games, two events of the
-Preferans league (a finished club night of 3 rounds for 9 players, and a tournament in its second
-round), and two logins to try it: ``demo`` (staff, for the admin) and ``member`` (a plain member,
-linked to the player Pedja, so a newcomer sees what a member sees).
+"""A demo club on an empty database: four leagues (the fourth a small OpenSkill one), a few hundred
+games, two events of the Preferans league (a finished club night of 3 rounds for 9 players, and
+a tournament in its second round), a digital paper finished deal by deal and one in progress, and
+two logins to try it: ``demo`` (staff, for the admin) and ``member`` (a plain member, linked to the
+player Pedja, so a newcomer sees what a member sees).
 
 Every game goes through the rating engine, recorded in the order it was played (so each one is
 the league's newest and takes the engine's fast path), the events' games last, through the
@@ -22,6 +23,7 @@ from django.utils.translation import gettext_noop
 from ratings import engine
 from ratings.events import services as event_services
 from ratings.models import Event, EventRound, League, Player, Scoring, Speed, System
+from ratings.papers import services as paper_services
 
 DEMO_USERNAME = "demo"
 MEMBER_USERNAME = "member"
@@ -64,9 +66,60 @@ TOURNAMENT_ROUNDS = 4
 TOURNAMENT_PAPERS_IN = 2  # of round 2's four tables
 EVENT_SEED = 7
 
+# Digital papers (a game entered deal by deal on a phone): one finished yesterday, the league's
+# last game, with a deal entered by mistake and repealed; one in progress at another table.
+# Not drawn from the generator, so the rest of the club is the same as without them.
+FINISHED_PAPER = ("Marko", "Ana", "Zoran")
+FINISHED_PAPER_BULA = 10
+
+
+def _said(declarer, contract, *, failed=False, on_refa=False, kontra=0, igra=False, **defence):
+    """A deal as the table says it; ``defence`` maps a follower's seat (``s1``..``s3``) to their
+    tricks (who is not named passed)."""
+    followers = []
+    for seat in (1, 2, 3):
+        if seat == declarer:
+            continue
+        tricks = defence.get(f"s{seat}")
+        play = "passed" if tricks is None else "followed"
+        followers.append({"seat": seat, "play": play, "tricks": tricks or 0, "failed": False})
+    return {
+        "declarer": declarer,
+        "contract": contract,
+        "igra": igra,
+        "on_refa": on_refa,
+        "kontra": kontra,
+        "failed": failed,
+        "followers": followers,
+    }
+
+
+REFA = {"refa": True}
+# (what was said, repealed), seats 1 Marko, 2 Ana, 3 Zoran, bula 10: the bulas end at -2, 2 and
+# 0, adding up to zero (the game is over).
+FINISHED_PAPER_DEALS = [
+    (REFA, False),
+    (_said(1, "karo", on_refa=True, s2=2), False),
+    (_said(2, "pik", on_refa=True, s3=1), False),
+    (_said(1, "sans", s2=1, s3=1), True),  # entered for the wrong table: repealed
+    (_said(3, "herc", on_refa=True, failed=True, s1=3, s2=2), False),
+    (_said(3, "tref", kontra=1, s2=1), False),
+    (_said(3, "karo", s1=1, s2=1), False),
+]
+PAPER_IN_PROGRESS = ("Pedja", "Jelena", "Nikola")
+PAPER_IN_PROGRESS_DEALS = [
+    (REFA, False),
+    (_said(1, "herc", on_refa=True, s2=2), False),
+    (_said(3, "pik", on_refa=True, kontra=1, s1=1, s2=1), False),
+]
+
 PREFERANS_GAMES = 300
 HEARTS_GAMES = 150
 CHESS_GAMES = 150
+# A small OpenSkill league, from its own generator so the rest of the club stays as it was.
+YAMB_PLAYERS = ["Ana", "Bojan", "Dahlia", "Ivan", "Lei", "Sara", "Vesna"]
+YAMB_GAMES = 60
+YAMB_SEED = 32
 
 
 class Command(BaseCommand):
@@ -134,7 +187,7 @@ class DemoClub:
         self.players[MEMBER_PLAYER].save(update_fields=["user"])
         self.players[GUEST] = Player.objects.create_named(GUEST)
         summary = [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
-        return [*summary, self.club_night(), self.tournament()]
+        return [*summary, self.club_night(), self.tournament(), self.yamb(), self.digital_papers()]
 
     # Leagues ------------------------------------------------------------------------------------
 
@@ -238,6 +291,30 @@ class DemoClub:
             f"(juniors: {juniors})"
         )
 
+    def yamb(self) -> str:
+        """Yamb, a dice game for two or more: the highest score wins, rated by OpenSkill."""
+        league = League.objects.create(
+            name="Yamb",
+            slug="yamb",
+            system=System.OPENSKILL_HIGHSCORE,
+            start_rating=0,
+            game_name="Yamb",
+            description="Dice, three to five players; the highest score wins.",
+        )
+        rng = random.Random(YAMB_SEED)
+        for played_at in self.evenings(YAMB_GAMES, rng):
+            seats = rng.sample(YAMB_PLAYERS, rng.randint(3, 5))
+            entries = [
+                engine.Entry(
+                    player_id=self.players[name].pk,
+                    score=round(rng.gauss(800 + 60 * self.skill[name], 80)),
+                )
+                for name in seats
+            ]
+            self.record(league, played_at, entries)
+        players = len(YAMB_PLAYERS)
+        return f"Yamb (OpenSkill, highest score wins): {YAMB_GAMES} games, {players} players"
+
     # Events -------------------------------------------------------------------------------------
 
     def club_night(self) -> str:
@@ -287,6 +364,36 @@ class DemoClub:
             f"({4 + TOURNAMENT_PAPERS_IN} Preferans games, {TOURNAMENT_PAPERS_IN} of 4 papers in)"
         )
 
+    def digital_papers(self) -> str:
+        """A paper finished yesterday (rated as the league's last game) and one in progress."""
+        finished = self.paper(FINISHED_PAPER, FINISHED_PAPER_BULA, FINISHED_PAPER_DEALS)
+        game = paper_services.paper_finish(
+            paper=finished,
+            played_at=timezone.make_aware(
+                datetime.combine(self.today - timedelta(days=1), time(23, 50))
+            ),
+            actor=self.user,
+        )
+        self.paper(PAPER_IN_PROGRESS, 30, PAPER_IN_PROGRESS_DEALS, refas=2)
+        return (
+            f"Digital papers: one finished deal by deal (game #{game.pk}), one in progress "
+            f"({len(PAPER_IN_PROGRESS_DEALS)} deals)"
+        )
+
+    def paper(self, names, bula, deals, *, refas=None):
+        paper = paper_services.paper_start(
+            league=self.preferans_league,
+            players=[self.players[name] for name in names],
+            bula=bula,
+            refas=refas,
+            actor=self.user,
+        )
+        for after, (said, repealed) in enumerate(deals):
+            paper_services.deal_add(paper=paper, entered=said, after=after, actor=self.user)
+            if repealed:
+                paper_services.deal_repeal(paper=paper, number=after + 1, actor=self.user)
+        return paper
+
     def play_tables(self, drawn, finished: datetime, *, limit: int | None = None) -> None:
         """Each table's paper, as its players would write it, through the events' service."""
         names = {player.pk: name for name, player in self.players.items()}
@@ -319,12 +426,13 @@ class DemoClub:
             entered_by=self.user,
         )
 
-    def evenings(self, count: int) -> list[datetime]:
+    def evenings(self, count: int, rng: random.Random | None = None) -> list[datetime]:
         """``count`` club evenings after the first day and before today, in the order played."""
+        rng = rng or self.rng
         moments = []
         for _ in range(count):
-            day = self.first_day + timedelta(days=self.rng.randint(1, HISTORY_DAYS - 1))
-            minutes = self.rng.randrange(18 * 60, 23 * 60, 15)
+            day = self.first_day + timedelta(days=rng.randint(1, HISTORY_DAYS - 1))
+            minutes = rng.randrange(18 * 60, 23 * 60, 15)
             moments.append(datetime.combine(day, time(minutes // 60, minutes % 60)))
         return sorted(moments)
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import rayter_standings
 from ratings.models import League
+from ratings.rayter import standings as rayter_standings
 
 
 class Command(BaseCommand):

@@ -25,6 +25,7 @@ class Command(BaseCommand):
             if not leagues:
                 self.stdout.write("There are no leagues.")
         for league in leagues:
-            count = engine.league_recompute(league=league)
+            with engine.collection_paused():
+                count = engine.league_recompute(league=league)
             noun = "game" if count == 1 else "games"
             self.stdout.write(f"{league.name} ({league.slug}): {count} {noun} rated")

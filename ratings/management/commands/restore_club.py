@@ -1,12 +1,13 @@
-"""Load a backup_club file into an empty database, all or nothing (see ratings.backup_restore)."""
+"""Load a backup_club file into an empty database, all or nothing (see ratings.backup.restore)."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import backup_restore
-from ratings.backup_json import MiB
-from ratings.restore_checks import RestoreRefused
+from ratings import engine
+from ratings.backup import restore as backup_restore
+from ratings.backup.checks import RestoreRefused
+from ratings.backup.files import MiB
 
 
 class Command(BaseCommand):
@@ -27,7 +28,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: str, max_size: int, **options):
         try:
-            summary = backup_restore.club_restore(path=Path(file), max_bytes=max_size * MiB)
+            with engine.collection_paused():
+                summary = backup_restore.club_restore(path=Path(file), max_bytes=max_size * MiB)
         except RestoreRefused as refusal:
             raise CommandError(f"{refusal}: nothing was restored.") from None
         self.stdout.write(

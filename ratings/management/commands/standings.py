@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import rayter_standings
 from ratings.models import League
+from ratings.rayter import standings as rayter_standings
 from ratings.selectors import league_standings_rows
 
 

@@ -1,0 +1,90 @@
+"""Club nights and tournaments: a league's events, and one with its rounds, tables and
+standings."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from ninja import Router
+
+from ratings.api.auth import read_auth
+from ratings.api.schemas import EventOut, EventSummary
+from ratings.events.selectors import event_page, league_events
+from ratings.models import Event, League
+
+router = Router(tags=["events"])
+
+
+@router.get("/leagues/{slug}/events", response=list[EventSummary], auth=read_auth)
+def event_list(request, slug: str):
+    """The league's events, newest first: two queries."""
+    league = get_object_or_404(League, slug=slug)
+    return [
+        {
+            "id": event.pk,
+            "name": event.name,
+            "starts_at": event.starts_at,
+            "closed": event.closed_at is not None,
+            "players": event.player_count,
+            "rounds": event.round_count,
+            "url": request.build_absolute_uri(event.get_absolute_url()),
+        }
+        for event in league_events(league)
+    ]
+
+
+@router.get("/events/{int:event_id}", response=EventOut, auth=read_auth)
+def event_detail(request, event_id: int):
+    """An event with its rounds, tables (each seat's score, points and rating change once the
+    paper is in) and standings: the event page's five queries."""
+    try:
+        page = event_page(event_id)
+    except Event.DoesNotExist:
+        raise Http404("No such event") from None
+    event = page.event
+    return {
+        "id": event.pk,
+        "league": event.league.slug,
+        "name": event.name,
+        "closed": event.closed_at is not None,
+        "url": request.build_absolute_uri(event.get_absolute_url()),
+        "rounds": [
+            {
+                "number": round_.number,
+                "closed": round_.closed_at is not None,
+                "tables": [
+                    {
+                        "number": table.number,
+                        "game_id": table.game_id,
+                        "not_played": table.not_played,
+                        "seats": [
+                            {
+                                "seat": seat.seat + 1,
+                                "player": seat.player.name,
+                                "player_slug": seat.player.slug,
+                                "final": seat.score,
+                                "points": seat.points,
+                                "rating_change": seat.change,
+                            }
+                            for seat in table.seats
+                        ],
+                    }
+                    for table in round_.tables
+                ],
+                "byes": [player.slug for player in round_.byes],
+            }
+            for round_ in page.rounds
+        ],
+        "standings": [
+            {
+                "place": row.place,
+                "player": row.player.name,
+                "player_slug": row.player.slug,
+                "points": row.points,
+                "total": row.total,
+                "games": row.games,
+                "rating_change": row.rating_change,
+            }
+            for row in page.standings
+        ],
+    }

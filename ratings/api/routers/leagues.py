@@ -1,0 +1,104 @@
+"""Leagues, their standings, and posting a game to one."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from ninja import Router
+from ninja.responses import Status
+
+from ratings import selectors
+from ratings.api import entry
+from ratings.api.auth import WriteThrottle, read_auth, require_entry, token_auth
+from ratings.api.schemas import (
+    Errors,
+    GameIn,
+    GameRecorded,
+    LeagueOut,
+    Message,
+    StandingOut,
+)
+from ratings.models import Game, League, Result
+
+router = Router(tags=["leagues"])
+
+
+@router.get("", response=list[LeagueOut], auth=read_auth)
+def league_list(request):
+    """Every league, with its number of players and games and its last game: one query."""
+    return [
+        {
+            "slug": league.slug,
+            "name": league.name,
+            "system": league.system,
+            "kind": league.kind.value,
+            "lower_is_better": league.lower_is_better,
+            "players": league.player_count,
+            "games": league.game_count,
+            "last_played_at": league.last_played_at,
+            "url": request.build_absolute_uri(league.get_absolute_url()),
+        }
+        for league in selectors.leagues_overview()
+    ]
+
+
+@router.get("/{slug}/standings", response=list[StandingOut], auth=read_auth)
+def league_standings(request, slug: str):
+    """The leaderboard: ranked players best first (a lower rating is better in prefko), then
+    the provisional and inactive ones, without a rank. Two queries."""
+    league = get_object_or_404(League, slug=slug)
+    return [
+        {
+            "rank": row.rank if row.status == selectors.Status.RANKED else None,
+            "player": row.player.name,
+            "player_slug": row.player.slug,
+            "rating": row.rating,
+            "games": row.games,
+            "status": selectors.Status(row.status).name.lower(),
+        }
+        for row in selectors.league_standings(league, show_inactive=True)
+    ]
+
+
+def recorded_body(request, game: Game) -> dict:
+    """What a post answers: the game's id and page, and each seat's final score and ratings."""
+    results = Result.objects.filter(game=game).select_related("player").order_by("seat")
+    return {
+        "id": game.pk,
+        "url": request.build_absolute_uri(game.get_absolute_url()),
+        "seats": [
+            {
+                "seat": result.seat + 1,
+                "player": result.player.name,
+                "final": result.score,
+                "rating_before": result.rating_before,
+                "rating_after": result.rating_after,
+            }
+            for result in results
+        ],
+    }
+
+
+@router.post(
+    "/{slug}/games",
+    response={
+        200: GameRecorded,
+        201: GameRecorded,
+        400: Errors,
+        401: Message,
+        403: Message,
+        429: Message,
+    },
+    auth=token_auth,
+    throttle=WriteThrottle(),
+)
+def game_create(request, slug: str, game: GameIn):
+    """Record a game: 201 with its seats' ratings; the same ``key`` again answers 200 with
+    the game already recorded; a game the entry form would refuse answers 400 with each
+    error's field (``seats[1].middle``)."""
+    league = get_object_or_404(League, slug=slug)
+    require_entry(request)
+    try:
+        recorded, created = entry.game_post(league=league, game=game, user=request.user)
+    except entry.Refused as refused:
+        return Status(400, {"errors": refused.errors})
+    return Status(201 if created else 200, recorded_body(request, recorded))

@@ -1,0 +1,264 @@
+"""Which system predicts a league best: its games replayed in time order under every system that
+fits its kind, each game predicted from the ratings as they stood before it.
+
+The replays happen in memory with each system's own rating function (nothing is written);
+:mod:`ratings.algorithms.backtest` turns the predictions into figures. The systems tried:
+
+- the league's kind's own systems with the same score direction (Preferans: prefko; scored
+  games: the Rayter systems; head to head: classic Elo and FIDE);
+- OpenSkill in the same score direction, for every kind;
+- for games of more than two players, classic Elo over every pair at the table
+  (:class:`PairwiseElo`), as clubs often rate them.
+
+Every system starts everyone from the same place (the league's own start rating for its own
+system; 1000, or 0 for OpenSkill's mean shift, for the others); own start ratings are left out,
+so no system knows what the others do not. A pair counts as new while either player has played
+fewer than :data:`NEW_GAMES` games before it: the same pairs for every system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from itertools import combinations, groupby
+from operator import itemgetter
+
+from django.utils.translation import gettext_lazy as _
+
+from ratings.algorithms import backtest, elo
+from ratings.engine.state import GameInput, PlayerState
+from ratings.models import League, Player, Result
+from ratings.systems import SYSTEMS, RatingSystem
+
+# A player's first games say little about their rating, in any system: counted apart.
+NEW_GAMES = 10
+# Where the other systems start (ratings/systems.py's start_state turns it into a state).
+OTHER_START = 1000.0
+SKILL_START = 0.0
+
+
+class PairwiseElo:
+    """Classic Elo over every pair at a table: each player's change is the sum of their changes
+    against each other player, from the ratings before the game, with the league's K."""
+
+    label = _("Classic Elo over each pair at the table")
+    lower_is_better = False
+    keeps_skill = False
+    uses_birth_dates = False
+
+    def start_state(self, rating: float) -> float:
+        return rating
+
+    def pair_chance(self, first: float, second: float) -> float:
+        return SYSTEMS["elo"].pair_chance(first, second)
+
+    def rater(self, league: League, birth_dates: dict[int, date]):
+        k = league.elo_k
+        places = league.rating_system.places
+
+        def rate(game: GameInput, states: Sequence[PlayerState]) -> list[float]:
+            ratings = [state.rating for state in states]
+            place = places(game.scores)
+            after = list(ratings)
+            for i, j in combinations(range(len(ratings)), 2):
+                result = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
+                new_i, new_j = elo.classic(ratings[i], ratings[j], result, k=k)
+                after[i] += new_i - ratings[i]
+                after[j] += new_j - ratings[j]
+            return after
+
+        return rate
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    """One system's backtest on the league."""
+
+    system: RatingSystem | PairwiseElo
+    report: backtest.Report
+    own: bool  # the league's own system
+
+    @property
+    def label(self) -> str:
+        return str(self.system.label)
+
+
+@dataclass(frozen=True)
+class LeagueBacktest:
+    league: League
+    games: int
+    results: list[SystemResult]
+
+    @property
+    def conclusive(self) -> bool:
+        return bool(self.results) and all(r.report.conclusive for r in self.results)
+
+
+def systems_for(league: League) -> list[RatingSystem | PairwiseElo]:
+    """The systems a league's games can be rated by, its own first."""
+    own = league.rating_system
+    direction = own.lower_score_is_better
+    fitting = [
+        s
+        for s in SYSTEMS.values()
+        if s.lower_score_is_better == direction and (s.kind == own.kind or s.keeps_skill)
+    ]
+    fitting.sort(key=lambda s: s is not own)
+    tried: list[RatingSystem | PairwiseElo] = list(fitting)
+    if own.seats[1] > 2:
+        tried.append(PairwiseElo())
+    return tried
+
+
+def _games(league: League) -> list[GameInput]:
+    """The league's games in rating order, each with its seats' players and scores (one
+    query)."""
+    rows = (
+        Result.objects.filter(game__league=league)
+        .order_by("game__played_at", "game_id", "seat")
+        .values_list("game_id", "game__played_at", "game__bula", "player_id", "score")
+    )
+    games = []
+    for _game_id, seats in groupby(rows.iterator(chunk_size=5000), key=itemgetter(0)):
+        seats = list(seats)
+        games.append(
+            GameInput(
+                played_at=seats[0][1],
+                bula=seats[0][2],
+                player_ids=[seat[3] for seat in seats],
+                scores=[seat[4] for seat in seats],
+            )
+        )
+    return games
+
+
+def _predicted(
+    league: League,
+    system: RatingSystem | PairwiseElo,
+    games: Sequence[GameInput],
+    birth_dates: dict[int, date],
+) -> list[list[backtest.Pair]]:
+    """Each game's pairs as ``system`` would have predicted them, replaying as it goes."""
+    own = system is league.rating_system
+    start = system.start_state(
+        league.start_rating if own else SKILL_START if system.keeps_skill else OTHER_START
+    )
+    rate = system.rater(league, birth_dates)
+    places = league.rating_system.places
+    sign = -1.0 if system.lower_is_better else 1.0
+    states: dict[int, PlayerState] = {}
+    predicted = []
+    for game in games:
+        seated = [
+            states.setdefault(pid, PlayerState(rating=start, peak=float(start)))
+            for pid in game.player_ids
+        ]
+        place = places(game.scores)
+        pairs = []
+        for i, j in combinations(range(len(seated)), 2):
+            a, b = seated[i], seated[j]
+            outcome = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
+            pairs.append(
+                backtest.Pair(
+                    difference=sign * (float(a.rating) - float(b.rating)),
+                    chance=system.pair_chance(a.rating, b.rating),
+                    outcome=outcome,
+                    new=min(a.games, b.games) < NEW_GAMES,
+                )
+            )
+        predicted.append(pairs)
+        for state, new in zip(seated, rate(game, seated), strict=True):
+            state.advance(new, game.played_at)
+    return predicted
+
+
+def league_backtest(league: League) -> LeagueBacktest:
+    """The league's backtest under every system that fits it (two or three queries)."""
+    games = _games(league)
+    tried = systems_for(league)
+    birth_dates: dict[int, date] = {}
+    if any(system.uses_birth_dates for system in tried):
+        birth_dates = dict(
+            Player.objects.filter(standings__league=league, birth_date__isnull=False).values_list(
+                "pk", "birth_date"
+            )
+        )
+    results = [
+        SystemResult(
+            system=system,
+            report=backtest.evaluate(_predicted(league, system, games, birth_dates)),
+            own=system is league.rating_system,
+        )
+        for system in tried
+    ]
+    return LeagueBacktest(league=league, games=len(games), results=results)
+
+
+def _scores_dict(scores: backtest.Scores) -> dict:
+    return {
+        "games": scores.games,
+        "pairs": scores.pairs,
+        "decided_pairs": scores.decided,
+        "accuracy": scores.accuracy,
+        "log_loss": scores.log_loss,
+        "brier": scores.brier,
+        "calibration": [
+            {
+                "from": bucket.low,
+                "to": bucket.high,
+                "pairs": bucket.pairs,
+                "predicted": bucket.predicted,
+                "observed": bucket.observed,
+            }
+            for bucket in scores.calibration
+        ],
+    }
+
+
+def as_json(result: LeagueBacktest) -> dict:
+    """The backtest as plain data (the command's ``--json``)."""
+    return {
+        "league": result.league.slug,
+        "games": result.games,
+        "conclusive": result.conclusive,
+        "new_player_games": NEW_GAMES,
+        "systems": [
+            {
+                "system": str(r.label),
+                "own": r.own,
+                "chances": "fitted logistic" if r.report.fitted else "own model",
+                "all": _scores_dict(r.report.all),
+                "established": _scores_dict(r.report.established),
+                "new": _scores_dict(r.report.new),
+            }
+            for r in result.results
+        ],
+    }
+
+
+def as_text(result: LeagueBacktest) -> str:
+    """The backtest as a table: a line per system, established pairs, then all pairs."""
+
+    def figure(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    lines = [
+        f"{result.league.name}: {result.games} games"
+        + ("" if result.conclusive else " (too few to tell the systems apart)"),
+        f"{'system':<45} {'pairs':>6} {'accuracy':>8} {'log loss':>8} {'Brier':>6}"
+        f" | {'all pairs':>9} {'accuracy':>8} {'log loss':>8} {'Brier':>6}",
+    ]
+    for r in result.results:
+        e, a = r.report.established, r.report.all
+        name = str(r.label) + (" *" if r.own else "")
+        lines.append(
+            f"{name:<45} {e.pairs:>6} {figure(e.accuracy):>8} {figure(e.log_loss):>8}"
+            f" {figure(e.brier):>6} | {a.pairs:>9} {figure(a.accuracy):>8}"
+            f" {figure(a.log_loss):>8} {figure(a.brier):>6}"
+        )
+    lines.append(
+        f"* the league's own system; established pairs: both players with {NEW_GAMES} games "
+        "or more before the game."
+    )
+    return "\n".join(lines) + "\n"

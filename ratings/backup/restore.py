@@ -1,0 +1,441 @@
+"""Restoring a club from a backup_club file, trusting nothing in it.
+
+:func:`club_restore` reads the file one object at a time (see :mod:`ratings.backup.files`) and
+checks each before writing it: only the models a backup holds, only their fields, every number
+finite and within its column's range, dates in a sane span, strings within their length. It
+writes in batches, in one transaction, so memory stays bounded whatever the file's size. Then it
+checks what was written as a whole: references here, then each game against its league's rules
+(as the forms check a new game) and every rating against a replay of the games by the engine
+(:mod:`ratings.backup.checks`). Any problem refuses the file and rolls back everything: nothing
+is restored.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from functools import partial
+from pathlib import Path
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from ratings.backup import files as backup_json
+from ratings.backup.checks import RestoreRefused, check_games, check_papers, check_ratings
+from ratings.engine.writes import insert_rows
+from ratings.models import Game, League, Player
+from ratings.versioning import bulk_write
+
+DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
+# The largest number a club stores: rayter's largest score (10**15 - 1); ratings stay far below.
+MAX_NUMBER = 1e15
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+# Rows kept in memory per table before they are written.
+BATCH_ROWS = 5000
+# Integer ranges of PostgreSQL's columns, which a club must fit to move between databases
+# (SQLite's columns take any 64-bit integer).
+INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
+
+
+_MISSING = object()
+
+
+class _Invalid(Exception):
+    """A value of an object is wrong; the loader adds which object and field."""
+
+
+@dataclass
+class RestoreSummary:
+    leagues: int
+    players: int
+    games: int
+    superusers: list[str]
+
+
+def backed_up_models() -> list[type[models.Model]]:
+    """The models backup_club writes, in the order dumpdata lists them."""
+    found = []
+    for label in backup_json.BACKED_UP:
+        app_label, _dot, model_name = label.partition(".")
+        if model_name:
+            found.append(apps.get_model(app_label, model_name))
+        else:
+            found += apps.get_app_config(app_label).get_models()
+    return [model for model in found if model._meta.label_lower not in backup_json.NOT_BACKED_UP]
+
+
+def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSummary:
+    """Load a backup_club file into an empty, migrated database, all or nothing.
+
+    Raises :class:`RestoreRefused` naming the first problem found; the transaction is then rolled
+    back, so the database is as empty as before.
+    """
+    if not path.name.endswith((".json", ".json.gz")):
+        raise RestoreRefused(f"{path} is not a backup_club file (.json or .json.gz)")
+    if not path.is_file():
+        raise RestoreRefused(f"there is no file {path}")
+    try:
+        with transaction.atomic(), bulk_write():
+            _refuse_unless_empty()
+            loader = _Loader()
+            for obj in backup_json.read_objects(path, max_bytes=max_bytes):
+                loader.add(obj)
+            loader.finish()
+            check_games()
+            check_ratings()
+            check_papers()
+            User = get_user_model()
+            return RestoreSummary(
+                leagues=League.objects.count(),
+                players=Player.objects.count(),
+                games=Game.objects.count(),
+                superusers=sorted(
+                    User.objects.filter(is_superuser=True).values_list(
+                        User.USERNAME_FIELD, flat=True
+                    )
+                ),
+            )
+    except backup_json.BackupFileError as error:
+        raise RestoreRefused(f"{path} cannot be read as a backup: {error}") from error
+    except OSError as error:
+        raise RestoreRefused(f"{path} cannot be read: {error}") from error
+    except DatabaseError as error:
+        raise RestoreRefused(f"the file breaks a rule of the database ({error})") from error
+
+
+def _refuse_unless_empty() -> None:
+    filled = [
+        str(model._meta.verbose_name_plural)
+        for model in backed_up_models()
+        if model._default_manager.exists()
+    ]
+    if filled:
+        raise RestoreRefused(
+            f"this database is not empty (it has {', '.join(filled)}): restore_club loads only "
+            "into a new database (run migrate on an empty one first)"
+        )
+
+
+# Loading ----------------------------------------------------------------------------------------
+
+
+class _Loader:
+    """Checks each object of the file and writes them in batches, table by table."""
+
+    def __init__(self):
+        # The connection itself, not django.db.connection's per-thread proxy: it is asked for
+        # every value of every row.
+        self.connection = connections[DEFAULT_DB_ALIAS]
+        self.tables = {model._meta.label_lower: _Table(model, self) for model in backed_up_models()}
+        self.natural_keys: dict[tuple, int] = {}
+        self.count = 0
+        now = timezone.now()
+        self.latest_datetime = now + timedelta(days=1)
+        self.latest_date = timezone.localdate(now)
+
+    def add(self, obj) -> None:
+        self.count += 1
+        if type(obj) is not dict or obj.keys() != {"model", "pk", "fields"}:
+            raise RestoreRefused(
+                f"object {self.count} is not a Django object with a model, a pk and fields"
+            )
+        label = obj["model"]
+        table = self.tables.get(label) if type(label) is str else None
+        if table is None:
+            raise RestoreRefused(
+                f"object {self.count} is a {_show(label)}, which a club backup does not hold "
+                f"(it holds only {', '.join(self.tables)})"
+            )
+        pk = obj["pk"]
+        try:
+            table.add(pk, obj["fields"])
+        except _Invalid as error:
+            raise RestoreRefused(f"object {self.count}, {label} {_show(pk)}: {error}") from None
+
+    def key(self, model, value) -> int:
+        """A reference as the file writes it: a primary key, or a natural key such as a
+        username for models that have one."""
+        if type(value) is int:
+            return _check_int(value, 1, INTEGER_RANGES["BigAutoField"][1])
+        natural = model._default_manager
+        if not (
+            hasattr(natural, "get_by_natural_key")
+            and type(value) is list
+            and 0 < len(value) <= 3
+            and all(type(part) is str for part in value)
+        ):
+            raise _Invalid(f"{_show(value)} is not a reference to a {model._meta.label_lower}")
+        cache_key = (model, *value)
+        pk = self.natural_keys.get(cache_key)
+        if pk is None:
+            self.flush()  # the object referred to may be waiting in a batch
+            try:
+                pk = natural.get_by_natural_key(*value).pk
+            except (model.DoesNotExist, TypeError):
+                raise _Invalid(
+                    f"refers to the {model._meta.label_lower} {_show(value)}, "
+                    "which is not in the file"
+                ) from None
+            self.natural_keys[cache_key] = pk
+        return pk
+
+    def flush(self) -> None:
+        for table in self.tables.values():
+            table.flush()
+
+    def finish(self) -> None:
+        """Write what is left, check every reference, and move the id sequences past the ids."""
+        self.flush()
+        if not any(table.written for table in self.tables.values()):
+            raise RestoreRefused("the file holds no club")
+        # Foreign keys are checked at the end (as loaddata does): the file lists the objects a
+        # row refers to before it, but it need not.
+        connection.check_constraints()
+        every_model = [table.model for table in self.tables.values()]
+        every_model += [through for table in self.tables.values() for through, *_ in table.m2m]
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), every_model):
+                cursor.execute(sql)
+
+
+class _Table:
+    """One model's fields, each with its check, and the rows waiting to be written."""
+
+    def __init__(self, model, loader: _Loader):
+        meta = model._meta
+        self.model = model
+        self.label = meta.label_lower
+        self.loader = loader
+        self.pk_high = INTEGER_RANGES[meta.pk.get_internal_type()][1]
+        self.fields = [field for field in meta.concrete_fields if not field.primary_key]
+        self.checks = [(field, _check_for(field, loader)) for field in self.fields]
+        # How each value goes to the database: numbers, text and booleans as they are.
+        self.adapters = [
+            partial(field.get_db_prep_save, connection=loader.connection)
+            if field.get_internal_type() in ("DateTimeField", "DateField", "UUIDField", "JSONField")
+            else None
+            for field in self.fields
+        ]
+        self.columns = [meta.pk.column] + [field.column for field in self.fields]
+        self.names = {field.name for field in self.fields}
+        # Many-to-many fields: (through model, its two columns, the related model).
+        self.m2m = [
+            (
+                field.remote_field.through,
+                [field.m2m_column_name(), field.m2m_reverse_name()],
+                field.remote_field.model,
+                field.name,
+            )
+            for field in meta.many_to_many
+        ]
+        self.names |= {name for *_, name in self.m2m}
+        # Models whose clean() checks more than their fields (a league's start rating).
+        self.cleans = model.clean is not models.Model.clean
+        self.rows: list[list] = []
+        self.links: dict[type, list[tuple]] = {through: [] for through, *_ in self.m2m}
+        self.written = 0
+
+    def add(self, pk, fields) -> None:
+        if type(pk) is not int or not 1 <= pk <= self.pk_high:
+            raise _Invalid("the primary key is not a whole number above zero")
+        if type(fields) is not dict:
+            raise _Invalid("its fields are not an object")
+        unknown = fields.keys() - self.names
+        if unknown:
+            raise _Invalid(f"{self.label} has no field {_show(sorted(unknown)[0])}")
+        values = [pk]
+        for field, check in self.checks:
+            raw = fields.get(field.name, _MISSING)
+            if raw is _MISSING:  # a file from before a migration added the field
+                if not (field.has_default() or field.null):
+                    raise _Invalid(f"{field.name} is missing")
+                values.append(field.get_default())
+                continue
+            if raw is None:
+                if not field.null:
+                    raise _Invalid(f"{field.name} is null")
+                values.append(None)
+                continue
+            try:
+                values.append(check(raw))
+            except _Invalid as error:
+                raise _Invalid(f"{field.name} {error}") from None
+        if self.cleans:
+            instance = self.model(
+                pk=pk,
+                **{
+                    field.attname: value
+                    for field, value in zip(self.fields, values[1:], strict=True)
+                },
+            )
+            try:
+                instance.clean()
+            except ValidationError as error:
+                raise _Invalid(" ".join(error.messages)) from None
+        for through, _columns, related, name in self.m2m:
+            keys = fields.get(name, [])
+            if type(keys) is not list:
+                raise _Invalid(f"{name} is not a list")
+            try:
+                linked = [(pk, self.loader.key(related, key)) for key in keys]
+            except _Invalid as error:
+                raise _Invalid(f"{name}: {error}") from None
+            # Looked up after the keys, which may have flushed the batch and begun a new one.
+            self.links[through].extend(linked)
+        for at, adapt in enumerate(self.adapters, start=1):
+            if adapt is not None and values[at] is not None:
+                values[at] = adapt(values[at])
+        self.rows.append(values)
+        if len(self.rows) >= BATCH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        try:
+            _insert(self.model._meta.db_table, self.columns, self.rows)
+            for through, columns, *_ in self.m2m:
+                _insert(through._meta.db_table, columns, self.links[through])
+                self.links[through] = []
+        except DatabaseError as error:
+            raise RestoreRefused(
+                f"the {self.label} objects break a rule of the database ({error})"
+            ) from error
+        self.written += len(self.rows)
+        self.rows = []
+
+
+def _insert(table: str, columns: list[str], rows: list) -> None:
+    """INSERT rows, as many a statement as the database takes (SQLite: 999 parameters)."""
+    limit = connection.features.max_query_params
+    batch = max(1, min(500, limit // len(columns) if limit else 500))
+    insert_rows(table, columns, rows, batch=batch)
+
+
+# The check of each kind of field: takes the value as JSON gives it (never None) and returns the
+# Python value, or raises _Invalid saying what is wrong with it.
+
+
+def _check_for(field, loader: _Loader) -> Callable:
+    kind = field.get_internal_type()
+    if field.is_relation:
+        related = field.remote_field.model
+        return lambda value: loader.key(related, value)
+    if kind == "FloatField":
+        return _check_float
+    if kind in INTEGER_RANGES:
+        low, high = INTEGER_RANGES[kind]
+        return lambda value: _check_int(value, low, high)
+    if kind == "BooleanField":
+        return _check_bool
+    if kind == "DateTimeField":
+        return lambda value: _check_datetime(value, latest=loader.latest_datetime)
+    if kind == "DateField":
+        return lambda value: _check_date(value, latest=loader.latest_date)
+    if kind == "UUIDField":
+        return _check_uuid
+    if kind == "JSONField":
+        return _check_json
+    if kind in ("CharField", "SlugField", "TextField", "EmailField"):
+        return _text_check(field)
+    raise NotImplementedError(f"restore_club cannot check a {kind} ({field})")
+
+
+def _check_float(value) -> float:
+    if type(value) not in (int, float):
+        raise _Invalid(f"{_show(value)} is not a number")
+    if not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
+        raise _Invalid(f"{_show(value)} is not a finite number within ±10^15")
+    return float(value)
+
+
+def _check_int(value, low: int, high: int) -> int:
+    if type(value) is not int:
+        raise _Invalid(f"{_show(value)} is not a whole number")
+    if not low <= value <= high:
+        raise _Invalid(f"{_show(value)} is out of range ({low} to {high})")
+    return value
+
+
+def _check_bool(value) -> bool:
+    if type(value) is not bool:
+        raise _Invalid(f"{_show(value)} is not true or false")
+    return value
+
+
+def _check_datetime(value, *, latest: datetime) -> datetime:
+    try:
+        parsed = parse_datetime(value) if type(value) is str else None
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        raise _Invalid(f"{_show(value)} is not a date and time")
+    if timezone.is_naive(parsed):
+        raise _Invalid(f"{_show(value)} has no time zone")
+    if not EARLIEST <= parsed <= latest:
+        raise _Invalid(f"{_show(value)} is not between 1900 and tomorrow")
+    return parsed
+
+
+def _check_date(value, *, latest: date) -> date:
+    try:
+        parsed = parse_date(value) if type(value) is str else None
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        raise _Invalid(f"{_show(value)} is not a date")
+    if not EARLIEST.date() <= parsed <= latest:
+        raise _Invalid(f"{_show(value)} is not between 1900 and today")
+    return parsed
+
+
+def _check_uuid(value) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except (TypeError, ValueError, AttributeError):
+        raise _Invalid(f"{_show(value)} is not a UUID") from None
+
+
+def _check_json(value):
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        raise _Invalid("holds a number that is not finite") from None
+    return value
+
+
+def _text_check(field) -> Callable:
+    choices = {value for value, _label in field.flatchoices} if field.choices else None
+
+    def check(value) -> str:
+        if type(value) is not str:
+            raise _Invalid(f"{_show(value)} is not text")
+        if not value:
+            if not field.blank:
+                raise _Invalid("is empty")
+            return value
+        if choices is not None and value not in choices:
+            raise _Invalid(f"{_show(value)} is not one of {', '.join(sorted(choices))}")
+        if "\x00" in value:
+            raise _Invalid("holds a NUL character")
+        try:
+            field.run_validators(value)  # length, and slug or username rules
+        except ValidationError as error:
+            raise _Invalid(" ".join(error.messages)) from None
+        return value
+
+    return check
+
+
+def _show(value) -> str:
+    """A value for a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."

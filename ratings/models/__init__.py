@@ -1,0 +1,67 @@
+"""The club's data, a module per thing: the players (:mod:`~ratings.models.players`), leagues
+(:mod:`~ratings.models.leagues`), games and each player's result in a game
+(:mod:`~ratings.models.games`), standings (:mod:`~ratings.models.standings`), the audit trail
+(:mod:`~ratings.models.audit`), rayter files waiting for confirmation
+(:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`) and
+the API's tokens (:mod:`~ratings.models.api_tokens`);
+club nights and tournaments are in :mod:`ratings.events.models`, the digital paper's papers and
+deals in :mod:`ratings.papers.models`. Django looks for an app's models
+in this package, so every model is imported here: use them from here
+(``from ratings.models import Game``).
+
+Ratings are written only by :mod:`ratings.engine`; nothing here computes one. A game's results
+carry the rating before and after, so history is read without replaying it, and a
+:class:`Standing` holds each player's current state in a league, so the leaderboard is one query.
+"""
+
+from ratings.events.models import (
+    DrawMethod,
+    Event,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Scoring,
+    TableSeat,
+)
+from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
+from ratings.models.audit import AuditAction, AuditEntry
+from ratings.models.games import Game, GameQuerySet, Result
+from ratings.models.leagues import League
+from ratings.models.players import Player, PlayerAlias, PlayerQuerySet, normalise_name
+from ratings.models.standings import Standing, StandingQuerySet
+from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
+from ratings.models.versioning import DataVersion
+from ratings.papers.models import Deal, DigitalPaper
+from ratings.systems import Kind, Speed, System
+
+__all__ = [
+    "ApiToken",
+    "ApiTokenQuerySet",
+    "AuditAction",
+    "AuditEntry",
+    "DataVersion",
+    "Deal",
+    "DigitalPaper",
+    "DrawMethod",
+    "Event",
+    "EventPlayer",
+    "EventRound",
+    "EventTable",
+    "Game",
+    "GameQuerySet",
+    "Kind",  # defined with the systems, kept importable from here
+    "League",
+    "PendingUpload",
+    "PendingUploadQuerySet",
+    "Player",
+    "PlayerAlias",
+    "PlayerQuerySet",
+    "Result",
+    "Scoring",
+    "Speed",
+    "Standing",
+    "StandingQuerySet",
+    "System",
+    "TableSeat",
+    "normalise_name",
+]

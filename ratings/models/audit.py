@@ -1,0 +1,74 @@
+"""The audit trail: one entry for each change to the club's games, players and leagues."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models.leagues import League
+from ratings.models.players import Player
+
+
+class AuditAction(models.TextChoices):
+    CREATE = "create", _("created")
+    UPDATE = "update", _("edited")
+    DELETE = "delete", _("deleted")
+    RESTORE = "restore", _("restored")
+    START_RATING = "start_rating", _("start rating changed")
+    MERGE = "merge", _("players merged")
+    RENAME = "rename", _("player renamed")
+    EVENT_CREATE = "event_create", _("event created")
+    EVENT_PLAYERS = "event_players", _("event's players changed")
+    ROUND_DRAW = "round_draw", _("round drawn")
+    TABLE_GAME = "table_game", _("table's paper in")
+    ROUND_CLOSE = "round_close", _("round closed")
+    EVENT_CLOSE = "event_close", _("event closed")
+
+
+class AuditEntry(models.Model):
+    """Who changed a game or a start rating, when, and the values before and after.
+
+    Written by the engine in the same transaction as the change. ``game_id`` is a plain number,
+    not a foreign key, so the entry outlives a deleted game (whose ``before`` snapshot is what a
+    restore rebuilds it from).
+    """
+
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("who"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    action = models.CharField(_("action"), max_length=16, choices=AuditAction.choices)
+    # None for a change that is no league's (a rename, a merge of a player who never played).
+    league = models.ForeignKey(
+        League,
+        verbose_name=_("league"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="audit_entries",
+    )
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit trail")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"

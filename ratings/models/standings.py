@@ -1,0 +1,64 @@
+"""A player's current state in a league, kept by the engine: the leaderboard in one query."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models.leagues import League
+from ratings.models.players import Player
+
+
+class StandingQuerySet(models.QuerySet):
+    def leaderboard(self, league: League) -> StandingQuerySet:
+        return (
+            self.filter(league=league, games__gt=0)
+            .select_related("player")
+            .order_by(league.rating_system.best_first(), "player__name")
+        )
+
+
+class Standing(models.Model):
+    """A player's current state in a league, kept by the engine so no page replays history."""
+
+    league = models.ForeignKey(
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="standings"
+    )
+    start_rating = models.FloatField(
+        _("own start rating"),
+        null=True,
+        blank=True,
+        help_text=_("Overrides the league's start rating, e.g. a rating kept on paper before."),
+    )
+    rating = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("games"), default=0)
+    last_change = models.FloatField(_("last change"), null=True, blank=True)
+    last_played_at = models.DateTimeField(_("last played"), null=True, blank=True)
+    peak_rating = models.FloatField(_("peak rating"))
+    # The rating's mean and uncertainty, for systems that keep them (as on Result).
+    mu = models.FloatField(_("mu"), null=True, blank=True)
+    sigma = models.FloatField(_("sigma"), null=True, blank=True)
+
+    objects = StandingQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="standing_once"),
+        ]
+        indexes = [models.Index(fields=["league", "rating"], name="standing_board")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.rating:g}"
+
+    def initial_rating(self, league: League | None = None) -> float:
+        league = league or self.league
+        return league.start_rating if self.start_rating is None else self.start_rating

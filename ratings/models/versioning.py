@@ -1,0 +1,28 @@
+"""The data version's row (:mod:`ratings.versioning` keeps its number)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class DataVersion(models.Model):
+    """One row: a number every committed write to the club's data changes (database triggers,
+    :mod:`ratings.versioning`), the key of the page cache and of the pages' ETags."""
+
+    epoch = models.UUIDField(default=uuid.uuid4, editable=False)
+    number = models.BigIntegerField(default=0)
+    # PostgreSQL: the transaction that last changed the number, so it changes once per write.
+    txid = models.BigIntegerField(null=True, editable=False)
+    # SQLite: a bulk write is under way in this (uncommitted) transaction; ratings.versioning.
+    bulk = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("data version")
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="one_data_version")]
+
+    def __str__(self) -> str:
+        return f"{self.epoch}.{self.number}"

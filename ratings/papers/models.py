@@ -1,0 +1,133 @@
+"""The digital paper's data: a paper (in progress or finished into a game) and its deals in order.
+
+The league, players, game and event table are named as "ratings.<Model>", not imported:
+:mod:`ratings.models` imports this module.
+
+Imported by :mod:`ratings.models` (Django finds an app's models there), so use them from there.
+A deal keeps what was entered at the table (``Deal.entered``, in the form
+:func:`ratings.algorithms.paper.hand_from_entry` reads), never the paper it makes: the paper is
+drawn from the deals each time, so an edited deal redraws everything after it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from ratings.models import Player
+
+
+class DigitalPaper(models.Model):
+    """A Preferans game kept deal by deal: three players in seat order, the bula, the refe cap.
+
+    ``game`` is set when the paper is finished (the game it was rated as); ``finished_at`` stays
+    when that game is later deleted, so a finished paper never takes deals again.
+    """
+
+    league = models.ForeignKey(
+        "ratings.League", verbose_name=_("league"), on_delete=models.CASCADE, related_name="+"
+    )
+    player_1 = models.ForeignKey(
+        "ratings.Player", verbose_name=_("seat 1"), on_delete=models.PROTECT, related_name="+"
+    )
+    player_2 = models.ForeignKey(
+        "ratings.Player", verbose_name=_("seat 2"), on_delete=models.PROTECT, related_name="+"
+    )
+    player_3 = models.ForeignKey(
+        "ratings.Player", verbose_name=_("seat 3"), on_delete=models.PROTECT, related_name="+"
+    )
+    bula = models.PositiveIntegerField(_("starting bula"))
+    refas = models.PositiveSmallIntegerField(
+        _("refe cap"), null=True, blank=True, help_text=_("Empty: no cap.")
+    )
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("started by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    ended_early = models.BooleanField(
+        _("ended early"),
+        default=False,
+        help_text=_("Stopped by the clock before the bulas ran out."),
+    )
+    # A club night's or tournament's table whose paper this is: finished, its game is the table's.
+    event_table = models.ForeignKey(
+        "ratings.EventTable",
+        verbose_name=_("event table"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    game = models.OneToOneField(
+        "ratings.Game",
+        verbose_name=_("game"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="digital_paper",
+    )
+
+    class Meta:
+        verbose_name = _("digital paper")
+        verbose_name_plural = _("digital papers")
+        constraints = [
+            models.CheckConstraint(condition=Q(bula__gt=0), name="digitalpaper_bula_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {', '.join(p.name for p in self.players)} ({self.bula})"
+
+    @property
+    def players(self) -> tuple[Player, Player, Player]:
+        return (self.player_1, self.player_2, self.player_3)
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class Deal(models.Model):
+    """One deal of a digital paper, numbered from 1 in the order entered (refe included)."""
+
+    paper = models.ForeignKey(
+        DigitalPaper,
+        verbose_name=_("digital paper"),
+        on_delete=models.CASCADE,
+        related_name="deals",
+        db_index=False,  # deal_number_once's index leads with it
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    entered = models.JSONField(_("what was entered"))
+    repealed = models.BooleanField(_("repealed"), default=False)
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["paper", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["paper", "number"], name="deal_number_once"),
+            models.CheckConstraint(condition=Q(number__gt=0), name="deal_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.paper_id}: deal {self.number}"

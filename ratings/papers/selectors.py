@@ -1,0 +1,202 @@
+"""Reads of the digital paper: a paper's deal log, the paper it draws, the deal logs of games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ratings.algorithms import paper as paper_rules
+from ratings.models import Deal, DigitalPaper, League, Result
+
+
+def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:
+    """The paper's deal log in the format of ``manage.py paper_from_deals``.
+
+    ``deals`` defaults to the paper's deals in order (one query); pass them when already loaded.
+    PaperError if a stored deal is malformed (the services never store one).
+    """
+    if deals is None:
+        deals = list(paper.deals.order_by("number"))
+    hands = []
+    for deal in deals:
+        try:
+            hands.append(paper_rules.hand_from_entry(deal.entered, repealed=deal.repealed))
+        except paper_rules.PaperError as error:
+            raise paper_rules.PaperError(f"hand {deal.number}: {error}") from None
+    return {"bula": paper.bula, "refas": paper.refas, "hands": hands}
+
+
+def drawn_paper(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> paper_rules.Paper:
+    """The paper the deals draw, as prefko's library draws it."""
+    return paper_rules.draw_paper(paper_rules.parse_log(deal_log(paper, deals)))
+
+
+def deal_logs_of_games(game_ids: Iterable[int]) -> dict[int, dict]:
+    """Each game's deal log, for the games finished from a digital paper (two queries)."""
+    return _deal_logs(DigitalPaper.objects.filter(game_id__in=list(game_ids)))
+
+
+def deal_logs_of_league(league: League) -> dict[int, dict]:
+    """The deal log of each game of the league finished from a digital paper, by game id."""
+    return _deal_logs(DigitalPaper.objects.filter(league=league, game__isnull=False))
+
+
+def _deal_logs(papers_query) -> dict[int, dict]:
+    papers = list(papers_query)
+    deals: dict[int, list[Deal]] = {paper.pk: [] for paper in papers}
+    for deal in Deal.objects.filter(paper__in=papers).order_by("paper_id", "number"):
+        deals[deal.paper_id].append(deal)
+    return {paper.game_id: deal_log(paper, deals[paper.pk]) for paper in papers}
+
+
+def first_paper_difference() -> str | None:
+    """The first digital paper whose deals the rules refuse, or which does not give its game's
+    players and columns; None when every paper agrees (restore_club's check, three queries)."""
+    papers = list(DigitalPaper.objects.order_by("pk"))
+    deals: dict[int, list[Deal]] = {paper.pk: [] for paper in papers}
+    for deal in Deal.objects.order_by("paper_id", "number"):
+        deals.setdefault(deal.paper_id, []).append(deal)
+    seats: dict[int, list[tuple]] = {}
+    for game_id, player_id, left, middle, right in (
+        Result.objects.filter(game__digital_paper__isnull=False)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "player_id", "left", "middle", "right")
+    ):
+        seats.setdefault(game_id, []).append((player_id, (left, middle, right)))
+    for paper in papers:
+        numbers = [deal.number for deal in deals[paper.pk]]
+        if numbers != list(range(1, len(numbers) + 1)):
+            return f"digital paper {paper.pk} has deals {numbers}, not 1, 2, ..."
+        try:
+            drawn = drawn_paper(paper, deals[paper.pk])
+        except paper_rules.PaperError as error:
+            return f"digital paper {paper.pk}: {error}"
+        if paper.game_id is None:
+            continue
+        players = (paper.player_1_id, paper.player_2_id, paper.player_3_id)
+        expected = list(zip(players, drawn.columns, strict=True))
+        if seats.get(paper.game_id) != expected:
+            return (
+                f"digital paper {paper.pk} gives {expected} (player, columns), but its game "
+                f"{paper.game_id} has {seats.get(paper.game_id)}"
+            )
+    return None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """A deal as the paper page lists it."""
+
+    number: int
+    refa: bool
+    repealed: bool
+    declarer: str
+    contract: str
+    igra: bool
+    on_refa: bool
+    kontra: int
+    failed: bool
+    value: int | None
+    defence: list[tuple[str, str, int, bool]]  # (name, play, tricks, fell)
+
+    @property
+    def kontra_name(self) -> str:
+        """The level as said at the table (the game's own words: kontra ... mortkontra)."""
+        return paper_rules.KONTRA_LEVELS[self.kontra]
+
+
+@dataclass(frozen=True)
+class PaperPage:
+    """What the paper page shows: the paper, its players, its deals and the paper they draw."""
+
+    paper: DigitalPaper
+    deals: list[DealRow]
+    drawn: paper_rules.Paper
+    seats: list[dict]
+
+    @property
+    def count(self) -> int:
+        return len(self.deals)
+
+    @property
+    def over(self) -> bool:
+        return self.drawn.bula_sum <= 0
+
+    @property
+    def open_refe(self) -> str:
+        """The seats with a refa still to play, "1,3" (the deal form ticks "on a refa")."""
+        return ",".join(str(s) for s in (1, 2, 3) if self.drawn.has_open_refa(s))
+
+
+def paper_page(pk: int) -> PaperPage:
+    """The paper page's data in two queries: the paper with its league and players, its deals.
+
+    DigitalPaper.DoesNotExist if there is no such paper.
+    """
+    paper = DigitalPaper.objects.select_related(
+        "league", "player_1", "player_2", "player_3", "game"
+    ).get(pk=pk)
+    deals = list(paper.deals.order_by("number"))
+    drawn = drawn_paper(paper, deals)
+    names = [player.name for player in paper.players]
+    rows = [_deal_row(deal, names) for deal in deals]
+    seats = [
+        {
+            "seat": seat.seat,
+            "name": name,
+            "player": player,
+            "left": seat.left,
+            "middle": seat.middle,
+            "right": seat.right,
+            "final": final,
+            "open_refa": drawn.has_open_refa(seat.seat),
+            "left_entries": [_entry(e) for e in seat.left_entries],
+            "middle_entries": [_entry(e) for e in seat.middle_entries],
+            "right_entries": [_entry(e) for e in seat.right_entries],
+        }
+        for seat, name, player, final in zip(
+            drawn.seats, names, paper.players, drawn.finals(), strict=True
+        )
+    ]
+    return PaperPage(paper=paper, deals=rows, drawn=drawn, seats=seats)
+
+
+def _entry(entry: object) -> dict:
+    """One entry of a column as the template draws it: a number (perhaps repealed), a hat
+    (perhaps crossed) or a refa triangle with this seat's mark."""
+    if isinstance(entry, int):
+        return {"value": entry}
+    assert isinstance(entry, dict)
+    if "hat" in entry:
+        return {"hat": True, "crossed": entry["hat"] == -1}
+    if "repealed" in entry:
+        return {"value": entry["value"], "repealed": True}
+    return {"refa": True, "played": entry["middle"]}
+
+
+def _deal_row(deal: Deal, names: list[str]) -> DealRow:
+    entered = deal.entered
+    if entered.get("refa"):
+        return DealRow(deal.number, True, deal.repealed, "", "", False, False, 0, False, None, [])
+    hand = paper_rules.hand_from_entry(entered)
+    return DealRow(
+        number=deal.number,
+        refa=False,
+        repealed=deal.repealed,
+        declarer=names[entered["declarer"] - 1],
+        contract=entered["contract"],
+        igra=bool(entered.get("igra")),
+        on_refa=bool(entered.get("on_refa")),
+        kontra=int(entered.get("kontra", 0)),
+        failed=bool(entered.get("failed")),
+        value=hand["value"],
+        defence=[
+            (
+                names[f["seat"] - 1],
+                f.get("play", "passed"),
+                f.get("tricks", 0) if f.get("play") == "followed" else 0,
+                bool(f.get("failed")) and f.get("play") == "followed",
+            )
+            for f in entered["followers"]
+        ],
+    )

@@ -1,0 +1,271 @@
+"""Every write of the digital paper: start a paper, add a deal, undo the last, repeal one, edit one
+(the admin), finish the paper into a game. Keyword-only, each in one transaction.
+
+Locks, always in this order: the paper's row, then (finishing, or editing a finished paper) the
+league through the engine. Two phones entering a deal at once queue on the paper's row; each says
+how many deals it saw (``after``), so the second finds the first one's deal and is told, instead
+of recording the same deal twice.
+
+A finished paper is rated by :func:`ratings.engine.game_record`, the only writer of ratings, with
+the columns the deals give: the same Game and Result rows the end-of-game paper form writes (an
+event table's paper through :func:`ratings.events.services.table_record_game`, which links it). An
+edited deal of a finished paper re-rates its game through :func:`ratings.engine.game_update`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings import engine
+from ratings.algorithms import paper as paper_rules
+from ratings.events import services as event_services
+from ratings.models import Deal, DigitalPaper, EventTable, Game, League, Player
+from ratings.papers import selectors
+from ratings.versioning import lock_rows
+
+
+def _lock(paper: DigitalPaper) -> DigitalPaper:
+    return lock_rows(DigitalPaper.objects.all()).get(pk=paper.pk)
+
+
+def _refused(error: paper_rules.PaperError) -> ValidationError:
+    return ValidationError(_("The paper refuses this deal: %(reason)s") % {"reason": str(error)})
+
+
+def _check(paper: DigitalPaper, deals: Sequence[Deal]) -> paper_rules.Paper:
+    """The paper these deals draw; ValidationError naming the deal the rules refuse."""
+    try:
+        return selectors.drawn_paper(paper, deals)
+    except paper_rules.PaperError as error:
+        raise _refused(error) from None
+
+
+def paper_start(
+    *,
+    league: League,
+    players: Sequence[Player],
+    bula: int,
+    refas: int | None = None,
+    table: EventTable | None = None,
+    actor=None,
+) -> DigitalPaper:
+    """Start a digital paper: three players in seating order, the starting bula, the refe cap.
+
+    ``table``: an event's table whose paper this is (its players, in the order they sat); the
+    finished paper is then the table's game.
+    """
+    if not league.rating_system.has_paper:
+        raise ValidationError(_("Only a Preferans league keeps a paper."))
+    if len(players) != 3 or len({player.pk for player in players}) != 3:
+        raise ValidationError(_("A paper needs three different players."))
+    if table is not None:
+        refusal = event_services.table_refusal(table)
+        if refusal is not None:
+            raise ValidationError(refusal)
+        seated = set(table.seats.values_list("player_id", flat=True))
+        if seated != {player.pk for player in players} or table.round.event.league_id != league.pk:
+            raise ValidationError(_("A table's paper is kept by the players drawn to it."))
+    try:
+        paper_rules.parse_log({"bula": bula, "refas": refas, "hands": []})
+    except paper_rules.PaperError:
+        raise ValidationError(
+            _("The bula is an even number above zero, and the refe cap 0 or more (or none).")
+        ) from None
+    return DigitalPaper.objects.create(
+        league=league,
+        player_1=players[0],
+        player_2=players[1],
+        player_3=players[2],
+        bula=bula,
+        refas=refas,
+        event_table=table,
+        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+
+
+def _deals(paper: DigitalPaper) -> list[Deal]:
+    return list(Deal.objects.filter(paper=paper).order_by("number"))
+
+
+def _refuse_finished(paper: DigitalPaper) -> None:
+    if paper.finished:
+        raise ValidationError(_("This paper is finished: it takes no more deals."))
+
+
+def _seen(deals: Sequence[Deal], after: int) -> None:
+    if len(deals) != after:
+        raise ValidationError(
+            _(
+                "The paper has %(count)d deals now, not %(seen)d: another phone entered one "
+                "meanwhile. Look at the paper, then enter yours if it is still to come."
+            )
+            % {"count": len(deals), "seen": after}
+        )
+
+
+def deal_add(*, paper: DigitalPaper, entered: dict, after: int, actor=None) -> Deal:
+    """Add the next deal; ``after`` is how many deals the phone saw (two phones at once)."""
+    with transaction.atomic():
+        paper = _lock(paper)
+        _refuse_finished(paper)
+        deals = _deals(paper)
+        _seen(deals, after)
+        deal = Deal(
+            paper=paper,
+            number=len(deals) + 1,
+            entered=entered,
+            entered_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        _check(paper, [*deals, deal])
+        deal.save()
+    return deal
+
+
+def deal_undo(*, paper: DigitalPaper, after: int, actor=None) -> None:
+    """Take back the last deal; ``after`` is how many deals the phone saw."""
+    with transaction.atomic():
+        paper = _lock(paper)
+        _refuse_finished(paper)
+        deals = _deals(paper)
+        _seen(deals, after)
+        if not deals:
+            raise ValidationError(_("The paper has no deal to undo."))
+        deals[-1].delete()
+
+
+def deal_repeal(*, paper: DigitalPaper, number: int, repealed: bool = True, actor=None) -> Deal:
+    """Cross out deal ``number`` (or bring it back): it stays on the paper, counting nothing."""
+    with transaction.atomic():
+        paper = _lock(paper)
+        _refuse_finished(paper)
+        deals = _deals(paper)
+        deal = next((deal for deal in deals if deal.number == number), None)
+        if deal is None:
+            raise ValidationError(_("The paper has no deal %(number)d.") % {"number": number})
+        deal.repealed = repealed
+        _check(paper, deals)
+        deal.save(update_fields=["repealed"])
+    return deal
+
+
+def _changed(
+    paper: DigitalPaper, deal: Deal, entered: dict, repealed: bool
+) -> tuple[Deal, paper_rules.Paper]:
+    """The deal with its change among the paper's deals, and the paper they then draw."""
+    deals = _deals(paper)
+    target = next((d for d in deals if d.pk == deal.pk), None)
+    if target is None:
+        raise ValidationError(_("This deal was deleted meanwhile: reload the page."))
+    target.entered = entered
+    target.repealed = repealed
+    drawn = _check(paper, deals)
+    if paper.game is not None and drawn.bula_sum > 0 and not paper.ended_early:
+        raise ValidationError(
+            _("After this change the bulas add up to %(sum)d: the game would not be over.")
+            % {"sum": drawn.bula_sum}
+        )
+    return target, drawn
+
+
+def deal_check(*, deal: Deal, entered: dict, repealed: bool) -> None:
+    """ValidationError if the paper's rules refuse this change of a deal (the admin's form)."""
+    _changed(deal.paper, deal, entered, repealed)
+
+
+def deal_update(*, deal: Deal, entered: dict, repealed: bool, actor=None) -> Deal:
+    """Change what a deal says (the admin): the paper is drawn again from its deals, and a
+    finished paper's game is re-rated through the engine with the columns it now gives."""
+    with transaction.atomic():
+        paper = _lock(deal.paper)
+        target, drawn = _changed(paper, deal, entered, repealed)
+        target.save(update_fields=["entered", "repealed"])
+        if paper.game is not None:
+            engine.game_update(
+                game=paper.game,
+                played_at=paper.game.played_at,
+                entries=_entries(paper, drawn),
+                bula=paper.bula,
+                ended_early=paper.ended_early or drawn.bula_sum != 0,
+                actor=actor,
+            )
+    return target
+
+
+def _entries(paper: DigitalPaper, drawn: paper_rules.Paper) -> list[engine.Entry]:
+    return [
+        engine.Entry(player_id=player_id, paper=columns)
+        for player_id, columns in zip(
+            (paper.player_1_id, paper.player_2_id, paper.player_3_id), drawn.columns, strict=True
+        )
+    ]
+
+
+def paper_game_input(paper: DigitalPaper, *, ended_early: bool, played_at: datetime):
+    """The game a paper would be rated as now (for the preview); ValidationError if not over."""
+    drawn = _check(paper, _deals(paper))
+    _over(drawn, ended_early)
+    return engine.prepare_game(
+        paper.league,
+        played_at=played_at,
+        entries=_entries(paper, drawn),
+        bula=paper.bula,
+        ended_early=ended_early or drawn.bula_sum != 0,
+    )
+
+
+def _over(drawn: paper_rules.Paper, ended_early: bool) -> None:
+    if drawn.bula_sum > 0 and not ended_early:
+        raise ValidationError(
+            _(
+                "The bulas add up to %(sum)d: the game is over when they reach zero. Finish it "
+                "as ended early if the clock stopped it."
+            )
+            % {"sum": drawn.bula_sum}
+        )
+
+
+def paper_finish(
+    *,
+    paper: DigitalPaper,
+    ended_early: bool = False,
+    played_at: datetime | None = None,
+    actor=None,
+) -> Game:
+    """Rate the paper as a game of its league: the columns its deals give, through the engine.
+
+    The bulas must add up to zero or below, unless the game ``ended_early`` (the clock). A game
+    whose bulas do not add up to exactly zero is recorded as ended early, as the paper form asks.
+    Finishing twice returns the game the first one recorded.
+    """
+    with transaction.atomic():
+        paper = _lock(paper)
+        if paper.finished:
+            if paper.game is not None:
+                return paper.game
+            _refuse_finished(paper)
+        drawn = _check(paper, _deals(paper))
+        _over(drawn, ended_early)
+        now = timezone.now()
+        game_fields = {
+            "played_at": played_at or now,
+            "entries": _entries(paper, drawn),
+            "bula": paper.bula,
+            "ended_early": ended_early or drawn.bula_sum != 0,
+            "entered_by": actor if getattr(actor, "is_authenticated", False) else None,
+        }
+        if paper.event_table_id is not None:
+            # The table's game, through the events' service (which records it by the engine).
+            game = event_services.table_record_game(table=paper.event_table, **game_fields)
+        else:
+            game = engine.game_record(league=paper.league, **game_fields)
+        paper.game = game
+        paper.finished_at = now
+        paper.ended_early = ended_early
+        paper.save(update_fields=["game", "finished_at", "ended_early"])
+    return game

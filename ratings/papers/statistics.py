@@ -1,0 +1,99 @@
+"""A player's deals, from the deal logs of the digital papers they sat at: declared and made, by
+contract, refe played, supe written and conceded, falls as a follower. Repealed deals count for
+nothing, as on the paper; deals of papers still in progress count too (they were played)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+
+from ratings.algorithms import paper as paper_rules
+from ratings.models import Deal, Player
+
+CONTRACTS = tuple(paper_rules.CONTRACTS)
+
+
+@dataclass
+class ContractLine:
+    contract: str
+    declared: int = 0
+    made: int = 0
+
+    @property
+    def made_percent(self) -> float | None:
+        return 100 * self.made / self.declared if self.declared else None
+
+
+@dataclass
+class DealStatistics:
+    """What one player did deal by deal, over every digital paper they sat at."""
+
+    papers: int = 0
+    deals: int = 0  # played deals at their tables, refe included
+    refe: int = 0  # deals all three passed
+    declared: int = 0
+    made: int = 0
+    refe_played: int = 0  # their games on an unplayed refa
+    supe_written: int = 0  # what they wrote as a follower, tricks x value
+    supe_conceded: int = 0  # what the followers wrote against them as declarer
+    follows: int = 0
+    falls: int = 0  # as a follower
+    by_contract: dict[str, ContractLine] = field(
+        default_factory=lambda: {c: ContractLine(c) for c in CONTRACTS}
+    )
+
+    @property
+    def made_percent(self) -> float | None:
+        return 100 * self.made / self.declared if self.declared else None
+
+    @property
+    def contracts(self) -> list[ContractLine]:
+        """The contracts they declared, in the order of the bids."""
+        return [line for line in self.by_contract.values() if line.declared]
+
+
+def player_deal_statistics(player: Player) -> DealStatistics:
+    """The player's deal statistics (one query: the deals of their papers, with each paper)."""
+    deals = (
+        Deal.objects.filter(
+            Q(paper__player_1=player) | Q(paper__player_2=player) | Q(paper__player_3=player),
+            repealed=False,
+        )
+        .select_related("paper")
+        .order_by("paper_id", "number")
+    )
+    stats = DealStatistics()
+    papers = set()
+    for deal in deals:
+        paper = deal.paper
+        papers.add(paper.pk)
+        seat = (paper.player_1_id, paper.player_2_id, paper.player_3_id).index(player.pk) + 1
+        _count(stats, seat, paper_rules.hand_from_entry(deal.entered), deal.entered)
+    stats.papers = len(papers)
+    return stats
+
+
+def _count(stats: DealStatistics, seat: int, hand: dict, entered: dict) -> None:
+    stats.deals += 1
+    if hand.get("refa"):
+        stats.refe += 1
+        return
+    value = hand["value"]
+    declarer = hand["declarer"]
+    if declarer["seat"] == seat:
+        line = stats.by_contract[entered["contract"]]
+        stats.declared += 1
+        line.declared += 1
+        if not declarer["failed"]:
+            stats.made += 1
+            line.made += 1
+        if entered.get("on_refa"):
+            stats.refe_played += 1
+        stats.supe_conceded += sum(value * f["tricks"] for f in hand["followers"] if f["followed"])
+        return
+    for follower in hand["followers"]:
+        if follower["seat"] == seat and follower["followed"]:
+            stats.follows += 1
+            stats.supe_written += value * follower["tricks"]
+            stats.falls += follower["failed"]

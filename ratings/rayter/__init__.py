@@ -1,0 +1,5 @@
+"""Rayter files: :mod:`~ratings.rayter.files` reads a file and imports it through the engine
+(in); :mod:`~ratings.rayter.standings` writes a league's standings as the ``rayter`` command prints
+them and its games as a rayter file (out). The file format itself is
+:mod:`ratings.algorithms.rayter_format`'s, the rating arithmetic :mod:`ratings.algorithms.rayter`'s.
+"""

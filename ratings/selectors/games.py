@@ -1,0 +1,88 @@
+"""Reads of games: a league's games with their seats, and one game with its neighbours."""
+
+from __future__ import annotations
+
+from django.db.models import (
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+)
+
+from ratings.models import Game, League, Result
+
+
+def _results_by_seat() -> Prefetch:
+    return Prefetch(
+        "results",
+        queryset=Result.objects.select_related("player")
+        .only(
+            "game_id",
+            "seat",
+            "score",
+            "rating_before",
+            "rating_after",
+            "left",
+            "middle",
+            "right",
+            "player__name",
+            "player__slug",
+        )
+        .order_by("seat"),
+    )
+
+
+def league_games(
+    league: League, *, player_slug: str | None = None, oldest_first: bool = False
+) -> QuerySet[Game]:
+    """The league's games, newest first (or oldest first), each with its results in seat order.
+
+    The results are prefetched, so a page of games costs two queries whatever its length (three
+    with the paginator's count).
+    """
+    games = Game.objects.filter(league=league)
+    if player_slug is not None:
+        games = games.filter(results__player__slug=player_slug)
+    games = games.order_by("played_at", "id") if oldest_first else games.newest_first()
+    return games.only("pk", "league_id", "played_at", "bula", "ended_early").prefetch_related(
+        _results_by_seat()
+    )
+
+
+def _neighbour(*, newer: bool) -> Subquery:
+    """The id of the game just before or after the outer one in its league's rating order.
+
+    Written as a range on played_at minus the ties on the wrong side, so the database seeks in
+    the (league, played_at, id) index; an OR of the two cases makes SQLite scan the league.
+    """
+    played_at, pk = OuterRef("played_at"), OuterRef("pk")
+    games = Game.objects.filter(league=OuterRef("league_id"))
+    if newer:
+        neighbours = games.filter(played_at__gte=played_at).exclude(played_at=played_at, pk__lte=pk)
+        order = ("played_at", "pk")
+    else:
+        neighbours = games.filter(played_at__lte=played_at).exclude(played_at=played_at, pk__gte=pk)
+        order = ("-played_at", "-pk")
+    return Subquery(neighbours.order_by(*order).values("pk")[:1])
+
+
+def game_detail() -> QuerySet[Game]:
+    """Games with their league, who entered them, the event table they were played at (if any),
+    the previous and next game's id (``previous_id``, ``next_id``, None at either end of the
+    league) and their results: two queries for one game.
+    """
+    return (
+        Game.objects.select_related("league", "entered_by", "event_table__round__event")
+        .annotate(previous_id=_neighbour(newer=False), next_id=_neighbour(newer=True))
+        .prefetch_related(_results_by_seat())
+    )
+
+
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their league's slug and their results in seat order, for the API's game
+    list and game: two queries for any number of games."""
+    return (
+        Game.objects.select_related("league")
+        .only("played_at", "bula", "ended_early", "league__slug")
+        .prefetch_related(_results_by_seat())
+    )

@@ -1,0 +1,163 @@
+"""Reads of the leagues: the overview and a league's leaderboard (and its rows as rayter prints
+them, for the ``standings`` command and the rayter import's preview)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from operator import gt, lt
+
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerChoices,
+    IntegerField,
+    Max,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import Coalesce, Rank
+from django.utils.translation import gettext_lazy as _
+
+from ratings.algorithms import rayter
+from ratings.models import Game, League, Result, Standing
+
+
+def _count(queryset: QuerySet, group_by: str) -> Subquery:
+    """A correlated COUNT(*) subquery: ``queryset`` already filtered on an OuterRef."""
+    counted = queryset.order_by().values(group_by).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+# Leagues ----------------------------------------------------------------------------------------
+
+
+def leagues_overview() -> QuerySet[League]:
+    """Every league with its number of (active) players and games and its last game: one query."""
+    players = Standing.objects.filter(league=OuterRef("pk"), games__gt=0)
+    games = Game.objects.filter(league=OuterRef("pk"))
+    last_game = (
+        Game.objects.filter(league=OuterRef("pk"))
+        .order_by()
+        .values("league")
+        .annotate(last=Max("played_at"))
+        .values("last")
+    )
+    return League.objects.annotate(
+        player_count=_count(players, "league"),
+        game_count=_count(games, "league"),
+        last_played_at=Subquery(last_game),
+    ).order_by("name")
+
+
+# Leaderboard ------------------------------------------------------------------------------------
+
+
+class Status(IntegerChoices):
+    """Where a player stands on a leaderboard: ranked, or listed after the ranked, unranked."""
+
+    RANKED = 0, _("ranked")
+    PROVISIONAL = 1, _("provisional")
+    INACTIVE = 2, _("inactive")
+
+
+_COMPARE = {"lt": lt, "gt": gt}
+# The lookup that holds when a rule's does not (the rule's fields are never null here).
+_NOT = {"lt": "gte", "gt": "lte"}
+
+
+def _status_rules(
+    league: League, now: datetime | None = None
+) -> list[tuple[str, object, Status, str]]:
+    """What keeps a player off the league's ranking, in the order it is decided: each rule a
+    field, a bound, the status, and the lookup (``lt``: below the bound, ``gt``: above it)
+    that gives the player that status. Inactive (no game since the league's number of days)
+    comes before provisional (as the system says: fewer games than the league's threshold, or
+    OpenSkill's uncertainty above its bound); a player neither is ranked. The leaderboard and
+    the player page both read these."""
+    rules = []
+    inactive_before = league.inactive_before(now)
+    if inactive_before is not None:
+        rules.append(("last_played_at", inactive_before, Status.INACTIVE, "lt"))
+    provisional = league.rating_system.provisional_rule(league)
+    if provisional is not None:
+        field, lookup, bound = provisional
+        rules.append((field, bound, Status.PROVISIONAL, lookup))
+    return rules
+
+
+def league_standings(
+    league: League, *, min_games: int | None = None, show_inactive: bool = False
+) -> QuerySet[Standing]:
+    """The league's standings: the ranked players best first, then the provisional ones (fewer
+    games than the league's threshold) and, when asked for, the inactive ones (no game for the
+    league's number of days), each with its ``status`` (:class:`Status`).
+
+    ``rank`` is computed by the database over the rows shown, in the league's direction (lowest
+    rating first for prefko), so it stays right on any page and under any other sort order;
+    only ranked players have one that counts. Equal ratings share a rank (1, 2, 2, 4).
+    Optionally only players with ``min_games`` games or more.
+    """
+    standings = Standing.objects.leaderboard(league)
+    if min_games:
+        standings = standings.filter(games__gte=min_games)
+    rules = _status_rules(league)
+    whens = [
+        When(**{f"{field}__{lookup}": bound}, then=Value(status))
+        for field, bound, status, lookup in rules
+    ]
+    if not show_inactive:
+        for field, bound, status, lookup in rules:
+            if status == Status.INACTIVE:
+                standings = standings.filter(**{f"{field}__{_NOT[lookup]}": bound})
+    status = Case(*whens, default=Value(Status.RANKED)) if whens else Value(Status.RANKED)
+    best_first = league.rating_system.best_first()
+    return (
+        standings.only(
+            "rating",
+            "games",
+            "last_change",
+            "last_played_at",
+            "league_id",
+            "player__name",
+            "player__slug",
+        )
+        .annotate(status=status)
+        .annotate(rank=Window(Rank(), partition_by=[F("status")], order_by=best_first))
+        .order_by("status", best_first, "player__name")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueStanding(rayter.Standing):
+    """A line of a league's standings, with the player's place on the leaderboard."""
+
+    status: Status = Status.RANKED
+
+
+def league_standings_rows(league: League) -> list[LeagueStanding]:
+    """The league's standings, best first: name, games, rating and change (two queries).
+
+    The change is the player's change in the league's very last game, 0 for everyone who did
+    not play it: the ``rayter`` command's Delta column. In a league with a provisional or
+    inactivity threshold the ranked players come first, as on the leaderboard; without one the
+    order is rayter's.
+    """
+    last_game = Game.objects.filter(league=league).newest_first().values("id")[:1]
+    changes = {
+        player_id: after - before
+        for player_id, before, after in Result.objects.filter(game_id__in=last_game).values_list(
+            "player_id", "rating_before", "rating_after"
+        )
+    }
+    return [
+        LeagueStanding(name, games, rating, changes.get(player_id, 0.0), Status(status))
+        for player_id, name, games, rating, status in league_standings(
+            league, show_inactive=True
+        ).values_list("player_id", "player__name", "games", "rating", "status")
+    ]

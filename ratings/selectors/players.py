@@ -1,0 +1,181 @@
+"""Reads of the players: the directory (a name typed, typos allowed), a player's standings and
+rating history, and the opponents of their games."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import (
+    Count,
+    Prefetch,
+    Q,
+    QuerySet,
+)
+from django.utils import timezone
+
+from ratings.models import Player, Result, Standing
+from ratings.names import close_matches, name_keys
+from ratings.selectors import statistics
+from ratings.selectors.leagues import _COMPARE, _NOT, Status, _status_rules
+
+# A typed name this long or longer also finds names a typo away (ratings.names allows no edit
+# in a shorter one, so looking would cost a query for nothing).
+TYPO_SEARCH_MIN_LETTERS = 4
+
+
+def players_directory(query: str = "") -> QuerySet[Player]:
+    """Every player, by name, or those whose name matches ``query`` the club's tolerant way.
+
+    A player matches when one of the query's keys (:func:`ratings.names.name_keys`: ASCII,
+    case-folded, đ as d and as dj) is part of their stored ``search_key``, so "ped" finds Pedja
+    and Peđa; a query of four letters or more also finds the names a typo away ("Pedia" finds
+    Pedja), looked for in Python over every (pk, name) in one query.
+
+    Each player comes with ``leagues``: their standings (league, rating, games) in the leagues
+    they have played in, by league name. That is a prefetch, so it runs once the page is sliced:
+    one query for the players on the page, whatever the size of the club. Two queries for a
+    page, three with the paginator's count, one more for a typo search.
+    """
+    players = (
+        Player.objects.only("name", "slug")
+        .order_by("name")
+        .prefetch_related(
+            Prefetch(
+                "standings",
+                queryset=Standing.objects.filter(games__gt=0)
+                .select_related("league")
+                .only("player_id", "rating", "games", "league__name", "league__slug")
+                .order_by("league__name"),
+                to_attr="leagues",
+            )
+        )
+    )
+    query = " ".join(query.split())
+    if not query:
+        return players
+    keys = name_keys(query)
+    matches = holding_a_key(keys)
+    if max(len(key) for key in keys) >= TYPO_SEARCH_MIN_LETTERS:
+        known = list(Player.objects.values_list("pk", "name"))
+        close = close_matches(query, known, limit=len(known))
+        matches |= Q(pk__in=[match.item for match in close])
+    return players.filter(matches)
+
+
+def holding_a_key(keys: Iterable[str]) -> Q:
+    """A filter for the players whose stored ``search_key`` holds one of ``keys`` (the
+    :func:`ratings.names.name_keys` of what was typed): "ped" is in Pedja's and Peđa's."""
+    matches = Q()
+    for key in keys:
+        matches |= Q(search_key__contains=key)
+    return matches
+
+
+def player_standings(slug: str) -> list[Standing]:
+    """The standings of the player with this slug in every league they have played in, by the
+    league's name, each with the player and the league, its ``status`` on the league's
+    leaderboard and, when ranked, its ``rank`` there (None otherwise): as on the leaderboard,
+    1 + the ranked players rated better. Two queries: the standings with their player and
+    league (so a player with games costs no query of their own), then the players better than
+    each ranked one, counted per league in one aggregate (none when the player is ranked
+    nowhere). Empty for an unknown slug or a player without games."""
+    now = timezone.now()
+    standings = list(
+        Standing.objects.filter(player__slug=slug, games__gt=0)
+        .select_related("league", "player")
+        .order_by("league__name")
+    )
+    counts = {}
+    for standing in standings:
+        rules = _status_rules(standing.league, now)
+        standing.status = next(
+            (
+                status
+                for field, bound, status, lookup in rules
+                if _COMPARE[lookup](getattr(standing, field), bound)
+            ),
+            Status.RANKED,
+        )
+        standing.rank = None
+        if standing.status == Status.RANKED:
+            counts[f"league_{standing.league_id}"] = Count(
+                "pk",
+                filter=Q(league_id=standing.league_id)
+                & standing.league.rating_system.better("rating", standing.rating)
+                & Q(
+                    *(
+                        Q(**{f"{field}__{_NOT[lookup]}": bound})
+                        for field, bound, _s, lookup in rules
+                    )
+                ),
+            )
+    if counts:
+        leagues = [standing.league_id for standing in standings]
+        better = Standing.objects.filter(league_id__in=leagues, games__gt=0).aggregate(**counts)
+        for standing in standings:
+            if standing.status == Status.RANKED:
+                standing.rank = better[f"league_{standing.league_id}"] + 1
+    return standings
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One of a player's games, as their history on the player page shows it."""
+
+    league_id: int
+    game_id: int
+    played_at: datetime
+    score: float
+    rating_before: float
+    rating_after: float
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+def player_history(player: Player) -> dict[int, list[HistoryRow]]:
+    """Every game the player played, oldest first, grouped by league id: one query.
+
+    Plain rows rather than model instances, and SQL rather than the ORM: a player with thousands
+    of games needs all of them for the chart, and building that many objects, or converting that
+    many times row by row as the ORM does on SQLite, would dominate the page's time.
+    """
+    sql = f"""
+        SELECT g.league_id, r.game_id, {statistics.played_at_sql("g.played_at")}, r.score,
+               r.rating_before, r.rating_after
+        FROM {statistics.RESULT} r
+        JOIN {statistics.GAME} g ON g.id = r.game_id
+        WHERE r.player_id = %s
+        ORDER BY g.played_at, r.game_id
+    """
+    moment = statistics.moment_reader()
+    history: dict[int, list[HistoryRow]] = defaultdict(list)
+    for league_id, game_id, played_at, *numbers in statistics.sql_rows(sql, [player.pk]):
+        history[league_id].append(HistoryRow(league_id, game_id, moment(played_at), *numbers))
+    return history
+
+
+def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, list[Player]]:
+    """The other players of the given games, in seat order, keyed by game id: one query.
+
+    Only the games on the pages being shown are asked for, so the cost does not grow with the
+    player's history.
+    """
+    ids = list(game_ids)
+    opponents: dict[int, list[Player]] = defaultdict(list)
+    if not ids:
+        return opponents
+    results = (
+        Result.objects.filter(game_id__in=ids)
+        .exclude(player=player)
+        .select_related("player")
+        .only("game_id", "seat", "player__name", "player__slug")
+        .order_by("game_id", "seat")
+    )
+    for result in results:
+        opponents[result.game_id].append(result.player)
+    return opponents

@@ -1,0 +1,206 @@
+"""Reads of a league's seasons: its years with games, and its standings over a period."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import (
+    Exists,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    TextChoices,
+)
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models import Game, League
+from ratings.selectors import statistics
+from ratings.selectors.leagues import Status
+
+
+class SeasonOrder(TextChoices):
+    """What a season table ranks by, in the league's direction."""
+
+    RATING = "rating", _("rating")
+    CHANGE = "change", _("rating change")
+
+
+def leagues_with_span() -> QuerySet[League]:
+    """Leagues with ``first_played_at`` and ``last_played_at`` (None without games): two seeks
+    in the (league, played_at, id) index, in the league's own query."""
+    games = Game.objects.filter(league=OuterRef("pk"))
+    return League.objects.annotate(
+        first_played_at=Subquery(games.order_by("played_at").values("played_at")[:1]),
+        last_played_at=Subquery(games.order_by("-played_at").values("played_at")[:1]),
+    )
+
+
+def league_years(league: League) -> list[int]:
+    """The years, in the club's time zone, in which a league (from :func:`leagues_with_span`)
+    has games, oldest first: one query, an index seek for each year from the first game's to
+    the last one's (a DISTINCT over the years would read every game of the league)."""
+    if league.first_played_at is None:
+        return []
+    first = timezone.localtime(league.first_played_at).year
+    last = timezone.localtime(league.last_played_at).year
+    years = range(first, last + 1)
+    found = (
+        League.objects.filter(pk=league.pk)
+        .values(
+            **{
+                f"y{year}": Exists(
+                    Game.objects.filter(
+                        league=league,
+                        played_at__gte=_new_year(year),
+                        played_at__lt=_new_year(year + 1),
+                    )
+                )
+                for year in years
+            }
+        )
+        .get()
+    )
+    return [year for year in years if found[f"y{year}"]]
+
+
+def _new_year(year: int) -> datetime:
+    return timezone.make_aware(datetime(year, 1, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    """A player's season: see :func:`season_standings`."""
+
+    rank: int
+    player_id: int
+    name: str
+    slug: str
+    games: int
+    rating: float
+    change: float
+    average_score: float
+    first_places: int
+    shared_first_places: int
+    status: int = 0  # Status.RANKED, or PROVISIONAL: listed after the ranked, without a rank
+
+    @property
+    def wins(self) -> int:
+        """First places not shared: wins, in a league of two-player games."""
+        return self.first_places - self.shared_first_places
+
+
+def season_standings(
+    league: League,
+    start: datetime | None,
+    end: datetime | None,
+    *,
+    by: str = SeasonOrder.RATING,
+    min_games: int | None = None,
+) -> list[SeasonRow]:
+    """The players who played in the league from ``start`` to before ``end`` (either open), best
+    first: their games in the period, their rating at its end (after their last game in it) and
+    its change over it (from before their first game in it), their average score and their
+    first places (see :mod:`ratings.selectors.statistics` for places), ranked by ``by`` in the
+    league's direction (equal values share a rank). Optionally only players with ``min_games`` or
+    more.
+
+    The league's provisional rule holds as on the leaderboard, applied to each player's games
+    in the league up to the period's end (before it as well as in it): a player with fewer is
+    provisional, listed after the ranked players with a rank among the provisional ones only.
+
+    Ratings are continuous: a season is a view of the league's one history, not a reset. One
+    query, in SQL for the window functions (each game's places, each player's first and last
+    game of the period) that the ORM cannot aggregate over (grouped, the ORM's correlated
+    subqueries per player would run once per result row).
+    """
+    conditions, params = ["g.league_id = %s"], [league.pk]
+    for bound, operator in ((start, ">="), (end, "<")):
+        if bound is not None:
+            conditions.append(f"g.played_at {operator} %s")
+            params.append(connection.ops.adapt_datetimefield_value(bound))
+    best_score_first = "ASC" if league.rating_system.lower_score_is_better else "DESC"
+    direction = "ASC" if league.lower_is_better else "DESC"
+    ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
+    # The provisional rule counts every game of the league up to the period's end.
+    career_conditions, career_params = ["g.league_id = %s"], [league.pk]
+    if end is not None:
+        career_conditions.append("g.played_at < %s")
+        career_params.append(connection.ops.adapt_datetimefield_value(end))
+    # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
+    # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
+    # up only for first places.
+    sql = f"""
+        WITH seats AS (
+            SELECT r.player_id, r.game_id, g.played_at, r.score, r.rating_before,
+                   r.rating_after,
+                   RANK() OVER (PARTITION BY r.game_id ORDER BY r.score {best_score_first})
+                       AS place
+            FROM {statistics.GAME} g
+            JOIN {statistics.RESULT} r ON r.game_id = g.id
+            WHERE {" AND ".join(conditions)}
+        ),
+        numbered AS (
+            SELECT seats.*, ROW_NUMBER() OVER w AS n, LEAD(game_id) OVER w AS next_game
+            FROM seats
+            WINDOW w AS (PARTITION BY player_id ORDER BY played_at, game_id)
+        ),
+        players AS (
+            SELECT player_id,
+                   COUNT(*) AS games,
+                   MAX(CASE WHEN next_game IS NULL THEN rating_after END) AS rating,
+                   MAX(CASE WHEN n = 1 THEN rating_before END) AS rating_before,
+                   AVG(score) AS average_score,
+                   SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
+                   SUM(
+                       CASE WHEN place = 1 AND {statistics.tied_sql("numbered")} THEN 1 ELSE 0 END
+                   ) AS shared
+            FROM numbered
+            GROUP BY player_id
+            HAVING COUNT(*) >= %s
+        ),
+        career AS (
+            SELECT r.player_id, COUNT(*) AS career_games
+            FROM {statistics.GAME} g
+            JOIN {statistics.RESULT} r ON r.game_id = g.id
+            WHERE {" AND ".join(career_conditions)}
+                  AND r.player_id IN (SELECT player_id FROM players)
+            GROUP BY r.player_id
+        ),
+        statused AS (
+            SELECT players.*,
+                   CASE WHEN career.career_games < %s THEN {Status.PROVISIONAL}
+                        ELSE {Status.RANKED} END AS status
+            FROM players
+            JOIN career ON career.player_id = players.player_id
+        )
+        SELECT RANK() OVER (PARTITION BY status ORDER BY {ranked_by} {direction}) AS rank,
+               statused.player_id, p.name, p.slug, games, rating, rating - rating_before,
+               average_score, first_places, shared, status
+        FROM statused
+        JOIN {statistics.PLAYER} p ON p.id = statused.player_id
+        ORDER BY status, rank, p.name, p.id
+    """
+    rows = statistics.sql_rows(
+        sql, [*params, min_games or 1, *career_params, league.provisional_until]
+    )
+    return [
+        SeasonRow(
+            int(rank),
+            player_id,
+            name,
+            slug,
+            int(games),
+            float(rating),
+            float(change),
+            float(average),
+            int(firsts),
+            int(shared),
+            int(status),
+        )
+        for rank, player_id, name, slug, games, rating, change, average, firsts, shared, status in (
+            rows
+        )
+    ]

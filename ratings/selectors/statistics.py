@@ -1,0 +1,543 @@
+"""Reads for the statistics: a player's record per league, two players' record against each other.
+
+Everything is computed by the database, each group of statistics in one query whatever the length
+of the history or the number of leagues (the page tests pin the counts), and nothing here writes.
+
+A player's **place** in a game is 1 + the number of seats with a strictly better score, so ties
+share a place; which score is better is the league's rating system's (``lower_score_is_better``:
+the lowest Preferans final score wins, the highest head-to-head score is a win). A **first place**
+is place 1, shared or not; in a game of two (``wins_draws_losses``) a first place alone is a win
+and a shared one a draw. One player **finished ahead** of another when their place is better.
+
+The queries are SQL rather than the ORM because they aggregate over window functions
+(ROW_NUMBER over a player's games, RANK over each game's seats), which Django's ORM cannot group
+by; they run unchanged on SQLite and PostgreSQL. The systems' directions come from
+:mod:`ratings.systems`, written into the SQL as CASE expressions over ``league.system``, so one
+query covers leagues of either direction.
+
+What they cost decides their shape (``bench/run.py`` measures a player with 4,000 games): a
+player's places are counted by joining each of their results to the other seats of its game
+(the index on (game, seat) finds them) and grouping, which reads every table once; a RANK over
+all the seats of their games would sort those 12,000 rows first, and a self-join of such a CTE
+has no index and grows with the square of the history. Where a whole league's period is ranked
+(seasons), RANK over each game's seats is the cheaper way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import connection
+from django.utils import timezone
+
+from ratings.models import Game, League, Player, Result
+from ratings.systems import SYSTEMS
+
+# "Games in the last 30 days" on the player page.
+RECENT_DAYS = 30
+# How many opponents, and third players at the table, a league's statistics name.
+MOST_MET = 5
+
+RESULT, GAME, LEAGUE, PLAYER = (m._meta.db_table for m in (Result, Game, League, Player))
+
+
+def _codes(*, scores: bool) -> str:
+    """The codes of the systems where a lower score (or rating) is better, as an SQL list.
+
+    Written into the SQL rather than passed as parameters: they are our own constants, and the
+    same list appears in several window clauses of one statement.
+    """
+    codes = [
+        system.code
+        for system in SYSTEMS.values()
+        if (system.lower_score_is_better if scores else system.lower_is_better)
+    ]
+    assert all(re.fullmatch(r"[a-z_]+", code) for code in codes)
+    return ", ".join(f"'{code}'" for code in codes) or "NULL"
+
+
+def _score_key(score: str, system: str) -> str:
+    """SQL for a number that is lower for a better game score, in the league's direction."""
+    return f"(CASE WHEN {system} IN ({_codes(scores=True)}) THEN {score} ELSE -({score}) END)"
+
+
+def _rating_key(rating: str, system: str) -> str:
+    """SQL for a number that is lower for a better rating (or change), in the league's direction."""
+    return f"(CASE WHEN {system} IN ({_codes(scores=False)}) THEN {rating} ELSE -({rating}) END)"
+
+
+def tied_sql(seat: str) -> str:
+    """SQL that is true when another seat of ``seat``'s game has the same score (for a first
+    place: a shared one)."""
+    return f"""EXISTS (
+        SELECT 1 FROM {RESULT} o
+        WHERE o.game_id = {seat}.game_id AND o.score = {seat}.score
+          AND o.player_id <> {seat}.player_id
+    )"""
+
+
+def _player_games_sql() -> str:
+    """SQL for a CTE: each of one player's results (the parameter is their id) with its game's
+    league, system and time, its ``place`` and ``same_score`` (how many seats of the game scored
+    the same, the player's included): their game's seats joined and counted."""
+    mine, other = _score_key("r.score", "l.system"), _score_key("o.score", "l.system")
+    return f"""
+        SELECT g.league_id, r.game_id, g.played_at, l.system, r.score, r.rating_before,
+               r.rating_after,
+               1 + SUM(CASE WHEN {other} < {mine} THEN 1 ELSE 0 END) AS place,
+               SUM(CASE WHEN o.score = r.score THEN 1 ELSE 0 END) AS same_score
+        FROM {RESULT} r
+        JOIN {GAME} g ON g.id = r.game_id
+        JOIN {LEAGUE} l ON l.id = g.league_id
+        JOIN {RESULT} o ON o.game_id = r.game_id
+        WHERE r.player_id = %s
+        GROUP BY r.id, g.id, l.id
+    """
+
+
+def played_at_sql(column: str) -> str:
+    """SQL that reads a datetime column (``g.played_at``) for :func:`moment_reader`: as its
+    stored text on SQLite, the column itself elsewhere.
+
+    Read plainly, SQLite's column goes through the sqlite3 module's converter for its declared
+    type (a regular expression), then Django's a row; as text, ``datetime.fromisoformat`` (in C)
+    reads it at once.
+    """
+    return f"CAST({column} AS TEXT)" if connection.vendor == "sqlite" else column
+
+
+def moment_reader() -> Callable[[str | datetime], datetime]:
+    """A function that reads a datetime given by SQL without the ORM as the ORM gives it (aware):
+    SQLite gives text (see :func:`played_at_sql`) or a naive datetime in the connection's zone,
+    PostgreSQL an aware datetime. (The zone is looked up once: through Django's connection
+    proxy, a lookup costs more than reading the time.)"""
+    zone = connection.timezone
+
+    def moment(value: str | datetime) -> datetime:
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        return value.replace(tzinfo=zone) if value.tzinfo is None else value
+
+    return moment
+
+
+def sql_rows(sql: str, params) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+# A player's statistics --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A game where a statistic was reached: which, when, and the rating or score."""
+
+    game_id: int
+    played_at: datetime
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueStatistics:
+    """A player's statistics in one league (see the module docstring for places)."""
+
+    league_id: int
+    games: int
+    first_places: int
+    shared_first_places: int
+    average_place: float
+    average_score: float
+    # Games in the last RECENT_DAYS days.
+    recent_games: int
+    # The best and worst rating after a game, in the league's direction, first reached on.
+    best_rating: Moment
+    worst_rating: Moment
+    # The best and worst score; between equal scores, the better (worse) rating change.
+    best_game: Moment
+    worst_game: Moment
+    # Runs of first places in a row: the one that ends with the player's last game (0 when that
+    # was not a first place), and the longest.
+    current_streak: int
+    longest_streak: int
+
+    @property
+    def wins(self) -> int:
+        return self.first_places - self.shared_first_places
+
+    @property
+    def draws(self) -> int:
+        return self.shared_first_places
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.first_places
+
+
+def player_statistics(
+    player: Player, *, now: datetime | None = None
+) -> dict[int, LeagueStatistics]:
+    """The player's statistics in every league they played in, by league id: one query.
+
+    Each game is numbered in the player's order (``n``). The best and worst rating and game are
+    found in passes over those numbered games rather than a sort for each: the best and worst
+    values first, then (for the games) the best and worst change between equal scores, then the
+    first game that reached them. Gaps and islands for the streaks: numbering the first places
+    apart, the difference of the two numbers is the same all along a run of first places in a
+    row and changes after any other place, so grouping by it gives the runs.
+    """
+    since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
+    sql = f"""
+        WITH games AS ({_player_games_sql()}),
+        mine AS (
+            SELECT league_id, game_id, played_at, score, place, same_score, rating_after,
+                   CASE WHEN place = 1 THEN 1 ELSE 0 END AS is_first,
+                   {_rating_key("rating_after", "system")} AS rating_key,
+                   {_score_key("score", "system")} AS score_key,
+                   {_rating_key("rating_after - rating_before", "system")} AS change_key,
+                   ROW_NUMBER() OVER (PARTITION BY league_id ORDER BY played_at, game_id) AS n
+            FROM games
+        ),
+        bounds AS (
+            SELECT league_id,
+                   MIN(rating_key) AS best_rating, MAX(rating_key) AS worst_rating,
+                   MIN(score_key) AS best_score, MAX(score_key) AS worst_score
+            FROM mine
+            GROUP BY league_id
+        ),
+        ties AS (
+            SELECT m.league_id,
+                   MIN(CASE WHEN m.score_key = b.best_score THEN m.change_key END)
+                       AS best_change,
+                   MAX(CASE WHEN m.score_key = b.worst_score THEN m.change_key END)
+                       AS worst_change
+            FROM mine m
+            JOIN bounds b ON b.league_id = m.league_id
+            GROUP BY m.league_id
+        ),
+        firsts_reached AS (
+            SELECT m.league_id,
+                   MIN(CASE WHEN m.rating_key = b.best_rating THEN m.n END) AS best_rating_n,
+                   MIN(CASE WHEN m.rating_key = b.worst_rating THEN m.n END) AS worst_rating_n,
+                   MIN(
+                       CASE WHEN m.score_key = b.best_score AND m.change_key = t.best_change
+                       THEN m.n END
+                   ) AS best_game_n,
+                   MIN(
+                       CASE WHEN m.score_key = b.worst_score AND m.change_key = t.worst_change
+                       THEN m.n END
+                   ) AS worst_game_n
+            FROM mine m
+            JOIN bounds b ON b.league_id = m.league_id
+            JOIN ties t ON t.league_id = m.league_id
+            GROUP BY m.league_id
+        ),
+        totals AS (
+            SELECT m.league_id,
+                   COUNT(*) AS games,
+                   SUM(is_first) AS firsts,
+                   SUM(CASE WHEN is_first = 1 AND same_score > 1 THEN 1 ELSE 0 END) AS shared,
+                   AVG(place) AS average_place,
+                   AVG(score) AS average_score,
+                   SUM(CASE WHEN played_at >= %s THEN 1 ELSE 0 END) AS recent,
+                   MAX(CASE WHEN n = f.best_rating_n THEN game_id END) AS best_rating_game,
+                   MAX(CASE WHEN n = f.best_rating_n THEN played_at END) AS best_rating_at,
+                   MAX(CASE WHEN n = f.best_rating_n THEN rating_after END) AS best_rating,
+                   MAX(CASE WHEN n = f.worst_rating_n THEN game_id END) AS worst_rating_game,
+                   MAX(CASE WHEN n = f.worst_rating_n THEN played_at END) AS worst_rating_at,
+                   MAX(CASE WHEN n = f.worst_rating_n THEN rating_after END) AS worst_rating,
+                   MAX(CASE WHEN n = f.best_game_n THEN game_id END) AS best_game,
+                   MAX(CASE WHEN n = f.best_game_n THEN played_at END) AS best_game_at,
+                   MAX(CASE WHEN n = f.best_game_n THEN score END) AS best_score,
+                   MAX(CASE WHEN n = f.worst_game_n THEN game_id END) AS worst_game,
+                   MAX(CASE WHEN n = f.worst_game_n THEN played_at END) AS worst_game_at,
+                   MAX(CASE WHEN n = f.worst_game_n THEN score END) AS worst_score
+            FROM mine m
+            JOIN firsts_reached f ON f.league_id = m.league_id
+            GROUP BY m.league_id
+        ),
+        runs AS (
+            SELECT league_id, COUNT(*) AS length, MAX(n) AS last_n
+            FROM (
+                SELECT league_id, n,
+                       n - ROW_NUMBER() OVER (PARTITION BY league_id ORDER BY n) AS run
+                FROM mine
+                WHERE is_first = 1
+            ) firsts
+            GROUP BY league_id, run
+        ),
+        streaks AS (
+            SELECT runs.league_id,
+                   MAX(CASE WHEN runs.last_n = totals.games THEN runs.length ELSE 0 END)
+                       AS current_streak,
+                   MAX(runs.length) AS longest_streak
+            FROM runs
+            JOIN totals ON totals.league_id = runs.league_id
+            GROUP BY runs.league_id
+        )
+        SELECT totals.*, COALESCE(streaks.current_streak, 0), COALESCE(streaks.longest_streak, 0)
+        FROM totals
+        LEFT JOIN streaks ON streaks.league_id = totals.league_id
+    """
+    rows = sql_rows(sql, [player.pk, connection.ops.adapt_datetimefield_value(since)])
+    statistics = {}
+    moment = moment_reader()
+    for row in rows:
+        (league_id, games, firsts, shared, average_place, average_score, recent) = row[:7]
+        moments = [
+            Moment(int(row[i]), moment(row[i + 1]), float(row[i + 2])) for i in (7, 10, 13, 16)
+        ]
+        statistics[league_id] = LeagueStatistics(
+            league_id=league_id,
+            games=int(games),
+            first_places=int(firsts),
+            shared_first_places=int(shared),
+            average_place=float(average_place),
+            average_score=float(average_score),
+            recent_games=int(recent),
+            best_rating=moments[0],
+            worst_rating=moments[1],
+            best_game=moments[2],
+            worst_game=moments[3],
+            current_streak=int(row[19]),
+            longest_streak=int(row[20]),
+        )
+    return statistics
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentRecord:
+    """How often a player met another in a league, and finished ahead of, level with and
+    behind them (won, drew and lost, in a game of two)."""
+
+    league_id: int
+    player_id: int
+    name: str
+    slug: str
+    games: int
+    ahead: int
+    level: int
+    behind: int
+
+
+def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list[OpponentRecord]]:
+    """The ``limit`` players the player met most often in each league, most games first (then by
+    name), each with the player's record against them, by league id: one query."""
+    mine, other = _score_key("r.score", "l.system"), _score_key("o.score", "l.system")
+    sql = f"""
+        WITH pairs AS (
+            SELECT g.league_id, o.player_id,
+                   COUNT(*) AS games,
+                   SUM(CASE WHEN {mine} < {other} THEN 1 ELSE 0 END) AS ahead,
+                   SUM(CASE WHEN r.score = o.score THEN 1 ELSE 0 END) AS level,
+                   SUM(CASE WHEN {mine} > {other} THEN 1 ELSE 0 END) AS behind
+            FROM {RESULT} r
+            JOIN {RESULT} o ON o.game_id = r.game_id AND o.player_id <> r.player_id
+            JOIN {GAME} g ON g.id = r.game_id
+            JOIN {LEAGUE} l ON l.id = g.league_id
+            WHERE r.player_id = %s
+            GROUP BY g.league_id, o.player_id
+        ),
+        ranked AS (
+            SELECT pairs.*, p.name, p.slug,
+                   ROW_NUMBER() OVER (
+                       PARTITION BY pairs.league_id ORDER BY pairs.games DESC, p.name, p.id
+                   ) AS n
+            FROM pairs
+            JOIN {PLAYER} p ON p.id = pairs.player_id
+        )
+        SELECT league_id, player_id, name, slug, games, ahead, level, behind
+        FROM ranked
+        WHERE n <= %s
+        ORDER BY league_id, n
+    """
+    opponents: dict[int, list[OpponentRecord]] = defaultdict(list)
+    for league_id, player_id, name, slug, *numbers in sql_rows(sql, [player.pk, limit]):
+        opponents[league_id].append(
+            OpponentRecord(league_id, player_id, name, slug, *(int(n) for n in numbers))
+        )
+    return opponents
+
+
+# Two players against each other ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PairRecord:
+    """Two players' games together in one league: how often each finished ahead of the other,
+    and the sum and average of each one's scores in those games."""
+
+    league_id: int
+    games: int
+    a_ahead: int
+    b_ahead: int
+    level: int
+    a_score_sum: float
+    b_score_sum: float
+
+    @property
+    def a_score_average(self) -> float:
+        return self.a_score_sum / self.games
+
+    @property
+    def b_score_average(self) -> float:
+        return self.b_score_sum / self.games
+
+
+def head_to_head(a: Player, b: Player) -> dict[int, PairRecord]:
+    """A's and B's record in every league where they played together, by league id: one query.
+
+    No window here: of two seats of one game, the one with the better score has the better place.
+    """
+    a_key, b_key = _score_key("a.score", "l.system"), _score_key("b.score", "l.system")
+    sql = f"""
+        SELECT g.league_id,
+               COUNT(*),
+               SUM(CASE WHEN {a_key} < {b_key} THEN 1 ELSE 0 END),
+               SUM(CASE WHEN {a_key} > {b_key} THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.score = b.score THEN 1 ELSE 0 END),
+               SUM(a.score),
+               SUM(b.score)
+        FROM {RESULT} a
+        JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
+        JOIN {GAME} g ON g.id = a.game_id
+        JOIN {LEAGUE} l ON l.id = g.league_id
+        WHERE a.player_id = %s
+        GROUP BY g.league_id
+    """
+    records = {}
+    for league_id, games, a_ahead, b_ahead, level, a_sum, b_sum in sql_rows(sql, [b.pk, a.pk]):
+        records[league_id] = PairRecord(
+            league_id,
+            int(games),
+            int(a_ahead),
+            int(b_ahead),
+            int(level),
+            float(a_sum),
+            float(b_sum),
+        )
+    return records
+
+
+@dataclass(frozen=True, slots=True)
+class PairGame:
+    """One game two players played together: each one's score and rating before and after."""
+
+    league_id: int
+    game_id: int
+    played_at: datetime
+    a_score: float
+    a_rating_before: float
+    a_rating_after: float
+    b_score: float
+    b_rating_before: float
+    b_rating_after: float
+
+    @property
+    def a_change(self) -> float:
+        return self.a_rating_after - self.a_rating_before
+
+    @property
+    def b_change(self) -> float:
+        return self.b_rating_after - self.b_rating_before
+
+
+def head_to_head_games(a: Player, b: Player) -> dict[int, list[PairGame]]:
+    """Every game A and B played together, newest first, by league id: one query (A's results,
+    and B's found through the (game, player) index)."""
+    sql = f"""
+        SELECT g.league_id, a.game_id, {played_at_sql("g.played_at")},
+               a.score, a.rating_before, a.rating_after,
+               b.score, b.rating_before, b.rating_after
+        FROM {RESULT} a
+        JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
+        JOIN {GAME} g ON g.id = a.game_id
+        WHERE a.player_id = %s
+        ORDER BY g.played_at DESC, a.game_id DESC
+    """
+    games: dict[int, list[PairGame]] = defaultdict(list)
+    moment = moment_reader()
+    for league_id, game_id, played_at, *numbers in sql_rows(sql, [b.pk, a.pk]):
+        games[league_id].append(PairGame(league_id, game_id, moment(played_at), *numbers))
+    return games
+
+
+@dataclass(frozen=True, slots=True)
+class Companion:
+    """A third player at the table of two players' games together, and how often."""
+
+    league_id: int
+    player_id: int
+    name: str
+    slug: str
+    games: int
+
+
+def head_to_head_companions(
+    a: Player, b: Player, *, limit: int = MOST_MET
+) -> dict[int, list[Companion]]:
+    """The ``limit`` other players A and B met most often at the same table, per league (most
+    games first, then by name), by league id: one query. Games of two have none."""
+    sql = f"""
+        SELECT league_id, player_id, name, slug, games
+        FROM (
+            SELECT g.league_id, c.player_id, p.name, p.slug, COUNT(*) AS games,
+                   ROW_NUMBER() OVER (
+                       PARTITION BY g.league_id ORDER BY COUNT(*) DESC, p.name, p.id
+                   ) AS n
+            FROM {RESULT} a
+            JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
+            JOIN {RESULT} c ON c.game_id = a.game_id AND c.player_id NOT IN (%s, %s)
+            JOIN {GAME} g ON g.id = a.game_id
+            JOIN {PLAYER} p ON p.id = c.player_id
+            WHERE a.player_id = %s
+            GROUP BY g.league_id, c.player_id, p.name, p.slug, p.id
+        ) ranked
+        WHERE n <= %s
+        ORDER BY league_id, n
+    """
+    companions: dict[int, list[Companion]] = defaultdict(list)
+    for league_id, player_id, name, slug, games in sql_rows(sql, [b.pk, a.pk, b.pk, a.pk, limit]):
+        companions[league_id].append(Companion(league_id, player_id, name, slug, int(games)))
+    return companions
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating after one of their games, for a chart."""
+
+    game_id: int
+    played_at: datetime
+    rating_before: float
+    rating_after: float
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+def rating_histories(players: list[Player], league_ids) -> dict[tuple[int, int], list[RatingPoint]]:
+    """Each player's rating after every game in the given leagues, oldest first, by (league id,
+    player id): one query (plain tuples, as the player page's history: there may be thousands)."""
+    histories: dict[tuple[int, int], list[RatingPoint]] = defaultdict(list)
+    player_ids, league_ids = [player.pk for player in players], list(league_ids)
+    if not player_ids or not league_ids:
+        return histories
+    sql = f"""
+        SELECT g.league_id, r.player_id, r.game_id, {played_at_sql("g.played_at")},
+               r.rating_before, r.rating_after
+        FROM {RESULT} r
+        JOIN {GAME} g ON g.id = r.game_id
+        WHERE r.player_id IN ({", ".join(["%s"] * len(player_ids))})
+          AND g.league_id IN ({", ".join(["%s"] * len(league_ids))})
+        ORDER BY g.played_at, r.game_id
+    """
+    moment = moment_reader()
+    for league_id, player_id, game_id, at, *ratings in sql_rows(sql, player_ids + league_ids):
+        histories[league_id, player_id].append(RatingPoint(game_id, moment(at), *ratings))
+    return histories

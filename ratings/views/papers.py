@@ -1,0 +1,228 @@
+"""The digital paper at the table: start a paper, enter deals, watch it, finish it.
+
+Everyone who may read the club watches a paper; members enter its deals (plain form posts, so
+the page works without JavaScript; ``static/paper_live.js`` refreshes the paper of a watching
+phone). Every write goes through :mod:`ratings.papers.services`.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ratings import engine
+from ratings.access import (
+    can_enter_games,
+    club_readable,
+    get_league_for_entry,
+    get_table_for_entry,
+)
+from ratings.models import DigitalPaper, Player
+from ratings.papers import selectors, services
+from ratings.papers.forms import DealForm, PaperStartForm
+from ratings.papers.statistics import player_deal_statistics
+
+
+def _paper_url(paper_id: int) -> str:
+    return reverse("ratings:paper", args=[paper_id])
+
+
+def _page(pk: int) -> selectors.PaperPage:
+    try:
+        return selectors.paper_page(pk)
+    except DigitalPaper.DoesNotExist:
+        raise Http404 from None
+
+
+def _paper_for_entry(request, pk: int) -> DigitalPaper:
+    """The paper a member is entering deals into: 404 if there is none, 403 for visitors."""
+    paper = get_object_or_404(DigitalPaper.objects.select_related("league"), pk=pk)
+    if not can_enter_games(request.user):
+        raise PermissionDenied
+    return paper
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def paper_new(request, slug: str):
+    """Start a paper: three players in seating order, the bula and the refe cap.
+
+    ``?table=<id>``: the paper of an event's table, its players prefilled in the seats drawn.
+    """
+    league = get_league_for_entry(request, slug)
+    if not league.rating_system.has_paper:
+        raise Http404
+    table = get_table_for_entry(request, league)
+    initial = {}
+    if table is not None:
+        names = table.seats.order_by("seat").values_list("player__name", flat=True)
+        initial = {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
+    form = PaperStartForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            paper = services.paper_start(
+                league=league,
+                players=form.cleaned_data["players"],
+                bula=form.cleaned_data["bula"],
+                refas=form.cleaned_data["refas"],
+                table=table,
+                actor=request.user,
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect(_paper_url(paper.pk))
+    return render(
+        request,
+        "ratings/paper_new.html",
+        {"league": league, "table": table, "form": form, "player_names": _player_names()},
+    )
+
+
+def _player_names():
+    return Player.objects.order_by("name").values_list("name", flat=True)
+
+
+def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, status: int = 200):
+    entering = can_enter_games(request.user) and not page.paper.finished
+    if entering and form is None:
+        form = DealForm(players=page.paper.players, initial={"after": page.count})
+    return render(
+        request,
+        "ratings/paper_detail.html",
+        {"page": page, "paper": page.paper, "form": form if entering else None},
+        status=status,
+    )
+
+
+@club_readable
+@require_http_methods(["GET", "HEAD"])
+def paper_detail(request, pk: int):
+    """The paper as the sheet looks, its deals, and for members the next deal's form."""
+    return _render_paper(request, _page(pk), None)
+
+
+@login_required
+@require_POST
+def paper_deal(request, pk: int):
+    """Add the next deal; a deal the form or the paper refuses shows the page with why."""
+    paper = _paper_for_entry(request, pk)
+    form = DealForm(request.POST, players=paper.players)
+    if form.is_valid():
+        try:
+            services.deal_add(
+                paper=paper,
+                entered=form.cleaned_data["entered"],
+                after=form.cleaned_data["after"],
+                actor=request.user,
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect(_paper_url(pk))
+    return _render_paper(request, _page(pk), form, status=200)
+
+
+def _after(request) -> int:
+    try:
+        return int(request.POST.get("after", ""))
+    except ValueError:
+        return -1
+
+
+@login_required
+@require_POST
+def paper_undo(request, pk: int):
+    """Take back the last deal."""
+    paper = _paper_for_entry(request, pk)
+    try:
+        services.deal_undo(paper=paper, after=_after(request), actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("The last deal is taken back."))
+    return redirect(_paper_url(pk))
+
+
+@login_required
+@require_POST
+def paper_repeal(request, pk: int):
+    """Cross a deal out (or bring it back)."""
+    paper = _paper_for_entry(request, pk)
+    try:
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        number = 0
+    try:
+        services.deal_repeal(
+            paper=paper,
+            number=number,
+            repealed=request.POST.get("repealed") != "0",
+            actor=request.user,
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect(_paper_url(pk))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def paper_finish(request, pk: int):
+    """Finish the paper: the preview of the scores and rating changes, then the game."""
+    paper = _paper_for_entry(request, pk)
+    if paper.game_id is not None:
+        return redirect(paper.game)
+    if paper.finished:
+        raise Http404
+    ended_early = request.POST.get("ended_early") == "1" or request.GET.get("ended_early") == "1"
+    if request.method == "POST" and "save" in request.POST:
+        try:
+            game = services.paper_finish(paper=paper, ended_early=ended_early, actor=request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect(_paper_url(pk))
+        messages.success(request, _("Game saved and rated."))
+        return redirect(game)
+    page = _page(pk)
+    try:
+        prepared = services.paper_game_input(
+            paper, ended_early=ended_early, played_at=timezone.now()
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(_paper_url(pk))
+    ratings = engine.game_preview(paper.league, prepared)
+    preview = [
+        {
+            "name": seat["name"],
+            "score": score,
+            "before": before,
+            "after": after,
+            "change": after - before,
+        }
+        for seat, score, (before, after) in zip(page.seats, prepared.scores, ratings, strict=True)
+    ]
+    return render(
+        request,
+        "ratings/paper_finish.html",
+        {"page": page, "paper": paper, "preview": preview, "ended_early": ended_early},
+    )
+
+
+@club_readable
+@require_http_methods(["GET", "HEAD"])
+def player_deals(request, slug: str):
+    """A player's deals, from the digital papers they sat at."""
+    player = get_object_or_404(Player.objects.only("name", "slug"), slug=slug)
+    return render(
+        request,
+        "ratings/player_deals.html",
+        {"player": player, "stats": player_deal_statistics(player)},
+    )

@@ -1,0 +1,208 @@
+/* Never lose a paper: a game entry form sent while the phone has no connection is kept on the
+ * phone and sent when the connection comes back. A progressive enhancement: without scripts the
+ * forms work as they always did.
+ *
+ * - A game form (it carries a submission_key) submitted while the browser is offline is kept in
+ *   IndexedDB (static/offline-store.js) with its fields and its key; one whose POST cannot reach
+ *   the server while the browser believes it is online is kept by the service worker.
+ * - Every page (this file is in base.html) says how many papers wait ("1 paper waiting to be
+ *   sent"), and sends them on page load, on the `online` event and when the tab is shown again.
+ *   Not Background Sync: Safari and iOS lack it.
+ * - Sending: GET the form's page for a fresh CSRF token (a login that expired meanwhile answers
+ *   with the login page: the paper stays kept and the banner asks the member to log in), POST
+ *   it as "Check scores" and then, with the preview's token, as "Save game". The key makes a
+ *   second copy of a paper that did reach the server return the game already recorded.
+ * - A paper the club refuses (a wrong column, a name close to a member's) is not lost either:
+ *   the banner links to its form, which opens filled in and checked, showing the form's errors.
+ * - It registers the service worker (/sw.js) that opens a visited entry page with no network.
+ */
+(function () {
+  "use strict";
+
+  var papers = window.clubPapers;  // static/offline-store.js
+  var banner = document.getElementById("offline-queue");
+  var sending = false;
+
+  function all() { return papers.all(); }
+  function put(paper) { return papers.put(paper); }
+  function remove(key) { return papers.remove(key); }
+
+  // The banner ----------------------------------------------------------------------------------
+
+  function show(kept) {
+    if (!banner) return;
+    var waiting = kept.filter(function (p) { return !p.refused; });
+    var refused = kept.filter(function (p) { return p.refused; });
+    var text = banner.querySelector("[data-text]");
+    var link = banner.querySelector("a");
+    link.hidden = true;
+    if (!kept.length) { banner.hidden = true; return; }
+    var words = [];
+    if (waiting.length) {
+      words.push(waiting.length === 1 ? banner.dataset.one
+        : banner.dataset.many.replace("{count}", waiting.length));
+    }
+    if (refused.length) {
+      words.push(banner.dataset.refused);
+      link.textContent = banner.dataset.open;
+      link.href = refused[0].url + "#kept-" + refused[0].key;
+      link.hidden = false;
+    } else if (waiting.some(function (p) { return p.loginNeeded; })) {
+      words.push(banner.dataset.login);
+      link.textContent = banner.dataset.loginLink;
+      link.href = banner.dataset.loginUrl + "?next=" + encodeURIComponent(location.pathname + location.search);
+      link.hidden = false;
+    }
+    text.textContent = words.join(" ");
+    banner.hidden = false;
+  }
+
+  function refresh() { return all().then(show); }
+
+  // Keeping a paper -----------------------------------------------------------------------------
+
+  function fieldsOf(form, submitter) {
+    var fields = papers.fields(new FormData(form));
+    if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
+    return fields;
+  }
+
+  function keep(form, submitter) {
+    var key = form.querySelector("input[name=submission_key]").value;
+    var paper = { key: key, url: location.pathname + location.search,
+      fields: fieldsOf(form, submitter), keptAt: Date.now() };
+    return put(paper).then(function () {
+      // The form is free for the next paper, under a key of its own.
+      form.reset();
+      form.querySelector("input[name=submission_key]").value = newKey();
+      return refresh();
+    });
+  }
+
+  function newKey() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 15) | 64;
+    bytes[8] = (bytes[8] & 63) | 128;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.querySelector("input[name=submission_key]") || navigator.onLine) return;
+    event.preventDefault();
+    keep(form, event.submitter);
+  });
+
+  // Sending -------------------------------------------------------------------------------------
+
+  function page(response) {
+    return response.text().then(function (html) {
+      return new DOMParser().parseFromString(html, "text/html");
+    });
+  }
+
+  function post(url, fields, token, extra) {
+    var body = new URLSearchParams();
+    body.append("csrfmiddlewaretoken", token);
+    fields.forEach(function (pair) {
+      if (pair[0] !== "save" && pair[0] !== "preview" && pair[0] !== "previewed") body.append(pair[0], pair[1]);
+    });
+    Object.keys(extra).forEach(function (name) { body.append(name, extra[name]); });
+    return fetch(url, { method: "POST", body: body, credentials: "same-origin" });
+  }
+
+  function loginPage(response) {
+    return response.redirected && new URL(response.url).pathname === banner.dataset.loginUrl;
+  }
+
+  function send(paper) {
+    return fetch(paper.url, { credentials: "same-origin" }).then(function (response) {
+      if (loginPage(response)) {
+        paper.loginNeeded = true;
+        return put(paper);
+      }
+      return page(response).then(function (doc) {
+        var token = doc.querySelector("input[name=csrfmiddlewaretoken]");
+        if (!token) throw new Error("no form on " + paper.url);
+        return post(paper.url, paper.fields, token.value, { preview: "1" }).then(function (answer) {
+          // Anything but the form drawn again (a server error, a refused CSRF token) is not
+          // the club's answer about the paper: it stays kept, to be tried again.
+          if (!answer.ok) throw new Error("checking answered " + answer.status);
+          return page(answer);
+        }).then(function (checked) {
+          if (!checked.querySelector("input[name=submission_key]")) throw new Error("no form");
+          var previewed = checked.querySelector("input[name=previewed]");
+          if (!previewed || !previewed.value) {
+            paper.refused = true;
+            paper.loginNeeded = false;
+            return put(paper);
+          }
+          var fresh = checked.querySelector("input[name=csrfmiddlewaretoken]").value;
+          return post(paper.url, paper.fields, fresh, { previewed: previewed.value, save: "1" })
+            .then(function (saved) {
+              if (!saved.ok) throw new Error("saving answered " + saved.status);
+              return remove(paper.key);
+            });
+        });
+      });
+    });
+  }
+
+  function sendAll() {
+    if (sending || !navigator.onLine) return Promise.resolve();
+    sending = true;
+    return all().then(function (kept) {
+      var waiting = kept.filter(function (p) { return !p.refused; });
+      return waiting.reduce(function (done, paper) {
+        return done.then(function () { return send(paper); }).catch(function () {
+          // Still no server (or a server error): kept, tried again at the next chance.
+        });
+      }, Promise.resolve());
+    }).then(refresh, refresh).then(function () { sending = false; }, function () { sending = false; });
+  }
+
+  // A refused paper opened from the banner: its form, filled in and checked by the server.
+  function reopen() {
+    var match = /^#kept-([0-9a-f-]+)$/.exec(location.hash);
+    var form = document.querySelector("form input[name=submission_key]");
+    if (!match || !form) return;
+    form = form.form;
+    papers.get(match[1]).then(function (paper) {
+      if (!paper) return;
+      paper.fields.forEach(function (pair) {
+        var field = form.elements[pair[0]];
+        if (!field || field.type === "submit") return;
+        if (field.type === "checkbox") field.checked = true;
+        else if (field instanceof RadioNodeList) field.value = pair[1];
+        else field.value = pair[1];
+      });
+      var check = document.createElement("input");
+      check.type = "hidden"; check.name = "preview"; check.value = "1";
+      form.appendChild(check);
+      return remove(paper.key).then(function () { form.submit(); });
+    });
+  }
+
+  // A page opened from the worker's copy may carry the key of a paper kept since: the form
+  // takes a new one, so the next paper typed into it is a game of its own.
+  function freshKey() {
+    var field = document.querySelector("form input[name=submission_key]");
+    if (!field) return Promise.resolve();
+    return papers.get(field.value).then(function (kept) {
+      if (kept) field.value = newKey();
+    });
+  }
+
+  if (!window.indexedDB || !papers) return;
+  window.addEventListener("online", sendAll);
+  window.addEventListener("hashchange", reopen);  // the banner's link on the form's own page
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") sendAll();
+  });
+  freshKey().then(refresh).then(sendAll).then(reopen);
+  if ("serviceWorker" in navigator && banner && banner.dataset.worker) {
+    navigator.serviceWorker.register(banner.dataset.worker).catch(function () {});
+  }
+})();

@@ -1,0 +1,85 @@
+/* The digital paper at the table: the deal's value as you tap, the followers' rows of the chosen
+ * declarer, and the live paper on every phone watching. Progressive enhancement only: the page
+ * posts plain forms and the server computes and checks everything again. No innerHTML.
+ */
+(function () {
+  "use strict";
+
+  var BIDS = { pik: 2, karo: 3, herc: 4, tref: 5, betl: 6, sans: 7 };
+  var REFRESH_MS = 5000;
+
+  /* 2 x the bid, +2 for igra, x2 on a refa, x2 per kontra level (the server's deal_value). */
+  function dealValue(contract, igra, onRefa, kontra) {
+    if (!BIDS[contract]) return null;
+    var value = 2 * BIDS[contract] + (igra ? 2 : 0);
+    if (onRefa) value *= 2;
+    return value * Math.pow(2, kontra || 0);
+  }
+
+  if (typeof module !== "undefined") {
+    module.exports = { dealValue: dealValue };
+    return;
+  }
+
+  function checked(form, name) {
+    var input = form.querySelector("input[name='" + name + "']:checked");
+    return input ? input.value : null;
+  }
+
+  function setUpDealForm(form) {
+    var output = document.createElement("output");
+    output.className = "deal-value";
+    var button = form.querySelector("button[type=submit]");
+    button.parentNode.insertBefore(output, button);
+    var openRefe = (form.getAttribute("data-open-refe") || "").split(",");
+
+    function update(event) {
+      var refa = checked(form, "kind") === "refa";
+      var declarer = checked(form, "declarer");
+      if (event && event.target.name === "declarer" && declarer) {
+        form.querySelector("input[name=on_refa]").checked = openRefe.indexOf(declarer) >= 0;
+      }
+      form.querySelectorAll("fieldset.follower").forEach(function (fieldset) {
+        fieldset.hidden = refa || fieldset.getAttribute("data-seat") === declarer;
+      });
+      form.querySelectorAll("[data-played]").forEach(function (part) {
+        part.hidden = refa;
+      });
+      var value = dealValue(
+        checked(form, "contract"),
+        form.querySelector("input[name=igra]").checked,
+        form.querySelector("input[name=on_refa]").checked,
+        parseInt(form.querySelector("select[name=kontra]").value, 10)
+      );
+      output.textContent = refa || value === null ? "" : form.getAttribute("data-value-label") + " " + value;
+    }
+    form.addEventListener("change", update);
+    update();
+  }
+
+  /* Every few seconds, the page again: a new deal replaces the paper and the deals shown. A phone
+   * with a deal half entered keeps its form; it is told on submitting if another phone was first. */
+  function refresh() {
+    var sheet = document.querySelector("[data-live-paper]");
+    if (!sheet || document.hidden) return;
+    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        if (text === null) return;
+        var fresh = new DOMParser().parseFromString(text, "text/html");
+        var freshSheet = fresh.querySelector("[data-live-paper]");
+        var current = document.querySelector("[data-live-paper]");
+        if (!freshSheet || !current) return;
+        if (freshSheet.getAttribute("data-deals") === current.getAttribute("data-deals") &&
+            freshSheet.textContent === current.textContent) return;
+        ["[data-live-paper]", "[data-live-deals]"].forEach(function (selector) {
+          var old = document.querySelector(selector), next = fresh.querySelector(selector);
+          if (old && next) old.replaceWith(document.importNode(next, true));
+        });
+      })
+      .catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+
+  document.querySelectorAll("form[data-deal-form]").forEach(setUpDealForm);
+  window.setInterval(refresh, REFRESH_MS);
+})();

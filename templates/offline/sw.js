@@ -1,0 +1,85 @@
+{% load static %}/* The club's service worker, served from /sw.js so it covers every page (ratings/views/offline.py).
+ *
+ * Pages: network first, the copy of the last visit when there is no network, so an entry form
+ * visited before opens in a basement (static/offline.js then keeps what is typed into it).
+ * Static files: cache first (their names do not change between releases here, so a new
+ * release's worker, with a new CACHE name, drops the old copies). Only GET is ever cached.
+ * A game form's POST that cannot reach the server (the phone says it is online, the network
+ * says otherwise) is kept on the phone as static/offline.js keeps one, and the member is sent
+ * back to the form, whose page then says a paper is waiting.
+ */
+"use strict";
+
+importScripts("{% static 'offline-store.js' %}");
+
+var CACHE = "club-v1";
+var STATIC = "{% get_static_prefix %}";
+// Never kept for a visit without network: the admin, and the API's answers.
+var NOT_KEPT = ["/admin/", "/api/"];
+
+self.addEventListener("install", function () { self.skipWaiting(); });
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) { return name !== CACHE; })
+        .map(function (name) { return caches.delete(name); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+function networkFirst(request) {
+  return fetch(request).then(function (response) {
+    if (response.ok && !response.redirected) {
+      var copy = response.clone();
+      caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+    }
+    return response;
+  }).catch(function () {
+    return caches.match(request).then(function (cached) {
+      return cached || Response.error();
+    });
+  });
+}
+
+function cacheFirst(request) {
+  return caches.match(request).then(function (cached) {
+    return cached || fetch(request).then(function (response) {
+      if (response.ok) {
+        var copy = response.clone();
+        caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+      }
+      return response;
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (url.origin !== location.origin) return;
+  if (request.method === "POST" && request.mode === "navigate") {
+    event.respondWith(sendOrKeep(request));
+    return;
+  }
+  if (request.method !== "GET") return;
+  if (url.pathname.indexOf(STATIC) === 0) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.mode === "navigate" && !NOT_KEPT.some(function (p) { return url.pathname.indexOf(p) === 0; })) {
+    event.respondWith(networkFirst(request));
+  }
+});
+
+function sendOrKeep(request) {
+  var copy = request.clone();
+  return fetch(request).catch(function (failure) {
+    return copy.formData().then(function (data) {
+      var key = data.get("submission_key");
+      if (!key) throw failure;
+      var url = new URL(copy.url);
+      return self.clubPapers.put({
+        key: key, url: url.pathname + url.search, fields: self.clubPapers.fields(data), keptAt: Date.now(),
+      }).then(function () { return Response.redirect(url.pathname + url.search + "#kept", 303); });
+    });
+  });
+}

@@ -1,0 +1,234 @@
+"""POST /api/v1/leagues/<slug>/games: the entry form's rules and the engine, through JSON."""
+
+import uuid
+
+import pytest
+from django.test import Client
+
+from ratings.models import AuditEntry, Game, Player, Standing, System
+from tests.worked_example import WORKED_EXAMPLE_PAPERS, WORKED_EXAMPLE_PLAYERS
+
+pytestmark = pytest.mark.django_db
+
+
+def paper(players=WORKED_EXAMPLE_PLAYERS, papers=WORKED_EXAMPLE_PAPERS, **extra) -> dict:
+    return {
+        "key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30:00+00:00",
+        "bula": 30,
+        "seats": [
+            {"player": name, "left": left, "middle": middle, "right": right}
+            for name, (left, middle, right) in zip(players, papers, strict=True)
+        ],
+        **extra,
+    }
+
+
+def post(client: Client, league, body: dict):
+    return client.post(
+        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
+    )
+
+
+def test_it_records_the_worked_example(api, worked_example_league, worked_example_players):
+    response = post(api, worked_example_league, paper())
+    assert response.status_code == 201
+    body = response.json()
+    game = Game.objects.get()
+    assert body["id"] == game.pk
+    assert body["url"] == f"http://testserver/games/{game.pk}/"
+    assert body["seats"] == [
+        {"seat": 1, "player": "Pedja", "final": -500.0, "rating_before": 1200.0,
+         "rating_after": 1173.0},
+        {"seat": 2, "player": "Marko", "final": 40.0, "rating_before": 1150.0,
+         "rating_after": 1152.0},
+        {"seat": 3, "player": "Johnny", "final": 460.0, "rating_before": 1100.0,
+         "rating_after": 1125.0},
+    ]  # fmt: skip
+    assert game.entered_by.username == "member"
+    assert AuditEntry.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_the_same_key_again_is_the_same_game_with_200(
+    api, worked_example_league, worked_example_players
+):
+    body = paper()
+    first = post(api, worked_example_league, body)
+    again = post(api, worked_example_league, body)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json() == first.json()
+    assert Game.objects.count() == 1
+    assert Standing.objects.get(player__name="Pedja").games == 1
+
+
+def test_a_key_the_site_form_used_answers_with_that_game(
+    api, member_client, worked_example_league, worked_example_players
+):
+    body = paper()
+    data = {"played_at": "2026-03-12T21:30", "bula": "30", "submission_key": body["key"]}
+    for seat, (name, (left, middle, right)) in enumerate(
+        zip(WORKED_EXAMPLE_PLAYERS, WORKED_EXAMPLE_PAPERS, strict=True)
+    ):
+        data |= {f"player_{seat}": name, f"left_{seat}": left, f"middle_{seat}": middle}
+        data |= {f"right_{seat}": right}
+    url = f"/leagues/{worked_example_league.slug}/games/new/"
+    preview = member_client.post(url, data | {"preview": "1"})
+    data["previewed"] = preview.context["form"]["previewed"].value()
+    assert member_client.post(url, data | {"save": "1"}).status_code == 302
+    response = post(api, worked_example_league, body)
+    assert response.status_code == 200
+    assert Game.objects.count() == 1
+
+
+def test_a_wrong_paper_is_400_with_the_fields_of_the_form(
+    api, worked_example_league, worked_example_players
+):
+    body = paper(papers=[(320, -20, 160), (120, "four", 60), (-20, 16, 60)])
+    response = post(api, worked_example_league, body)
+    assert response.status_code == 422  # not a number at all: the schema refuses it
+    body = paper(papers=[(320, -20, 160), (120, 4, 60), (-20, 16, 60)])
+    response = post(api, worked_example_league, body)
+    assert response.status_code == 400
+    assert response.json() == {
+        "errors": [{"field": "seats[2].left", "message": "Side columns are never negative.",
+                    "suggestions": None}]
+    }  # fmt: skip
+    assert not Game.objects.exists()
+
+
+def test_a_middle_column_not_summing_to_zero_is_refused(
+    api, worked_example_league, worked_example_players
+):
+    body = paper(papers=[(320, -20, 160), (120, 5, 60), (20, 16, 60)])
+    errors = post(api, worked_example_league, body).json()["errors"]
+    assert [error["field"] for error in errors] == ["seats"]
+    assert "sums to 1" in errors[0]["message"]
+
+
+def test_a_name_close_to_a_members_is_refused_with_suggestions(
+    api, worked_example_league, worked_example_players
+):
+    body = paper(players=("Pedia", "Marko", "Johnny"))
+    response = post(api, worked_example_league, body)
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "seats[0].player"
+    assert error["suggestions"] == ["Pedja"]
+    assert "Did you mean Pedja?" in error["message"]
+    assert not Player.objects.filter(name="Pedia").exists()
+
+
+def test_a_close_name_listed_in_new_players_is_a_new_member(
+    api, worked_example_league, worked_example_players
+):
+    body = paper(players=("Pedia", "Marko", "Johnny"), new_players=["Pedia"])
+    response = post(api, worked_example_league, body)
+    assert response.status_code == 201
+    assert response.json()["seats"][0]["player"] == "Pedia"
+    assert Player.objects.filter(name="Pedia").exists()
+
+
+def test_a_value_the_league_does_not_take_is_refused(
+    api, worked_example_league, worked_example_players
+):
+    body = paper()
+    body["seats"][1]["score"] = 3
+    errors = post(api, worked_example_league, body).json()["errors"]
+    assert [error["field"] for error in errors] == ["seats[1].score"]
+
+
+def test_deals_are_refused_until_the_digital_paper_reads_them(
+    api, worked_example_league, worked_example_players
+):
+    body = paper() | {"seats": [], "deals": [{"value": 4}]}
+    errors = post(api, worked_example_league, body).json()["errors"]
+    assert [error["field"] for error in errors] == ["deals"]
+
+
+def test_a_scored_game(api, make_league):
+    league = make_league(System.RAYTER_HIGHSCORE, name="Hearts")
+    body = {
+        "key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "seats": [{"player": "Ann", "score": 30}, {"player": "Bo", "score": 10}],
+    }
+    response = post(api, league, body)
+    assert response.status_code == 201
+    assert [seat["final"] for seat in response.json()["seats"]] == [30.0, 10.0]
+    body["key"] = str(uuid.uuid4())
+    body["seats"][1] = {"player": "Bo"}
+    errors = post(api, league, body).json()["errors"]
+    assert errors == [
+        {"field": "seats[1].score", "message": "Every player needs a score.", "suggestions": None}
+    ]
+
+
+def test_a_head_to_head_game(api, make_league):
+    league = make_league(System.ELO, name="Chess")
+    body = {
+        "key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30",
+        "seats": [{"player": "Ann", "score": 1}, {"player": "Bo", "score": 0}],
+    }
+    response = post(api, league, body)
+    assert response.status_code == 201
+    assert [seat["rating_after"] for seat in response.json()["seats"]] == [1016.0, 984.0]
+    body["key"] = str(uuid.uuid4())
+    body["seats"][1]["score"] = 1
+    assert [e["field"] for e in post(api, league, body).json()["errors"]] == ["seats"]
+
+
+def test_without_a_token_it_is_401(worked_example_league, worked_example_players, client):
+    assert post(client, worked_example_league, paper()).status_code == 401
+    bad = Client(headers={"Authorization": "Bearer club_not-a-token"})
+    assert post(bad, worked_example_league, paper()).status_code == 401
+    assert not Game.objects.exists()
+
+
+def test_a_revoked_token_is_401(api, member_user, worked_example_league, worked_example_players):
+    member_user.api_tokens.get().revoke()
+    assert post(api, worked_example_league, paper()).status_code == 401
+
+
+def test_an_inactive_members_token_is_401(
+    api, member_user, worked_example_league, worked_example_players
+):
+    member_user.is_active = False
+    member_user.save()
+    assert post(api, worked_example_league, paper()).status_code == 401
+
+
+def test_an_unknown_league_is_404(api):
+    assert post(api, type("L", (), {"slug": "nowhere"}), paper()).status_code == 404
+
+
+def test_writes_are_throttled_per_token_with_retry_after(
+    api, settings, worked_example_league, worked_example_players
+):
+    settings.API_WRITE_RATE = "2/min"
+    statuses = [post(api, worked_example_league, paper()).status_code for _ in range(2)]
+    assert statuses == [201, 201]
+    throttled = post(api, worked_example_league, paper())
+    assert throttled.status_code == 429
+    assert int(throttled["Retry-After"]) >= 1
+
+
+def test_a_repeated_key_costs_a_fixed_number_of_queries(
+    api, worked_example_league, worked_example_players, django_assert_num_queries
+):
+    body = paper()
+    post(api, worked_example_league, body)
+    # The token (used a moment ago: not marked again); the league; the key's game; its results
+    # with their players.
+    with django_assert_num_queries(4):
+        assert post(api, worked_example_league, body).status_code == 200
+
+
+def test_a_member_the_club_does_not_let_enter_games_is_403(
+    api, monkeypatch, worked_example_league, worked_example_players
+):
+    # The rule is ratings.access's, asked as the entry form's view asks it.
+    monkeypatch.setattr("ratings.api.auth.can_enter_games", lambda user: False)
+    response = post(api, worked_example_league, paper())
+    assert response.status_code == 403
+    assert not Game.objects.exists()

@@ -1,0 +1,43 @@
+"""The API describes itself: /api/v1/openapi.json, and a docs page from the app's own files."""
+
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_openapi_file_lists_every_route(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    assert set(schema["paths"]) >= {
+        "/api/v1/leagues",
+        "/api/v1/leagues/{slug}/standings",
+        "/api/v1/leagues/{slug}/games",
+        "/api/v1/leagues/{slug}/events",
+        "/api/v1/players",
+        "/api/v1/players/{slug}/history",
+        "/api/v1/players/{a}/vs/{b}",
+        "/api/v1/games",
+        "/api/v1/games/{game_id}",
+        "/api/v1/events/{event_id}",
+    }
+    post = schema["paths"]["/api/v1/leagues/{slug}/games"]["post"]
+    assert set(post["responses"]) >= {"200", "201", "400", "401", "403", "429"}
+    assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
+
+
+def test_the_docs_page_loads_only_the_apps_own_files_under_the_sites_csp(client):
+    response = client.get("/api/v1/docs")
+    assert response.status_code == 200
+    html = response.content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert sources, html
+    for source in sources:
+        assert source.startswith("/static/"), source
+        assert finders.find(source.removeprefix("/static/")), source
+    # No script the CSP would block: only files and a JSON block, which browsers do not run.
+    for attributes in re.findall(r"<script([^>]*)>", html):
+        assert "src=" in attributes or 'type="application/json"' in attributes
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp

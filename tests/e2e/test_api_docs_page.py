@@ -1,0 +1,53 @@
+"""The API's docs page in a real browser: Swagger UI from the club's own files, drawn under the
+site's Content Security Policy with no violation, and the member's tokens page likewise."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from .conftest import DESKTOP, PHONE
+from .test_content_security_policy import Policed, club  # noqa: F401 (a fixture)
+
+
+def test_the_api_docs_page_draws_under_the_policy(open_browser, club):  # noqa: F811
+    policed = Policed(open_browser(DESKTOP))
+    page = policed.page
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    policed.visit("/api/v1/docs")
+    page.locator(".swagger-ui .info .title").get_by_text("Card club API").wait_for()
+    page.locator(".opblock-summary-path", has_text="/api/v1/leagues/{slug}/games").first.wait_for()
+    assert all(url.startswith(policed.browsing.base_url) for url in requested), requested
+
+    policed.log_in(reverse("login"), "marko", after=r"/$")
+    policed.visit(reverse("ratings:api_tokens"))
+    page.get_by_label("Device or bot").fill("Phone")
+    page.get_by_role("button", name="Make a token").click()
+    assert page.locator("#new-token").inner_text().startswith("club_")
+    policed.assert_clean()
+
+
+def test_the_tokens_page_and_the_offline_banner_pass_axe(open_browser, django_user_model):
+    from .test_accessibility import Audit
+    from .test_at_the_table import PASSWORD, log_in
+
+    django_user_model.objects.create_user("marko", password=PASSWORD)
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        browsing = open_browser(viewport)
+        audit = Audit(browsing, f"en {size}")
+        page = audit.page
+        log_in(browsing)
+        audit.visit(reverse("ratings:api_tokens"))
+        audit.submit("Make a token", "no name")
+        page.get_by_label("Device or bot").fill("Phone")
+        audit.submit("Make a token", "a new token")
+        # The banner as a member meets it: a paper waiting, and one refused.
+        page.evaluate(
+            # "/" is no form: sending the first fails and it stays waiting.
+            """clubPapers.put({key: "k1", url: "/", fields: [], keptAt: 0})
+                 .then(() => clubPapers.put({key: "k2", url: "/", fields: [], refused: true}))"""
+        )
+        audit.visit(reverse("ratings:home"))
+        page.locator("#offline-queue").get_by_text("1 paper waiting to be sent").wait_for()
+        audit.check("the offline banner")
+        assert audit.failures == [], audit.failures

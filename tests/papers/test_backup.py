@@ -1,0 +1,69 @@
+"""Digital papers in backup_club and restore_club: the deal logs come back exactly, a paper in
+progress goes on after the restore, and a deal log that does not give its game is refused."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from ratings.models import Deal, DigitalPaper, Game, System
+from ratings.papers import selectors, services
+from tests.builders import T0, make_league, make_players
+from tests.papers.deals import SHORT_GAME, enter
+
+PAPER_MODELS = (DigitalPaper, Deal, Game)
+
+
+def build_papers() -> None:
+    league = make_league(System.PREFKO, name="Friday")
+    table = (league, make_players(["Ana", "Boris", "Ceca"]))
+    finished = services.paper_start(league=league, players=table[1], bula=10, refas=2)
+    enter(finished, SHORT_GAME)
+    services.paper_finish(paper=finished, played_at=T0)
+    going = services.paper_start(league=league, players=table[1][::-1], bula=30)
+    enter(going, SHORT_GAME[:2])
+    services.deal_repeal(paper=going, number=2)
+
+
+def paper_rows() -> dict[str, list]:
+    return {
+        model.__name__: list(
+            model.objects.order_by("pk").values_list(
+                *(field.attname for field in model._meta.concrete_fields)
+            )
+        )
+        for model in PAPER_MODELS
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_papers_are_backed_up_and_restored_exactly_and_go_on(tmp_path):
+    build_papers()
+    expected = paper_rows()
+    backup = tmp_path / "club.json"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore_club", str(backup), stdout=StringIO())
+    assert paper_rows() == expected
+    going = DigitalPaper.objects.get(game__isnull=True)
+    services.deal_add(paper=going, entered={"refa": True}, after=2)
+    assert len(selectors.deal_log(going)["hands"]) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_log_that_does_not_give_its_games_columns_is_refused(tmp_path):
+    build_papers()
+    backup = tmp_path / "club.json"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    objects = json.loads(backup.read_text())
+    for obj in objects:
+        if obj["model"] == "ratings.deal" and obj["fields"]["number"] == 4:
+            obj["fields"]["entered"]["kontra"] = 2
+    backup.write_text(json.dumps(objects))
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError, match="digital paper .* gives .* but its game"):
+        call_command("restore_club", str(backup), stdout=StringIO())
+    assert not DigitalPaper.objects.exists()

@@ -1,0 +1,94 @@
+"""Phones tapping at once on one paper (PostgreSQL, a live server, real parallel clients).
+
+Every phone at the table saw the same number of deals and sends the same deal: one is recorded,
+the others are told that another phone was first. Then all of them press "Save game" at once:
+one game is rated.
+"""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from ratings.models import Deal, DigitalPaper, Game, Player, System
+from ratings.papers import services
+from tests.builders import make_league
+from tests.papers.deals import SHORT_GAME, enter
+from tests.replays import assert_unchanged_by_recompute
+from tests.test_concurrency import Browser
+
+PHONES = 6
+
+
+def in_parallel(work, count: int) -> list:
+    results: list = [None] * count
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(count)
+
+    def run(n):
+        try:
+            barrier.wait(timeout=60)
+            results[n] = work(n)
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not any(thread.is_alive() for thread in threads), "a phone hung: deadlock?"
+    assert not errors, errors
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_phones_tapping_the_same_deal_at_once_record_it_once(live_server, django_user_model):
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    league = make_league(System.PREFKO)
+    players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
+    paper = services.paper_start(league=league, players=players, bula=10)
+    enter(paper, SHORT_GAME[:3])
+    phones = [
+        Browser(live_server.url, django_user_model.objects.create_user(f"member{n}"))
+        for n in range(PHONES)
+    ]
+    page = reverse("ratings:paper", args=[paper.pk])
+    for phone in phones:
+        assert phone.get(page)[0] == 200
+    deal = {
+        "after": "3",
+        "kind": "played",
+        "declarer": "3",
+        "contract": "pik",
+        "on_refa": "on",
+        "kontra": "1",
+        "play_1": "passed",
+        "tricks_1": "0",
+        "play_2": "followed",
+        "tricks_2": "1",
+    }
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    answers = in_parallel(lambda n: phones[n].post(url, deal), PHONES)
+
+    assert sorted(status for status, _ in answers) == [200] * (PHONES - 1) + [302]
+    told = [html for status, html in answers if status == 200]
+    assert all("another phone entered one meanwhile" in html for html in told)
+    assert list(Deal.objects.filter(paper=paper).values_list("number", flat=True)) == [1, 2, 3, 4]
+
+    finish = reverse("ratings:paper_finish", args=[paper.pk])
+    answers = in_parallel(lambda n: phones[n].post(finish, {"save": "1"}), PHONES)
+
+    assert {status for status, _ in answers} == {302}
+    game = Game.objects.get()
+    assert DigitalPaper.objects.get().game == game
+    assert [r.paper for r in game.results.order_by("seat")] == [
+        (0, -2, 0),
+        (24, 2, 16),
+        (8, -6, 0),
+    ]
+    assert_unchanged_by_recompute(league)

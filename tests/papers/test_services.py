@@ -1,0 +1,189 @@
+"""The digital paper's writes: deals in order, two phones at once, undo, repeal, finish, edit."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from ratings import engine, exports
+from ratings.algorithms.paper import draw_paper, paper_result, parse_log
+from ratings.models import Deal, Game, Result, System
+from ratings.papers import selectors, services
+from tests.builders import T0, paper_entries
+from tests.papers.deals import REFA, SHORT_GAME, enter, played, start
+from tests.replays import assert_unchanged_by_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_keeps_the_deals_in_order_and_draws_the_librarys_paper(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    assert list(paper.deals.values_list("number", flat=True)) == [1, 2, 3, 4]
+    drawn = selectors.drawn_paper(paper)
+    assert drawn.columns == [(0, -2, 0), (24, 2, 16), (8, -6, 0)]
+    assert drawn.seats[0].middle_entries == (
+        10,
+        {"left": 0, "middle": 1, "right": 0},
+        {"hat": 1},
+        -2,
+    )
+
+
+def test_a_second_phone_entering_the_same_deal_is_told_and_nothing_is_recorded_twice(table):
+    paper = start(table)
+    services.deal_add(paper=paper, entered=REFA, after=0)
+    with pytest.raises(ValidationError, match="another phone entered one meanwhile"):
+        services.deal_add(paper=paper, entered=REFA, after=0)
+    assert paper.deals.count() == 1
+
+
+def test_a_deal_the_rules_refuse_is_not_recorded_and_the_error_names_it(table):
+    paper = start(table, refas=1)
+    services.deal_add(paper=paper, entered=REFA, after=0)
+    with pytest.raises(ValidationError, match="hand 2: no more refe, the cap is 1"):
+        services.deal_add(paper=paper, entered=REFA, after=1)
+    made_with_five = played(
+        1, "pik", followers=[(2, "followed", 3, False), (3, "followed", 2, False)]
+    )
+    with pytest.raises(ValidationError, match="hand 2: a made contract leaves the followers"):
+        services.deal_add(paper=paper, entered=made_with_five, after=1)
+    assert paper.deals.count() == 1
+
+
+def test_undo_takes_back_the_last_deal_only_when_the_phone_saw_it(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME[:2])
+    with pytest.raises(ValidationError, match="not 1"):
+        services.deal_undo(paper=paper, after=1)
+    services.deal_undo(paper=paper, after=2)
+    assert list(paper.deals.values_list("number", flat=True)) == [1]
+
+
+def test_a_repealed_deal_stays_crossed_out_and_counts_nothing(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME[:2])
+    services.deal_repeal(paper=paper, number=2)
+    drawn = selectors.drawn_paper(paper)
+    assert drawn.columns == [(0, 10, 0), (0, 10, 0), (0, 10, 0)]
+    assert drawn.seats[0].middle_entries[-1] == {"value": -2, "repealed": True}
+    assert drawn.has_open_refa(1)  # a repealed deal plays no refa
+    with pytest.raises(ValidationError, match="a refa cannot be repealed"):
+        services.deal_repeal(paper=paper, number=1)
+
+
+def test_a_paper_is_not_finished_before_the_bulas_reach_zero(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME[:2])
+    with pytest.raises(ValidationError, match="The bulas add up to 18"):
+        services.paper_finish(paper=paper)
+    assert not Game.objects.exists()
+
+
+def test_a_finished_paper_is_rated_exactly_as_the_same_paper_typed_at_the_end(table, make_league):
+    league, players = table
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, played_at=T0)
+    typed_league = make_league(System.PREFKO)
+    typed = engine.game_record(
+        league=typed_league,
+        played_at=T0,
+        entries=paper_entries(players, [(0, -2, 0), (24, 2, 16), (8, -6, 0)]),
+        bula=10,
+        ended_early=True,  # the bulas add up to -6: the paper form asks for this too
+    )
+
+    def rows(g):
+        return list(
+            Result.objects.filter(game=g)
+            .order_by("seat")
+            .values_list("player_id", "seat", "left", "middle", "right", "score", "rating_after")
+        )
+
+    assert rows(game) == rows(typed)
+    paper.refresh_from_db()
+    assert paper.game == game and paper.finished
+    assert services.paper_finish(paper=paper) == game  # a second tap finds the same game
+    with pytest.raises(ValidationError, match="finished"):
+        services.deal_add(paper=paper, entered=REFA, after=4)
+
+
+def test_a_paper_ended_early_by_the_clock_is_rated_as_ended_early(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME[:2])
+    game = services.paper_finish(paper=paper, ended_early=True, played_at=T0)
+    assert game.ended_early
+    assert [r.paper for r in game.results.order_by("seat")] == [(0, -2, 0), (24, 10, 0), (0, 10, 0)]
+
+
+def test_an_admin_edit_of_a_deal_redraws_the_paper_and_rerates_the_game(table, record_game):
+    league, players = table
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, played_at=T0)
+    later = record_game(
+        league,
+        players,
+        papers=[(0, 10, 0), (0, -10, 0), (0, 0, 0)],
+        played_at=T0 + timedelta(hours=1),
+    )
+    deal = Deal.objects.get(paper=paper, number=4)
+    changed = played(3, "pik", on_refa=True, kontra=2, followers=[(2, "followed", 1, False)])
+    services.deal_update(deal=deal, entered=changed, repealed=False)
+    results = list(game.results.order_by("seat"))
+    assert [r.paper for r in results] == [(0, -2, 0), (24, 2, 32), (8, -22, 0)]
+    assert later.results.exists()
+    assert_unchanged_by_recompute(league)
+
+
+def test_an_admin_edit_that_would_leave_the_game_unfinished_is_refused(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    services.paper_finish(paper=paper, played_at=T0)
+    deal = Deal.objects.get(paper=paper, number=4)
+    with pytest.raises(ValidationError, match="the game would not be over"):
+        services.deal_update(deal=deal, entered=deal.entered, repealed=True)
+    deal.refresh_from_db()
+    assert not deal.repealed
+
+
+def test_only_a_preferans_league_keeps_a_paper(make_league, make_player):
+    league = make_league(System.ELO)
+    players = [make_player() for _ in range(3)]
+    with pytest.raises(ValidationError, match="Only a Preferans league"):
+        services.paper_start(league=league, players=players, bula=30)
+
+
+@pytest.mark.parametrize(("bula", "refas"), [(31, None), (0, None), (30, -1)])
+def test_a_paper_starts_with_an_even_bula_and_a_cap_of_zero_or_more(table, bula, refas):
+    with pytest.raises(ValidationError, match="even number"):
+        start(table, bula=bula, refas=refas)
+
+
+def test_the_deal_log_of_a_finished_game_replays_to_its_columns(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, played_at=T0)
+    log = selectors.deal_logs_of_games([game.pk])[game.pk]
+    assert draw_paper(parse_log(log)).columns == [r.paper for r in game.results.order_by("seat")]
+
+
+def test_the_json_export_carries_each_digital_papers_deal_log(table, record_game):
+    league, players = table
+    typed = record_game(league, players, papers=[(0, 10, 0), (0, -10, 0), (0, 0, 0)], played_at=T0)
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, played_at=T0 + timedelta(hours=1))
+    start(table)  # a paper in progress is no game: not exported
+    exported = json.loads("".join(exports.stream(league, "json")))
+    assert [g["id"] for g in exported] == [typed.pk, game.pk]
+    assert "deals" not in exported[0]
+    log = exported[1]["deals"]
+    assert log == selectors.deal_log(paper)
+    assert log["bula"] == 10 and len(log["hands"]) == 4
+    replayed = paper_result(log)["seats"]
+    assert [(s["left"], s["middle"], s["right"]) for s in replayed] == [
+        (r["left"], r["middle"], r["right"]) for r in exported[1]["results"]
+    ]

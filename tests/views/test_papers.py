@@ -1,0 +1,186 @@
+"""The phone at the table: start a paper, tap the deals in, undo, repeal, watch, finish."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from ratings.events import services as event_services
+from ratings.models import DigitalPaper, Game, System
+from ratings.papers import selectors, services
+from tests.builders import make_event, make_league, make_players
+from tests.papers.deals import SHORT_GAME, enter
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def paper(make_league, make_player):
+    league = make_league(System.PREFKO, name="Friday")
+    players = [make_player(name) for name in ("Ana", "Boris", "Ceca")]
+    return services.paper_start(league=league, players=players, bula=10)
+
+
+def deal_post(after, **taps):
+    """A deal as the form posts it: each seat followed by default, with no tricks."""
+    data = {"after": str(after), "kind": "played", "kontra": "0"}
+    for seat in (1, 2, 3):
+        data |= {f"play_{seat}": "passed", f"tricks_{seat}": "0"}
+    data |= {key: str(value) for key, value in taps.items()}
+    return data
+
+
+def test_a_member_starts_a_paper_with_three_players_in_seat_order(member_client, paper):
+    url = reverse("ratings:paper_new", args=[paper.league.slug])
+    assert member_client.get(url).status_code == 200
+    response = member_client.post(
+        url, {"player_1": "ceca", "player_2": "Ana", "player_3": "Boris", "bula": "20"}
+    )
+    started = DigitalPaper.objects.latest("pk")
+    assert response["Location"] == reverse("ratings:paper", args=[started.pk])
+    assert [p.name for p in started.players] == ["Ceca", "Ana", "Boris"]
+    assert (started.bula, started.refas) == (20, None)
+
+
+def test_a_paper_needs_players_the_club_knows_and_an_even_bula(member_client, paper):
+    url = reverse("ratings:paper_new", args=[paper.league.slug])
+    response = member_client.post(
+        url, {"player_1": "Zed", "player_2": "Ana", "player_3": "Ana", "bula": "21"}
+    )
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "The club has no player called Zed" in text
+    assert "The bula is an even number." in text
+    assert DigitalPaper.objects.count() == 1
+
+
+def test_deals_tapped_in_draw_the_paper(member_client, paper):
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    assert member_client.post(url, deal_post(0, kind="refa")).status_code == 302
+    response = member_client.post(
+        url,
+        deal_post(1, declarer=1, contract="karo", on_refa="on", play_2="followed", tricks_2=2),
+    )
+    assert response.status_code == 302
+    assert selectors.drawn_paper(paper).columns == [(0, -2, 0), (24, 10, 0), (0, 10, 0)]
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    assert "Deal 3" in page and "△✓" in page
+
+
+def test_a_deal_the_rules_refuse_shows_why_and_records_nothing(member_client, paper):
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    response = member_client.post(
+        url,
+        deal_post(0, declarer=1, contract="pik", failed="on", play_2="followed", tricks_2=2),
+    )
+    assert response.status_code == 200
+    assert "a failed contract gives the followers exactly 5 tricks" in response.content.decode()
+    assert not paper.deals.exists()
+
+
+def test_a_second_phone_with_the_same_deal_is_told(member_client, paper):
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    member_client.post(url, deal_post(0, kind="refa"))
+    response = member_client.post(url, deal_post(0, kind="refa"))
+    assert "another phone entered one meanwhile" in response.content.decode()
+    assert paper.deals.count() == 1
+
+
+def test_undo_and_repeal_from_the_page(member_client, paper):
+    enter(paper, SHORT_GAME[:3])
+    member_client.post(reverse("ratings:paper_undo", args=[paper.pk]), {"after": "3"})
+    assert paper.deals.count() == 2
+    member_client.post(
+        reverse("ratings:paper_repeal", args=[paper.pk]), {"number": "2", "repealed": "1"}
+    )
+    assert paper.deals.get(number=2).repealed
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    assert "<s" in page and "bring back" in page
+
+
+def test_a_visitor_watches_the_paper_without_the_form(client, paper):
+    enter(paper, SHORT_GAME[:2])
+    response = client.get(reverse("ratings:paper", args=[paper.pk]))
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "data-live-paper" in text and "Ana" in text
+    assert "Add the deal" not in text and "Undo the last deal" not in text
+
+
+def test_finishing_shows_the_preview_then_saves_the_rated_game(member_client, paper):
+    enter(paper, SHORT_GAME)
+    url = reverse("ratings:paper_finish", args=[paper.pk])
+    preview = member_client.get(url)
+    assert preview.status_code == 200
+    assert "Check before saving" in preview.content.decode()
+    assert not Game.objects.exists()
+    response = member_client.post(url, {"save": "1"})
+    game = Game.objects.get()
+    assert response["Location"] == game.get_absolute_url()
+    assert [r.paper for r in game.results.order_by("seat")] == [
+        (0, -2, 0),
+        (24, 2, 16),
+        (8, -6, 0),
+    ]
+    # The finished paper shows its game, and takes no more deals.
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    assert game.get_absolute_url() in page and "Add the deal" not in page
+
+
+def test_a_paper_not_over_is_finished_only_as_ended_early(member_client, paper):
+    enter(paper, SHORT_GAME[:2])
+    url = reverse("ratings:paper_finish", args=[paper.pk])
+    assert member_client.get(url).status_code == 302  # back to the paper, with why
+    assert member_client.get(url + "?ended_early=1").status_code == 200
+    member_client.post(url, {"save": "1", "ended_early": "1"})
+    assert Game.objects.get().ended_early
+
+
+def test_the_paper_page_runs_the_same_queries_however_many_deals(
+    client, member_client, paper, django_assert_num_queries
+):
+    """No N+1: the paper with its league, players and game; its deals. A member adds their
+    session and user (as on every page)."""
+    url = reverse("ratings:paper", args=[paper.pk])
+    for deals in (SHORT_GAME[:1], SHORT_GAME[1:] * 5):
+        enter(paper, deals)
+        with django_assert_num_queries(2):
+            assert client.get(url).status_code == 200
+        with django_assert_num_queries(4):
+            assert member_client.get(url).status_code == 200
+
+
+def test_a_club_night_tables_paper_kept_on_a_phone_becomes_the_tables_game(member_client):
+    league = make_league(System.PREFKO, name="Night")
+    players = make_players(["Ana", "Boris", "Ceca"])
+    table = event_services.round_draw(event=make_event(league, players)).tables.get()
+    table_page = member_client.get(reverse("ratings:event_table", args=[table.pk]))
+    start_url = reverse("ratings:paper_new", args=[league.slug]) + f"?table={table.pk}"
+    assert start_url.replace("&", "&amp;") in table_page.content.decode()
+
+    form = member_client.get(start_url).context["form"]
+    seated = [s.player.name for s in table.seats.order_by("seat").select_related("player")]
+    assert [form[f"player_{seat}"].value() for seat in (1, 2, 3)] == seated
+    response = member_client.post(
+        start_url, {"player_1": "Ana", "player_2": "Boris", "player_3": "Ceca", "bula": "10"}
+    )
+    paper = DigitalPaper.objects.get(event_table=table)
+    assert response["Location"] == reverse("ratings:paper", args=[paper.pk])
+    enter(paper, SHORT_GAME)
+    member_client.post(reverse("ratings:paper_finish", args=[paper.pk]), {"save": "1"})
+    table.refresh_from_db()
+    assert table.game == Game.objects.get() == DigitalPaper.objects.get().game
+
+
+def test_a_tables_paper_is_kept_by_the_players_drawn_to_it(member_client, make_player):
+    league = make_league(System.PREFKO, name="Night")
+    table = event_services.round_draw(
+        event=make_event(league, make_players(["Ana", "Boris", "Ceca"]))
+    ).tables.get()
+    make_player("Zed")
+    start_url = reverse("ratings:paper_new", args=[league.slug]) + f"?table={table.pk}"
+    response = member_client.post(
+        start_url, {"player_1": "Ana", "player_2": "Boris", "player_3": "Zed", "bula": "10"}
+    )
+    assert "A table&#x27;s paper is kept by the players drawn to it." in response.content.decode()
+    assert not DigitalPaper.objects.exists()
