@@ -52,6 +52,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/events/new/", events.event_new, name="event_new"),
     path("events/<int:pk>/", events.event_detail, name="event"),
     path("events/<int:pk>/players/", events.event_players_add, name="event_players_add"),
+    path(
+        "events/<int:pk>/players/withdraw/",
+        events.event_player_withdraw,
+        name="event_player_withdraw",
+    ),
     path("events/<int:pk>/draw/", events.round_draw, name="round_draw"),
     path("events/<int:pk>/close/", events.event_close, name="event_close"),
     path("events/<int:pk>/rounds/<int:number>/cards/", events.round_cards, name="round_cards"),

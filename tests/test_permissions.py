@@ -119,6 +119,7 @@ EVENT_BUTTONS = {
     "round_close": (lambda w: [w.event.pk, 1], {}),
     "round_draw": (lambda w: [w.event.pk], {}),
     "event_players_add": (lambda w: [w.event.pk], {"player_0": "Zorana"}),
+    "event_player_withdraw": (lambda w: [w.event.pk], {"player": "pedja"}),
     "event_close": (lambda w: [w.event.pk], {}),
 }
 

@@ -201,6 +201,19 @@ def event_players_add(
     return added
 
 
+def event_player_withdraw(*, event: Event, player: Player, actor=None) -> None:
+    """A player who leaves early: no longer present, so the next rounds are drawn (and their
+    byes given) without them. The games they played stay, and so does their line in the
+    standings (derived from the games: ``selectors.event_standings``)."""
+    with transaction.atomic():
+        event = _lock(event)
+        _refuse_closed(event)
+        gone, _by_kind = EventPlayer.objects.filter(event=event, player=player).delete()
+        if not gone:
+            raise ValidationError(_("%(name)s is not present.") % {"name": player.name})
+        _audit(AuditAction.EVENT_PLAYERS, event, actor, after={"withdrawn": player.name})
+
+
 def _named(name: str) -> Player:
     """The player called ``name`` (in any case or spacing), created if the club has none."""
     existing = Player.objects.by_names([name]).get(normalise_name(name).lower())

@@ -233,6 +233,24 @@ def event_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def event_player_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player who leaves early, from the event page: not drawn in the next rounds."""
+    event = get_event_to_run(request, pk)
+    player = Player.objects.filter(slug=request.POST.get("player", "")).first()
+
+    def withdraw() -> str:
+        if player is None:
+            raise ValidationError(_("Choose the player who leaves."))
+        services.event_player_withdraw(event=event, player=player, actor=request.user)
+        return _("%(name)s leaves: not drawn in the next rounds; the games played stay.") % {
+            "name": player.name
+        }
+
+    return _done(request, event, withdraw)
+
+
+@login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Late arrivals, from the event page: drawn from the next round on.
