@@ -10,6 +10,7 @@ from ratings.views import (
     papers,
     players,
     players_vs,
+    reports,
     tokens,
 )
 
@@ -69,6 +70,7 @@ urlpatterns = [
     path("papers/<int:pk>/repeal/", papers.paper_repeal, name="paper_repeal"),
     path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
+    path("games/<int:pk>/report/", reports.game_report, name="game_report"),
     path("account/tokens/", tokens.token_list, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),

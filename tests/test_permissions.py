@@ -113,6 +113,8 @@ RAYTER_PAGES = {
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
 # A member's own API tokens: only theirs, visitors to the login (tests/views/test_api_tokens.py).
 ACCOUNT_PAGES = {"api_tokens", "api_token_revoke"}
+# A player's report of a mistake in their game (tests/views/test_game_reports.py).
+GAME_REPORTS = {"game_report"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
 # table of round 1 is in: the tests of the buttons play it first).
 EVENT_BUTTONS = {
@@ -219,6 +221,7 @@ def test_every_ratings_url_has_a_policy():
         | set(EVENT_BUTTONS)
         | set(PAPER_BUTTONS)
         | ACCOUNT_PAGES
+        | GAME_REPORTS
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import engine
 from ratings.admin.common import PartOfParentInline, report_formset
+from ratings.admin.reports import reports_html
 from ratings.formatting import number_text
 from ratings.models import (
     Game,
@@ -195,8 +196,8 @@ class GameAdmin(admin.ModelAdmin):
     list_select_related = ("league", "entered_by")
     date_hierarchy = "played_at"
     search_fields = ("results__player__name",)
-    fields = ("league", "played_at", "bula", "ended_early", "note", "entered_by")
-    readonly_fields = ("entered_by",)
+    fields = ("league", "played_at", "bula", "ended_early", "note", "entered_by", "mistake_reports")
+    readonly_fields = ("entered_by", "mistake_reports")
     inlines = (ResultInline,)
     ordering = ("-played_at", "-id")
 
@@ -210,7 +211,14 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         not_taken = _not_taken(obj)
+        if obj is None:
+            not_taken = {*not_taken, "mistake_reports"}  # a new game has none
         return [name for name in super().get_fields(request, obj) if name not in not_taken]
+
+    @admin.display(description=_("mistake reports"))
+    def mistake_reports(self, game):
+        # Members' reports of this game (ratings/admin/reports.py lists and resolves them).
+        return reports_html(game)
 
     def get_readonly_fields(self, request, obj=None):
         # The engine re-rates a game within its league; moving it to another league is a delete

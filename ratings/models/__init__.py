@@ -28,6 +28,7 @@ from ratings.models.audit import AuditAction, AuditEntry
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
 from ratings.models.players import Player, PlayerAlias, PlayerQuerySet, normalise_name
+from ratings.models.reports import GameReport
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
@@ -48,6 +49,7 @@ __all__ = [
     "EventRound",
     "EventTable",
     "Game",
+    "GameReport",
     "GameQuerySet",
     "Kind",  # defined with the systems, kept importable from here
     "League",

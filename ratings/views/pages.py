@@ -42,6 +42,7 @@ from ratings.tables import (
     StatisticsPanel,
     statistics_panels,
 )
+from ratings.views import reports
 
 PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
@@ -448,6 +449,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "table": GameResultsTable(results, system=league.rating_system),
             "terms": terms and _explain_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
+            # A player of the game may tell the staff of a mistake (ratings/views/reports.py).
+            "report_form": reports.GameReportForm()
+            if reports.played_in(request.user, results)
+            else None,
         },
     )
 
