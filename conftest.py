@@ -16,11 +16,17 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile("default")
 
 
+# A password's hash is not under test (production keeps Django's default hashers):
+# the cheapest hasher saves each test that makes or logs in a user a costly hash.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _plain_http_live_server():
     """The same for pytest-django's live server, whose middleware reads the settings once, when
-    the session starts it (before any function-scoped ``settings`` override below)."""
-    with override_settings(SECURE_SSL_REDIRECT=False):
+    the session starts it (before any function-scoped ``settings`` override below); and the
+    cheap password hasher for the whole session, the live server's requests included."""
+    with override_settings(SECURE_SSL_REDIRECT=False, PASSWORD_HASHERS=FAST_HASHERS):
         yield
 
 

@@ -27,7 +27,7 @@ from operator import itemgetter
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import backtest, elo
-from ratings.engine.state import GameInput, PlayerState
+from ratings.engine import GameInput, PlayerState
 from ratings.models import League, Player, Result
 from ratings.systems import SYSTEMS, RatingSystem
 

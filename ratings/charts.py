@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -48,6 +48,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.formatting import change_text, decimal_text, rating_text
+from ratings.links import url_maker
 
 MAX_MARKERS = 200
 
@@ -102,6 +103,50 @@ def point_title(when: datetime, rating: float, change: float | None = None) -> s
     if change is not None:
         text += f" ({change_text(change)})"
     return text
+
+
+class PointTitle:
+    """A chart point's tooltip, formatted only if the chart draws that point as a marker.
+
+    The chart shows titles on its sampled markers (at most a few hundred): formatting the dates
+    of thousands of games up front, or wrapping each in Django's lazy proxy, would cost more than
+    the rest of the page together.
+    """
+
+    __slots__ = ("change", "rating", "when")
+
+    def __init__(self, when, rating: float, change: float) -> None:
+        self.when, self.rating, self.change = when, rating, change
+
+    def __str__(self) -> str:
+        return point_title(self.when, self.rating, self.change)
+
+
+class RatedGame(Protocol):
+    """A game in a player's rating history, as the history reads give it."""
+
+    game_id: int
+    played_at: datetime
+    rating_after: float
+    change: float
+
+
+def history_series(label: str, games: Iterable[RatedGame]) -> ChartSeries:
+    """A player's rating history in one league as a series: a point per game, oldest first,
+    each linked to its game's page."""
+    game_url = url_maker("ratings:game")
+    return ChartSeries(
+        label,
+        [
+            ChartPoint(
+                game.played_at,
+                game.rating_after,
+                game_url(game.game_id),
+                PointTitle(game.played_at, game.rating_after, game.change),
+            )
+            for game in games
+        ],
+    )
 
 
 def largest_triangle_three_buckets(

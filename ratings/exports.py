@@ -1,8 +1,9 @@
-"""A league's whole history of games as CSV or JSON: the one module that knows that format.
+"""A league's downloads as CSV or JSON, the one module that knows their formats: its whole
+history of games, and its standings (all time or for a period).
 
-The download pages (``ratings/views/exports.py``) and the ``export_games`` command both send what
-:func:`stream` yields. The format is documented for other tools in docs/files.md ("Exporting
-the games"); a change here is a change there.
+The games: the download pages (``ratings/views/exports.py``) and the ``export_games`` command
+both send what :func:`stream` yields. The format is documented for other tools in docs/files.md
+("Exporting the games"); a change here is a change there.
 
 - Games come in rating order, (played at, id), with their seats in seating order: the order a
   replay from scratch rates them in.
@@ -15,6 +16,10 @@ the games"); a change here is a change there.
   round, and drift from its ratings.
 - The export is streamed: one query, read in chunks of :data:`CHUNK_SIZE` result rows, written
   in pieces of about :data:`PIECE_ROWS` rows, so a league of 200,000 games never sits in memory.
+
+The standings: the leaderboard's export links and the ``standings`` command (``--format csv`` or
+``json``) both write what :func:`standings_csv` and :func:`standings_json` give, numbers rounded
+as the pages round them (:func:`standings_number`).
 """
 
 from __future__ import annotations
@@ -25,10 +30,14 @@ import json
 import operator
 import re
 from collections.abc import Callable, Iterator
+from datetime import date, datetime
+from typing import Protocol
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
-from ratings.formatting import spreadsheet_text
+from ratings import selectors
+from ratings.formatting import machine_number, spreadsheet_text
 from ratings.models import League, Player, Result
 from ratings.papers.selectors import deal_logs_of_league
 from ratings.systems import age_on
@@ -204,10 +213,14 @@ def stream(league: League, fmt: str) -> Iterator[str]:
     return STREAMS[fmt](league)
 
 
+def _file_stem(league: League) -> str:
+    """The league's slug as the start of a download's file name: letters, digits, - and _."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
+
+
 def filename(league: League, fmt: str) -> str:
     """The download's file name: ``<slug>-games.csv`` or ``.json``."""
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
-    return f"{stem}-games.{fmt}"
+    return f"{_file_stem(league)}-games.{fmt}"
 
 
 class _Appender:
@@ -217,3 +230,134 @@ class _Appender:
 
     def __init__(self, pieces: list[str]) -> None:
         self.write = pieces.append
+
+
+# Standings ---------------------------------------------------------------------------------------
+
+STANDINGS_COLUMNS = (
+    *("rank", "name", "rating", "games", "last_change", "last_played"),
+    *("provisional", "inactive"),
+)
+# A period's table (a season or dates): the rating at its end and the change over it.
+PERIOD_COLUMNS = (
+    *("rank", "name", "games", "rating", "change", "average_score"),
+    *("first_places", "shared_first_places", "provisional"),
+)
+
+
+class Period(Protocol):
+    """A stretch of the league's history, as :mod:`ratings.forms.periods` reads one."""
+
+    season: int | None
+    first_day: date | None
+    last_day: date | None
+    by: str
+    slug: str
+
+    @property
+    def start(self) -> datetime | None: ...
+
+    @property
+    def end(self) -> datetime | None: ...
+
+
+def standings_number(value: float | None, league: League) -> float | int | None:
+    """A number for the export: whole for whole-number systems, else two decimals, rounded as
+    the pages round (half away from zero), still a number for the tools that read the file."""
+    return machine_number(value, 0 if league.integer_ratings else 2)
+
+
+def standings_rows(
+    league: League, *, min_games: int | None = None, show_inactive: bool = False
+) -> list[dict]:
+    """The league's standings as the export gives them (:data:`STANDINGS_COLUMNS`), in rank
+    order."""
+    ranked, provisional, inactive = (
+        selectors.Status.RANKED,
+        selectors.Status.PROVISIONAL,
+        selectors.Status.INACTIVE,
+    )
+    standings = selectors.league_standings(league, min_games=min_games, show_inactive=show_inactive)
+    return [
+        {
+            "rank": standing.rank if standing.status == ranked else None,
+            "name": standing.player.name,
+            "rating": standings_number(standing.rating, league),
+            "games": standing.games,
+            "last_change": standings_number(standing.last_change, league),
+            "last_played": (
+                timezone.localtime(standing.last_played_at).isoformat()
+                if standing.last_played_at
+                else None
+            ),
+            "provisional": standing.status == provisional,
+            "inactive": standing.status == inactive,
+        }
+        for standing in standings
+    ]
+
+
+def period_rows(league: League, period: Period, *, min_games: int | None = None) -> list[dict]:
+    """The league's table for a period as the export gives it (:data:`PERIOD_COLUMNS`)."""
+    rows = selectors.season_standings(
+        league, period.start, period.end, by=period.by, min_games=min_games
+    )
+    return [
+        {
+            "rank": row.rank if row.status == selectors.Status.RANKED else None,
+            "name": row.name,
+            "games": row.games,
+            "rating": standings_number(row.rating, league),
+            "change": standings_number(row.change, league),
+            "average_score": machine_number(row.average_score, 2),
+            "first_places": row.first_places,
+            "shared_first_places": row.shared_first_places,
+            "provisional": row.status == selectors.Status.PROVISIONAL,
+        }
+        for row in rows
+    ]
+
+
+def standings_csv(rows: list[dict], *, period: Period | None = None) -> str:
+    """The rows as CSV with a header row; names cannot run as spreadsheet formulas."""
+    columns = STANDINGS_COLUMNS if period is None else PERIOD_COLUMNS
+    pieces: list[str] = []
+    writer = csv.writer(_Appender(pieces))
+    writer.writerow(columns)
+    for row in rows:
+        row = {**row, "name": spreadsheet_text(row["name"])}
+        writer.writerow(["" if row[column] is None else row[column] for column in columns])
+    return "".join(pieces)
+
+
+def standings_json(league: League, rows: list[dict], *, period: Period | None = None) -> str:
+    """The rows as JSON, with what a replay of the games export needs to know of the league (and
+    the period, for a period's table)."""
+    payload: dict = {
+        "league": {
+            "name": league.name,
+            "slug": league.slug,
+            "system": league.system,
+            "lower_is_better": league.lower_is_better,
+            # What a replay of the games export needs besides the system.
+            "elo_k": league.elo_k,
+            "speed": league.speed,
+            "provisional_until": league.provisional_until,
+            "inactive_days": league.inactive_days,
+        },
+    }
+    if period is not None:
+        payload["period"] = {
+            "season": period.season,
+            "from": period.first_day and period.first_day.isoformat(),
+            "to": period.last_day and period.last_day.isoformat(),
+            "ranked_by": period.by,
+        }
+    payload["standings"] = rows
+    return json.dumps(payload, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1)
+
+
+def standings_filename(league: League, fmt: str, *, period: Period | None = None) -> str:
+    """The download's file name: ``<slug>-standings.csv``, ``<slug>-2026-standings.json``."""
+    stem = _file_stem(league) if period is None else f"{_file_stem(league)}-{period.slug}"
+    return f"{stem}-standings.{fmt}"

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from django_tables2.rows import BoundRow
 from django_tables2.utils import Accessor, signature
 
+from ratings.algorithms import preferans
 from ratings.formatting import change_html, decimal_text, number_text, rating_text, when_html
 from ratings.links import url_maker
 from ratings.models import League, Player
@@ -304,6 +305,52 @@ class PrefkoTermsTable(ClubTable):
         return decimal_text(value, 3, plus=True)
 
     render_d = render_t = render_n = render_c = _term
+
+
+@dataclass(frozen=True)
+class ChangeExplained:
+    """How one player's change follows from the pair terms: "(C12 + C13) / 2 = −27.4 → −27"."""
+
+    name: str
+    formula: str
+    average: str
+    change: SafeString | str
+
+
+@dataclass(frozen=True)
+class TermsExplained:
+    """prefko's working for one game: the pair terms as a table and each player's change."""
+
+    table: PrefkoTermsTable
+    changes: list[ChangeExplained]
+
+
+def explain_prefko_terms(results: list, terms: preferans.PrefkoTerms) -> TermsExplained:
+    """The terms a game was rated with (recomputed from the stored ratings before it), for the
+    game page: ``results`` in seating order, with their players."""
+    names = [r.player.name for r in results]
+    rows = [
+        {
+            "pair": f"{i + 1}–{j + 1}: {names[i]} – {names[j]}",
+            "d": terms.d[k],
+            "t": terms.t[k],
+            "n": terms.n[k],
+            "c": terms.c[k],
+        }
+        for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2)))
+    ]
+    changes = [
+        ChangeExplained(
+            name=name,
+            formula=formula,
+            average=decimal_text(average, 4),
+            change=change_html(change, lower_is_better=True),
+        )
+        for name, formula, average, change in zip(
+            names, preferans.CHANGE_FORMULAS, terms.averages, terms.changes, strict=True
+        )
+    ]
+    return TermsExplained(table=PrefkoTermsTable(rows), changes=changes)
 
 
 # Player page ------------------------------------------------------------------------------------

@@ -10,16 +10,31 @@ every test sees ratings exactly as the app computes them.
 from __future__ import annotations
 
 import itertools
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.text import slugify
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from ratings import engine
 from ratings.events import services as event_services
-from ratings.models import Game, League, Player, System
-from tests.worked_example import WORKED_EXAMPLE_PLAYERS, WORKED_EXAMPLE_START_RATINGS
+from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.systems import SYSTEMS, Kind, rating_system
+from tests.worked_example import (
+    WORKED_EXAMPLE_PLAYERS,
+    WORKED_EXAMPLE_START_RATINGS,
+)
 
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
 PASSWORD = "pw-for-tests-only"
@@ -212,6 +227,15 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
     return data
 
 
+def formset_errors(response) -> list[str]:
+    errors = []
+    for inline in response.context["inline_admin_formsets"]:
+        errors += list(inline.formset.non_form_errors())
+        for form_errors in inline.formset.errors:
+            errors += [str(e) for messages in form_errors.values() for e in messages]
+    return errors
+
+
 # Club nights and tournaments ----------------------------------------------------------------------
 
 
@@ -251,3 +275,237 @@ def play_round(event_round, papers_by_table=None) -> list[Game]:
         play_table(table, (papers_by_table or {}).get(table.number))
         for table in event_round.tables.order_by("number")
     ]
+
+
+# Logging in through the login form, as a browser does ------------------------------------------
+
+WRONG = "not-the-password"
+
+
+def log_in(client: Client, username: str, password: str, **extra):
+    return client.post(reverse("login"), {"username": username, "password": password}, **extra)
+
+
+def fail_five_times(client: Client, username: str, **extra) -> list[int]:
+    return [log_in(client, username, WRONG, **extra).status_code for _ in range(5)]
+
+
+# A member's browser against the live server (tests of writers in parallel) ---------------------
+
+
+class Browser:
+    """A member's browser: a session cookie, CSRF, and the form's hidden fields."""
+
+    def __init__(self, base_url: str, user):
+        client = Client()
+        client.force_login(user)
+        self.base_url = base_url
+        self.cookies = {"sessionid": client.cookies["sessionid"].value}
+        self.opener = urllib.request.build_opener(_NoRedirect())
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self._open(path, None)
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        body = {**data, "csrfmiddlewaretoken": self.cookies["csrftoken"]}
+        return self._open(path, urllib.parse.urlencode(body).encode())
+
+    def _open(self, path: str, body: bytes | None) -> tuple[int, str]:
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        request = urllib.request.Request(
+            self.base_url + path, data=body, headers={"Cookie": cookie}
+        )
+        try:
+            response = self.opener.open(request, timeout=120)
+        except urllib.error.HTTPError as error:
+            response = error
+        with response:
+            for header in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+            return response.status, response.read().decode(errors="replace")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert match, f"no hidden {name} in the page"
+    return match.group(1)
+
+
+# Imports: a Hearts league's games and files ---------------------------------------------------
+
+
+T0_2025 = datetime(2025, 3, 1, 19, 0, tzinfo=UTC)
+HEARTS_FILE = b"score_type lowscore\ngame 2025-06-01 20:00\nAna 3\nEma 9\n"
+
+
+def hearts_games(count: int, *, start: datetime = T0_2025, names=("Ana", "Bora", "Ceca", "Duda")):
+    """``count`` Hearts games an hour apart, four players each, as an import brings them."""
+    return [
+        engine.ImportedGame(
+            played_at=start + timedelta(hours=n),
+            scores=[(name, float((n * 7 + seat * 5) % 26)) for seat, name in enumerate(names)],
+        )
+        for n in range(count)
+    ]
+
+
+def ratings_of(league) -> tuple[list, list]:
+    """Every result's ratings and every standing of ``league``, to compare before and after."""
+    results = Result.objects.filter(game__league=league).order_by("game_id", "seat")
+    standings = Standing.objects.filter(league=league).order_by("player_id")
+    return (
+        list(results.values_list("game_id", "player_id", "score", "rating_before", "rating_after")),
+        list(standings.values_list("player_id", "rating", "games")),
+    )
+
+
+def write_file(tmp_path, name: str, data: bytes) -> str:
+    """``data`` written to ``tmp_path / name``; its path, for a command's argument."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+# A rayter file whose years the calendar cannot hold, in every time zone the tests try.
+ZONES = ["UTC", "Europe/Belgrade", "America/New_York", "Pacific/Kiritimati"]
+OUT_OF_RANGE = (
+    b"score_type lowscore\n"  # line 1
+    b"game 0001-01-01 00:00\nAna 1\nEma 2\n"  # line 2
+    b"game 2025-06-01 20:00\nAna 3\nEma 4\n"  # line 5
+    b"game 9999-12-31 23:59\nAna 5\nEma 6\n"  # line 8
+    b"game 0001-01-01 00:00\nAna 7\nEma 8\n"  # line 11
+    b"game 1899-12-31 23:59\nAna 9\nEma 0\n"  # line 14
+)
+OUT_OF_RANGE_PROBLEMS = [
+    "line 2: That date is too long ago.",
+    "line 8: That date is in the future.",
+    "line 11: That date is too long ago.",
+    "line 14: That date is too long ago.",
+]
+
+# Text a rayter file may hold, and worse: the parser and the upload page must report, not raise.
+RAYTER_TOKENS = st.sampled_from(
+    [
+        "game",
+        "2026-01-01",
+        "20:00",
+        "20.00",
+        "24:00",
+        "2026-02-30",
+        "score_type",
+        "lowscore",
+        "winner_takes_all",
+        "game_name",
+        "#",
+        "Anna",
+        "Bojan",
+        "anna",
+        "-",
+        "-5",
+        "10",
+        "9" * 16,
+        "\ufeff",
+        "\t",
+        "é",
+        "1.5",
+    ]
+)
+RAYTER_LINES = st.lists(
+    st.one_of(st.lists(RAYTER_TOKENS, max_size=4).map(" ".join), st.text(max_size=30)),
+    max_size=30,
+).map("\n".join)
+
+
+# Hostile and broken input: a clear message, nothing written ------------------------------------
+
+
+MB = 1024 * 1024
+SCRIPT = '<script>alert("owned")</script>'
+IMG = '"><img src=x onerror=alert(1)>'
+# Names a spreadsheet would run: the CSV export neutralises them.
+FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3 cmd", "@SUM(A1)"]
+# The message of a game another staff member changed or deleted meanwhile.
+GONE = "This game was changed or deleted meanwhile: reload the page and try again."
+# The fuzzers of hostile input are bounded, so their modules stay quick.
+FUZZ = hypothesis_settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def table_counts() -> dict[str, int]:
+    """Everything a request or command could write: a refusal leaves each count as it was."""
+    return {
+        model.__name__: model.objects.count()
+        for model in (League, Game, Result, Player, Standing, AuditEntry)
+    }
+
+
+def entry_url(league) -> str:
+    return reverse("ratings:game_new", args=[league.slug])
+
+
+def check_then_save(client: Client, url: str, data: dict):
+    """What a member does: check scores, then save what the preview showed (if it showed any)."""
+    data = {"submission_key": str(uuid.uuid4()), **data}
+    preview = client.post(url, {**data, "preview": "1"})
+    if preview.status_code != 200:
+        return preview
+    token = preview.context["form"]["previewed"].value() or ""
+    return client.post(url, {**data, "previewed": token, "save": "1"})
+
+
+def form_errors(response) -> str:
+    """The entry form's errors, as one string."""
+    form = response.context["form"]
+    return " ".join(str(message) for messages in form.errors.values() for message in messages)
+
+
+def assert_escaped(response, names=(SCRIPT, IMG)) -> None:
+    """A page that shows the hostile names: each of them escaped, as Django escapes, none raw."""
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<script>alert" not in page
+    assert "<img src=x" not in page
+    for name in names:
+        assert escape(name) in page, (
+            f"{name} is not shown escaped on {response.request['PATH_INFO']}"
+        )
+
+
+# Games of every rating system, for property tests -----------------------------------------------
+
+# Every system the app has (ratings.systems.SYSTEMS): a new one is drawn without a change here,
+# as long as its kind of game is one game_data knows.
+SYSTEM_CODES = st.sampled_from(sorted(SYSTEMS))
+PAPER = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
+BULAS = st.sampled_from([10, 30, 50, 60])
+
+
+@st.composite
+def game_data(draw, code: str, bulas=BULAS) -> tuple[int, dict]:
+    """(seats, data) of a valid game of the system ``code``: ``{"papers": ..., "bula": ...}``,
+    finished papers, for a system with a paper; else ``{"scores": ...}`` as its kind takes them."""
+    system = rating_system(code)
+    fewest, most = system.seats
+    if system.has_paper:
+        papers = draw(st.lists(PAPER, min_size=fewest, max_size=fewest))
+        # A finished game: the middle column sums to zero.
+        left, _middle, right = papers[-1]
+        papers[-1] = (left, -sum(middle for _l, middle, _r in papers[:-1]), right)
+        return fewest, {"papers": papers, "bula": draw(bulas)}
+    if system.kind == Kind.DUEL:
+        return 2, {"scores": list(draw(st.sampled_from([(1, 0), (0, 1), (0.5, 0.5)])))}
+    if system.kind == Kind.SCORED:
+        seats = draw(st.integers(fewest, min(most, 5)))
+        # Whole numbers, as a Rayter league takes (systems.Rayter.checked_scores).
+        scores = st.integers(-20, 200) | st.integers(-(10**9), 10**9)
+        return seats, {"scores": draw(st.lists(scores, min_size=seats, max_size=seats))}
+    raise NotImplementedError(f"{system!r}: teach game_data the games of its kind")

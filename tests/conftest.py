@@ -7,20 +7,37 @@ of ratings, so every test sees ratings exactly as the app computes them.
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Permission
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
 from ratings import engine
 from ratings.models import System
-from tests import builders
-from tests.builders import PASSWORD, T0
-from tests.worked_example import WORKED_EXAMPLE_PAPERS, random_paper
+from tests import builders, snapshots
+from tests.builders import (
+    IMG,
+    PASSWORD,
+    SCRIPT,
+    T0,
+    T0_2025,
+    make_league,
+    make_players,
+    paper_entries,
+)
+from tests.worked_example import (
+    SMALL_PAPERS,
+    WORKED_EXAMPLE_PAPERS,
+    WORKED_EXAMPLE_PLAYERS,
+    random_paper,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -142,6 +159,30 @@ def worked_example_game(worked_example_league, worked_example_players, record_ga
     )
 
 
+# The demo club (the ``demo`` command's), built once per session ---------------------------------
+
+
+@pytest.fixture(scope="session")
+def _demo_club_snapshot(django_db_setup, django_db_blocker) -> tuple[snapshots.Snapshot, str]:
+    def build() -> str:
+        out = io.StringIO()
+        call_command("demo", stdout=out)
+        return out.getvalue()
+
+    with django_db_blocker.unblock():
+        return snapshots.take("demo_snapshot", build)
+
+
+@pytest.fixture
+def demo_club(_demo_club_snapshot, db) -> str:
+    """The demo club as ``manage.py demo`` builds it (default password), in this test's
+    database; returns what the command printed. Built once per session (tests/snapshots.py):
+    each test gets its own copy, rolled back with the test."""
+    snapshot, output = _demo_club_snapshot
+    snapshot.restore()
+    return output
+
+
 # Users: a visitor (pytest-django's ``client``), a member, and staff ----------------------------
 
 
@@ -181,3 +222,60 @@ def staff_client(staff_user) -> Client:
     client = Client()
     client.force_login(staff_user)
     return client
+
+
+# Leagues, users and games the refusal tests share ------------------------------------------------
+
+
+@pytest.fixture
+def hearts_league(make_league):
+    """A Rayter league where the lowest score wins, slug "hearts"."""
+    return make_league(System.RAYTER_LOWSCORE, name="Hearts", slug="hearts", game_name="Hearts")
+
+
+@pytest.fixture
+def importer(staff_user):
+    """Staff who may import and replace (add_game and delete_game)."""
+    staff_user.user_permissions.add(
+        *Permission.objects.filter(codename__in=["add_game", "delete_game"])
+    )
+    return staff_user
+
+
+@pytest.fixture
+def chess_game(make_league, make_player, record_game):
+    """The second of two Elo games between Ana and Bo."""
+    league = make_league(System.ELO, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    record_game(league, [ana, bo], scores=[1, 0], played_at=T0_2025)
+    return record_game(league, [bo, ana], scores=[1, 0], played_at=T0_2025 + timedelta(days=1))
+
+
+@pytest.fixture
+def friday_league(db):
+    """A Preferans league whose one game the worked example's players played."""
+    league = make_league(System.PREFKO, name="Friday")
+    players = make_players(WORKED_EXAMPLE_PLAYERS)
+    engine.game_record(
+        league=league,
+        played_at=T0,
+        entries=paper_entries(players, SMALL_PAPERS),
+        bula=30,
+    )
+    return league
+
+
+@pytest.fixture
+def chess_league(db):
+    return make_league(System.ELO, name="Chess")
+
+
+@pytest.fixture
+def hostile_club(make_league, make_player, record_game):
+    """A league and players whose names are HTML, with a game between them: (league, players,
+    game). The league's name holds both hostile names, so a page that names only the league
+    shows both."""
+    league = make_league(System.PREFKO, name=f"Friday {SCRIPT} {IMG}", slug="hostile")
+    players = [make_player(SCRIPT), make_player(IMG), make_player("Plain Name")]
+    game = record_game(league, players, papers=[(10, 2, 4), (6, -1, 8), (0, -1, 2)])
+    return league, players, game

@@ -9,26 +9,37 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import engine
+from ratings.admin import GameAdmin
 from ratings.models import AuditEntry, Game, Result, Standing, System
+from tests import builders
 from tests.builders import (
+    GONE,
     T0,
+    assert_escaped,
+    formset_errors,
     game_post,
     league_post,
     make_league,
     make_player,
     make_players,
     paper_rows,
+    ratings_of,
     record_history,
     score_entries,
     worked_example_players,
 )
-from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS, five_games
+from tests.worked_example import (
+    SMALL_PAPERS,
+    WORKED_EXAMPLE_PAPERS,
+    five_games,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -49,15 +60,6 @@ def standings(league) -> dict[str, tuple[float, int]]:
         s.player.name: (s.rating, s.games)
         for s in Standing.objects.filter(league=league).select_related("player")
     }
-
-
-def formset_errors(response) -> list[str]:
-    errors = []
-    for inline in response.context["inline_admin_formsets"]:
-        errors += list(inline.formset.non_form_errors())
-        for form_errors in inline.formset.errors:
-            errors += [str(e) for messages in form_errors.values() for e in messages]
-    return errors
 
 
 @pytest.fixture
@@ -700,3 +702,100 @@ def test_the_game_page_loads_the_stylesheet_that_fits_it_in_1280_px(admin_client
     assert '<link href="/static/club-admin.css" media="all" rel="stylesheet">' in (
         response.content.decode()
     )
+
+
+# Two staff acting on one game at once ------------------------------------------------------------
+
+
+def messages_on(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_the_admin_tells_the_second_of_two_deleting_staff_the_game_is_gone(
+    admin_client, chess_game, monkeypatch
+):
+    # The second staff member's admin read the game, then the first one's deletion went
+    # through: their request goes on with the game as it was read.
+    engine.game_delete(game=Game.objects.get(pk=chess_game.pk))
+    get_object = GameAdmin.get_object
+    monkeypatch.setattr(
+        GameAdmin, "get_object", lambda *args, **kwargs: get_object(*args, **kwargs) or chess_game
+    )
+
+    response = admin_client.post(
+        reverse("admin:ratings_game_delete", args=[chess_game.pk]), {"post": "yes"}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == reverse("admin:ratings_game_changelist")
+    assert messages_on(response) == [f"Game {chess_game.pk}: {GONE}"]
+    assert AuditEntry.objects.filter(action="delete").count() == 1  # the first one's
+    assert not LogEntry.objects.exists()  # the refused deletion is not logged as done
+
+
+def test_the_admin_tells_staff_editing_a_game_deleted_meanwhile(
+    admin_client, chess_game, monkeypatch
+):
+    before = ratings_of(chess_game.league)
+
+    def deleted_by_someone_else(self, request, obj, form, change):
+        # Between the form's checks and the engine's write, another staff member deletes it.
+        # (On one SQLite connection that deletion is rolled back with this request: on
+        # PostgreSQL, tests/test_races.py races two real requests.)
+        engine.game_delete(game=Game.objects.get(pk=obj.pk))
+
+    monkeypatch.setattr(GameAdmin, "save_model", deleted_by_someone_else)
+    results = list(chess_game.results.order_by("seat"))
+    data = builders.game_post(
+        chess_game.league,
+        chess_game.played_at,
+        [(r.player, r.seat, None, 1 - r.score) for r in results],
+        bula=None,
+        game=chess_game,
+        results=results,
+    )
+
+    response = admin_client.post(
+        reverse("admin:ratings_game_change", args=[chess_game.pk]), data, follow=True
+    )
+
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == reverse("admin:ratings_game_changelist")
+    assert messages_on(response) == [f"Game {chess_game.pk}: {GONE}"]
+    assert not AuditEntry.objects.filter(action="update").exists()
+    assert ratings_of(chess_game.league) == before
+
+
+# Names with HTML in the admin --------------------------------------------------------------------
+
+
+def test_html_names_are_escaped_in_the_admin(admin_client, hostile_club):
+    league, players, game = hostile_club
+    deleted = engine.game_record(
+        league=league,
+        played_at=game.played_at,
+        entries=[engine.Entry(player_id=p.pk, paper=(0, 0, 0)) for p in players],
+        bula=30,
+    )
+    engine.game_delete(game=deleted)
+    entry = AuditEntry.objects.get(action="delete")
+    pages = [
+        reverse("admin:ratings_game_changelist"),
+        reverse("admin:ratings_player_changelist"),
+        reverse("admin:ratings_league_change", args=[league.pk]),
+        reverse("admin:ratings_auditentry_changelist"),
+        reverse("admin:ratings_auditentry_change", args=[entry.pk]),
+    ]
+
+    for url in pages:
+        assert_escaped(admin_client.get(url))
+    # A player's own page names that player alone.
+    for player in players[:2]:
+        page = admin_client.get(reverse("admin:ratings_player_change", args=[player.pk]))
+        assert_escaped(page, names=[player.name])
+
+
+def test_html_names_are_escaped_in_the_admin_game_page(admin_client, hostile_club):
+    _league, _players, game = hostile_club
+
+    assert_escaped(admin_client.get(reverse("admin:ratings_game_change", args=[game.pk])))

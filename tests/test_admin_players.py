@@ -1,9 +1,21 @@
 """Players in the admin: the typo check on a new name, renaming through the engine, merging."""
 
+from datetime import timedelta
+
+import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
+from django.utils import timezone
 
-from ratings.models import AuditAction, AuditEntry, Player, PlayerAlias, Result, System
+from ratings.models import (
+    AuditAction,
+    AuditEntry,
+    Player,
+    PlayerAlias,
+    Result,
+    System,
+)
+from tests.builders import T0_2025
 
 
 def add(client, **data):
@@ -79,3 +91,76 @@ def test_leaderboard_offers_the_import_only_to_staff_who_may_import(
     assert "Import a rayter file" not in client.get(url).content.decode()
     viewer.user_permissions.add(Permission.objects.get(codename="add_game"))
     assert "Import a rayter file" in client.get(url).content.decode()
+
+
+# Birth dates are in the past and before every game of their player -----------------------------
+
+
+def player_change(client, player, **changes):
+    data = {"name": player.name, "slug": player.slug, "user": "", "birth_date": ""}
+    return client.post(
+        reverse("admin:ratings_player_change", args=[player.pk]), {**data, **changes}
+    )
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_birth_date_in_the_future(admin_client, make_player):
+    player = make_player("Ana")
+    tomorrow = timezone.localdate() + timedelta(days=1)
+
+    response = player_change(admin_client, player, birth_date=tomorrow.isoformat())
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["birth_date"] == [
+        "A birth date cannot be in the future."
+    ]
+    player.refresh_from_db()
+    assert player.birth_date is None
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_new_player_born_in_the_future(admin_client):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+
+    response = admin_client.post(
+        reverse("admin:ratings_player_add"),
+        {"name": "Ana", "slug": "ana", "birth_date": tomorrow.isoformat()},
+    )
+
+    assert response.status_code == 200
+    assert "birth_date" in response.context["adminform"].form.errors
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_birth_date_after_a_game_of_the_player_naming_it(
+    admin_client, make_league, make_player, record_game
+):
+    league = make_league(System.FIDE, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    first = record_game(league, [ana, bo], scores=[1, 0], played_at=T0_2025)
+    record_game(league, [ana, bo], scores=[0, 1], played_at=T0_2025 + timedelta(days=30))
+
+    response = player_change(admin_client, ana, birth_date="2025-03-02")
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["birth_date"] == [
+        f"Ana played game #{first.pk} (Chess) on 2025-03-01, before this birth date: check the"
+        " date."
+    ]
+    ana.refresh_from_db()
+    assert ana.birth_date is None
+
+
+@pytest.mark.django_db
+def test_the_admin_takes_a_birth_date_on_or_before_the_first_game(
+    admin_client, make_league, make_player, record_game
+):
+    league = make_league(System.FIDE, name="Chess")
+    ana, bo = make_player("Ana"), make_player("Bo")
+    record_game(league, [ana, bo], scores=[1, 0], played_at=T0_2025)
+
+    response = player_change(admin_client, ana, birth_date="2025-03-01")
+
+    assert response.status_code == 302
+    ana.refresh_from_db()
+    assert ana.birth_date.isoformat() == "2025-03-01"

@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 RATINGS = ROOT / "ratings"
 TEMPLATES = ROOT / "templates"
@@ -35,43 +37,288 @@ def test_the_algorithms_import_no_django():
                 assert not module.startswith(("django", "ratings.models")), (name, module)
 
 
-def algorithm_imports() -> dict[str, set[str]]:
-    """Each module of ratings/algorithms/ and the modules of the package it imports."""
-    package = "ratings.algorithms"
-    found: dict[str, set[str]] = {}
-    for path in sorted((RATINGS / "algorithms").glob("*.py")):
-        imported = found.setdefault(path.stem, set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == package:
-                imported.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
-                imported.add(node.module.removeprefix(package + "."))
-            elif isinstance(node, ast.Import):
-                imported.update(
-                    alias.name.removeprefix(package + ".")
-                    for alias in node.names
-                    if alias.name.startswith(package + ".")
-                )
+# The layers of docs/ARCHITECTURE.md, lowest first: a module imports only from its own layer or
+# the layers below it. Every module of ratings/ is in one (the longest prefix decides), so a new
+# module needs a decision, and the layer's place says what it may use.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("pure mathematics", ("ratings.algorithms",)),
+    ("pure helpers", ("ratings.formatting", "ratings.names", "ratings.links")),
+    ("rules", ("ratings.systems",)),
+    (
+        "data",
+        ("ratings.models", "ratings.events.models", "ratings.papers.models", "ratings.versioning"),
+    ),
+    (
+        "reads",
+        (
+            "ratings.selectors",
+            "ratings.events.selectors",
+            "ratings.events.tonight",
+            "ratings.papers.selectors",
+            "ratings.papers.statistics",
+            "ratings.access",
+            "ratings.exports",
+            "ratings.chances",
+        ),
+    ),
+    ("writes", ("ratings.engine",)),
+    (
+        "services over the engine",
+        (
+            "ratings.events.services",
+            "ratings.papers.services",
+            "ratings.rayter",
+            "ratings.backup",
+            "ratings.backtest",
+        ),
+    ),
+    (
+        "forms and display",
+        (
+            "ratings.forms",
+            "ratings.events.forms",
+            "ratings.papers.forms",
+            "ratings.tables",
+            "ratings.events.tables",
+            "ratings.events.qr",
+            "ratings.charts",
+            "ratings.page_cache",
+            "ratings.pagination",
+            "ratings.templatetags",
+        ),
+    ),
+    (
+        "entry points",
+        (
+            "ratings.views",
+            "ratings.api",
+            "ratings.admin",
+            "ratings.events.admin",
+            "ratings.papers.admin",
+            "ratings.management",
+            "ratings.urls",
+            "ratings.apps",
+            "ratings.auth",
+            "ratings.context_processors",
+        ),
+    ),
+]
+# Packages whose __init__ only documents or re-exports: no layer of their own.
+PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers")
+# The engine is used through ratings.engine's names; these reach into one of its modules, why:
+ENGINE_MODULES_USED_BY = {
+    # restore_club writes a backup's stored rows with the engine's bulk insert.
+    "ratings.backup.restore": {"ratings.engine.writes"},
+    # the import checks a file's times against the engine's latest allowed moment, once a file.
+    "ratings.rayter.files": {"ratings.engine.validation"},
+}
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of ratings/ (migrations aside), by dotted name; a package by its own name."""
+    found = {}
+    for path in sorted(RATINGS.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if "migrations" in parts:
+            continue
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
     return found
 
 
-def test_the_algorithms_import_each_other_one_way():
-    """A module split along a seam imports the other half, never back (rayter_format.py imports
-    rayter.py, seating.py imports seating_plan.py): no import cycles among the algorithms."""
-    imports = algorithm_imports()
-    assert "rayter" in imports["rayter_format"]
-    assert "seating_plan" in imports["seating"]
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of ratings/ that ``name`` imports, at module level or in a function; imports
+    for type checking only (``if TYPE_CHECKING:``) are left out, as they never run."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
-    def reaches(start: str, target: str, seen: set[str]) -> bool:
-        for module in imports.get(start, ()):
-            if module == target or (
-                module not in seen and reaches(module, target, seen | {module})
+    def known(dotted: str) -> str | None:
+        while dotted and dotted not in modules:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, ast.Import):
+                found.update(filter(None, (known(alias.name) for alias in child.names)))
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    parent = package.split(".")[: len(package.split(".")) - child.level + 1]
+                    base = ".".join([*parent, *([base] if base else [])])
+                for alias in child.names:
+                    # "from ratings.selectors import statistics" imports the module statistics.
+                    target = (
+                        known(f"{base}.{alias.name}")
+                        if f"{base}.{alias.name}" in modules
+                        else known(base)
+                    )
+                    if target:
+                        found.add(target)
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    found.discard(name)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = module_files()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def layer_of(module: str) -> int | None:
+    best = None
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (
+                best is None or len(prefix) > len(best[1])
             ):
-                return True
-        return False
+                best = (index, prefix)
+    return best[0] if best else None
 
-    cycles = sorted(name for name in imports if reaches(name, name, set()))
+
+def test_the_import_graph_has_no_cycle():
+    """Not even through an import inside a function: a module imports downwards only, so each
+    can be read, tested and imported without the ones above it."""
+    graph = import_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def connect(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for imported in sorted(graph[module]):
+            if imported not in index:
+                connect(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            connect(module)
     assert cycles == []
+
+
+def test_every_module_has_a_layer():
+    unplaced = [
+        module
+        for module in import_graph()
+        if module not in PACKAGES_ONLY and layer_of(module) is None
+    ]
+    assert unplaced == [], "add each to LAYERS (and to docs/ARCHITECTURE.md)"
+
+
+def test_nothing_imports_upwards():
+    """The algorithms know no Django and nothing above them, the data knows no engine, reads
+    never import writes, the engine knows no forms, views or admin, and nothing below the views
+    imports them."""
+    upwards = sorted(
+        f"{module} ({LAYERS[layer_of(module)][0]}) imports {imported} "
+        f"({LAYERS[layer_of(imported)][0]})"
+        for module, imported_modules in import_graph().items()
+        if module not in PACKAGES_ONLY
+        for imported in imported_modules
+        if imported not in PACKAGES_ONLY and layer_of(imported) > layer_of(module)
+    )
+    assert upwards == []
+
+
+def test_the_algorithms_import_only_the_algorithms():
+    outside = {
+        module: sorted(imported for imported in imported_modules if layer_of(imported) != 0)
+        for module, imported_modules in import_graph().items()
+        if layer_of(module) == 0
+    }
+    assert {module: found for module, found in outside.items() if found} == {}
+
+
+def test_the_engine_is_used_through_its_package():
+    """Callers use ``ratings.engine``'s names; its modules are its own business (the exceptions
+    are named, with their reason, in ENGINE_MODULES_USED_BY)."""
+    reaching_in = {
+        module: sorted(
+            imported
+            for imported in imported_modules
+            if imported.startswith("ratings.engine.")
+            and imported not in ENGINE_MODULES_USED_BY.get(module, ())
+        )
+        for module, imported_modules in import_graph().items()
+        if not module.startswith("ratings.engine")
+    }
+    assert {module: found for module, found in reaching_in.items() if found} == {}
+
+
+def test_no_module_imports_another_modules_private_names():
+    """A name starting with an underscore is its module's own: another module that needs it
+    needs a public name (or the helper belongs somewhere both import)."""
+    found = []
+    for name, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ratings"):
+                found += [
+                    f"{name}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_")
+                ]
+    assert found == []
+
+
+def code_map() -> dict[str, str]:
+    """docs/ARCHITECTURE.md's code map: each row's path and the rest of its row."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## Code map", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        match = re.match(r"\| `([^`]+)` \|(.*)", line)
+        if match:
+            rows[match.group(1)] = match.group(2)
+    return rows
+
+
+def test_every_module_is_in_the_code_map():
+    """A module of ratings/ has a row of its own, or its package's row names its file."""
+    rows = code_map()
+    missing = []
+    for path in sorted(RATINGS.rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if "/migrations/" in relative:
+            continue
+        folder = relative.rpartition("/")[0] + "/"
+        if path.name == "__init__.py":
+            if not any(row.startswith(folder) for row in rows):
+                missing.append(relative)
+        elif relative not in rows and f"`{path.name}`" not in rows.get(folder, ""):
+            missing.append(relative)
+    assert missing == []
+
+
+def test_the_architecture_names_only_what_exists():
+    """Every path the architecture document names is in the repository (so a moved module
+    leaves no stale row behind), and it links to nothing outside it."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert "../" not in text
+    named = set(
+        re.findall(r"`((?:ratings|tests|templates|static|club|bench|scripts|docs)/[^`\s]*)`", text)
+    )
+    stale = [path for path in named if "<" not in path and not (ROOT / path.rstrip("/")).exists()]
+    assert sorted(stale) == []
 
 
 # What writing a rating looks like in this code base: the rating columns assigned or updated,
@@ -98,18 +345,109 @@ def test_only_the_engine_writes_ratings():
     assert writers == {}
 
 
+def _system_codes() -> set[str]:
+    """The System and Kind codes and the RatingSystem classes, read from ratings/systems.py."""
+    tree = ast.parse((RATINGS / "systems.py").read_text(encoding="utf-8"))
+    codes, classes = set(), set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in ("System", "Kind"):
+            for statement in node.body:
+                if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Tuple):
+                    first = statement.value.elts[0]
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        codes.add(first.value)
+        elif isinstance(node, ast.ClassDef) and node.name not in ("System", "Kind", "Speed"):
+            classes.add(node.name)
+    return codes, classes - {"RatingSystem"}
+
+
+SYSTEM_CODES, SYSTEM_CLASSES = _system_codes()
+
+
+def _names_a_system(node: ast.AST) -> bool:
+    """A system or kind as a constant: ``System.ELO``, ``Kind.DUEL``, ``"prefko"``, or a
+    collection of them."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id in ("System", "Kind")
+    if isinstance(node, ast.Constant):
+        return node.value in SYSTEM_CODES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_system(element) for element in node.elts)
+    return False
+
+
+def _reads_a_code(node: ast.AST) -> bool:
+    """A league's or system's code: ``league.system``, ``league.kind``, ``system.code``."""
+    return isinstance(node, ast.Attribute) and node.attr in ("system", "kind", "code")
+
+
+def system_switches(source: str) -> list[str]:
+    """The places in ``source`` that decide by which system or kind a league has, instead of
+    asking its RatingSystem: a comparison with a code, a ``match`` on one, a table looked up by
+    one (or keyed by System members), an ``isinstance`` with a RatingSystem class, a prefix test
+    of a code, or a name built from one."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            switch = any(_names_a_system(part) for part in (node.left, *node.comparators))
+        elif isinstance(node, ast.Match):
+            switch = _reads_a_code(node.subject) or any(
+                isinstance(case.pattern, ast.MatchValue) and _names_a_system(case.pattern.value)
+                for case in node.cases
+            )
+        elif isinstance(node, ast.Subscript):
+            switch = _reads_a_code(node.slice)
+        elif isinstance(node, ast.Dict):
+            switch = any(key is not None and _names_a_system(key) for key in node.keys)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            switch = node.func.id == "isinstance" and any(
+                isinstance(name, ast.Name) and name.id in SYSTEM_CLASSES
+                for name in ast.walk(node.args[-1])
+            )
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            switch = node.func.attr in ("startswith", "endswith") and _reads_a_code(node.func.value)
+        elif isinstance(node, ast.JoinedStr):
+            switch = any(
+                isinstance(part, ast.FormattedValue) and _reads_a_code(part.value)
+                for part in node.values
+            )
+        else:
+            switch = False
+        if switch:
+            found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'if league.system == "elo": pass',
+        'if league.system in ("elo", "fide"): pass',
+        "if System.ELO == league.system: pass",
+        "if league.kind is not Kind.DUEL: pass",
+        'if league.rating_system.code == "prefko": pass',
+        'code = league.system\nif code != "rayter_winnertakesall": pass',
+        'match league.system:\n    case "elo": pass',
+        "rate = {System.ELO: elo, System.FIDE: fide}[league.system]",
+        "rate = RATERS[league.system]",
+        "if isinstance(league.rating_system, FideElo): pass",
+        'if league.system.startswith("rayter"): pass',
+        'getattr(self, f"rate_{league.system}")()',
+    ],
+)
+def test_every_way_of_switching_on_a_system_is_found(source):
+    assert system_switches(source) != []
+
+
 def test_no_module_switches_on_a_system_or_kind_code():
     """Every rule of a system lives on its RatingSystem (ratings/systems.py): code asks
-    ``league.rating_system`` instead of comparing codes."""
-    switch = re.compile(
-        r"(\.system|\.kind)\s*(==|!=|in)\s*(System\.|Kind\.|[\"'(\[])"
-        r"|(==|!=)\s*(System|Kind)\.|(kind|system)\s*==\s*[\"'](preferans|scored|duel|prefko|elo|fide|rayter)"
-    )
+    ``league.rating_system`` instead of comparing codes (read with ``ast``: a regular expression
+    missed most ways of writing it)."""
     found = {
-        name: match.group(0)
+        name: switches
         for name, text in sources(RATINGS, skip=("ratings/systems.py",)).items()
-        for match in [switch.search(text)]
-        if match
+        for switches in [system_switches(text)]
+        if switches
     }
     for path in sorted(TEMPLATES.rglob("*.html")):
         text = path.read_text(encoding="utf-8")

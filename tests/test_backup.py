@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import io
 import json
 import tracemalloc
 from datetime import date, timedelta
@@ -38,7 +39,8 @@ from ratings.models import (
     Standing,
     System,
 )
-from tests.builders import T0, paper_entries
+from ratings.systems import SYSTEMS
+from tests.builders import SYSTEM_CODES, T0, game_data, paper_entries, table_counts, write_file
 from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS
 
 
@@ -626,28 +628,17 @@ def test_a_bomb_of_one_object_repeated_is_refused_at_its_first_batch(tmp_path):
 
 # The invariant: whatever the club, restore(backup(club)) == club --------------------------------
 
-SYSTEMS = [System.PREFKO, System.RAYTER_HIGHSCORE, System.ELO, System.FIDE]
 NAMES = ["Pedja", "Đorđe", "Анна", "O'Brien <b>", "Zoë", "marko"]
-paper = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
 
 
 @st.composite
 def club_operations(draw) -> list[dict]:
-    """Games in four leagues at any moment (microseconds, ties), with edits, deletions and own
-    start ratings; scores of any size a form takes."""
+    """Games in a league of each system at any moment (microseconds, ties), with edits,
+    deletions and own start ratings; scores of any size and any bula a form takes."""
     operations = []
     for _ in range(draw(st.integers(1, 12))):
-        system = draw(st.sampled_from(SYSTEMS))
-        if system == System.PREFKO:
-            papers = draw(st.lists(paper, min_size=3, max_size=3))
-            papers[2] = (papers[2][0], -papers[0][1] - papers[1][1], papers[2][2])
-            seats, data = 3, {"papers": papers, "bula": draw(st.integers(1, 10_000))}
-        elif system in (System.ELO, System.FIDE):
-            seats, data = 2, {"scores": draw(st.sampled_from([[1, 0], [0, 1], [0.5, 0.5]]))}
-        else:
-            seats = draw(st.integers(2, 5))
-            score = st.integers(-(10**9), 10**9) | st.integers(-20, 200)  # whole numbers
-            data = {"scores": draw(st.lists(score, min_size=seats, max_size=seats))}
+        system = draw(SYSTEM_CODES)
+        seats, data = draw(game_data(system, bulas=st.integers(1, 10_000)))
         moment = st.integers(0, 4).map(lambda day: day * 86_400_000_000) | st.integers(0, 10**12)
         operations.append(
             {
@@ -719,3 +710,53 @@ def test_any_club_the_engine_makes_comes_back_exactly(tmp_path, operations):
     call_command("restore_club", str(backup), stdout=StringIO())
 
     assert club_rows() == expected
+
+
+# Broken backup files and unwritable places -------------------------------------------------------
+
+
+RESTORE_CASES = [
+    ("not gzip", "club.json.gz", b"this is not gzip"),
+    ("gzip of garbage", "club.json.gz", gzip.compress(b"\x00\xff not json")),
+    ("truncated json", "club.json", b'[{"model": "ratings.league", "pk": 1, "fields": {'),
+    ("an unknown model", "club.json", json.dumps([{"model": "evil.thing", "pk": 1}]).encode()),
+    (
+        "a broken league",
+        "club.json",
+        json.dumps(
+            [{"model": "ratings.league", "pk": 1, "fields": {"name": "x", "system": "nope"}}]
+        ).encode(),
+    ),
+    ("not a list", "club.json", b'{"model": "ratings.league"}'),
+    ("binary", "club.json", bytes(range(256))),
+    ("a spreadsheet", "club.xlsx", b"PK\x03\x04"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("case", "name", "data"), RESTORE_CASES, ids=[c[0] for c in RESTORE_CASES])
+def test_restore_club_refuses_broken_files_with_a_clear_message(tmp_path, case, name, data):
+    with pytest.raises(CommandError) as refused:
+        call_command("restore_club", write_file(tmp_path, name, data), stdout=io.StringIO())
+
+    assert "nothing was restored" in str(refused.value) or "json" in str(refused.value)
+    assert table_counts() == {name: 0 for name in table_counts()}
+
+
+@pytest.mark.django_db
+def test_restore_club_refuses_a_missing_file(tmp_path):
+    with pytest.raises(CommandError):
+        call_command("restore_club", str(tmp_path / "nope.json.gz"), stdout=io.StringIO())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["club.txt", "club", "club.json.zip"])
+def test_backup_club_wants_a_json_file_name(tmp_path, name):
+    with pytest.raises(CommandError, match=r"\.json"):
+        call_command("backup_club", str(tmp_path / name))
+
+
+@pytest.mark.django_db
+def test_backup_club_reports_a_folder_it_cannot_write(tmp_path):
+    with pytest.raises(CommandError, match="No such file or directory"):
+        call_command("backup_club", str(tmp_path / "missing" / "club.json.gz"))

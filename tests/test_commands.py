@@ -1,5 +1,6 @@
 """The management commands: recompute_ratings and demo."""
 
+import io
 import itertools
 from datetime import timedelta
 from io import StringIO
@@ -9,8 +10,17 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from ratings import engine, selectors
-from ratings.models import Event, EventTable, Game, League, Player, Result, System
-from tests.builders import make_league
+from ratings.management.commands import demo
+from ratings.models import (
+    Event,
+    EventTable,
+    Game,
+    League,
+    Player,
+    Result,
+    System,
+)
+from tests.builders import make_league, table_counts
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
@@ -76,8 +86,8 @@ def test_recompute_ratings_refuses_an_unknown_slug_and_replays_nothing(prefko_le
 # demo -------------------------------------------------------------------------------------------
 
 
-def test_demo_builds_the_club_with_the_worked_example_first():
-    out = run("demo")
+def test_demo_builds_the_club_with_the_worked_example_first(demo_club):
+    out = demo_club
 
     preferans = League.objects.get(slug="preferans")
     assert preferans.system == System.PREFKO
@@ -108,14 +118,12 @@ def test_demo_builds_the_club_with_the_worked_example_first():
     assert "STAFF and SUPERUSER" in out
 
 
-def test_demo_has_a_plain_member_linked_to_pedja():
-    out = run("demo", password="another-secret-1")
-
+def test_demo_has_a_plain_member_linked_to_pedja(demo_club):
     member = get_user_model().objects.get(username="member")
     assert not member.is_staff and not member.is_superuser
-    assert member.check_password("another-secret-1")
+    assert member.check_password("demo-club-2026")
     assert member.player.name == "Pedja"
-    assert 'Member login: username "member", password "another-secret-1"' in out
+    assert 'Member login: username "member", password "demo-club-2026"' in demo_club
 
     # The leaderboard: every regular ranked, the one-game guest after them, provisional.
     preferans = League.objects.get(slug="preferans")
@@ -126,8 +134,20 @@ def test_demo_has_a_plain_member_linked_to_pedja():
     assert (guest.games, guest.status) == (1, selectors.Status.PROVISIONAL)
 
 
-def test_demo_has_a_finished_night_and_a_tournament_in_progress(client):
-    run("demo")
+def test_demo_gives_both_logins_the_password_asked_for(monkeypatch):
+    # A smaller club: the logins are under test here, not the games (those: ``demo_club``).
+    for games in ("PREFERANS_GAMES", "HEARTS_GAMES", "CHESS_GAMES"):
+        monkeypatch.setattr(demo, games, 1)
+
+    out = run("demo", password="another-secret-1")
+
+    for username in ("demo", "member"):
+        assert get_user_model().objects.get(username=username).check_password("another-secret-1")
+    assert 'Demo login: username "demo", password "another-secret-1"' in out
+    assert 'Member login: username "member", password "another-secret-1"' in out
+
+
+def test_demo_has_a_finished_night_and_a_tournament_in_progress(client, demo_club):
 
     night = Event.objects.get(name="Friday club night")
     assert night.is_closed and night.event_players.count() == 9
@@ -153,25 +173,23 @@ def test_demo_has_a_finished_night_and_a_tournament_in_progress(client):
     assert "Winner" in client.get(night.get_absolute_url()).content.decode()
 
 
-def test_demo_ratings_equal_a_replay_from_scratch():
+def test_demo_ratings_equal_a_replay_from_scratch(demo_club):
     """The demo records games in played order, the events' back-dated: every rating must match
     a full replay."""
-    run("demo")
 
     for league in League.objects.all():
         assert_unchanged_by_recompute(league)
 
 
-def test_demo_does_nothing_when_the_club_has_data():
-    run("demo", password="another-secret-1")
+def test_demo_does_nothing_when_the_club_has_data(demo_club):
     games = Game.objects.count()
 
-    out = run("demo")
+    out = run("demo", password="another-secret-1")
 
     assert "already has data" in out
     assert Game.objects.count() == games
     assert League.objects.count() == 4
-    assert get_user_model().objects.get(username="demo").check_password("another-secret-1")
+    assert get_user_model().objects.get(username="demo").check_password("demo-club-2026")
 
 
 def test_demo_refuses_when_the_member_login_is_taken(django_user_model):
@@ -194,9 +212,8 @@ def test_demo_on_a_club_with_a_league_creates_nothing():
     assert not get_user_model().objects.filter(username="demo").exists()
 
 
-def test_merge_players_on_the_demo_club_equals_a_recompute_and_redirects(client):
+def test_merge_players_on_the_demo_club_equals_a_recompute_and_redirects(client, demo_club):
     """A typo's player (one game at a table without Pedja) merged into Pedja on the demo club."""
-    run("demo")
     preferans = League.objects.get(slug="preferans")
     pedja = Player.objects.get(name="Pedja")
     others = list(
@@ -226,9 +243,22 @@ def test_merge_players_on_the_demo_club_equals_a_recompute_and_redirects(client)
     assert response["Location"] == pedja.get_absolute_url()
 
 
-def test_merge_players_refuses_two_who_shared_a_table_naming_the_game():
-    run("demo")
+def test_merge_players_refuses_two_who_shared_a_table_naming_the_game(demo_club):
     first = Game.objects.filter(league__slug="preferans").order_by("played_at", "pk").first()
     a, b = (r.player for r in first.results.order_by("seat")[:2])
     with pytest.raises(CommandError, match=f"game #{first.pk}"):
         call_command("merge_players", b.slug, a.slug)
+
+
+# Unknown leagues ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", ["no-such-league", "bad slug!", "x" * 300])
+def test_league_commands_refuse_unknown_leagues(slug):
+    before = table_counts()
+
+    for command in ("recompute_ratings", "export_rayter", "standings"):
+        with pytest.raises(CommandError):
+            call_command(command, slug, stdout=io.StringIO())
+
+    assert table_counts() == before

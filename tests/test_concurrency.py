@@ -6,74 +6,24 @@ On SQLite, separate processes write to one database file and must queue, not fai
 """
 
 import os
-import re
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.parse
-import urllib.request
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from ratings import engine
 from ratings.models import Game, League, Player, System
-from tests.builders import paper_entries
+from tests.builders import T0, Browser, hidden, paper_entries
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import SMALL_PAPERS
 
 ROOT = Path(__file__).resolve().parent.parent
-T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
-
-
-class Browser:
-    """A member's browser: a session cookie, CSRF, and the form's hidden fields."""
-
-    def __init__(self, base_url: str, user):
-        client = Client()
-        client.force_login(user)
-        self.base_url = base_url
-        self.cookies = {"sessionid": client.cookies["sessionid"].value}
-        self.opener = urllib.request.build_opener(_NoRedirect())
-
-    def get(self, path: str) -> tuple[int, str]:
-        return self._open(path, None)
-
-    def post(self, path: str, data: dict) -> tuple[int, str]:
-        body = {**data, "csrfmiddlewaretoken": self.cookies["csrftoken"]}
-        return self._open(path, urllib.parse.urlencode(body).encode())
-
-    def _open(self, path: str, body: bytes | None) -> tuple[int, str]:
-        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
-        request = urllib.request.Request(
-            self.base_url + path, data=body, headers={"Cookie": cookie}
-        )
-        try:
-            response = self.opener.open(request, timeout=120)
-        except urllib.error.HTTPError as error:
-            response = error
-        with response:
-            for header in response.headers.get_all("Set-Cookie") or []:
-                name, _, rest = header.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
-            return response.status, response.read().decode(errors="replace")
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def hidden(html: str, name: str) -> str:
-    match = re.search(rf'name="{name}" value="([^"]*)"', html)
-    assert match, f"no hidden {name} in the page"
-    return match.group(1)
 
 
 def enter_game(browser: Browser, path: str, players, played_at: datetime, statuses: list):

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.builders import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

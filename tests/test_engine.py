@@ -6,14 +6,19 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.models import Game, League, Result, Standing, System
+from ratings.models import AuditEntry, Game, League, Result, Standing, System
 from tests.builders import (
+    GONE,
+    SYSTEM_CODES,
     T0,
+    game_data,
     make_league,
     make_player,
     make_players,
@@ -23,7 +28,11 @@ from tests.builders import (
     worked_example_players,
 )
 from tests.replays import assert_equals_independent_replay, assert_unchanged_by_recompute
-from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS, random_paper
+from tests.worked_example import (
+    SMALL_PAPERS,
+    WORKED_EXAMPLE_PAPERS,
+    random_paper,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,9 +62,6 @@ def test_recording_the_newest_game_costs_the_same_whatever_the_history(
     papers = SMALL_PAPERS
     counts = []
     for n in range(40):
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-
         with CaptureQueriesContext(connection) as ctx:
             engine.game_record(
                 league=league,
@@ -147,33 +153,10 @@ def test_engine_refuses_invalid_games_and_writes_nothing(system, entries_fn, mes
 
 # Any sequence of operations ends where a from-scratch replay ends -------------------------------
 
-SYSTEMS = [
-    System.PREFKO,
-    System.ELO,
-    System.FIDE,
-    System.RAYTER_HIGHSCORE,
-    System.RAYTER_LOWSCORE,
-    System.RAYTER_WINNER_TAKES_ALL,
-]
-
-paper = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
-
-
-@st.composite
-def game_data(draw, system):
-    if system == System.PREFKO:
-        papers = draw(st.lists(paper, min_size=3, max_size=3))
-        papers[2] = (papers[2][0], -papers[0][1] - papers[1][1], papers[2][2])
-        return 3, {"papers": papers, "bula": draw(st.sampled_from([10, 30, 50, 60]))}
-    if system in (System.ELO, System.FIDE):
-        return 2, {"scores": draw(st.sampled_from([[1, 0], [0, 1], [0.5, 0.5]]))}
-    n = draw(st.integers(2, 5))
-    return n, {"scores": draw(st.lists(st.integers(-20, 200), min_size=n, max_size=n))}
-
 
 @st.composite
 def operations(draw):
-    system = draw(st.sampled_from(SYSTEMS))
+    system = draw(SYSTEM_CODES)
     ops = []
     for _ in range(draw(st.integers(1, 14))):
         kind = draw(st.sampled_from(["add", "add", "add", "edit", "delete", "start"]))
@@ -193,7 +176,7 @@ def operations(draw):
 
 def entries_for(system, players, op):
     chosen = [players[i] for i in op["seats"]]
-    if system == System.PREFKO:
+    if "papers" in op["data"]:
         return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
     return score_entries(chosen, op["data"]["scores"]), None
 
@@ -344,8 +327,6 @@ def test_recording_many_games_chunk_by_chunk_equals_a_replay(monkeypatch):
 def test_bulk_datetimes_are_written_as_django_writes_them(zone):
     from zoneinfo import ZoneInfo
 
-    from django.db import connection
-
     from ratings.engine import writes
 
     tz = ZoneInfo(zone)
@@ -364,7 +345,7 @@ def test_bulk_datetimes_are_written_as_django_writes_them(zone):
 def test_a_bulk_insert_refused_halfway_leaves_no_row():
     """On SQLite a refused multi-row INSERT keeps its earlier rows (OR FAIL) until the
     transaction's rollback, which every caller lets the error reach."""
-    from django.db import IntegrityError, transaction
+    from django.db import transaction
 
     from ratings.engine import writes
 
@@ -438,7 +419,6 @@ def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds,
 
 
 def test_the_bulk_page_cache_is_put_back():
-    from django.db import connection
 
     from ratings.engine import writes
 
@@ -496,3 +476,30 @@ def test_the_year_rule_reads_the_clubs_calendar_whatever_zone_a_time_comes_in():
         engine.game_record(
             league=league, played_at=datetime(1899, 12, 31, 22, 30, tzinfo=UTC), entries=entries
         )
+
+
+# Two staff acting on one game at once ------------------------------------------------------------
+
+
+def test_deleting_a_game_someone_deleted_meanwhile_says_so(chess_game):
+    engine.game_delete(game=Game.objects.get(pk=chess_game.pk))  # the other staff member
+
+    with pytest.raises(ValidationError) as refused:
+        engine.game_delete(game=chess_game)
+
+    assert refused.value.messages == [GONE]
+    assert AuditEntry.objects.filter(action="delete").count() == 1
+
+
+def test_editing_a_game_someone_deleted_meanwhile_says_so(chess_game):
+    entries = [
+        engine.Entry(player_id=r.player_id, score=1 - r.score) for r in chess_game.results.all()
+    ]
+    engine.game_delete(game=Game.objects.get(pk=chess_game.pk))
+
+    with pytest.raises(ValidationError) as refused:
+        engine.game_update(game=chess_game, played_at=chess_game.played_at, entries=entries)
+
+    assert refused.value.messages == [GONE]
+    assert not Game.objects.filter(pk=chess_game.pk).exists()
+    assert not AuditEntry.objects.filter(action="update").exists()

@@ -51,3 +51,31 @@ def test_the_server_error_page_needs_no_database(django_assert_num_queries, sett
     assert response.status_code == 500
     assert b"Something went wrong on our side" in response.content
     assert b"Friday Club" in response.content
+
+
+# Hostile URLs ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/players/%00/",
+        "/players/a%00b/",
+        "/players/%FF%FE/",
+        "/players/" + "x" * 5000 + "/",
+        "/games/99999999999999999999999/",
+        "/leagues/friday/?min_games=-1",
+        "/leagues/friday/?min_games=99999999999999999999",
+        "/leagues/friday/?sort=%00&page=-1",
+        "/leagues/friday/?page=99999999999999999999",
+        "/leagues/friday/games/?player=%00",
+        "/leagues/friday/games/?page=abc&sort=nonsense",
+        "/leagues/friday/standings.csv?min_games=%00",
+        "/leagues/friday/standings.exe",
+        "/players/pedja/?friday-page=%00",
+    ],
+)
+def test_hostile_urls_are_answered_without_a_server_error(client, friday_league, path):
+    response = client.get(path)
+
+    assert response.status_code in (200, 400, 404)

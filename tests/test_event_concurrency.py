@@ -16,9 +16,8 @@ from django.urls import reverse
 
 from ratings.events import services
 from ratings.models import AuditAction, AuditEntry, EventTable, Game, League, Player, System
-from tests.builders import T0, make_event
+from tests.builders import T0, Browser, hidden, make_event
 from tests.replays import assert_unchanged_by_recompute
-from tests.test_concurrency import Browser, hidden
 from tests.worked_example import MORE_PAPERS
 
 TABLES = 6

@@ -21,7 +21,13 @@ from openskill.models import PlackettLuce
 
 from ratings import engine, exports
 from ratings.algorithms import elo, preferans, rayter
-from ratings.models import League, Player, Speed, System
+from ratings.models import (
+    League,
+    Player,
+    Speed,
+    System,
+)
+from tests.builders import FORMULAS, SYSTEM_CODES, game_data
 from tests.worked_example import (
     WORKED_EXAMPLE_PAPERS,
     WORKED_EXAMPLE_PLAYERS,
@@ -201,8 +207,7 @@ def test_the_json_export_starts_with_the_worked_example(client, worked_example_c
     assert [r["name"] for r in games[1]["results"]] == ["Johnny", "Marko", "Pedja"]
 
 
-def test_the_demo_preferans_league_starts_with_the_worked_example(client):
-    call_command("demo", stdout=io.StringIO())
+def test_the_demo_preferans_league_starts_with_the_worked_example(client, demo_club):
 
     _response, text = download(client, League.objects.get(slug="preferans"), "json")
 
@@ -219,9 +224,8 @@ def test_the_demo_preferans_league_starts_with_the_worked_example(client):
     ]
 
 
-def test_the_demo_club_replays_from_its_exports(client):
+def test_the_demo_club_replays_from_its_exports(client, demo_club):
     """Every league of the demo, from its download alone."""
-    call_command("demo", stdout=io.StringIO())
 
     for league in League.objects.all():
         _response, text = download(client, league, "json")
@@ -544,40 +548,18 @@ def test_a_fide_age_is_on_the_clubs_date_of_the_game(make_league, make_player):
     assert replay(league, games) == 4
 
 
-SYSTEMS = [
-    System.PREFKO,
-    System.ELO,
-    System.FIDE,
-    System.RAYTER_HIGHSCORE,
-    System.RAYTER_LOWSCORE,
-    System.RAYTER_WINNER_TAKES_ALL,
-]
-paper = st.tuples(st.integers(0, 400), st.integers(-60, 60), st.integers(0, 400))
-
-
 @st.composite
-def seats(draw, system: str):
-    """(players' indexes, papers or scores) of one game of ``system``, among six players."""
-    if system == System.PREFKO:
-        papers = draw(st.lists(paper, min_size=3, max_size=3))
-        papers[2] = (papers[2][0], -papers[0][1] - papers[1][1], papers[2][2])
-        return draw(st.permutations(range(6)))[:3], papers
-    if system in (System.ELO, System.FIDE):
-        scores = draw(st.sampled_from([(1, 0), (0, 1), (0.5, 0.5)]))
-        return draw(st.permutations(range(6)))[:2], scores
-    n = draw(st.integers(2, 5))
-    # Whole numbers, as a Rayter league takes (systems.Rayter.checked_scores).
-    scores = draw(
-        st.lists(st.integers(-20, 200) | st.integers(-(10**9), 10**9), min_size=n, max_size=n)
-    )
-    return draw(st.permutations(range(6)))[:n], scores
+def seated_game(draw, system: str):
+    """(players' indexes among six, the game's data) of one game of ``system``."""
+    seats, data = draw(game_data(system))
+    return draw(st.permutations(range(6)))[:seats], data
 
 
 @st.composite
 def clubs(draw):
     """A small league: its system and settings, own start ratings, and games entered out of
     their played order (so the engine replays back-dated games) on a few days."""
-    system = draw(st.sampled_from(SYSTEMS))
+    system = draw(SYSTEM_CODES)
     league = {
         "system": system,
         "start_rating": draw(st.sampled_from([1000, 1500, 2350])),
@@ -585,7 +567,9 @@ def clubs(draw):
         "speed": draw(st.sampled_from(list(Speed))),
     }
     starts = draw(st.lists(st.one_of(st.none(), st.integers(800, 2600)), min_size=6, max_size=6))
-    games = draw(st.lists(st.tuples(st.integers(0, 5), seats(system)), min_size=1, max_size=12))
+    games = draw(
+        st.lists(st.tuples(st.integers(0, 5), seated_game(system)), min_size=1, max_size=12)
+    )
     return league, starts, games
 
 
@@ -607,8 +591,8 @@ def test_a_replay_of_the_json_export_gives_every_rating_after(club):
     for player, start in zip(players, starts, strict=True):
         if start is not None:
             engine.standing_set_start_rating(league=league, player=player, rating=start)
-    for day, (chosen, values) in games:
-        kind = "paper" if league_fields["system"] == System.PREFKO else "score"
+    for day, (chosen, data) in games:
+        kind, values = ("paper", data["papers"]) if "papers" in data else ("score", data["scores"])
         engine.game_record(
             league=league,
             played_at=T0 + timedelta(days=day),
@@ -616,7 +600,7 @@ def test_a_replay_of_the_json_export_gives_every_rating_after(club):
                 engine.Entry(player_id=players[i].pk, **{kind: value})
                 for i, value in zip(chosen, values, strict=True)
             ],
-            bula=30 if kind == "paper" else None,
+            bula=data.get("bula"),
         )
 
     exported = exported_json(league)
@@ -625,3 +609,55 @@ def test_a_replay_of_the_json_export_gives_every_rating_after(club):
     assert [row["rating_after"] for row in exported_csv(league)] == [
         repr(seat["rating_after"]) for game in exported for seat in game["results"]
     ]
+
+
+# Names that look like formulas: neutralised in the CSV export ------------------------------------
+
+
+def test_formula_names_are_neutralised_in_the_csv_export(
+    client, make_league, make_player, record_game
+):
+    league = make_league(System.ELO, name="Chess", slug="chess")
+    players = [make_player(name) for name in FORMULAS]
+    for first, second in zip(players, players[1:], strict=False):
+        record_game(league, [first, second], scores=[1, 0])
+
+    response = client.get(reverse("ratings:leaderboard_export", args=[league.slug, "csv"]))
+
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert sorted(row["name"] for row in rows) == sorted("'" + name for name in FORMULAS)
+    # JSON is data, not a spreadsheet: the names as they are.
+    data = client.get(reverse("ratings:leaderboard_export", args=[league.slug, "json"])).json()
+    assert sorted(row["name"] for row in data["standings"]) == sorted(FORMULAS)
+
+
+# Standings -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_the_standings_command_writes_the_leaderboards_export(
+    client, make_league, make_player, record_game, fmt
+):
+    """One standings export: the command's CSV and JSON are the leaderboard's download (every
+    player shown), the same columns and the same rounding."""
+    league = make_league(System.ELO, name="Chess", slug="chess")
+    players = [make_player(name) for name in ("Ana", "=Bojan", "Ceca")]
+    for day, (a, b, score) in enumerate([(0, 1, 1), (1, 2, 0.5), (2, 0, 0), (0, 1, 0.5)]):
+        record_game(
+            league,
+            [players[a], players[b]],
+            scores=[score, 1 - score],
+            played_at=T0 + timedelta(day),
+        )
+    out = io.StringIO()
+
+    call_command("standings", league.slug, "--format", fmt, stdout=out)
+
+    url = reverse("ratings:leaderboard_export", args=[league.slug, fmt])
+    page = client.get(url, {"inactive": "on"}).content.decode()
+    assert out.getvalue() == page + ("\n" if fmt == "json" else "")
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(page)))
+        assert list(rows[0]) == list(exports.STANDINGS_COLUMNS)
+        assert all(len(row["rating"].partition(".")[2]) <= 2 for row in rows)
+        assert "'=Bojan" in [row["name"] for row in rows]

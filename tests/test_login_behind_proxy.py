@@ -11,8 +11,7 @@ from axes.models import AccessAttempt
 from django.test import RequestFactory
 
 from club.proxies import client_ip
-from tests.conftest import PASSWORD
-from tests.test_login_throttling import fail_five_times, log_in
+from tests.builders import PASSWORD, fail_five_times, log_in
 
 pytestmark = pytest.mark.django_db
 

@@ -11,19 +11,9 @@ from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
-from tests.builders import PASSWORD
+from tests.builders import PASSWORD, WRONG, fail_five_times, log_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
-
-WRONG = "not-the-password"
-
-
-def log_in(client: Client, username: str, password: str, **extra):
-    return client.post(reverse("login"), {"username": username, "password": password}, **extra)
-
-
-def fail_five_times(client: Client, username: str, **extra) -> list[int]:
-    return [log_in(client, username, WRONG, **extra).status_code for _ in range(5)]
 
 
 def is_logged_in(client: Client) -> bool:

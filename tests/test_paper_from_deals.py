@@ -6,7 +6,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.algorithms.test_paper import library_result, paper_vectors
+from tests.algorithms.paper_reference import library_result, paper_vectors
 
 ISSUE_EXAMPLE = (
     '[{"bula": 30, "refas": 2, "hands": [{"refa": true}, {"value": 4, "declarer": {"seat": 1, '

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Player
-from tests.conftest import PASSWORD
+from tests.builders import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -4,16 +4,20 @@ address keeps working."""
 from __future__ import annotations
 
 import contextlib
+import uuid
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError
+from django.utils.text import slugify
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
+from ratings.forms import PlayerForm
+from ratings.forms.games import PreferansGameForm
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -25,8 +29,9 @@ from ratings.models import (
     Standing,
     System,
 )
+from ratings.models.players import PlayerQuerySet
 from tests.builders import T0
-from tests.worked_example import WORKED_EXAMPLE_PAPERS
+from tests.worked_example import WORKED_EXAMPLE_FORM, WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +213,93 @@ def test_a_name_taken_meanwhile_falls_back_to_the_one_by_one_rules(db):
     Player.objects.create_named("Ana")
     with pytest.raises(IntegrityError):
         Player.objects.create_many_named(["Bojan", "ana"])
+
+
+# A new player created by two forms at once is one player ----------------------------------------
+
+
+def paper_form(league, names, **extra) -> PreferansGameForm:
+    """The worked example's paper with these names, checked (as when the member presses Save)."""
+    data = {**WORKED_EXAMPLE_FORM, "submission_key": str(uuid.uuid4()), **extra}
+    for seat, name in enumerate(names):
+        data[f"player_{seat}"] = name
+    form = PreferansGameForm(data, league=league)
+    assert form.is_valid(), form.errors
+    return form
+
+
+@pytest.mark.parametrize("meanwhile", ["Newbie", "NEWBIE"])
+def test_a_new_player_someone_created_meanwhile_is_the_one_the_game_gets(
+    make_league, make_player, member_user, meanwhile
+):
+    league = make_league(System.PREFKO)
+    make_player("Pedja"), make_player("Marko")
+    form = paper_form(league, ["Pedja", "Marko", "Newbie"])
+    assert form.new_player_names == ["Newbie"]
+    other = Player.objects.create_named(meanwhile)  # another table's form, a moment earlier
+
+    game = form.save(entered_by=member_user)
+
+    assert list(game.results.order_by("seat").values_list("player__name", flat=True)) == [
+        "Pedja",
+        "Marko",
+        meanwhile,
+    ]
+    assert Player.objects.filter(name__iexact="newbie").get() == other
+
+
+def take_the_slug_first(monkeypatch, name: str) -> None:
+    """Make another request create ``name`` just after create_named read which slugs are taken,
+    as a parallel request on PostgreSQL can (tests/test_races.py does it for real)."""
+    values_list = PlayerQuerySet.values_list
+    done = []
+
+    def racing_values_list(self, *fields, **options):
+        if fields != ("slug",) or done:
+            return values_list(self, *fields, **options)
+        taken = list(values_list(self, *fields, **options))
+        done.append(Player.objects.create(name=name, slug=slugify(name)))
+        return taken
+
+    monkeypatch.setattr(PlayerQuerySet, "values_list", racing_values_list)
+
+
+def test_a_slug_taken_meanwhile_by_another_name_is_retried_with_the_next(
+    monkeypatch, make_league, make_player, member_user
+):
+    league = make_league(System.PREFKO)
+    make_player("Pedja"), make_player("Marko")
+    form = paper_form(league, ["Pedja", "Marko", "Sluggy 0?"])
+    take_the_slug_first(monkeypatch, "Sluggy 0!")
+
+    game = form.save(entered_by=member_user)
+
+    sluggy = game.results.get(seat=2).player
+    assert (sluggy.name, sluggy.slug) == ("Sluggy 0?", "sluggy-0-2")
+    assert Player.objects.get(name="Sluggy 0!").slug == "sluggy-0"
+
+
+def test_create_named_still_refuses_a_name_the_club_has(make_player):
+    make_player("Ana")
+
+    with pytest.raises(IntegrityError):
+        Player.objects.create_named("ANA")
+
+
+def test_the_player_form_gives_the_player_someone_added_meanwhile(make_player):
+    form = PlayerForm({"name": "Newbie"})
+    assert form.is_valid()
+    other = make_player("newbie")  # another member's form, saved a moment earlier
+
+    assert form.save() == other
+    assert Player.objects.filter(name__iexact="newbie").count() == 1
+
+
+def test_the_player_form_retries_a_slug_taken_meanwhile(monkeypatch):
+    form = PlayerForm({"name": "Sluggy 0?"})
+    assert form.is_valid()
+    take_the_slug_first(monkeypatch, "Sluggy 0!")
+
+    player = form.save()
+
+    assert (player.name, player.slug) == ("Sluggy 0?", "sluggy-0-2")

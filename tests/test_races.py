@@ -20,8 +20,8 @@ from django.urls import reverse
 from ratings import engine
 from ratings.models import AuditEntry, Game, League, Player, System
 from tests import builders
+from tests.builders import T0, Browser, hidden
 from tests.replays import assert_unchanged_by_recompute
-from tests.test_concurrency import T0, Browser, hidden
 from tests.worked_example import SMALL_PAPERS
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,23 +12,39 @@ import gzip
 import io
 import json
 from datetime import UTC, datetime, timedelta
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, ManagementUtility, base, call_command
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from ratings import engine
+from ratings import engine, selectors
 from ratings.algorithms import rayter_format
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.rayter import files as rayter_files
 from ratings.rayter import standings as rayter_standings
 from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
-from tests.builders import score_entries
+from tests.builders import (
+    FORMULAS,
+    HEARTS_FILE,
+    OUT_OF_RANGE,
+    OUT_OF_RANGE_PROBLEMS,
+    T0_2025,
+    ZONES,
+    hearts_games,
+    ratings_of,
+    score_entries,
+    table_counts,
+    write_file,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,8 +73,14 @@ def import_file(path: str, league: str, *args, **options) -> str:
     return run("import_rayter", path, *args, league=league, no_progress=True, **options)
 
 
-def standings_json(slug: str) -> list[dict]:
-    return json.loads(run("standings", slug, format="json"))
+def standings_rows(slug: str) -> list[dict]:
+    """The league's standings as the rayter command has them, unrounded: the rows the
+    ``standings`` command prints as its text table."""
+    league = League.objects.get(slug=slug)
+    return [
+        {"name": row.name, "games": row.games, "rating": row.rating, "change": row.change}
+        for row in selectors.league_standings_rows(league)
+    ]
 
 
 def rounded_rows(rows) -> list[tuple[str, int, int, int]]:
@@ -142,7 +164,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
 
     out = import_file(path, "cli")
 
-    rows = standings_json("cli")
+    rows = standings_rows("cli")
     if parsed.chronological:
         assert "not in time order" not in out
         assert rounded_rows(rows) == cli_rows(record)
@@ -206,7 +228,7 @@ def test_lowscore_file_makes_a_lowscore_league(tmp_path):
 
     league = League.objects.get(slug="hearts")
     assert league.system == System.RAYTER_LOWSCORE
-    assert [row["name"] for row in standings_json("hearts")] == ["a", "b"]
+    assert [row["name"] for row in standings_rows("hearts")] == ["a", "b"]
 
 
 # Refusals: all or nothing ------------------------------------------------------------------------
@@ -358,7 +380,7 @@ def test_bom_crlf_and_non_ascii_names(tmp_path):
 
     import_file(path, "unicode")
 
-    rows = standings_json("unicode")
+    rows = standings_rows("unicode")
     expected = rayter_reference.standings(rayter_format.parse(text))
     assert [(r["name"], r["games"], r["rating"]) for r in rows] == [
         (s.name, s.games, s.rating) for s in expected
@@ -448,7 +470,7 @@ def test_games_in_the_same_minute_keep_file_order(tmp_path):
     import_file(path, "minute")
 
     expected = rayter_reference.standings(rayter_format.parse(text))
-    assert [(r["name"], r["rating"], r["change"]) for r in standings_json("minute")] == [
+    assert [(r["name"], r["rating"], r["change"]) for r in standings_rows("minute")] == [
         (s.name, s.rating, s.change) for s in expected
     ]
 
@@ -480,7 +502,7 @@ def test_importing_more_games_adds_only_the_new_ones(tmp_path):
 
     assert "Games imported: 1 of 2" in out
     assert "line 1: already in the league" in out
-    assert [round(r["rating"]) for r in standings_json("example")] == [1058, 1029, 962, 951]
+    assert [round(r["rating"]) for r in standings_rows("example")] == [1058, 1029, 962, 951]
 
 
 def test_importing_twice_skips_every_game_with_non_ascii_capitals(tmp_path):
@@ -515,7 +537,7 @@ def test_replace_deletes_the_leagues_games_first(tmp_path):
     assert "Deleted first (--replace): 2 games" in out
     league = League.objects.get(slug="example")
     assert Game.objects.filter(league=league).count() == 1
-    rows = standings_json("example")
+    rows = standings_rows("example")
     assert [(r["name"], r["games"]) for r in rows] == [("Maria", 1), ("John", 1)]
     # Players of the deleted games stay in the club, without games in this league.
     assert Standing.objects.get(league=league, player__name="Dahlia").games == 0
@@ -528,7 +550,7 @@ def test_club_names_are_matched_whatever_the_case(tmp_path, make_player):
     out = import_file(path, "example")
 
     assert "New players: 3 (Ahmed, John, Lei)" in out
-    assert "Dahlia" in [r["name"] for r in standings_json("example")]
+    assert "Dahlia" in [r["name"] for r in standings_rows("example")]
 
 
 def test_dry_run_writes_nothing_and_shows_the_standings():
@@ -549,18 +571,6 @@ def test_dry_run_writes_nothing_and_shows_the_standings():
 # Standings formats ------------------------------------------------------------------------------
 
 
-def test_standings_json_and_csv_carry_full_floats(tmp_path):
-    import_file(str(WORKED_EXAMPLE), "example")
-    rows = standings_json("example")
-
-    table = list(csv.reader(io.StringIO(run("standings", "example", format="csv"))))
-
-    assert table[0] == ["name", "games", "rating", "change"]
-    assert [row[0] for row in table[1:]] == ["John", "Dahlia", "Ahmed", "Lei"]
-    assert [float(row[2]) for row in table[1:]] == [r["rating"] for r in rows]
-    assert rows[0]["rating"] != round(rows[0]["rating"])
-
-
 def test_standings_change_is_the_leagues_last_game_only(tmp_path):
     path = write(
         tmp_path,
@@ -569,7 +579,7 @@ def test_standings_change_is_the_leagues_last_game_only(tmp_path):
 
     import_file(path, "example")
 
-    changes = {r["name"]: r["change"] for r in standings_json("example")}
+    changes = {r["name"]: r["change"] for r in standings_rows("example")}
     assert changes["Dahlia"] == changes["Ahmed"] == 0
     assert changes["John"] < 0 < changes["Lei"]
 
@@ -581,7 +591,7 @@ def test_standings_csv_neutralises_formulas(make_league, make_player, record_gam
 
     rows = list(csv.reader(io.StringIO(run("standings", "csv", format="csv"))))
 
-    assert [row[0] for row in rows] == ["name", "ok", "'@a", "'+x", "'-5", "'=cmd"]
+    assert [row[1] for row in rows] == ["name", "ok", "'@a", "'+x", "'-5", "'=cmd"]
 
 
 def test_standings_of_an_unknown_league():
@@ -749,3 +759,180 @@ def test_progress_is_reported_phase_by_phase():
     )
 
     assert phases == [["Reading", 12, 12], ["Checking", 2, 2], ["Rating and saving", 2, 2]]
+
+
+# Replacing a league's games keeps each of them restorable ---------------------------------------
+
+
+def test_a_replace_leaves_a_deletion_entry_per_game_with_the_games_snapshot(
+    hearts_league, importer
+):
+    engine.games_import(league=hearts_league, games=hearts_games(5))
+    snapshots = {g.pk: engine.game_snapshot(g) for g in Game.objects.filter(league=hearts_league)}
+
+    summary = engine.games_import(
+        league=hearts_league,
+        games=hearts_games(2, start=T0_2025 + timedelta(days=9)),
+        replace=True,
+        actor=importer,
+    )
+
+    assert summary.replaced == 5
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league)
+    assert {entry.game_id: entry.before for entry in deletions} == snapshots
+    assert {entry.user for entry in deletions} == {importer}
+    assert Game.objects.filter(league=hearts_league).count() == 2
+
+
+def test_the_replaced_games_come_back_with_restore_deleted_game(hearts_league, admin_client):
+    engine.games_import(league=hearts_league, games=hearts_games(4))
+    before = ratings_of(hearts_league)
+    later = hearts_games(3, start=T0_2025 + timedelta(days=9), names=("Ana", "Ema", "Fica"))
+    engine.games_import(league=hearts_league, games=later, replace=True)
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league)
+
+    response = admin_client.post(
+        reverse("admin:ratings_auditentry_changelist"),
+        {"action": "restore_deleted_games", "_selected_action": [e.pk for e in deletions]},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert Game.objects.filter(league=hearts_league).count() == 4 + 3
+    # The four earlier games are back under their old ids and rated as they were; the three
+    # the replace imported follow them.
+    old_ids = {row[0] for row in before[0]}
+    results, _standings = ratings_of(hearts_league)
+    assert [row for row in results if row[0] in old_ids] == before[0]
+    engine.league_recompute(league=hearts_league)
+    assert ratings_of(hearts_league)[0] == results
+
+
+def test_a_replace_takes_the_same_queries_for_a_few_or_many_games(make_league):
+    """A replace must not read or write per deleted game: 100,000 games would take minutes."""
+    queries = []
+    for count in (200, 400):
+        league = make_league(System.RAYTER_LOWSCORE)
+        engine.games_import(league=league, games=hearts_games(count))
+        with CaptureQueriesContext(connection) as captured:
+            engine.games_import(
+                league=league,
+                games=hearts_games(1, start=T0_2025 + timedelta(days=99)),
+                replace=True,
+            )
+        assert AuditEntry.objects.filter(league=league, action="delete").count() == count
+        queries.append(len(captured))
+
+    assert queries[0] == queries[1]
+
+
+def test_import_rayter_replace_on_the_command_line_is_restorable(hearts_league, tmp_path):
+    engine.games_import(league=hearts_league, games=hearts_games(3))
+    snapshots = {g.pk: engine.game_snapshot(g) for g in Game.objects.filter(league=hearts_league)}
+    path = tmp_path / "hearts.txt"
+    path.write_bytes(HEARTS_FILE)
+    out = StringIO()
+
+    call_command("import_rayter", str(path), "--league", "hearts", "--replace", stdout=out)
+
+    assert "Deleted first (--replace): 3 games, each restorable from the audit trail" in (
+        out.getvalue()
+    )
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league)
+    assert {entry.game_id: entry.before for entry in deletions} == snapshots
+    assert {entry.user for entry in deletions} == {None}
+
+
+# Years the calendar cannot hold, refused on their lines ------------------------------------------
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_import_rayter_refuses_years_1_and_9999_on_every_line_in_any_time_zone(
+    settings, tmp_path, zone
+):
+    settings.TIME_ZONE = zone
+    path = tmp_path / "hearts.txt"
+    path.write_bytes(OUT_OF_RANGE)
+
+    with pytest.raises(CommandError) as refused:
+        call_command("import_rayter", str(path), "--league", "hearts", "--no-progress")
+
+    assert str(refused.value).splitlines()[1:] == OUT_OF_RANGE_PROBLEMS
+    assert not League.objects.exists()
+    assert not Player.objects.exists()
+
+
+def test_a_game_from_the_first_minute_of_1900_in_belgrade_is_imported_and_shown(
+    settings, hearts_league, client
+):
+    """1900-01-01 00:00 in Belgrade is 1899 in UTC: the rule reads the club's own calendar."""
+    settings.TIME_ZONE = "Europe/Belgrade"
+    data = b"score_type lowscore\ngame 1900-01-01 00:00\nAna 1\nEma 2\n"
+
+    done = rayter_files.import_rayter(data=data, league_slug=hearts_league.slug)
+
+    assert done.summary.games == 1
+    game = Game.objects.get()
+    assert timezone.localtime(game.played_at).year == 1900
+    pages = [
+        reverse("ratings:player", args=[Player.objects.get(name="Ana").slug]),
+        reverse("ratings:leaderboard", args=[hearts_league.slug]),
+        reverse("ratings:league_games", args=[hearts_league.slug]),
+        reverse("ratings:game", args=[game.pk]),
+        reverse("ratings:rayter_export", args=[hearts_league.slug]),
+    ]
+    assert [client.get(page).status_code for page in pages] == [200] * len(pages)
+
+
+# Formula names in the standings command ----------------------------------------------------------
+
+
+def test_formula_names_are_neutralised_in_the_standings_command(
+    make_league, make_player, record_game
+):
+    league = make_league(System.RAYTER_HIGHSCORE, name="Rummy", slug="rummy")
+    players = [make_player(name) for name in FORMULAS]
+    record_game(league, players, scores=[4, 3, 2, 1])
+    out = io.StringIO()
+
+    call_command("standings", league.slug, "--format", "csv", stdout=out)
+
+    names = [row["name"] for row in csv.DictReader(io.StringIO(out.getvalue()))]
+    assert sorted(names) == sorted("'" + name for name in FORMULAS)
+
+
+# Hostile files on the command line ---------------------------------------------------------------
+
+
+RAYTER_COMMAND_CASES = [
+    ("binary", b"\x00\x01\x02\xff" * 100),
+    ("not UTF-8", b"game 2026-01-01 20:00\nAnn\xe9 10\nBojan 3\n"),
+    ("not rayter", b"<html><body>hello</body></html>\n"),
+    ("a huge score", b"game 2026-01-01 20:00\nAnna " + b"9" * 40 + b"\nBojan 3\n"),
+    ("a negative time", b"game -2026-01-01 20:00\nAnna 1\nBojan 3\n"),
+    ("a player twice", b"game 2026-01-01 20:00\nAnna 10\nAnna 3\n"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "data"), RAYTER_COMMAND_CASES, ids=[c[0] for c in RAYTER_COMMAND_CASES]
+)
+def test_import_rayter_refuses_hostile_files(tmp_path, hearts_league, case, data):
+    before = table_counts()
+
+    with pytest.raises(CommandError, match="nothing was written"):
+        call_command(
+            "import_rayter",
+            write_file(tmp_path, "f.txt", data),
+            "--league",
+            hearts_league.slug,
+            "--no-progress",
+            stdout=io.StringIO(),
+        )
+
+    assert table_counts() == before
+
+
+def test_import_rayter_refuses_a_missing_file(tmp_path, hearts_league):
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_rayter", str(tmp_path / "nope.txt"), "--league", hearts_league.slug)

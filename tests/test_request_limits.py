@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
+import uuid
 from wsgiref.util import setup_testing_defaults
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.handlers.wsgi import WSGIHandler
 from django.test import Client
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
@@ -20,6 +22,8 @@ from django.urls import reverse
 
 from club.middleware import limit_asgi_body
 from ratings.models import League, Player, System
+from tests.builders import MB, entry_url, table_counts
+from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +206,150 @@ def test_under_asgi_a_body_within_the_limit_goes_through(settings):
     sent, _read = run_asgi(limit_asgi_body(reads_the_whole_body), [], [b"x" * 1000] * 3)
 
     assert sent[0]["status"] == 200
+
+
+# Bodies: too big, too many fields, binary, not UTF-8 ----------------------------------------------
+
+
+def big_form_body(size: int) -> bytes:
+    return (
+        b"note="
+        + b"x" * size
+        + b"&"
+        + "&".join(f"{k}={v}" for k, v in WORKED_EXAMPLE_FORM.items()).encode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "who"),
+    [
+        (lambda friday_league: entry_url(friday_league), "member_user"),
+        (lambda friday_league: reverse("ratings:player_new"), "member_user"),
+        (lambda friday_league: reverse("login"), None),
+        (lambda friday_league: reverse("admin:ratings_game_add"), "admin_user"),
+    ],
+    ids=["entry", "player", "login", "admin"],
+)
+def test_a_ten_megabyte_form_post_is_a_clear_400(request, friday_league, url, who):
+    client = Client()
+    if who:
+        client.force_login(request.getfixturevalue(who))
+    before = table_counts()
+
+    response = client.post(
+        url(friday_league), big_form_body(10 * MB), content_type="application/x-www-form-urlencoded"
+    )
+
+    assert response.status_code == 400
+    assert b"That request could not be read" in response.content
+    assert table_counts() == before
+
+
+def test_a_ten_megabyte_multipart_field_is_a_clear_400(member_client, friday_league):
+    before = table_counts()
+
+    response = member_client.post(
+        entry_url(friday_league), {**WORKED_EXAMPLE_FORM, "note": "x" * (10 * MB)}
+    )
+
+    assert response.status_code == 400
+    assert table_counts() == before
+
+
+def test_a_ten_megabyte_file_sent_to_the_entry_form_is_ignored(member_client, friday_league):
+    before = table_counts()
+    upload = SimpleUploadedFile("paper.bin", b"\x00" * (10 * MB))
+
+    response = member_client.post(
+        entry_url(friday_league), {**WORKED_EXAMPLE_FORM, "paper": upload, "preview": "1"}
+    )
+
+    assert response.status_code == 200
+    assert table_counts() == before
+
+
+def test_thousands_of_fields_are_a_400(member_client, friday_league):
+    body = "&".join(f"f{n}=1" for n in range(5000))
+    before = table_counts()
+
+    response = member_client.post(
+        entry_url(friday_league), body, content_type="application/x-www-form-urlencoded"
+    )
+
+    assert response.status_code == 400
+    assert table_counts() == before
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/octet-stream", bytes(range(256)) * 40),
+        ("application/x-www-form-urlencoded", bytes(range(256)) * 40),
+        ("multipart/form-data; boundary=xyz", b"--xyz\r\n\x00\xff garbage \r\n--xy"),
+        ("multipart/form-data", b"no boundary at all"),
+        ("multipart/form-data; boundary=" + "b" * 200, b"--" + b"b" * 200),
+        ("application/json", b'{"player_0": "Pedja"}'),
+        ("application/x-www-form-urlencoded; charset=no-such-charset", b"player_0=Pedja"),
+    ],
+    ids=[
+        "octet-stream",
+        "binary-form",
+        "broken-multipart",
+        "no-boundary",
+        "long-boundary",
+        "json",
+        "unknown-charset",
+    ],
+)
+def test_binary_and_malformed_bodies_write_nothing(
+    member_client, friday_league, content_type, body
+):
+    before = table_counts()
+
+    # generic() sends the bytes as they are; post() would re-encode them in the charset.
+    response = member_client.generic(
+        "POST", entry_url(friday_league), body, content_type=content_type
+    )
+
+    assert response.status_code in (200, 400)
+    assert table_counts() == before
+
+
+def form_body(player_0: bytes) -> bytes:
+    fields = {**WORKED_EXAMPLE_FORM, "submission_key": str(uuid.uuid4()), "preview": "1"}
+    fields.pop("player_0")
+    return b"player_0=" + player_0 + b"&" + "&".join(f"{k}={v}" for k, v in fields.items()).encode()
+
+
+@pytest.mark.parametrize("name", [b"Ped%FFja", b"Ana%C3%28", b"%ED%A0%80x", b"Ana%C0%AF"])
+def test_a_name_that_is_not_utf8_is_refused(member_client, friday_league, name):
+    before = table_counts()
+
+    response = member_client.generic(
+        "POST",
+        entry_url(friday_league),
+        form_body(name),
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 200
+    assert "could not be read" in " ".join(response.context["form"].errors["player_0"])
+    assert table_counts() == before
+
+
+def test_raw_bytes_that_are_not_utf8_are_read_as_latin_1(member_client, friday_league):
+    """No browser sends them unencoded; Django then reads the whole body as Latin-1.
+
+    "Pedÿja" is close to the club's Pedja: the member confirms a new member."""
+    before = table_counts()
+
+    response = member_client.generic(
+        "POST",
+        entry_url(friday_league),
+        form_body(b"Ped\xffja") + b"&new_player_0=1",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 200
+    assert [row["name"] for row in response.context["preview"]][0] == "Pedÿja"
+    assert table_counts() == before

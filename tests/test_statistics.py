@@ -24,7 +24,7 @@ from ratings import engine, selectors
 from ratings.models import Game, League, Player, Result, System
 from ratings.selectors import statistics
 from ratings.systems import rating_system
-from tests.conftest import T0
+from tests.builders import T0
 
 pytestmark = pytest.mark.django_db
 
@@ -469,7 +469,7 @@ def test_histories_read_every_game_as_the_orm_does(make_league, make_player, rec
             for league_id, rows in history.items()
         } == expected
         assert all(r.played_at.utcoffset() is not None for rows in history.values() for r in rows)
-        lines = statistics.rating_histories([player, ana], leagues)
+        lines = selectors.rating_histories([player, ana], leagues)
         assert {
             league_id: [(league_id, p.game_id, p.played_at, p.rating_before, p.rating_after)
                         for p in points]

@@ -18,9 +18,8 @@ from django.db import connection
 from django.urls import reverse
 
 from ratings.models import ApiToken, Game, Standing, System
-from tests.builders import make_league, make_players
+from tests.builders import Browser, hidden, make_league, make_players
 from tests.replays import assert_unchanged_by_recompute
-from tests.test_concurrency import Browser, hidden
 from tests.worked_example import WORKED_EXAMPLE_FORM, WORKED_EXAMPLE_PAPERS, WORKED_EXAMPLE_PLAYERS
 
 CLIENTS = 8

@@ -18,9 +18,7 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.models import AuditEntry, Game, Result, Standing, System
-from tests.builders import game_post
-from tests.conftest import T0
-from tests.test_admin import formset_errors
+from tests.builders import T0, formset_errors, game_post
 
 WHOLE = "whole numbers of at most 15 digits"
 # (the league's system, two players' scores it refuses, words of the refusal)

@@ -88,14 +88,21 @@ class PrefkoTerms:
     """prefko's working for one game, exactly as the library computes it.
 
     Each of ``d``, ``t``, ``n`` and ``c`` holds the pairs (1, 2), (1, 3), (2, 3) in that order;
-    ``changes`` holds the three rating changes in seating order (negative is an improvement).
+    ``averages`` holds each seat's average of its two pairs' C (negated where the seat is the
+    pair's second: see :data:`CHANGE_FORMULAS`), and ``changes`` those averages rounded: the three
+    rating changes in seating order (negative is an improvement).
     """
 
     d: tuple[float, float, float]
     t: tuple[float, float, float]
     n: tuple[float, float, float]
     c: tuple[float, float, float]
+    averages: tuple[float, float, float]
     changes: tuple[int, int, int]
+
+
+# Each seat's change, as the averages above are worked out.
+CHANGE_FORMULAS = ("(C12 + C13) / 2", "(−C12 + C23) / 2", "(−C13 − C23) / 2")
 
 
 def rating_terms(ratings: Sequence[float], scores: Sequence[float], bula: float) -> PrefkoTerms:
@@ -118,15 +125,17 @@ def rating_terms(ratings: Sequence[float], scores: Sequence[float], bula: float)
     n = _per_pair(lambda i, j: _n_term(s[i], s[j], bula_value))
     # _calculateChanges: C = D + T + N, left to right.
     c12, c13, c23 = (d[k] + t[k] + n[k] for k in range(3))
-    raw = (
-        _mathjs_round((c12 + c13) / 2),
-        _mathjs_round((-c12 + c23) / 2),
-        _mathjs_round((-c13 + -c23) / 2),
-    )
+    averages = ((c12 + c13) / 2, (-c12 + c23) / 2, (-c13 + -c23) / 2)
+    raw = (_mathjs_round(averages[0]), _mathjs_round(averages[1]), _mathjs_round(averages[2]))
     if not all(math.isfinite(value) for value in (*d, *t, c12, c13, c23, *raw)):
         raise ValueError("the ratings, scores or bula are too large to rate this game")
     return PrefkoTerms(
-        d=d, t=t, n=n, c=(c12, c13, c23), changes=(int(raw[0]), int(raw[1]), int(raw[2]))
+        d=d,
+        t=t,
+        n=n,
+        c=(c12, c13, c23),
+        averages=averages,
+        changes=(int(raw[0]), int(raw[1]), int(raw[2])),
     )
 
 

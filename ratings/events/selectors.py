@@ -14,13 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from ratings.algorithms import event_scoring
 from ratings.algorithms.event_scoring import TablePlay
 from ratings.models import Event, EventPlayer, EventRound, EventTable, League, Player, Result
 from ratings.models import TableSeat as TableSeatModel
+from ratings.selectors.sql import count_subquery
 from ratings.systems import rating_system
 
 # The columns of an event game's result that the standings and the pages read.
@@ -213,29 +213,24 @@ def event_standings(event: Event) -> list[StandingRow]:
     return _standings(event, players, rows, names)
 
 
-def event_page(pk: int) -> EventPage:
-    """The event with its players, rounds, tables, seats, results and standings: five queries
-    whatever the number of rounds. Raises Event.DoesNotExist."""
-    event = Event.objects.select_related("league", "organiser").get(pk=pk)
-    players = _players_present(event)
-    names = {p.pk: p for p in players}
-    seats = (
-        TableSeatModel.objects.filter(table__round__event=event)
-        .order_by("table__round__number", "table__number", "seat")
-        .values_list(
-            "table__round_id",
-            "table__round__number",
-            "table__round__method",
-            "table__round__closed_at",
-            "table_id",
-            "table__number",
-            "table__game_id",
-            "table__not_played",
-            "seat",
-            "player_id",
-            "player__name",
-            "player__slug",
-        )
+def _rounds(
+    seats: QuerySet, names: dict[int, PlayerRef]
+) -> tuple[dict[int, RoundView], dict[int, TableView]]:
+    """The rounds of these seats with their tables, and the tables by id, in round, table and
+    seat order: one query. Each seat's player is taken from ``names`` (added there if missing)."""
+    rows = seats.order_by("table__round__number", "table__number", "seat").values_list(
+        "table__round_id",
+        "table__round__number",
+        "table__round__method",
+        "table__round__closed_at",
+        "table_id",
+        "table__number",
+        "table__game_id",
+        "table__not_played",
+        "seat",
+        "player_id",
+        "player__name",
+        "player__slug",
     )
     rounds: dict[int, RoundView] = {}
     tables: dict[int, TableView] = {}
@@ -252,7 +247,7 @@ def event_page(pk: int) -> EventPage:
         player_id,
         name,
         slug,
-    ) in seats:
+    ) in rows:
         if round_id not in rounds:
             rounds[round_id] = RoundView(round_id, number, method, closed_at)
         if table_id not in tables:
@@ -260,6 +255,16 @@ def event_page(pk: int) -> EventPage:
             rounds[round_id].tables.append(tables[table_id])
         player = names.setdefault(player_id, _ref(player_id, name, slug))
         tables[table_id].seats.append(SeatView(seat, player))
+    return rounds, tables
+
+
+def event_page(pk: int) -> EventPage:
+    """The event with its players, rounds, tables, seats, results and standings: five queries
+    whatever the number of rounds. Raises Event.DoesNotExist."""
+    event = Event.objects.select_related("league", "organiser").get(pk=pk)
+    players = _players_present(event)
+    names = {p.pk: p for p in players}
+    rounds, tables = _rounds(TableSeatModel.objects.filter(table__round__event=event), names)
     byes = (
         EventRound.byes.through.objects.filter(eventround__event=event)
         .order_by("player__name")
@@ -355,44 +360,14 @@ def table_seat_names(table: EventTable) -> list[str]:
 def round_cards(event: Event, number: int) -> RoundView:
     """A round's tables and seats, for its printable table cards: one query.
     Raises EventRound.DoesNotExist."""
-    rows = (
-        TableSeatModel.objects.filter(table__round__event=event, table__round__number=number)
-        .order_by("table__number", "seat")
-        .values_list(
-            "table__round_id",
-            "table__round__method",
-            "table__round__closed_at",
-            "table_id",
-            "table__number",
-            "table__game_id",
-            "table__not_played",
-            "seat",
-            "player_id",
-            "player__name",
-            "player__slug",
-        )
-    )
-    view: RoundView | None = None
-    tables: dict[int, TableView] = {}
-    for round_id, method, closed_at, table_id, table_number, game_id, not_played, *rest in rows:
-        if view is None:
-            view = RoundView(round_id, number, method, closed_at)
-        if table_id not in tables:
-            tables[table_id] = TableView(table_id, table_number, game_id, not_played)
-            view.tables.append(tables[table_id])
-        seat, *player = rest
-        tables[table_id].seats.append(SeatView(seat, _ref(*player)))
-    if view is None:
+    seats = TableSeatModel.objects.filter(table__round__event=event, table__round__number=number)
+    rounds, _ = _rounds(seats, {})
+    if not rounds:
         raise EventRound.DoesNotExist
-    return view
+    return next(iter(rounds.values()))
 
 
 # Lists --------------------------------------------------------------------------------------------
-
-
-def _count(queryset: QuerySet, group_by: str) -> Coalesce:
-    counted = queryset.order_by().values(group_by).annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
 def league_events(league: League) -> QuerySet[Event]:
@@ -401,8 +376,8 @@ def league_events(league: League) -> QuerySet[Event]:
     return (
         Event.objects.filter(league=league)
         .annotate(
-            player_count=_count(EventPlayer.objects.filter(event=OuterRef("pk")), "event"),
-            round_count=_count(EventRound.objects.filter(event=OuterRef("pk")), "event"),
+            player_count=count_subquery(EventPlayer.objects.filter(event=OuterRef("pk")), "event"),
+            round_count=count_subquery(EventRound.objects.filter(event=OuterRef("pk")), "event"),
         )
         .order_by("-starts_at", "-pk")
     )

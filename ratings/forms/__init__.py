@@ -24,6 +24,7 @@ from ratings.forms.players import (
     accept_new_name,
     check_birth_date,
     find_player,
+    with_chosen_player,
 )
 
 __all__ = [
@@ -41,4 +42,5 @@ __all__ = [
     "find_player",
     "game_form_class",
     "signed_number_attrs",
+    "with_chosen_player",
 ]

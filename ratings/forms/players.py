@@ -170,6 +170,21 @@ def accept_new_name(form: forms.Form, seat: int, name: str, club: NameIndex) -> 
     return confirmed
 
 
+def with_chosen_player(data):
+    """The form's data with a suggested player put in their seat, when a "Did you mean …?"
+    button sent it (``use_player_<seat>``); choosing is never saving, so it shows the preview."""
+    chosen = [key for key in data if key.startswith("use_player_")]
+    if not chosen:
+        return data
+    seat = chosen[0].removeprefix("use_player_")
+    data = data.copy()
+    if seat.isdigit():
+        data[f"player_{seat}"] = data[chosen[0]]
+        data.pop(f"new_player_{seat}", None)
+    data.pop("save", None)
+    return data
+
+
 # Picking a player by part of the name ---------------------------------------------------------
 
 # How many players a name that fits several lists.

@@ -1,5 +1,6 @@
-"""Rayter files out: a league's standings as the ``rayter`` command prints them (text, JSON,
-CSV) and its games as a rayter file.
+"""Rayter files out: a league's standings as the ``rayter`` command prints them (its text table)
+and its games as a rayter file. (The standings as CSV or JSON are the leaderboard's export,
+:mod:`ratings.exports`.)
 
 The ``standings`` and ``export_rayter`` commands and the download page come through here. The rows
 are :func:`ratings.selectors.league_standings_rows`; names are written the way
@@ -9,16 +10,12 @@ format is :mod:`ratings.algorithms.rayter_format`'s.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
-import json
 from collections.abc import Iterable, Sequence
 
 from django.utils import timezone
 
 from ratings.algorithms import rayter, rayter_format
-from ratings.formatting import spreadsheet_text
 from ratings.models import League, Result
 from ratings.rayter.files import rayter_name
 from ratings.selectors import Status
@@ -56,51 +53,6 @@ def standings_text(
             line += f"   {row.status.label}"
         lines.append(line)
     return "\n".join(lines) + "\n"
-
-
-STATUS_COLUMNS = ("provisional", "inactive")
-
-
-def _status_fields(row, status: bool) -> dict:
-    if not status:
-        return {}
-    return {
-        "provisional": row.status == Status.PROVISIONAL,
-        "inactive": row.status == Status.INACTIVE,
-    }
-
-
-def standings_json(rows: Sequence[rayter.Standing], *, status: bool = False) -> str:
-    """The standings as a JSON list of {name, games, rating, change}, ratings unrounded (with
-    ``status``, also whether each is provisional or inactive)."""
-    return (
-        json.dumps(
-            [
-                {
-                    "name": r.name,
-                    "games": r.games,
-                    "rating": r.rating,
-                    "change": r.change,
-                    **_status_fields(r, status),
-                }
-                for r in rows
-            ],
-            ensure_ascii=False,
-            indent=1,
-        )
-        + "\n"
-    )
-
-
-def standings_csv(rows: Sequence[rayter.Standing], *, status: bool = False) -> str:
-    """The standings as CSV with a header row; names cannot run as spreadsheet formulas."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["name", "games", "rating", "change", *(STATUS_COLUMNS if status else ())])
-    for row in rows:
-        extra = _status_fields(row, status).values()
-        writer.writerow([spreadsheet_text(row.name), row.games, row.rating, row.change, *extra])
-    return out.getvalue()
 
 
 # Exporting -------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ player's history (the view tests pin the counts), so they use subqueries, window
 (``from ratings import selectors; selectors.league_games(...)``).
 """
 
-from ratings.selectors import statistics
+from ratings.selectors import sql, statistics
 from ratings.selectors.games import game_detail, games_with_seats, league_games
 from ratings.selectors.leagues import (
     LeagueStanding,
@@ -30,6 +30,7 @@ from ratings.selectors.players import (
     player_history,
     player_standings,
     players_directory,
+    rating_histories,
 )
 from ratings.selectors.seasons import (
     SeasonOrder,
@@ -59,6 +60,8 @@ __all__ = [
     "player_history",
     "player_standings",
     "players_directory",
+    "rating_histories",
     "season_standings",
+    "sql",
     "statistics",
 ]

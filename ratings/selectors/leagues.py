@@ -9,10 +9,8 @@ from operator import gt, lt
 
 from django.db.models import (
     Case,
-    Count,
     F,
     IntegerChoices,
-    IntegerField,
     Max,
     OuterRef,
     QuerySet,
@@ -21,18 +19,12 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.functions import Coalesce, Rank
+from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import rayter
 from ratings.models import Game, League, Result, Standing
-
-
-def _count(queryset: QuerySet, group_by: str) -> Subquery:
-    """A correlated COUNT(*) subquery: ``queryset`` already filtered on an OuterRef."""
-    counted = queryset.order_by().values(group_by).annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
-
+from ratings.selectors.sql import count_subquery
 
 # Leagues ----------------------------------------------------------------------------------------
 
@@ -49,8 +41,8 @@ def leagues_overview() -> QuerySet[League]:
         .values("last")
     )
     return League.objects.annotate(
-        player_count=_count(players, "league"),
-        game_count=_count(games, "league"),
+        player_count=count_subquery(players, "league"),
+        game_count=count_subquery(games, "league"),
         last_played_at=Subquery(last_game),
     ).order_by("name")
 
@@ -66,12 +58,13 @@ class Status(IntegerChoices):
     INACTIVE = 2, _("inactive")
 
 
-_COMPARE = {"lt": lt, "gt": gt}
+# A rule's lookup as a comparison in Python (the player page decides a status per standing).
+COMPARE_LOOKUP = {"lt": lt, "gt": gt}
 # The lookup that holds when a rule's does not (the rule's fields are never null here).
-_NOT = {"lt": "gte", "gt": "lte"}
+OPPOSITE_LOOKUP = {"lt": "gte", "gt": "lte"}
 
 
-def _status_rules(
+def status_rules(
     league: League, now: datetime | None = None
 ) -> list[tuple[str, object, Status, str]]:
     """What keeps a player off the league's ranking, in the order it is decided: each rule a
@@ -106,7 +99,7 @@ def league_standings(
     standings = Standing.objects.leaderboard(league)
     if min_games:
         standings = standings.filter(games__gte=min_games)
-    rules = _status_rules(league)
+    rules = status_rules(league)
     whens = [
         When(**{f"{field}__{lookup}": bound}, then=Value(status))
         for field, bound, status, lookup in rules
@@ -114,7 +107,7 @@ def league_standings(
     if not show_inactive:
         for field, bound, status, lookup in rules:
             if status == Status.INACTIVE:
-                standings = standings.filter(**{f"{field}__{_NOT[lookup]}": bound})
+                standings = standings.filter(**{f"{field}__{OPPOSITE_LOOKUP[lookup]}": bound})
     status = Case(*whens, default=Value(Status.RANKED)) if whens else Value(Status.RANKED)
     best_first = league.rating_system.best_first()
     return (

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from ratings.models import Player, Result, Standing
 from ratings.names import close_matches, name_keys
-from ratings.selectors import statistics
-from ratings.selectors.leagues import _COMPARE, _NOT, Status, _status_rules
+from ratings.selectors import sql
+from ratings.selectors.leagues import COMPARE_LOOKUP, OPPOSITE_LOOKUP, Status, status_rules
 
 # A typed name this long or longer also finds names a typo away (ratings.names allows no edit
 # in a shorter one, so looking would cost a query for nothing).
@@ -90,12 +90,12 @@ def player_standings(slug: str) -> list[Standing]:
     )
     counts = {}
     for standing in standings:
-        rules = _status_rules(standing.league, now)
+        rules = status_rules(standing.league, now)
         standing.status = next(
             (
                 status
                 for field, bound, status, lookup in rules
-                if _COMPARE[lookup](getattr(standing, field), bound)
+                if COMPARE_LOOKUP[lookup](getattr(standing, field), bound)
             ),
             Status.RANKED,
         )
@@ -107,7 +107,7 @@ def player_standings(slug: str) -> list[Standing]:
                 & standing.league.rating_system.better("rating", standing.rating)
                 & Q(
                     *(
-                        Q(**{f"{field}__{_NOT[lookup]}": bound})
+                        Q(**{f"{field}__{OPPOSITE_LOOKUP[lookup]}": bound})
                         for field, bound, _s, lookup in rules
                     )
                 ),
@@ -137,26 +137,46 @@ class HistoryRow:
         return self.rating_after - self.rating_before
 
 
-def player_history(player: Player) -> dict[int, list[HistoryRow]]:
-    """Every game the player played, oldest first, grouped by league id: one query.
+def rating_histories(
+    players: Iterable[Player], league_ids: Iterable[int] | None = None
+) -> dict[tuple[int, int], list[HistoryRow]]:
+    """Every game of these players, oldest first, by (league id, player id): in the given
+    leagues, or in all. One query, for the player page's history and chart and for head to head's.
 
     Plain rows rather than model instances, and SQL rather than the ORM: a player with thousands
     of games needs all of them for the chart, and building that many objects, or converting that
     many times row by row as the ORM does on SQLite, would dominate the page's time.
     """
-    sql = f"""
-        SELECT g.league_id, r.game_id, {statistics.played_at_sql("g.played_at")}, r.score,
+    histories: dict[tuple[int, int], list[HistoryRow]] = defaultdict(list)
+    player_ids = [player.pk for player in players]
+    conditions, params = [f"r.player_id IN ({', '.join(['%s'] * len(player_ids))})"], player_ids
+    if league_ids is not None:
+        league_ids = list(league_ids)
+        conditions.append(f"g.league_id IN ({', '.join(['%s'] * len(league_ids))})")
+        params = [*params, *league_ids]
+        if not league_ids:
+            return histories
+    if not player_ids:
+        return histories
+    query = f"""
+        SELECT g.league_id, r.player_id, r.game_id, {sql.played_at_sql("g.played_at")}, r.score,
                r.rating_before, r.rating_after
-        FROM {statistics.RESULT} r
-        JOIN {statistics.GAME} g ON g.id = r.game_id
-        WHERE r.player_id = %s
+        FROM {sql.RESULT} r
+        JOIN {sql.GAME} g ON g.id = r.game_id
+        WHERE {" AND ".join(conditions)}
         ORDER BY g.played_at, r.game_id
     """
-    moment = statistics.moment_reader()
-    history: dict[int, list[HistoryRow]] = defaultdict(list)
-    for league_id, game_id, played_at, *numbers in statistics.sql_rows(sql, [player.pk]):
-        history[league_id].append(HistoryRow(league_id, game_id, moment(played_at), *numbers))
-    return history
+    moment = sql.moment_reader()
+    for league_id, player_id, game_id, played_at, *numbers in sql.sql_rows(query, params):
+        histories[league_id, player_id].append(
+            HistoryRow(league_id, game_id, moment(played_at), *numbers)
+        )
+    return histories
+
+
+def player_history(player: Player) -> dict[int, list[HistoryRow]]:
+    """Every game the player played, oldest first, by league id (:func:`rating_histories`)."""
+    return {league_id: rows for (league_id, _), rows in rating_histories([player]).items()}
 
 
 def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, list[Player]]:

@@ -17,8 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Game, League
-from ratings.selectors import statistics
+from ratings.selectors import sql
 from ratings.selectors.leagues import Status
+from ratings.selectors.statistics import FirstPlaces
 
 
 class SeasonOrder(TextChoices):
@@ -71,7 +72,7 @@ def _new_year(year: int) -> datetime:
 
 
 @dataclass(frozen=True, slots=True)
-class SeasonRow:
+class SeasonRow(FirstPlaces):
     """A player's season: see :func:`season_standings`."""
 
     rank: int
@@ -86,11 +87,6 @@ class SeasonRow:
     shared_first_places: int
     status: int = 0  # Status.RANKED, or PROVISIONAL: listed after the ranked, without a rank
 
-    @property
-    def wins(self) -> int:
-        """First places not shared: wins, in a league of two-player games."""
-        return self.first_places - self.shared_first_places
-
 
 def season_standings(
     league: League,
@@ -103,7 +99,7 @@ def season_standings(
     """The players who played in the league from ``start`` to before ``end`` (either open), best
     first: their games in the period, their rating at its end (after their last game in it) and
     its change over it (from before their first game in it), their average score and their
-    first places (see :mod:`ratings.selectors.statistics` for places), ranked by ``by`` in the
+    first places (see :mod:`ratings.selectors.sql` for places), ranked by ``by`` in the
     league's direction (equal values share a rank). Optionally only players with ``min_games`` or
     more.
 
@@ -121,7 +117,7 @@ def season_standings(
         if bound is not None:
             conditions.append(f"g.played_at {operator} %s")
             params.append(connection.ops.adapt_datetimefield_value(bound))
-    best_score_first = "ASC" if league.rating_system.lower_score_is_better else "DESC"
+    place = sql.place_window_sql("r.score", sql.code_sql(league.system), "r.game_id")
     direction = "ASC" if league.lower_is_better else "DESC"
     ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
     # The provisional rule counts every game of the league up to the period's end.
@@ -132,14 +128,13 @@ def season_standings(
     # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
     # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
     # up only for first places.
-    sql = f"""
+    query = f"""
         WITH seats AS (
             SELECT r.player_id, r.game_id, g.played_at, r.score, r.rating_before,
                    r.rating_after,
-                   RANK() OVER (PARTITION BY r.game_id ORDER BY r.score {best_score_first})
-                       AS place
-            FROM {statistics.GAME} g
-            JOIN {statistics.RESULT} r ON r.game_id = g.id
+                   {place} AS place
+            FROM {sql.GAME} g
+            JOIN {sql.RESULT} r ON r.game_id = g.id
             WHERE {" AND ".join(conditions)}
         ),
         numbered AS (
@@ -155,7 +150,7 @@ def season_standings(
                    AVG(score) AS average_score,
                    SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
                    SUM(
-                       CASE WHEN place = 1 AND {statistics.tied_sql("numbered")} THEN 1 ELSE 0 END
+                       CASE WHEN place = 1 AND {sql.tied_sql("numbered")} THEN 1 ELSE 0 END
                    ) AS shared
             FROM numbered
             GROUP BY player_id
@@ -163,8 +158,8 @@ def season_standings(
         ),
         career AS (
             SELECT r.player_id, COUNT(*) AS career_games
-            FROM {statistics.GAME} g
-            JOIN {statistics.RESULT} r ON r.game_id = g.id
+            FROM {sql.GAME} g
+            JOIN {sql.RESULT} r ON r.game_id = g.id
             WHERE {" AND ".join(career_conditions)}
                   AND r.player_id IN (SELECT player_id FROM players)
             GROUP BY r.player_id
@@ -180,12 +175,10 @@ def season_standings(
                statused.player_id, p.name, p.slug, games, rating, rating - rating_before,
                average_score, first_places, shared, status
         FROM statused
-        JOIN {statistics.PLAYER} p ON p.id = statused.player_id
+        JOIN {sql.PLAYER} p ON p.id = statused.player_id
         ORDER BY status, rank, p.name, p.id
     """
-    rows = statistics.sql_rows(
-        sql, [*params, min_games or 1, *career_params, league.provisional_until]
-    )
+    rows = sql.sql_rows(query, [*params, min_games or 1, *career_params, league.provisional_until])
     return [
         SeasonRow(
             int(rank),

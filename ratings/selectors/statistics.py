@@ -3,17 +3,11 @@
 Everything is computed by the database, each group of statistics in one query whatever the length
 of the history or the number of leagues (the page tests pin the counts), and nothing here writes.
 
-A player's **place** in a game is 1 + the number of seats with a strictly better score, so ties
-share a place; which score is better is the league's rating system's (``lower_score_is_better``:
-the lowest Preferans final score wins, the highest head-to-head score is a win). A **first place**
-is place 1, shared or not; in a game of two (``wins_draws_losses``) a first place alone is a win
-and a shared one a draw. One player **finished ahead** of another when their place is better.
-
-The queries are SQL rather than the ORM because they aggregate over window functions
+Places, first places and finishing ahead are defined once, in :mod:`ratings.selectors.sql`,
+with the league's direction as CASE expressions (so one query covers leagues of either
+direction). The queries are SQL rather than the ORM because they aggregate over window functions
 (ROW_NUMBER over a player's games, RANK over each game's seats), which Django's ORM cannot group
-by; they run unchanged on SQLite and PostgreSQL. The systems' directions come from
-:mod:`ratings.systems`, written into the SQL as CASE expressions over ``league.system``, so one
-query covers leagues of either direction.
+by; they run unchanged on SQLite and PostgreSQL.
 
 What they cost decides their shape (``bench/run.py`` measures a player with 4,000 games): a
 player's places are counted by joining each of their results to the other seats of its game
@@ -25,70 +19,42 @@ has no index and grows with the square of the history. Where a whole league's pe
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection
 from django.utils import timezone
 
-from ratings.models import Game, League, Player, Result
-from ratings.systems import SYSTEMS
+from ratings.models import Player
+from ratings.selectors.sql import (
+    GAME,
+    LEAGUE,
+    PLAYER,
+    RESULT,
+    ahead_sql,
+    moment_reader,
+    place_sql,
+    played_at_sql,
+    rating_key,
+    score_key,
+    sql_rows,
+)
 
 # "Games in the last 30 days" on the player page.
 RECENT_DAYS = 30
 # How many opponents, and third players at the table, a league's statistics name.
 MOST_MET = 5
 
-RESULT, GAME, LEAGUE, PLAYER = (m._meta.db_table for m in (Result, Game, League, Player))
-
-
-def _codes(*, scores: bool) -> str:
-    """The codes of the systems where a lower score (or rating) is better, as an SQL list.
-
-    Written into the SQL rather than passed as parameters: they are our own constants, and the
-    same list appears in several window clauses of one statement.
-    """
-    codes = [
-        system.code
-        for system in SYSTEMS.values()
-        if (system.lower_score_is_better if scores else system.lower_is_better)
-    ]
-    assert all(re.fullmatch(r"[a-z_]+", code) for code in codes)
-    return ", ".join(f"'{code}'" for code in codes) or "NULL"
-
-
-def _score_key(score: str, system: str) -> str:
-    """SQL for a number that is lower for a better game score, in the league's direction."""
-    return f"(CASE WHEN {system} IN ({_codes(scores=True)}) THEN {score} ELSE -({score}) END)"
-
-
-def _rating_key(rating: str, system: str) -> str:
-    """SQL for a number that is lower for a better rating (or change), in the league's direction."""
-    return f"(CASE WHEN {system} IN ({_codes(scores=False)}) THEN {rating} ELSE -({rating}) END)"
-
-
-def tied_sql(seat: str) -> str:
-    """SQL that is true when another seat of ``seat``'s game has the same score (for a first
-    place: a shared one)."""
-    return f"""EXISTS (
-        SELECT 1 FROM {RESULT} o
-        WHERE o.game_id = {seat}.game_id AND o.score = {seat}.score
-          AND o.player_id <> {seat}.player_id
-    )"""
-
 
 def _player_games_sql() -> str:
     """SQL for a CTE: each of one player's results (the parameter is their id) with its game's
     league, system and time, its ``place`` and ``same_score`` (how many seats of the game scored
     the same, the player's included): their game's seats joined and counted."""
-    mine, other = _score_key("r.score", "l.system"), _score_key("o.score", "l.system")
     return f"""
         SELECT g.league_id, r.game_id, g.played_at, l.system, r.score, r.rating_before,
                r.rating_after,
-               1 + SUM(CASE WHEN {other} < {mine} THEN 1 ELSE 0 END) AS place,
+               {place_sql("r.score", "o.score", "l.system")} AS place,
                SUM(CASE WHEN o.score = r.score THEN 1 ELSE 0 END) AS same_score
         FROM {RESULT} r
         JOIN {GAME} g ON g.id = r.game_id
@@ -97,38 +63,6 @@ def _player_games_sql() -> str:
         WHERE r.player_id = %s
         GROUP BY r.id, g.id, l.id
     """
-
-
-def played_at_sql(column: str) -> str:
-    """SQL that reads a datetime column (``g.played_at``) for :func:`moment_reader`: as its
-    stored text on SQLite, the column itself elsewhere.
-
-    Read plainly, SQLite's column goes through the sqlite3 module's converter for its declared
-    type (a regular expression), then Django's a row; as text, ``datetime.fromisoformat`` (in C)
-    reads it at once.
-    """
-    return f"CAST({column} AS TEXT)" if connection.vendor == "sqlite" else column
-
-
-def moment_reader() -> Callable[[str | datetime], datetime]:
-    """A function that reads a datetime given by SQL without the ORM as the ORM gives it (aware):
-    SQLite gives text (see :func:`played_at_sql`) or a naive datetime in the connection's zone,
-    PostgreSQL an aware datetime. (The zone is looked up once: through Django's connection
-    proxy, a lookup costs more than reading the time.)"""
-    zone = connection.timezone
-
-    def moment(value: str | datetime) -> datetime:
-        if isinstance(value, str):
-            value = datetime.fromisoformat(value)
-        return value.replace(tzinfo=zone) if value.tzinfo is None else value
-
-    return moment
-
-
-def sql_rows(sql: str, params) -> list[tuple]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 # A player's statistics --------------------------------------------------------------------------
@@ -143,8 +77,22 @@ class Moment:
     value: float
 
 
+class FirstPlaces:
+    """What ``first_places`` and ``shared_first_places`` give: in a game of two, a first place
+    alone is a win and a shared one a draw (for a season's row and a league's statistics)."""
+
+    __slots__ = ()
+    first_places: int
+    shared_first_places: int
+
+    @property
+    def wins(self) -> int:
+        """First places not shared: wins, in a league of two-player games."""
+        return self.first_places - self.shared_first_places
+
+
 @dataclass(frozen=True, slots=True)
-class LeagueStatistics:
+class LeagueStatistics(FirstPlaces):
     """A player's statistics in one league (see the module docstring for places)."""
 
     league_id: int
@@ -165,10 +113,6 @@ class LeagueStatistics:
     # was not a first place), and the longest.
     current_streak: int
     longest_streak: int
-
-    @property
-    def wins(self) -> int:
-        return self.first_places - self.shared_first_places
 
     @property
     def draws(self) -> int:
@@ -197,9 +141,9 @@ def player_statistics(
         mine AS (
             SELECT league_id, game_id, played_at, score, place, same_score, rating_after,
                    CASE WHEN place = 1 THEN 1 ELSE 0 END AS is_first,
-                   {_rating_key("rating_after", "system")} AS rating_key,
-                   {_score_key("score", "system")} AS score_key,
-                   {_rating_key("rating_after - rating_before", "system")} AS change_key,
+                   {rating_key("rating_after", "system")} AS rating_key,
+                   {score_key("score", "system")} AS score_key,
+                   {rating_key("rating_after - rating_before", "system")} AS change_key,
                    ROW_NUMBER() OVER (PARTITION BY league_id ORDER BY played_at, game_id) AS n
             FROM games
         ),
@@ -328,14 +272,15 @@ class OpponentRecord:
 def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list[OpponentRecord]]:
     """The ``limit`` players the player met most often in each league, most games first (then by
     name), each with the player's record against them, by league id: one query."""
-    mine, other = _score_key("r.score", "l.system"), _score_key("o.score", "l.system")
+    ahead = ahead_sql("r.score", "o.score", "l.system")
+    behind = ahead_sql("o.score", "r.score", "l.system")
     sql = f"""
         WITH pairs AS (
             SELECT g.league_id, o.player_id,
                    COUNT(*) AS games,
-                   SUM(CASE WHEN {mine} < {other} THEN 1 ELSE 0 END) AS ahead,
+                   SUM(CASE WHEN {ahead} THEN 1 ELSE 0 END) AS ahead,
                    SUM(CASE WHEN r.score = o.score THEN 1 ELSE 0 END) AS level,
-                   SUM(CASE WHEN {mine} > {other} THEN 1 ELSE 0 END) AS behind
+                   SUM(CASE WHEN {behind} THEN 1 ELSE 0 END) AS behind
             FROM {RESULT} r
             JOIN {RESULT} o ON o.game_id = r.game_id AND o.player_id <> r.player_id
             JOIN {GAME} g ON g.id = r.game_id
@@ -394,12 +339,13 @@ def head_to_head(a: Player, b: Player) -> dict[int, PairRecord]:
 
     No window here: of two seats of one game, the one with the better score has the better place.
     """
-    a_key, b_key = _score_key("a.score", "l.system"), _score_key("b.score", "l.system")
+    a_ahead = ahead_sql("a.score", "b.score", "l.system")
+    b_ahead = ahead_sql("b.score", "a.score", "l.system")
     sql = f"""
         SELECT g.league_id,
                COUNT(*),
-               SUM(CASE WHEN {a_key} < {b_key} THEN 1 ELSE 0 END),
-               SUM(CASE WHEN {a_key} > {b_key} THEN 1 ELSE 0 END),
+               SUM(CASE WHEN {a_ahead} THEN 1 ELSE 0 END),
+               SUM(CASE WHEN {b_ahead} THEN 1 ELSE 0 END),
                SUM(CASE WHEN a.score = b.score THEN 1 ELSE 0 END),
                SUM(a.score),
                SUM(b.score)
@@ -505,39 +451,3 @@ def head_to_head_companions(
     for league_id, player_id, name, slug, games in sql_rows(sql, [b.pk, a.pk, b.pk, a.pk, limit]):
         companions[league_id].append(Companion(league_id, player_id, name, slug, int(games)))
     return companions
-
-
-@dataclass(frozen=True, slots=True)
-class RatingPoint:
-    """A player's rating after one of their games, for a chart."""
-
-    game_id: int
-    played_at: datetime
-    rating_before: float
-    rating_after: float
-
-    @property
-    def change(self) -> float:
-        return self.rating_after - self.rating_before
-
-
-def rating_histories(players: list[Player], league_ids) -> dict[tuple[int, int], list[RatingPoint]]:
-    """Each player's rating after every game in the given leagues, oldest first, by (league id,
-    player id): one query (plain tuples, as the player page's history: there may be thousands)."""
-    histories: dict[tuple[int, int], list[RatingPoint]] = defaultdict(list)
-    player_ids, league_ids = [player.pk for player in players], list(league_ids)
-    if not player_ids or not league_ids:
-        return histories
-    sql = f"""
-        SELECT g.league_id, r.player_id, r.game_id, {played_at_sql("g.played_at")},
-               r.rating_before, r.rating_after
-        FROM {RESULT} r
-        JOIN {GAME} g ON g.id = r.game_id
-        WHERE r.player_id IN ({", ".join(["%s"] * len(player_ids))})
-          AND g.league_id IN ({", ".join(["%s"] * len(league_ids))})
-        ORDER BY g.played_at, r.game_id
-    """
-    moment = moment_reader()
-    for league_id, player_id, game_id, at, *ratings in sql_rows(sql, player_ids + league_ids):
-        histories[league_id, player_id].append(RatingPoint(game_id, moment(at), *ratings))
-    return histories

@@ -12,8 +12,7 @@ from ratings import engine
 from ratings.access import get_league_for_entry, get_table_for_entry
 from ratings.chances import chances_before
 from ratings.events.services import table_refusal
-from ratings.forms import PlayerForm
-from ratings.forms.games import ScoredGameForm, game_form_class
+from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
 from ratings.models import EventTable, Game, Player
 
 
@@ -53,7 +52,7 @@ def game_new(request, slug: str):
     preview = None
     changed_since_preview = False
     if request.method == "POST":
-        data = _with_chosen_player(request.POST)
+        data = with_chosen_player(request.POST)
         form = form_class(data, league=league, **kwargs)
         if form.is_valid():
             try:
@@ -101,21 +100,6 @@ def game_new(request, slug: str):
 def _saved_already(form) -> Game | None:
     """The game this form's submission already recorded, if any (its one-time key)."""
     return Game.objects.filter(submission_key=form.cleaned_data["submission_key"]).first()
-
-
-def _with_chosen_player(data):
-    """The form's data with a suggested player put in their seat, when a "Did you mean …?"
-    button sent it (``use_player_<seat>``); choosing is never saving, so it shows the preview."""
-    chosen = [key for key in data if key.startswith("use_player_")]
-    if not chosen:
-        return data
-    seat = chosen[0].removeprefix("use_player_")
-    data = data.copy()
-    if seat.isdigit():
-        data[f"player_{seat}"] = data[chosen[0]]
-        data.pop(f"new_player_{seat}", None)
-    data.pop("save", None)
-    return data
 
 
 def _preview(form, prepared) -> list[dict]:

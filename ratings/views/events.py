@@ -32,10 +32,10 @@ from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
 from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
+from ratings.forms import with_chosen_player
 from ratings.models import Event, EventRound, EventTable, League, Player
 from ratings.page_cache import cached_page
-from ratings.views.entry import _with_chosen_player
-from ratings.views.pages import PAGINATION
+from ratings.pagination import PAGINATION
 
 
 def _rows(request: HttpRequest, default: int) -> int:
@@ -67,7 +67,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_league_for_events(request, slug)
     rows = _rows(request, PLAYER_ROWS)
     if request.method == "POST":
-        data = _with_chosen_player(request.POST)
+        data = with_chosen_player(request.POST)
         form = EventForm(data, league=league, rows=rows)
         if form.is_valid() and not _chose_a_player(request.POST):
             event = form.save(organiser=request.user)
@@ -261,7 +261,7 @@ def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return redirect(get_object_or_404(Event, pk=pk))
     event = get_event_to_run(request, pk)
-    form = LatePlayersForm(_with_chosen_player(request.POST))
+    form = LatePlayersForm(with_chosen_player(request.POST))
     if not form.is_valid():
         page = selectors.event_page(pk)
         return _event_page(request, page, late_form=form)

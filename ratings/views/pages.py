@@ -6,79 +6,41 @@ however big the league or the player's history (pinned in ``tests/views/test_pag
 
 from __future__ import annotations
 
-import csv
-import re
 from dataclasses import dataclass
 
 from django import forms
-from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.core.paginator import EmptyPage, PageNotAnInteger
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
-from django_tables2 import LazyPaginator, RequestConfig
+from django_tables2 import RequestConfig
 
-from ratings import selectors
+from ratings import exports, selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
-from ratings.algorithms import preferans
-from ratings.charts import ChartPoint, ChartSeries, point_title, rating_history_chart
+from ratings.charts import history_series, rating_history_chart
 from ratings.events import selectors as event_selectors
 from ratings.events import tonight
-from ratings.formatting import change_html, decimal_text, machine_number, spreadsheet_text
-from ratings.forms import find_player, periods
-from ratings.links import url_maker
-from ratings.models import Game, League, Player, PlayerAlias, Result, Standing
+from ratings.forms import find_player, periods, reports
+from ratings.models import Game, League, Player, PlayerAlias, Standing
 from ratings.page_cache import cached_page
+from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
     LeagueGamesTable,
     PlayerGamesTable,
-    PrefkoTermsTable,
     SeasonTable,
     StatisticsPanel,
+    explain_prefko_terms,
     statistics_panels,
 )
-from ratings.views import reports
 
-PER_PAGE = 50
 # The league page lists its latest events; the events page lists them all.
 LATEST_EVENTS = 5
 EXPORT_FORMATS = ("csv", "json")
-EXPORT_COLUMNS = (
-    *("rank", "name", "rating", "games", "last_change", "last_played"),
-    *("provisional", "inactive"),
-)
-# A period's table (a season or dates): the rating at its end and the change over it.
-SEASON_EXPORT_COLUMNS = (
-    *("rank", "name", "games", "rating", "change", "average_score"),
-    *("first_places", "shared_first_places", "provisional"),
-)
-
-
-class FixedPaginator(Paginator):
-    """Pages of PER_PAGE rows, whatever ``?per_page=`` says: django-tables2 reads that from the
-    request, and a visitor's -1 would crash the page while 10**9 would load a whole league."""
-
-    def __init__(self, object_list, per_page, *args, **kwargs):
-        super().__init__(object_list, PER_PAGE, *args, **kwargs)
-
-
-PAGINATION = {"per_page": PER_PAGE, "paginator_class": FixedPaginator}
-
-
-class FixedLazyPaginator(LazyPaginator):
-    """Pages of PER_PAGE rows found without counting them all: a page fetches one row more to
-    know whether another follows. Counting a 200,000-game league took longer than its page."""
-
-    def __init__(self, object_list, per_page, *args, **kwargs):
-        super().__init__(object_list, PER_PAGE, *args, **kwargs)
-
-
-UNCOUNTED_PAGINATION = {"per_page": PER_PAGE, "paginator_class": FixedLazyPaginator}
 
 
 class MinGamesForm(forms.Form):
@@ -210,19 +172,6 @@ def _export_query(filters: dict, period: periods.Period | None = None) -> str:
     return urlencode(query)
 
 
-def _export_number(value: float | None, league: League) -> float | int | None:
-    """A number for the export: whole for whole-number systems, else two decimals, rounded as
-    the pages round (half away from zero), still a number for the tools that read the file."""
-    return machine_number(value, 0 if league.integer_ratings else 2)
-
-
-def _export_filename(league: League, fmt: str, period: periods.Period | None = None) -> str:
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", league.slug).strip("-") or "league"
-    if period is not None:
-        stem = f"{stem}-{period.slug}"
-    return f"{stem}-standings.{fmt}"
-
-
 @require_safe
 @club_readable
 def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
@@ -240,83 +189,25 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         return HttpResponseBadRequest(
             period_form.error_text(), content_type="text/plain; charset=utf-8"
         )
+    min_games = filters.get("min_games")
     if period is None:
-        columns, rows = EXPORT_COLUMNS, _standings_rows(league, filters)
+        rows = exports.standings_rows(
+            league, min_games=min_games, show_inactive=filters.get("show_inactive", False)
+        )
     else:
-        columns, rows = SEASON_EXPORT_COLUMNS, _season_rows(league, period, filters)
-    disposition = content_disposition_header(True, _export_filename(league, fmt, period))
+        rows = exports.period_rows(league, period, min_games=min_games)
     if fmt == "json":
-        payload = {
-            "league": {
-                "name": league.name,
-                "slug": league.slug,
-                "system": league.system,
-                "lower_is_better": league.lower_is_better,
-                # What a replay of the games export needs besides the system.
-                "elo_k": league.elo_k,
-                "speed": league.speed,
-                "provisional_until": league.provisional_until,
-                "inactive_days": league.inactive_days,
-            },
-        }
-        if period is not None:
-            payload["period"] = {
-                "season": period.season,
-                "from": period.first_day and period.first_day.isoformat(),
-                "to": period.last_day and period.last_day.isoformat(),
-                "ranked_by": period.by,
-            }
-        payload["standings"] = rows
-        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
+        response = HttpResponse(
+            exports.standings_json(league, rows, period=period), content_type="application/json"
+        )
     else:
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        writer = csv.writer(response)
-        writer.writerow(columns)
-        for row in rows:
-            row["name"] = spreadsheet_text(row["name"])
-            writer.writerow(["" if row[col] is None else row[col] for col in columns])
-    response["Content-Disposition"] = disposition
-    return response
-
-
-def _standings_rows(league: League, filters: dict) -> list[dict]:
-    return [
-        {
-            "rank": standing.rank if standing.status == selectors.Status.RANKED else None,
-            "name": standing.player.name,
-            "rating": _export_number(standing.rating, league),
-            "games": standing.games,
-            "last_change": _export_number(standing.last_change, league),
-            "last_played": (
-                timezone.localtime(standing.last_played_at).isoformat()
-                if standing.last_played_at
-                else None
-            ),
-            "provisional": standing.status == selectors.Status.PROVISIONAL,
-            "inactive": standing.status == selectors.Status.INACTIVE,
-        }
-        for standing in selectors.league_standings(league, **filters)
-    ]
-
-
-def _season_rows(league: League, period: periods.Period, filters: dict) -> list[dict]:
-    rows = selectors.season_standings(
-        league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
+        response = HttpResponse(
+            exports.standings_csv(rows, period=period), content_type="text/csv; charset=utf-8"
+        )
+    response["Content-Disposition"] = content_disposition_header(
+        True, exports.standings_filename(league, fmt, period=period)
     )
-    return [
-        {
-            "rank": row.rank if row.status == selectors.Status.RANKED else None,
-            "name": row.name,
-            "games": row.games,
-            "rating": _export_number(row.rating, league),
-            "change": _export_number(row.change, league),
-            "average_score": machine_number(row.average_score, 2),
-            "first_places": row.first_places,
-            "shared_first_places": row.shared_first_places,
-            "provisional": row.status == selectors.Status.PROVISIONAL,
-        }
-        for row in rows
-    ]
+    return response
 
 
 # Games ------------------------------------------------------------------------------------------
@@ -376,58 +267,6 @@ def _order_links(request: HttpRequest, oldest_first: bool) -> list[periods.Link]
     ]
 
 
-@dataclass(frozen=True)
-class ChangeExplained:
-    """How one player's change follows from the pair terms: "(C12 + C13) / 2 = −27.4 → −27"."""
-
-    name: str
-    formula: str
-    average: str
-    change: SafeString | str
-
-
-@dataclass(frozen=True)
-class TermsExplained:
-    """prefko's working for one game: the pair terms as a table and each player's change."""
-
-    table: PrefkoTermsTable
-    changes: list[ChangeExplained]
-
-
-PAIRS = ((0, 1), (0, 2), (1, 2))
-# Each seat's change is the average of its two pairs' C, negated where it is the pair's second.
-CHANGE_FORMULAS = ("(C12 + C13) / 2", "(−C12 + C23) / 2", "(−C13 − C23) / 2")
-
-
-def _explain_terms(results: list[Result], terms: preferans.PrefkoTerms) -> TermsExplained:
-    """Show the terms the game was rated with (recomputed from the stored ratings before it)."""
-    names = [r.player.name for r in results]
-    rows = [
-        {
-            "pair": f"{i + 1}–{j + 1}: {names[i]} – {names[j]}",
-            "d": terms.d[k],
-            "t": terms.t[k],
-            "n": terms.n[k],
-            "c": terms.c[k],
-        }
-        for k, (i, j) in enumerate(PAIRS)
-    ]
-    c12, c13, c23 = terms.c
-    averages = ((c12 + c13) / 2, (-c12 + c23) / 2, (-c13 - c23) / 2)
-    changes = [
-        ChangeExplained(
-            name=name,
-            formula=formula,
-            average=decimal_text(average, 4),
-            change=change_html(change, lower_is_better=True),
-        )
-        for name, formula, average, change in zip(
-            names, CHANGE_FORMULAS, averages, terms.changes, strict=True
-        )
-    ]
-    return TermsExplained(table=PrefkoTermsTable(rows), changes=changes)
-
-
 @require_safe
 @club_readable
 @cached_page
@@ -447,12 +286,12 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "league": league,
             "results": results,
             "table": GameResultsTable(results, system=league.rating_system),
-            "terms": terms and _explain_terms(results, terms),
+            "terms": terms and explain_prefko_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
             # A player of the game may tell the staff of a mistake (ratings/views/reports.py).
-            "report_form": reports.GameReportForm()
-            if reports.played_in(request.user, results)
-            else None,
+            "report_form": (
+                reports.GameReportForm() if reports.played_in(request.user, results) else None
+            ),
         },
     )
 
@@ -479,36 +318,9 @@ class LeagueSection:
         return self.standing.status == selectors.Status.PROVISIONAL
 
 
-class _PointTitle:
-    """A chart point's tooltip, formatted only if the chart draws that point as a marker.
-
-    The chart shows titles on its sampled markers (at most a few hundred): formatting the dates
-    of thousands of games up front, or wrapping each in Django's lazy proxy, would cost more than
-    the rest of the page together.
-    """
-
-    __slots__ = ("change", "rating", "when")
-
-    def __init__(self, when, rating: float, change: float) -> None:
-        self.when, self.rating, self.change = when, rating, change
-
-    def __str__(self) -> str:
-        return point_title(self.when, self.rating, self.change)
-
-
 def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
-    game_url = url_maker("ratings:game")
-    points = [
-        ChartPoint(
-            row.played_at,
-            row.rating_after,
-            game_url(row.game_id),
-            _PointTitle(row.played_at, row.rating_after, row.change),
-        )
-        for row in rows
-    ]
     return rating_history_chart(
-        [ChartSeries(league.name, points)], lower_is_better=league.lower_is_better
+        [history_series(league.name, rows)], lower_is_better=league.lower_is_better
     )
 
 

@@ -18,8 +18,8 @@ from ratings import selectors
 from ratings.access import club_readable
 from ratings.models import Player
 from ratings.page_cache import cached_page
+from ratings.pagination import PAGINATION
 from ratings.tables import PlayerDirectoryTable
-from ratings.views.pages import PAGINATION
 
 
 class PlayerSearchForm(forms.Form):

@@ -19,17 +19,17 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from ratings import selectors
 from ratings.access import club_readable
-from ratings.charts import ChartPoint, ChartSeries, rating_history_chart
+from ratings.charts import history_series, rating_history_chart
 from ratings.forms import find_player
-from ratings.links import url_maker
 from ratings.models import League, Player, PlayerAlias
 from ratings.page_cache import cached_page
-from ratings.selectors import statistics
-from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 # The player page's chart tooltip, formatted only for the points drawn as markers.
-from ratings.views.pages import PAGINATION, _PointTitle
+from ratings.pagination import PAGINATION
+from ratings.selectors import statistics
+from ratings.tables import HeadToHeadGamesTable, PairRecordTable
 
 
 @dataclass(frozen=True)
@@ -42,22 +42,6 @@ class PairSection:
     chart: SafeString
     table: HeadToHeadGamesTable
     companions: list[statistics.Companion]
-
-
-def _series(player: Player, points: list[statistics.RatingPoint]) -> ChartSeries:
-    game_url = url_maker("ratings:game")
-    return ChartSeries(
-        player.name,
-        [
-            ChartPoint(
-                point.played_at,
-                point.rating_after,
-                game_url(point.game_id),
-                _PointTitle(point.played_at, point.rating_after, point.change),
-            )
-            for point in points
-        ],
-    )
 
 
 def _pair_or_redirect(a: str, b: str) -> tuple[Player, Player] | HttpResponse:
@@ -94,7 +78,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
         leagues = League.objects.filter(pk__in=records).order_by("name")
         games = statistics.head_to_head_games(player_a, player_b)
         companions = statistics.head_to_head_companions(player_a, player_b)
-        histories = statistics.rating_histories([player_a, player_b], records)
+        histories = selectors.rating_histories([player_a, player_b], records)
         config = RequestConfig(request, paginate=PAGINATION)
         for league in leagues:
             table = HeadToHeadGamesTable(
@@ -107,7 +91,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
             config.configure(table)
             chart = rating_history_chart(
                 [
-                    _series(player, histories[league.pk, player.pk])
+                    history_series(player.name, histories[league.pk, player.pk])
                     for player in (player_a, player_b)
                 ],
                 lower_is_better=league.lower_is_better,

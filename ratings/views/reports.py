@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from ratings.forms.reports import GameReportForm, played_in
 from ratings.models import Game, GameReport
-from ratings.models.reports import NOTE_LENGTH
-
-
-class GameReportForm(forms.Form):
-    note = forms.CharField(
-        label=gettext_lazy("What is wrong?"),
-        max_length=NOTE_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
-
-
-def played_in(user, results) -> bool:
-    """Whether the member's own player sat at this game (its results, already loaded)."""
-    player = getattr(user, "player", None) if user.is_authenticated else None
-    return player is not None and any(result.player_id == player.pk for result in results)
 
 
 @login_required

@@ -7,10 +7,7 @@ The vectors in ``vectors/paper.json.gz`` were made by running the library itself
 from __future__ import annotations
 
 import copy
-import functools
-import gzip
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -25,34 +22,7 @@ from ratings.algorithms.paper import (
     parse_log,
 )
 from ratings.algorithms.preferans import final_scores
-
-VECTORS = Path(__file__).parent / "vectors" / "paper.json.gz"
-
-
-@functools.cache
-def paper_vectors() -> dict:
-    with gzip.open(VECTORS, "rt") as stream:
-        return json.load(stream)
-
-
-def library_result(answer: dict) -> dict:
-    """The library's json and mini in the result format of ``paper_from_deals`` (no finals)."""
-    if "error" in answer:
-        return {"error": answer["error"]}
-    seats = []
-    for seat in (1, 2, 3):
-        paper = answer["json"][f"p{seat}"]["paper"]
-        mini = answer["mini"][f"p{seat}"]["paper"]
-        seats.append(
-            {
-                "seat": seat,
-                "left": mini["left"],
-                "middle": mini["middle"],
-                "right": mini["right"],
-                "paper": {column: paper[column] for column in ("left", "middle", "right")},
-            }
-        )
-    return {"seats": seats}
+from tests.algorithms.paper_reference import library_result, paper_vectors
 
 
 def disagreement(log: dict, expected: dict) -> str | None:

@@ -243,3 +243,12 @@ def test_the_terms_add_up(ratings, scores, bula):
 def test_rating_changes_refuse_bad_input(ratings, scores, bula, message):
     with pytest.raises(ValueError, match=message):
         rating_changes(ratings, scores, bula)
+
+
+def test_rating_terms_carry_each_seats_average():
+    """The game page explains each change by its average, read from the terms, not worked out
+    again (preferans.CHANGE_FORMULAS says how)."""
+    terms = rating_terms([1200, 1150, 1100], [-500, 40, 460], 30)
+    c12, c13, c23 = terms.c
+    assert terms.averages == ((c12 + c13) / 2, (-c12 + c23) / 2, (-c13 - c23) / 2)
+    assert [round(average) for average in terms.averages] == list(terms.changes)

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from ratings.algorithms import rayter, rayter_format
 from tests.algorithms import rayter_reference
+from tests.builders import RAYTER_LINES
 
 VECTORS = Path(__file__).parent / "vectors"
 WORKED_EXAMPLE_FILE = (VECTORS / "rayter_worked_example.txt").read_text(encoding="utf-8")
@@ -300,3 +302,32 @@ def test_format_file_refuses_a_game_name_that_would_not_read_back():
 def test_export_refuses_a_file_with_errors():
     with pytest.raises(ValueError, match="line 1"):
         rayter_reference.export(rayter_format.parse("Dahlia 27\n"))
+
+
+# Any text or bytes: a report, never an exception -------------------------------------------------
+
+
+def assert_parsed_sanely(parsed: rayter_format.RayterFile, line_count: int) -> None:
+    assert isinstance(parsed, rayter_format.RayterFile)
+    assert all(1 <= error.line <= max(line_count, 1) for error in parsed.errors)
+    assert all(isinstance(error.message, str) and error.message for error in parsed.errors)
+    if parsed.ok:
+        for game in parsed.games:
+            assert len(game.results) >= 2
+            assert len(set(game.names)) == len(game.names)
+            assert all(abs(score) <= rayter_format.MAX_SCORE for score in game.scores)
+        rayter_reference.standings(parsed)
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(), RAYTER_LINES))
+def test_the_rayter_parser_reports_instead_of_raising_on_any_text(text):
+    assert_parsed_sanely(
+        rayter_format.parse(text), len(text.replace("\r\n", "\n").splitlines()) + 1
+    )
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(data=st.one_of(st.binary(), RAYTER_LINES.map(lambda t: t.encode("utf-8", "replace"))))
+def test_the_rayter_parser_reports_instead_of_raising_on_any_bytes(data):
+    assert_parsed_sanely(rayter_format.parse_bytes(data), data.count(b"\n") + data.count(b"\r") + 1)

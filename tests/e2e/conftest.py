@@ -16,7 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.contrib.auth.models import Permission
+
+from ratings import engine
+from ratings.models import League, Player, System
+from tests.builders import make_league, worked_example_players
+from tests.worked_example import WORKED_EXAMPLE_PAPERS
+
+from .builders import PASSWORD, PLAYED, POLICY_PASSWORD, SCREENSHOT_DIR
 
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
 # As root Chromium needs --no-sandbox; the rest keep it off the (closed) network and quiet.
@@ -29,9 +36,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOT_DIR = Path(settings.BASE_DIR) / "docs" / "screenshots"
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 def _missing() -> str | None:
@@ -161,3 +165,42 @@ def open_browser(browser, live_server):
     yield open_
     for context in contexts:
         context.close()
+
+
+# The clubs the browser tests walk through ------------------------------------------------------
+
+
+@pytest.fixture
+def table_club(django_user_model):
+    """The Preferans league (start 1000) with the worked example's players and a member."""
+    # The worked example's three are ranked (the demo shows a provisional player).
+    league = make_league(System.PREFKO, name="Preferans", start_rating=1000, provisional_games=0)
+    worked_example_players(league)
+    django_user_model.objects.create_user("marko", password=PASSWORD)
+    return league
+
+
+@pytest.fixture
+def policed_club(django_user_model):
+    """A Preferans league with two games, a member and staff who may use the whole admin."""
+    league = League.objects.create(name="Preferans", slug="preferans", system=System.PREFKO)
+    players = [Player.objects.create_named(name) for name in ("Pedja", "Marko", "Johnny")]
+    games = [
+        engine.game_record(
+            league=league,
+            played_at=played,
+            entries=[
+                engine.Entry(player_id=p.pk, paper=paper)
+                for p, paper in zip(players, WORKED_EXAMPLE_PAPERS, strict=True)
+            ],
+            bula=30,
+        )
+        for played in PLAYED
+    ]
+    django_user_model.objects.create_user("marko", password=POLICY_PASSWORD)
+    staff = django_user_model.objects.create_user("staff", password=POLICY_PASSWORD, is_staff=True)
+    staff.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="ratings"),
+        Permission.objects.get(codename="view_user"),  # to pick a player's account
+    )
+    return {"league": league, "game": games[0], "player": players[0]}

@@ -17,10 +17,9 @@ from ratings.models import System
 from tests.builders import game_recorder, make_league, make_players, worked_example_players
 from tests.worked_example import MORE_PAPERS, WORKED_EXAMPLE_FORM
 
-from .conftest import DESKTOP, PHONE
+from .builders import DESKTOP, PHONE, Audit
 
 PASSWORD = "a-long-password-for-axe"
-FAILING = ("serious", "critical")
 LANGUAGES = ["en", "sr-latn"]
 
 
@@ -48,51 +47,6 @@ def club(django_user_model, settings):
         "games": [game, scored, duel],
         "player": pedja,
     }
-
-
-class Audit:
-    """A browser page that runs axe on each state of each page it is shown."""
-
-    def __init__(self, browsing, label: str):
-        from axe_playwright_python.sync_playwright import Axe
-
-        self.axe = Axe()
-        self.browsing = browsing
-        self.page = browsing.page
-        self.label = label
-        self.failures: list[str] = []
-        self.minor: list[str] = []
-        self.checked: list[str] = []
-
-    def visit(self, path: str, status: int = 200) -> None:
-        response = self.page.goto(self.browsing.base_url + path)
-        assert response.status == status, (path, response.status)
-        if status != 200:  # Chromium logs the page's own status as an error: not a finding
-            self.browsing.errors.remove(
-                f"Failed to load resource: the server responded with a status of {status} "
-                f"({response.status_text})"
-            )
-        self.check(path)
-
-    def check(self, state: str) -> None:
-        """Run axe on the page as it is now."""
-        results = self.axe.run(self.page).response
-        self.checked.append(state)
-        for violation in results["violations"]:
-            targets = [" ".join(node["target"]) for node in violation["nodes"]][:5]
-            line = (
-                f"{self.label} {state}: {violation['id']} ({violation['impact']}) "
-                f"{violation['help']} at {targets}"
-            )
-            if violation["impact"] in FAILING:
-                self.failures.append(line)
-            else:
-                self.minor.append(line)
-
-    def submit(self, button: str, state: str) -> None:
-        self.page.locator("main").get_by_role("button", name=button).first.click()
-        self.page.wait_for_load_state()
-        self.check(state)
 
 
 def walk(audit: Audit, club: dict) -> None:

@@ -8,17 +8,16 @@ from django.urls import reverse
 from ratings import engine
 from ratings.models import AuditEntry, Game
 
-from .conftest import DESKTOP
-from .test_content_security_policy import Policed, club  # noqa: F401 (club: a fixture)
+from .builders import DESKTOP, Policed
 
 
-def test_the_game_page_fits_1280_px_and_numbers_seats_from_one(open_browser, club):  # noqa: F811
+def test_the_game_page_fits_1280_px_and_numbers_seats_from_one(open_browser, policed_club):
     policed = Policed(open_browser(DESKTOP))
     page = policed.page
     policed.log_in(reverse("admin:login"), "staff", after=r"/admin/$")
 
     for path in (
-        reverse("admin:ratings_game_change", args=[club["game"].pk]),
+        reverse("admin:ratings_game_change", args=[policed_club["game"].pk]),
         reverse("admin:ratings_game_add"),
     ):
         policed.visit(path)
@@ -27,8 +26,8 @@ def test_the_game_page_fits_1280_px_and_numbers_seats_from_one(open_browser, clu
     policed.assert_clean()
 
 
-def test_a_deleted_game_is_restored_from_its_audit_entry(open_browser, club):  # noqa: F811
-    game = club["game"]
+def test_a_deleted_game_is_restored_from_its_audit_entry(open_browser, policed_club):
+    game = policed_club["game"]
     engine.game_delete(game=game)
     entry = AuditEntry.objects.get(action="delete")
     policed = Policed(open_browser(DESKTOP))

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from .conftest import DESKTOP, PHONE
-from .test_content_security_policy import Policed, club  # noqa: F401 (a fixture)
+from .builders import DESKTOP, PASSWORD, PHONE, Audit, Policed, log_in
 
 
-def test_the_api_docs_page_draws_under_the_policy(open_browser, club):  # noqa: F811
+def test_the_api_docs_page_draws_under_the_policy(open_browser, policed_club):
     policed = Policed(open_browser(DESKTOP))
     page = policed.page
     requested: list[str] = []
@@ -28,9 +27,6 @@ def test_the_api_docs_page_draws_under_the_policy(open_browser, club):  # noqa: 
 
 
 def test_the_tokens_page_and_the_offline_banner_pass_axe(open_browser, django_user_model):
-    from .test_accessibility import Audit
-    from .test_at_the_table import PASSWORD, log_in
-
     django_user_model.objects.create_user("marko", password=PASSWORD)
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         browsing = open_browser(viewport)

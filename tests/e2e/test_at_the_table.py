@@ -12,45 +12,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings.models import System
-from tests.builders import make_league, worked_example_players
-from tests.worked_example import WORKED_EXAMPLE_FORM
+from .builders import DESKTOP, PHONE, fill_in_the_paper, log_in
 
-from .conftest import DESKTOP, PHONE
-
-PASSWORD = "a-long-password-for-the-table"
 # The worked example as the pages show it.
 FINAL_SCORES = ["\u2212500", "40", "460"]  # a real minus sign, as every page writes it
 CHANGES = ["−27", "+2", "+25"]
 AFTER = ["1173", "1152", "1125"]
 PAPER_FIELDS = ("player", "left", "middle", "right")
-
-
-@pytest.fixture
-def club(django_user_model):
-    """The Preferans league (start 1000) with the worked example's players and a member."""
-    # The worked example's three are ranked (the demo shows a provisional player).
-    league = make_league(System.PREFKO, name="Preferans", start_rating=1000, provisional_games=0)
-    worked_example_players(league)
-    django_user_model.objects.create_user("marko", password=PASSWORD)
-    return league
-
-
-def log_in(browsing) -> None:
-    page = browsing.page
-    browsing.goto("/")
-    page.get_by_role("link", name="Log in").click()
-    page.get_by_label("Username").fill("marko")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    page.wait_for_url(browsing.base_url + "/")
-    assert page.locator(".nav .user").inner_text().strip().endswith("marko")
-
-
-def fill_in_the_paper(page) -> None:
-    """The worked example, typed field by field in the form's order."""
-    for field, value in WORKED_EXAMPLE_FORM.items():
-        page.locator(f"#id_{field}").fill(value)
 
 
 def cells(page, table: str, header: str):
@@ -77,7 +45,7 @@ def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> 
 
 @pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
 def test_a_member_enters_the_worked_example_and_reads_the_result(
-    open_browser, club, size, viewport
+    open_browser, table_club, size, viewport
 ):
     browsing = open_browser(viewport)
     page = browsing.page
@@ -204,12 +172,12 @@ def test_a_member_enters_the_worked_example_and_reads_the_result(
     assert browsing.errors == []
 
 
-def test_the_paper_speaks_russian_after_switching_language(open_browser, club):
+def test_the_paper_speaks_russian_after_switching_language(open_browser, table_club):
     """The switcher in the header, then the live hints in the chosen language, at 360 px."""
     browsing = open_browser(PHONE)
     page = browsing.page
     log_in(browsing)
-    browsing.goto(reverse("ratings:game_new", args=[club.slug]))
+    browsing.goto(reverse("ratings:game_new", args=[table_club.slug]))
     page.locator("#language-select").select_option("ru")
     page.get_by_role("button", name="Change language").click()
     page.get_by_role("heading", name="Новая партия: Preferans").wait_for()

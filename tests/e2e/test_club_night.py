@@ -19,7 +19,7 @@ from ratings.models import Event, EventTable, Game, System
 from tests.builders import make_league, make_players
 from tests.worked_example import MORE_PAPERS, WORKED_EXAMPLE_PAPERS
 
-from .conftest import PHONE
+from .builders import PHONE
 
 PASSWORD = "a-long-password-for-the-night"
 NINE = ["Pedja", "Marko", "Johnny", "Ana", "Bojan", "Dragan", "Jelena", "Milica", "Nikola"]

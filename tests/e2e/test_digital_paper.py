@@ -13,10 +13,7 @@ import pytest
 from ratings.models import Game, System
 from tests.builders import make_league, make_players
 
-from .conftest import PHONE
-from .test_at_the_table import log_in
-
-PASSWORD = "a-long-password-for-the-table"
+from .builders import PASSWORD, PHONE, log_in
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from .conftest import PHONE
-from .test_at_the_table import club, fill_in_the_paper, log_in  # noqa: F401 (club: a fixture)
+from .builders import PHONE, fill_in_the_paper, log_in
 
 SEAT_2 = "Seat 2 player: Every seat needs a player."
 
@@ -21,10 +20,10 @@ def check_with_an_empty_seat(browsing, league) -> None:
     page.locator("[data-error-summary]").wait_for()
 
 
-def test_an_empty_seat_opens_on_a_focused_summary_that_leads_to_the_seat(open_browser, club):  # noqa: F811
+def test_an_empty_seat_opens_on_a_focused_summary_that_leads_to_the_seat(open_browser, table_club):
     browsing = open_browser(PHONE)
     page = browsing.page
-    check_with_an_empty_seat(browsing, club)
+    check_with_an_empty_seat(browsing, table_club)
 
     summary = page.locator("[data-error-summary]")
     assert page.evaluate("document.activeElement.hasAttribute('data-error-summary')")
@@ -49,10 +48,10 @@ def test_an_empty_seat_opens_on_a_focused_summary_that_leads_to_the_seat(open_br
     assert browsing.errors == []
 
 
-def test_without_javascript_the_summary_still_takes_the_focus(open_browser, club):  # noqa: F811
+def test_without_javascript_the_summary_still_takes_the_focus(open_browser, table_club):
     browsing = open_browser(PHONE, java_script_enabled=False)
     page = browsing.page
-    check_with_an_empty_seat(browsing, club)
+    check_with_an_empty_seat(browsing, table_club)
 
     assert page.evaluate("document.activeElement.hasAttribute('data-error-summary')")
     page.locator("[data-error-summary]").get_by_role("link", name=SEAT_2).click()

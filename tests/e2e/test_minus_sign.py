@@ -13,8 +13,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from .conftest import DESKTOP
-from .test_at_the_table import club, fill_in_the_paper, log_in  # noqa: F401 (club: a fixture)
+from .builders import DESKTOP, fill_in_the_paper, log_in
 
 # Playwright's descriptors of the two phones, less the browser each would run in (Chromium here).
 IPHONE = {
@@ -48,8 +47,8 @@ def final_score(page, seat: int) -> str:
 
 
 @pytest.mark.parametrize("device", [IPHONE, ANDROID], ids=["iphone", "android"])
-def test_a_touch_screen_gets_the_digit_pad_and_a_sign_button(open_browser, club, device):  # noqa: F811
-    browsing = open_paper(open_browser, club, **device)
+def test_a_touch_screen_gets_the_digit_pad_and_a_sign_button(open_browser, table_club, device):
+    browsing = open_paper(open_browser, table_club, **device)
     page = browsing.page
     fill_in_the_paper(page)
     middle = page.locator("#id_middle_0")
@@ -86,8 +85,8 @@ def test_a_touch_screen_gets_the_digit_pad_and_a_sign_button(open_browser, club,
     assert browsing.errors == []
 
 
-def test_a_keyboard_types_the_minus_and_sees_no_button(open_browser, club):  # noqa: F811
-    browsing = open_paper(open_browser, club, viewport=DESKTOP)
+def test_a_keyboard_types_the_minus_and_sees_no_button(open_browser, table_club):
+    browsing = open_paper(open_browser, table_club, viewport=DESKTOP)
     page = browsing.page
     fill_in_the_paper(page)
     middle = page.locator("#id_middle_0")
@@ -112,8 +111,8 @@ def test_a_keyboard_types_the_minus_and_sees_no_button(open_browser, club):  # n
     assert browsing.errors == []
 
 
-def test_without_javascript_the_phone_shows_its_full_keyboard(open_browser, club):  # noqa: F811
-    browsing = open_paper(open_browser, club, java_script_enabled=False, **IPHONE)
+def test_without_javascript_the_phone_shows_its_full_keyboard(open_browser, table_club):
+    browsing = open_paper(open_browser, table_club, java_script_enabled=False, **IPHONE)
     page = browsing.page
     middle = page.locator("#id_middle_0")
 

@@ -11,8 +11,7 @@ import pytest
 from ratings.models import Game, League, Player, System
 from tests.worked_example import WORKED_EXAMPLE_PLAYERS
 
-from .conftest import PHONE
-from .test_at_the_table import PASSWORD, fill_in_the_paper, log_in
+from .builders import PASSWORD, PHONE, fill_in_the_paper, log_in
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ from django.urls import reverse
 from ratings.models import Game, System
 from tests.builders import make_league, worked_example_players
 
-from .conftest import PHONE
-from .test_at_the_table import PASSWORD, fill_in_the_paper, log_in
+from .builders import PASSWORD, PHONE, fill_in_the_paper, log_in
 
 WAITING = "1 paper waiting to be sent"
 

@@ -11,8 +11,22 @@ import io
 import pytest
 from django.core.management import call_command
 
-from .conftest import PHONE
-from .test_at_the_table import assert_across_the_screen
+from .builders import PHONE
+
+
+def cells(page, table: str, header: str):
+    """The cells of one column of a table, found by its header."""
+    headers = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
+    index = headers.index(header) + 1
+    return page.locator(f"{table} tbody td:nth-child({index})")
+
+
+def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> None:
+    """Each of these columns' cells is within the screen's width (not behind the table's edge)."""
+    for header in headers:
+        found = cells(browsing.page, table, header)
+        assert found.count() > 0, header
+        assert all(browsing.across_the_screen(found)), f"{header} is off the screen at 360 px"
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ from django.urls import reverse
 from ratings.models import Player
 from tests.builders import make_event
 
-from .conftest import PHONE
-from .test_at_the_table import PASSWORD, club, fill_in_the_paper, log_in  # noqa: F401
+from .builders import PASSWORD, PHONE, fill_in_the_paper, log_in
 
 # Each word of an element's text: whether it lies on one line (a word broken across two lines
 # has two boxes).
@@ -29,11 +28,11 @@ WORDS_WHOLE = """(element) => {
 }"""
 
 
-def test_a_russian_error_under_a_box_breaks_between_words(open_browser, club):  # noqa: F811
+def test_a_russian_error_under_a_box_breaks_between_words(open_browser, table_club):
     browsing = open_browser(PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
     log_in_russian(browsing)
     page = browsing.page
-    browsing.goto(reverse("ratings:game_new", args=[club.slug]))
+    browsing.goto(reverse("ratings:game_new", args=[table_club.slug]))
     fill_in_the_paper(page)
     page.locator("#id_left_0").fill("-5")
     page.locator("#id_right_2").fill("-5")
@@ -59,11 +58,11 @@ def log_in_russian(browsing) -> None:
     page.wait_for_url(browsing.base_url + "/")
 
 
-def test_a_seat_s_player_box_reads_player_under_the_seat_s_title(open_browser, club):  # noqa: F811
+def test_a_seat_s_player_box_reads_player_under_the_seat_s_title(open_browser, table_club):
     browsing = open_browser(PHONE)
     log_in(browsing)
     page = browsing.page
-    browsing.goto(reverse("ratings:game_new", args=[club.slug]))
+    browsing.goto(reverse("ratings:game_new", args=[table_club.slug]))
     label = page.locator("label[for=id_player_0]")
     shown = label.evaluate(
         """(el) => Array.from(el.children).filter((part) => part.offsetWidth > 1)
@@ -75,10 +74,10 @@ def test_a_seat_s_player_box_reads_player_under_the_seat_s_title(open_browser, c
     assert page.get_by_label("Seat 1 player").get_attribute("id") == "id_player_0"
 
 
-def test_the_late_arrivals_box_shows_it_opens(open_browser, club, django_user_model):  # noqa: F811
+def test_the_late_arrivals_box_shows_it_opens(open_browser, table_club, django_user_model):
     marko = django_user_model.objects.get(username="marko")
     marko.user_permissions.add(Permission.objects.get(codename="run_events"))
-    event = make_event(club, list(Player.objects.all()), organiser=marko)
+    event = make_event(table_club, list(Player.objects.all()), organiser=marko)
     browsing = open_browser(PHONE, is_mobile=True, has_touch=True)
     log_in(browsing)
     page = browsing.page

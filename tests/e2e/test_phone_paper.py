@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from .conftest import PHONE
-from .test_at_the_table import club, log_in  # noqa: F401 (club: a fixture)
+from .builders import PHONE, log_in
 
 TOUCH_PHONE = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
 
@@ -19,9 +18,9 @@ def open_paper(open_browser, league):
     return browsing
 
 
-def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, club):  # noqa: F811
+def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, table_club):
     """Type 320 in Left, tap the Middle's ±, type 20: the Middle reads -20, Left keeps 320."""
-    browsing = open_paper(open_browser, club)
+    browsing = open_paper(open_browser, table_club)
     page = browsing.page
     left, middle = page.locator("#id_left_0"), page.locator("#id_middle_0")
     left.tap()
@@ -40,10 +39,10 @@ def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, cl
     assert browsing.errors == []
 
 
-def test_every_box_of_a_seat_shows_its_whole_number(open_browser, club):  # noqa: F811
+def test_every_box_of_a_seat_shows_its_whole_number(open_browser, table_club):
     """At 360 px the Middle box beside its ± button reads "-1234" whole (it read "234"), and
     the side boxes their four digits, in every seat."""
-    browsing = open_paper(open_browser, club)
+    browsing = open_paper(open_browser, table_club)
     page = browsing.page
     for seat in range(3):
         for column, value in (("left", "1234"), ("middle", "-1234"), ("right", "1234")):
@@ -55,9 +54,9 @@ def test_every_box_of_a_seat_shows_its_whole_number(open_browser, club):  # noqa
     assert browsing.errors == []
 
 
-def test_the_live_middle_sum_writes_a_minus_sign(open_browser, club):  # noqa: F811
+def test_the_live_middle_sum_writes_a_minus_sign(open_browser, table_club):
     """As the server writes it (ratings/formatting.py): "−1", not the hyphen of "-1"."""
-    browsing = open_paper(open_browser, club)
+    browsing = open_paper(open_browser, table_club)
     page = browsing.page
     for seat, middle in enumerate(("-20", "4", "15")):
         page.locator(f"#id_middle_{seat}").fill(middle)

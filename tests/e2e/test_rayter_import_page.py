@@ -11,7 +11,7 @@ from django.urls import reverse
 from ratings.models import System
 from tests.builders import make_league
 
-from .conftest import DESKTOP, PHONE
+from .builders import DESKTOP, PHONE
 
 PASSWORD = "a-long-password-for-the-import"
 

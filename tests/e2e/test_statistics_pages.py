@@ -8,21 +8,13 @@ head-to-head-phone.png.
 
 from __future__ import annotations
 
-import io
 import os
 
-import pytest
-from django.core.management import call_command
 from django.utils import timezone
 
 from ratings.models import Game
 
-from .conftest import PHONE, SCREENSHOT_DIR
-
-
-@pytest.fixture
-def demo_club():
-    call_command("demo", stdout=io.StringIO())
+from .builders import PHONE, SCREENSHOT_DIR
 
 
 def test_a_new_member_reads_pedjas_statistics_and_his_record_against_marko(open_browser, demo_club):

@@ -13,10 +13,9 @@ from django.urls import reverse
 
 from ratings.models import Deal, DigitalPaper, Game, Player, System
 from ratings.papers import services
-from tests.builders import make_league
+from tests.builders import Browser, make_league
 from tests.papers.deals import SHORT_GAME, enter
 from tests.replays import assert_unchanged_by_recompute
-from tests.test_concurrency import Browser
 
 PHONES = 6
 

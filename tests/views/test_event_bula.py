@@ -6,21 +6,28 @@ from django.urls import reverse
 from ratings.events import services
 from ratings.models import Event, System
 from tests.builders import make_event, make_league
-from tests.views.test_events import (  # noqa: F401 (fixtures)
-    event_form,
-    league,
-    nine,
-    organiser,
-    organiser_client,
-)
 
 pytestmark = pytest.mark.django_db
 
 
+def event_form(names, **fields) -> dict:
+    data = {
+        "name": "Friday night",
+        "starts_at": "2026-03-13T19:00",
+        "rounds_total": "4",
+        "table_size": "3",
+        "draw_method": "everyone_meets",
+        "scoring": "preferans_org",
+        "points_per_place": "",
+        **fields,
+    }
+    return data | {f"player_{n}": name for n, name in enumerate(names)}
+
+
 def test_the_organiser_sets_the_night_s_bula_and_each_table_starts_with_it(
-    organiser_client,  # noqa: F811
-    league,  # noqa: F811
-    nine,  # noqa: F811
+    organiser_client,
+    league,
+    nine,
 ):
     names = [player.name for player in nine]
     created = organiser_client.post(
@@ -38,7 +45,7 @@ def test_the_organiser_sets_the_night_s_bula_and_each_table_starts_with_it(
     assert form["bula"].value() == 50
 
 
-def test_a_night_without_a_bula_leaves_the_box_empty(organiser_client, league, nine):  # noqa: F811
+def test_a_night_without_a_bula_leaves_the_box_empty(organiser_client, league, nine):
     event = make_event(league, nine)
     table = services.round_draw(event=event).tables.first()
     form = organiser_client.get(
@@ -47,7 +54,7 @@ def test_a_night_without_a_bula_leaves_the_box_empty(organiser_client, league, n
     assert form["bula"].value() is None
 
 
-def test_a_league_without_a_paper_is_asked_for_no_bula(organiser_client):  # noqa: F811
+def test_a_league_without_a_paper_is_asked_for_no_bula(organiser_client):
     chess = make_league(System.ELO, name="Chess")
     page = organiser_client.get(reverse("ratings:event_new", args=[chess.slug]))
     assert "bula" not in page.context["form"].fields

@@ -15,7 +15,7 @@ from ratings import engine
 from ratings.events import services
 from ratings.models import Event, Game, Scoring, System
 from tests.builders import PASSWORD, make_event, make_league, make_players, play_round, play_table
-from tests.views.test_page_queries import QUERIES
+from tests.views.pages import QUERIES
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]

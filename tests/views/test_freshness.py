@@ -36,7 +36,7 @@ from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
 from ratings.models import Event, Game, League, Player, Standing
 from tests.builders import T0, paper_entries
-from tests.views.test_page_queries import CACHED, QUERIES, played_event, urls
+from tests.views.pages import CACHED, QUERIES, played_event, urls
 from tests.worked_example import SMALL_PAPERS
 
 # Each write commits, as a request's does: on PostgreSQL the version changes once per

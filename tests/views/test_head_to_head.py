@@ -9,8 +9,7 @@ from ratings import engine
 from ratings.models import System
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
-from .test_page_queries import QUERIES
-from .test_tables import assert_same_as_django_tables2
+from .pages import QUERIES, assert_same_as_django_tables2
 
 pytestmark = pytest.mark.django_db
 

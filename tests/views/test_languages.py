@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from .test_pages import text
+from .pages import text
 
 pytestmark = pytest.mark.django_db
 

@@ -5,14 +5,13 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Player
-from tests.views.test_events import league, night, nine, organiser, organiser_client  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 
 def test_did_you_mean_adds_the_late_player_and_goes_back_to_the_event(
-    organiser_client,  # noqa: F811
-    night,  # noqa: F811
+    organiser_client,
+    night,
 ):
     zoran = Player.objects.create_named("Zoran")
     url = reverse("ratings:event_players_add", args=[night.pk])
@@ -29,8 +28,8 @@ def test_did_you_mean_adds_the_late_player_and_goes_back_to_the_event(
 
 
 def test_the_late_arrivals_address_opened_again_leads_to_the_event(
-    organiser_client,  # noqa: F811
-    night,  # noqa: F811
+    organiser_client,
+    night,
 ):
     """A refused name shows the page again with the box open, at the box; opened again (a
     reload, a shared link) the address goes to the event instead of answering 405."""

@@ -14,7 +14,7 @@ from ratings import engine
 from ratings.models import System
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
-from .test_pages import text
+from .pages import text
 
 pytestmark = pytest.mark.django_db
 

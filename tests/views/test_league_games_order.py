@@ -4,7 +4,7 @@ end honestly, not with page 1."""
 import pytest
 from django.urls import reverse
 
-from tests.views.test_page_queries import QUERIES
+from tests.views.pages import QUERIES
 
 pytestmark = pytest.mark.django_db
 

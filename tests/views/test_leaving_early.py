@@ -7,7 +7,6 @@ from django.urls import reverse
 from ratings.events import services
 from ratings.models import Player
 from tests.builders import play_table
-from tests.views.test_events import league, night, nine, organiser, organiser_client  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +20,8 @@ def seated(event_round) -> set[str]:
 
 
 def test_a_withdrawn_player_is_not_drawn_again_and_keeps_their_games(
-    organiser_client,  # noqa: F811
-    night,  # noqa: F811
+    organiser_client,
+    night,
 ):
     first = services.round_draw(event=night)
     for table in first.tables.all():
@@ -48,7 +47,7 @@ def test_a_withdrawn_player_is_not_drawn_again_and_keeps_their_games(
     assert "Vesna" in {row.player.name for row in standings}
 
 
-def test_the_event_page_offers_it_to_the_organiser_only(organiser_client, client, night):  # noqa: F811
+def test_the_event_page_offers_it_to_the_organiser_only(organiser_client, client, night):
     url = reverse("ratings:event_player_withdraw", args=[night.pk])
     assert f'action="{url}"' in organiser_client.get(night.get_absolute_url()).content.decode()
     assert f'action="{url}"' not in client.get(night.get_absolute_url()).content.decode()

@@ -13,10 +13,17 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import EventTable, System
-from tests.views.test_page_queries import small_club  # noqa: F401 (a fixture)
+from tests.views.pages import played_event, urls
 from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def small_club(worked_example_game, worked_example_league, worked_example_players):
+    """One league, one game, three players, and a night of one round at one table."""
+    played_event(worked_example_league, worked_example_players, rounds=1)
+    return urls(worked_example_league, worked_example_game, worked_example_players[0])
 
 
 def assert_no_comment(response, where: str) -> None:
@@ -41,7 +48,7 @@ def test_no_page_prints_a_template_comment(
     client,
     staff_client,
     staff_user,
-    small_club,  # noqa: F811
+    small_club,
     make_league,
     worked_example_league,
 ):

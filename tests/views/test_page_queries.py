@@ -1,7 +1,8 @@
 """Every page runs a fixed number of SQL queries, whatever the size of the club.
 
 The counts are pinned so that an N+1 (a query per standing, per game, per opponent or per league)
-fails here instead of slowing the pages down as the leagues grow. For a logged-in visitor the
+fails here instead of slowing the pages down as the leagues grow (the counts, with what each
+query reads, are ``QUERIES`` in tests/views/pages.py). For a logged-in visitor the
 HTML pages add three queries, the session, the user and the player linked to the user (for "My
 page"), which the base layout needs for its menu; the export renders no layout and so adds none.
 A visitor's pages never ask for a linked player.
@@ -14,108 +15,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings.events import services as event_services
-from ratings.models import Event, EventTable, Game, Player, Scoring, Standing, System
-from tests.builders import make_event, play_table
+from ratings.models import Game, Player, Scoring, Standing, System
+from tests.views.pages import CACHED, LOGGED_IN, QUERIES, VERSION, logged_in, played_event, urls
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
-
-LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
-# Every HTML page first reads the data version (ratings.page_cache): each count below starts
-# with it, before the queries listed. While that page is in the cache at that version, the
-# version is its only query (test_a_page_drawn_at_this_version_is_one_query). The exports are
-# streamed from the database, never cached, and read no version.
-VERSION = 1
-QUERIES = {
-    # the leagues, their player and game counts and last game as subqueries; the nights in
-    # progress with their latest round's progress (a member seated tonight: one more, their table)
-    "home": 3,
-    # the league with its first and last game; the years with games (for the season tabs); the
-    # count and the page of standings, ranked by a window; its latest events
-    "leaderboard": 6,
-    "export": 2,  # the league; all its (filtered) standings with their rank
-    # the league with its first and last game; the years with games; the season's table, every
-    # player's games, places and ratings in the period by window functions (a list: no count);
-    # its latest events
-    "season": 5,
-    "season_export": 2,  # the league; the season's table
-    # the league; the page of games and one more (no count), their results; the filter's names
-    "games": 5,
-    "games_by_player": 6,  # the same, and the typed player looked up in the league
-    "backtest": 3,  # the league; its results in rating order (replayed in memory)
-    "game": 3,  # the game with its league, who entered it and its neighbours; its results
-    # The player's standings with the player; the ranked players better than them in each
-    # league where they are ranked (one aggregate); their whole history; the opponents on the pages
-    # shown; their statistics in every league (places, streaks, best and worst by window
-    # functions); the opponents they met most often in every league; the results of the events
-    # they played (their places worked out from them).
-    "player": 8,
-    # both players; their record per league; those leagues; their games together; the third
-    # players at their tables; both rating histories in those leagues
-    "head_to_head": 7,
-    "players": 4,  # the count, the page of players, their standings with leagues
-    "players_search": 5,  # the same, and every (pk, name) for the typos of a 4+ letter name
-    # Events: whatever the number of rounds, tables and players.
-    "events": 4,  # the league; the count and the page of events with their players and rounds
-    # The event with its league and organiser; its players; every round's tables and seats;
-    # the byes; the results of its games (standings, results, rating changes, all from them).
-    "event": 6,
-    "event_table": 3,  # the table with its round, event and league; its seats with results
-    "round_cards": 3,  # the event with its league; the round's tables and seats
-}
-
-
-# Pages that ask Django whether the user holds a permission (may they create or run events?):
-# Django reads the user's and their groups' permissions once per request, two queries, for
-# members on the events list and for staff on an event (a member's event page needs no
-# permission unless they organise it).
-PERMISSIONS = 2
-ASKS_PERMISSIONS = {"member": {"events"}, "staff": {"events", "event"}}
-
-
-def logged_in(page: str, role: str = "member") -> int:
-    if page.endswith("export"):
-        return QUERIES[page]
-    return QUERIES[page] + LOGGED_IN + (PERMISSIONS if page in ASKS_PERMISSIONS[role] else 0)
-
-
-def urls(league, game, player, event=None) -> dict[str, str]:
-    event = event or Event.objects.get()
-    table = EventTable.objects.filter(round__event=event).order_by("round__number", "number")[0]
-    opponent = game.results.exclude(player=player).select_related("player").first().player
-    season = f"?season={game.played_at.year}"
-    return {
-        "home": reverse("ratings:home"),
-        "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
-        "export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]),
-        "games": reverse("ratings:league_games", args=[league.slug]),
-        "games_by_player": reverse("ratings:league_games", args=[league.slug])
-        + f"?player={player.slug}",
-        "game": reverse("ratings:game", args=[game.pk]),
-        "backtest": reverse("ratings:backtest", args=[league.slug]),
-        "player": reverse("ratings:player", args=[player.slug]),
-        "players": reverse("ratings:player_list"),
-        "players_search": reverse("ratings:player_list") + f"?q={player.name[:5]}",
-        "events": reverse("ratings:event_list", args=[league.slug]),
-        "event": reverse("ratings:event", args=[event.pk]),
-        "event_table": reverse("ratings:event_table", args=[table.pk]),
-        "round_cards": reverse("ratings:round_cards", args=[event.pk, 1]),
-        "season": reverse("ratings:leaderboard", args=[league.slug]) + season + "&min_games=1",
-        "season_export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]) + season,
-        "head_to_head": reverse("ratings:head_to_head", args=[player.slug, opponent.slug]),
-    }
-
-
-def played_event(league, players, *, rounds: int, **fields) -> Event:
-    """An event of ``league`` with ``rounds`` rounds drawn and every paper in but the last
-    round's first table (so the page shows results, progress and a table waiting)."""
-    event = make_event(league, players, rounds_total=rounds, **fields)
-    for number in range(1, rounds + 1):
-        drawn = event_services.round_draw(event=event)
-        for table in drawn.tables.order_by("number")[1 if number == rounds else 0 :]:
-            play_table(table)
-    return event
 
 
 @pytest.fixture
@@ -165,9 +69,6 @@ def test_each_page_runs_a_pinned_number_of_queries_for_members(
     assert logged_in(page) <= 10
     with django_assert_num_queries(logged_in(page)):
         assert member_client.get(small_club[page]).status_code == 200
-
-
-CACHED = [page for page in QUERIES if not page.endswith("export")]
 
 
 @pytest.mark.django_db(transaction=True)  # committed, as a request's writes are

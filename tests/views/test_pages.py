@@ -9,6 +9,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
+from tests.builders import IMG, SCRIPT, assert_escaped
+from tests.views.pages import played_event, text, urls
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +26,6 @@ def page_urls(league, game, player) -> list[str]:
         reverse("ratings:game", args=[game.pk]),
         reverse("ratings:player", args=[player.slug]),
     ]
-
-
-def text(response) -> str:
-    """The page's visible text, tags stripped and whitespace collapsed."""
-    html = response.content.decode()
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 # Access -----------------------------------------------------------------------------------------
@@ -400,3 +395,19 @@ def test_a_visitor_cannot_change_the_page_size(client, prefko_league_with):
     league, _ = prefko_league_with(players=4, games=53)
     response = client.get(reverse("ratings:league_games", args=[league.slug]), {"per_page": 1000})
     assert len(response.context["table"].page.object_list) == 50
+
+
+# Names with HTML: escaped on every page ----------------------------------------------------------
+
+
+def test_html_names_are_escaped_on_every_page(client, hostile_club):
+    """Every page of tests/views/pages.py's ``urls`` (the pages whose queries are pinned), on a
+    club whose league, event and players are named in HTML: both names escaped on each."""
+    league, players, game = hostile_club
+    event = played_event(league, players, rounds=1, name=f"Cup {SCRIPT} {IMG}")
+    pages = urls(league, game, players[0], event)
+    html_pages = {page: url for page, url in pages.items() if not page.endswith("export")}
+    assert len(html_pages) == len(pages) - 2  # the CSV exports: tests/test_exports.py
+
+    for url in html_pages.values():
+        assert_escaped(client.get(url))

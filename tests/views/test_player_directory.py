@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
-from tests.views.test_page_queries import QUERIES
+from tests.views.pages import QUERIES
 
 pytestmark = pytest.mark.django_db
 

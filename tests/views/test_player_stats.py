@@ -6,20 +6,17 @@ page shows them, linked, and its query count does not grow with the history or t
 
 from __future__ import annotations
 
-import io
 import re
 from datetime import timedelta
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Game, League, Player, System
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
-from .test_page_queries import QUERIES
-from .test_tables import assert_same_as_django_tables2
+from .pages import QUERIES, assert_same_as_django_tables2
 
 pytestmark = pytest.mark.django_db
 
@@ -161,8 +158,9 @@ def test_the_page_costs_the_same_however_many_leagues_and_games(
 # As a new member would: the demo club --------------------------------------------------------
 
 
-def test_on_the_demo_club_pedjas_page_has_his_statistics_and_his_record_against_marko(client):
-    call_command("demo", stdout=io.StringIO())
+def test_on_the_demo_club_pedjas_page_has_his_statistics_and_his_record_against_marko(
+    client, demo_club
+):
     pedja = Player.objects.get(name="Pedja")
     preferans = League.objects.get(slug="preferans")
 

@@ -3,15 +3,34 @@ a league downloads it as a rayter file."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.contrib.sessions.models import Session
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ratings.models import Game, PendingUpload, Player, Standing, System
+from ratings import engine
+from ratings.models import AuditEntry, Game, PendingUpload, Player, Standing, System
 from ratings.rayter import standings as rayter_standings
+from tests.builders import (
+    FUZZ,
+    HEARTS_FILE,
+    MB,
+    OUT_OF_RANGE,
+    OUT_OF_RANGE_PROBLEMS,
+    RAYTER_LINES,
+    SCRIPT,
+    ZONES,
+    hearts_games,
+    table_counts,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -351,3 +370,257 @@ def test_leaderboard_of_other_leagues_has_no_rayter_links(staff_client, make_lea
     page = staff_client.get(chess.get_absolute_url()).content.decode()
 
     assert "rayter" not in page
+
+
+# Replacing a league's games from the import page -------------------------------------------------
+
+
+def test_a_preview_of_a_replace_deletes_nothing_and_writes_no_entry(
+    hearts_league, importer, client
+):
+    engine.games_import(league=hearts_league, games=hearts_games(3))
+    client.force_login(importer)
+
+    response = client.post(
+        reverse("ratings:rayter_import", args=[hearts_league.slug]),
+        {"file": SimpleUploadedFile("h.txt", HEARTS_FILE), "replace": "on"},
+    )
+
+    assert response.context["preview"].summary.replaced == 3
+    assert "The audit trail keeps each of them" in response.content.decode()
+    assert Game.objects.filter(league=hearts_league).count() == 3
+    assert not AuditEntry.objects.filter(action="delete").exists()
+
+
+def test_a_replace_on_the_import_page_is_restorable(hearts_league, importer, client):
+    engine.games_import(league=hearts_league, games=hearts_games(3))
+    snapshots = {g.pk: engine.game_snapshot(g) for g in Game.objects.filter(league=hearts_league)}
+    client.force_login(importer)
+    url = reverse("ratings:rayter_import", args=[hearts_league.slug])
+    preview = client.post(url, {"file": SimpleUploadedFile("h.txt", HEARTS_FILE), "replace": "on"})
+
+    client.post(url, {"confirm": "1", "token": preview.context["token"]})
+
+    deletions = AuditEntry.objects.filter(action="delete", league=hearts_league, user=importer)
+    assert {entry.game_id: entry.before for entry in deletions} == snapshots
+
+
+# The previewed upload waits in a table, not in the session --------------------------------------
+def preview(client, league, data: bytes = HEARTS_FILE, **fields):
+    return client.post(import_url(league), {"file": SimpleUploadedFile("h.txt", data), **fields})
+
+
+def confirm_followed(client, league, token: str):
+    return client.post(import_url(league), {"confirm": "1", "token": token}, follow=True)
+
+
+@pytest.fixture
+def importer_client(importer, client):
+    client.force_login(importer)
+    return client
+
+
+def test_a_previewed_file_waits_in_a_table_and_the_session_stays_small(
+    hearts_league, importer, importer_client
+):
+    # About 400 KB: the session once carried all of it, read and written on every page.
+    data = HEARTS_FILE + b"# a comment that pads the file\n" * 12_000
+    session_key = importer_client.session.session_key
+
+    response = preview(importer_client, hearts_league, data)
+
+    assert response.context["preview"]
+    pending = PendingUpload.objects.get()
+    assert (pending.user, pending.league, pending.replace) == (importer, hearts_league, False)
+    assert bytes(pending.data) == data
+    assert pending.token_hash != response.context["token"]
+    session = Session.objects.get(session_key=session_key)
+    assert len(session.session_data) < 2_000
+
+
+def test_confirming_imports_the_waiting_file_and_deletes_it(hearts_league, importer_client):
+    token = preview(importer_client, hearts_league).context["token"]
+
+    response = confirm_followed(importer_client, hearts_league, token)
+
+    assert "Imported 1 game;" in response.content.decode()
+    assert Game.objects.filter(league=hearts_league).count() == 1
+    assert not PendingUpload.objects.exists()
+
+
+def test_an_upload_waits_for_its_own_user_only(hearts_league, importer_client, django_user_model):
+    token = preview(importer_client, hearts_league).context["token"]
+    other = django_user_model.objects.create_user("other", is_staff=True, is_superuser=True)
+    other_client = type(importer_client)()
+    other_client.force_login(other)
+
+    response = confirm_followed(other_client, hearts_league, token)
+
+    assert "no longer waiting to be imported" in response.content.decode()
+    assert not Game.objects.exists()
+    assert PendingUpload.objects.count() == 1  # still the importer's to confirm
+
+
+def test_an_upload_waits_for_its_own_league_only(hearts_league, importer_client, make_league):
+    other = make_league(System.RAYTER_LOWSCORE)
+    token = preview(importer_client, hearts_league).context["token"]
+
+    response = confirm_followed(importer_client, other, token)
+
+    assert "no longer waiting to be imported" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_an_upload_left_for_more_than_a_day_is_not_imported(hearts_league, importer_client):
+    token = preview(importer_client, hearts_league).context["token"]
+    PendingUpload.objects.update(created_at=timezone.now() - timedelta(days=1, minutes=1))
+
+    response = confirm_followed(importer_client, hearts_league, token)
+
+    assert "no longer waiting to be imported" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_new_upload_replaces_the_last_one_and_clears_expired_ones(
+    hearts_league, importer_client, make_league, django_user_model
+):
+    elsewhere = make_league(System.RAYTER_LOWSCORE)
+    someone = django_user_model.objects.create_user("someone", is_staff=True)
+    fresh = PendingUpload.objects.create(
+        token_hash="a" * 64, user=someone, league=hearts_league, data=HEARTS_FILE
+    )
+    stale = PendingUpload.objects.create(
+        token_hash="b" * 64, user=someone, league=hearts_league, data=HEARTS_FILE
+    )
+    PendingUpload.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=2))
+    first = preview(importer_client, hearts_league).context["token"]
+    other_league = preview(importer_client, elsewhere).context["token"]
+
+    second = preview(importer_client, hearts_league).context["token"]
+
+    waiting = set(PendingUpload.objects.values_list("pk", flat=True))
+    assert fresh.pk in waiting and stale.pk not in waiting
+    assert len(waiting) == 3  # someone's fresh one, and one per league of the importer's
+    assert (
+        "no longer waiting"
+        in confirm_followed(importer_client, hearts_league, first).content.decode()
+    )
+    assert (
+        "Imported 1 game;"
+        in confirm_followed(importer_client, hearts_league, second).content.decode()
+    )
+    assert (
+        "Imported 1 game;"
+        in confirm_followed(importer_client, elsewhere, other_league).content.decode()
+    )
+
+
+def test_a_failed_preview_leaves_nothing_waiting(hearts_league, importer_client):
+    token = preview(importer_client, hearts_league).context["token"]
+
+    response = preview(importer_client, hearts_league, b"game 2025-13-01 20:00\nAna 1\nEma 2\n")
+
+    assert "token" not in response.context
+    assert not PendingUpload.objects.exists()
+    assert (
+        "no longer waiting"
+        in confirm_followed(importer_client, hearts_league, token).content.decode()
+    )
+
+
+# Years the calendar cannot hold, on the upload page ----------------------------------------------
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_the_upload_page_refuses_years_1_and_9999_on_every_line_in_any_time_zone(
+    settings, hearts_league, importer_client, zone
+):
+    settings.TIME_ZONE = zone
+
+    response = preview(importer_client, hearts_league, OUT_OF_RANGE)
+
+    assert response.status_code == 200
+    assert [str(problem) for problem in response.context["problems"]] == OUT_OF_RANGE_PROBLEMS
+    assert "token" not in response.context
+    assert not Game.objects.exists()
+    assert not Player.objects.exists()
+
+
+# Uploads: the rayter import page ------------------------------------------------------------------
+
+
+@pytest.fixture
+def rayter_staff(django_user_model):
+    """Staff who may import (the import page asks for staff, nothing more)."""
+    user = django_user_model.objects.create_user("importer", is_staff=True)
+    user.user_permissions.add(*Permission.objects.filter(content_type__app_label="ratings"))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def rayter_import_url(friday_league) -> str:
+    return reverse("ratings:rayter_import", args=[friday_league.slug])
+
+
+def upload_rayter(client: Client, friday_league, data: bytes, name: str = "hearts.txt"):
+    upload = SimpleUploadedFile(name, data, content_type="text/plain")
+    return client.post(rayter_import_url(friday_league), {"file": upload})
+
+
+UPLOAD_CASES = [
+    (
+        "ten megabytes",
+        b"game 2026-01-01 20:00\nAnna 1\nBojan 2\n" + b"# pad\n" * (10 * MB // 6),
+        "at most",
+    ),
+    ("binary", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file"),
+    ("not UTF-8", b"game 2026-01-01 20:00\nAnn\xe9 10\nBojan 3\n", "UTF-8"),
+    ("empty", b"", "empty"),
+    ("not rayter", b"hello world\nthis is not a rayter file\n", "line 1"),
+    ("a player twice", b"game 2026-01-01 20:00\nAnna 10\nAnna 3\n", "already in this game"),
+    ("a huge score", b"game 2026-01-01 20:00\nAnna " + b"9" * 40 + b"\nBojan 3\n", "line 2"),
+    ("a month 13", b"game 2026-13-01 20:00\nAnna 10\nBojan 3\n", "line 1"),
+    ("HTML names", f"game 2026-01-01 20:00\n{SCRIPT} 10\nBojan 3\n".encode(), "line 2"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "data", "message"), UPLOAD_CASES, ids=[c[0] for c in UPLOAD_CASES]
+)
+def test_the_rayter_upload_refuses_hostile_files(rayter_staff, hearts_league, case, data, message):
+    before = table_counts()
+
+    response = upload_rayter(rayter_staff, hearts_league, data)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert "<script>alert" not in response.content.decode()
+    assert table_counts() == before
+
+
+def test_a_confirmation_with_a_forged_token_imports_nothing(rayter_staff, hearts_league):
+    upload_rayter(rayter_staff, hearts_league, b"game 2026-01-01 20:00\nAnna 10\nBojan 3\n")
+    before = table_counts()
+
+    response = rayter_staff.post(
+        rayter_import_url(hearts_league), {"confirm": "1", "token": "forged"}
+    )
+
+    assert response.status_code == 302
+    assert table_counts() == before
+
+
+@FUZZ
+@given(
+    data=st.one_of(
+        st.binary(max_size=3000), RAYTER_LINES.map(lambda t: t.encode("utf-8", "replace"))
+    )
+)
+def test_fuzzed_rayter_uploads_never_fail_and_write_nothing(rayter_staff, hearts_league, data):
+    before = table_counts()
+
+    response = upload_rayter(rayter_staff, hearts_league, data)
+
+    assert response.status_code == 200
+    assert table_counts() == before  # the upload only previews; the confirmation imports

@@ -10,10 +10,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
-from tests.views.test_page_queries import QUERIES
+from tests.views.pages import QUERIES, assert_same_as_django_tables2
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
-
-from .test_tables import assert_same_as_django_tables2
 
 pytestmark = pytest.mark.django_db
 

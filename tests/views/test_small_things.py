@@ -9,14 +9,19 @@ import re
 import uuid
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
 
 from ratings.models import Player, System
-from tests.views.test_languages import in_language
 from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
+
+
+def in_language(client, code: str):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    return client
 
 
 @pytest.mark.parametrize("code", ["ru", "sr-latn"])

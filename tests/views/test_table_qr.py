@@ -7,12 +7,11 @@ import pytest
 from django.urls import reverse
 
 from ratings.events import services
-from tests.views.test_events import league, night, nine, organiser  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
 
-def test_each_table_card_has_a_qr_code_of_its_entry_page(client, night):  # noqa: F811
+def test_each_table_card_has_a_qr_code_of_its_entry_page(client, night):
     drawn = services.round_draw(event=night)
     page = client.get(reverse("ratings:round_cards", args=[night.pk, 1])).content.decode()
 

@@ -4,42 +4,16 @@ them through its own template, in every table, language and league kind."""
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 from django.urls import reverse
 
 from ratings.models import System
 from ratings.tables import ClubTable
+from tests.views.pages import assert_same_as_django_tables2
 from tests.worked_example import random_paper
 
 pytestmark = pytest.mark.django_db
-
-
-def club_tables() -> list[type[ClubTable]]:
-    found, pending = [], [ClubTable]
-    while pending:
-        for subclass in pending.pop().__subclasses__():
-            found.append(subclass)
-            pending.append(subclass)
-    return found
-
-
-def normalised(html: bytes) -> str:
-    """Whitespace between tags is the templates', not the page's; CSRF tokens differ per page."""
-    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html.decode())
-    return re.sub(r">\s+<", "><", html).strip()
-
-
-def assert_same_as_django_tables2(client, monkeypatch, urls: list[str]) -> None:
-    ours = {url: client.get(url).content for url in urls}
-    with monkeypatch.context() as patch:
-        for table in club_tables():
-            patch.setattr(table._meta, "template_name", "django_tables2/table.html")
-        stock = {url: client.get(url).content for url in urls}
-    for url in urls:
-        assert b"<tbody" in ours[url], url
-        assert normalised(ours[url]) == normalised(stock[url]), url
 
 
 @pytest.mark.parametrize("language", ["en", "sr-latn", "ru"])

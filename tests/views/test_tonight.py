@@ -8,14 +8,13 @@ from django.utils import timezone
 from ratings.events import services
 from ratings.models import Player
 from tests.builders import make_event, play_table
-from tests.views.test_events import league, nine  # noqa: F401 (fixtures)
-from tests.views.test_page_queries import LOGGED_IN, QUERIES
+from tests.views.pages import LOGGED_IN, QUERIES
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def tonight_night(league, nine):  # noqa: F811
+def tonight_night(league, nine):
     event = make_event(league, nine, name="Friday night", starts_at=timezone.now())
     first = services.round_draw(event=event)
     play_table(first.tables.get(number=1))
@@ -44,7 +43,7 @@ def test_a_member_sees_their_own_table_and_its_entry_link(
     assert entry in page
 
 
-def test_a_closed_night_or_an_old_one_is_not_tonight(client, league, nine):  # noqa: F811
+def test_a_closed_night_or_an_old_one_is_not_tonight(client, league, nine):
     closed = make_event(league, nine, name="Closed night", starts_at=timezone.now())
     services.event_close(event=closed)
     make_event(league, nine, name="Last month", starts_at=timezone.now() - timezone.timedelta(30))

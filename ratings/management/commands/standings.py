@@ -1,7 +1,9 @@
-"""Print a league's standings, best first, as text (like the rayter command), JSON or CSV."""
+"""Print a league's standings, best first: as text (the rayter command's table), or as the
+leaderboard's CSV or JSON export (every player, the inactive ones included)."""
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ratings import exports
 from ratings.models import League
 from ratings.rayter import standings as rayter_standings
 from ratings.selectors import league_standings_rows
@@ -20,22 +22,29 @@ class Command(BaseCommand):
             "--format",
             choices=("text", "json", "csv"),
             default="text",
-            help="text: rayter's table, ratings rounded as rayter rounds; json and csv: unrounded",
+            help="text: rayter's table, ratings rounded as rayter rounds; json and csv: the "
+            "leaderboard's export, every player included",
         )
 
     def handle(self, *args, slug: str, format: str, **options):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise CommandError(f"Unknown league: {slug}")
-        rows = league_standings_rows(league)
-        # A league with provisional or inactivity thresholds says who is which; one without
-        # prints exactly rayter's columns.
-        status = league.has_thresholds
         if format == "json":
-            text = rayter_standings.standings_json(rows, status=status)
+            text = exports.standings_json(
+                league, exports.standings_rows(league, show_inactive=True)
+            )
+            text += "\n"
         elif format == "csv":
-            text = rayter_standings.standings_csv(rows, status=status)
+            text = exports.standings_csv(exports.standings_rows(league, show_inactive=True))
         else:
+            # A league with provisional or inactivity thresholds says who is which; one without
+            # prints exactly rayter's columns.
             title = league.game_name or league.name
-            text = rayter_standings.standings_text(title, league.games.count(), rows, status=status)
+            text = rayter_standings.standings_text(
+                title,
+                league.games.count(),
+                league_standings_rows(league),
+                status=league.has_thresholds,
+            )
         self.stdout.write(text, ending="")

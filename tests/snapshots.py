@@ -1,0 +1,92 @@
+"""A club built once per test session and put back into each test that asks for it.
+
+Building the demo club runs a few hundred games through the engine (seconds on SQLite, more on
+PostgreSQL); a test that only reads it, or changes it and is rolled back, needs the rows, not
+the build. :func:`take` builds once, committed, copies every row the build made into a table
+of its own beside the original (``<name>_<table>``, which no model knows, so Django's flush and
+the version triggers leave it alone), and deletes those rows again, so every other test still
+starts from an empty club. :meth:`Snapshot.restore` copies them back inside the test's
+transaction: one ``INSERT … SELECT`` per table, no Python objects, no conversion of values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.apps import apps
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.db.models import Model
+
+from ratings import versioning
+from ratings.models import DataVersion
+
+T = TypeVar("T")
+
+
+def _models() -> list[type[Model]]:
+    return [
+        model
+        for model in apps.get_models(include_auto_created=True)
+        if model._meta.managed and not model._meta.proxy
+    ]
+
+
+def _keys(cursor, table: str, pk: str) -> list:
+    cursor.execute(f'SELECT "{pk}" FROM "{table}"')
+    return [key for (key,) in cursor.fetchall()]
+
+
+def _in(column: str, keys: list) -> tuple[str, list]:
+    return f'"{column}" IN ({", ".join(["%s"] * len(keys))})', keys
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    tables: tuple[tuple[str, str], ...]  # (table, its copy), for each table the build wrote
+    models: tuple[type[Model], ...]
+
+    def restore(self) -> None:
+        """The build's rows back in their tables, in the caller's transaction (the test's)."""
+        with transaction.atomic(), versioning.bulk_write(), connection.cursor() as cursor:
+            for table, copy in self.tables:
+                cursor.execute(f'INSERT INTO "{table}" SELECT * FROM "{copy}"')
+            # The rows keep their ids: new rows must not take one (PostgreSQL's sequences).
+            for statement in connection.ops.sequence_reset_sql(no_style(), self.models):
+                cursor.execute(statement)
+
+
+def take(name: str, build: Callable[[], T]) -> tuple[Snapshot, T]:
+    """Run ``build`` (it commits), keep what it wrote as a :class:`Snapshot`, and undo it.
+
+    Called once per session with database access unblocked, outside any test's transaction.
+    Only new rows are kept: a build that updates rows it found (other than the data version,
+    whose number is put back) is not supported.
+    """
+    models = {model._meta.db_table: model for model in _models()}
+    with connection.cursor() as cursor:
+        before = {table: _keys(cursor, table, m._meta.pk.column) for table, m in models.items()}
+    version = DataVersion.objects.values_list("number", flat=True).get(pk=1)
+
+    result = build()
+
+    copied = []
+    with transaction.atomic(), connection.cursor() as cursor:
+        for table, model in models.items():
+            copy, pk, old = f"{name}_{table}", model._meta.pk.column, before[table]
+            cursor.execute(f'DROP TABLE IF EXISTS "{copy}"')
+            new_rows = f" WHERE NOT {_in(pk, old)[0]}" if old else ""
+            cursor.execute(f'CREATE TABLE "{copy}" AS SELECT * FROM "{table}"{new_rows}', old)
+            cursor.execute(f'DELETE FROM "{table}"{new_rows}', old)
+            cursor.execute(f'SELECT COUNT(*) FROM "{copy}"')
+            if cursor.fetchone()[0]:
+                copied.append((table, copy))
+            else:
+                cursor.execute(f'DROP TABLE "{copy}"')
+        DataVersion.objects.filter(pk=1).update(number=version)
+    snapshot = Snapshot(
+        tables=tuple(copied), models=tuple(models[table] for table, _copy in copied)
+    )
+    return snapshot, result

@@ -1,0 +1,150 @@
+"""The club's pages as the view tests know them: each page's pinned number of SQL queries
+(tests/views/test_page_queries.py checks them), its URL on a small club, and helpers that read
+a page (its text; its tables against django-tables2's own rendering).
+
+Shared by the page tests; a new page gets its count and its URL here (docs/ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.urls import reverse
+
+from ratings.events import services as event_services
+from ratings.models import Event, EventTable
+from ratings.tables import ClubTable
+from tests.builders import make_event, play_table
+
+LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubBackend)
+# Every HTML page first reads the data version (ratings.page_cache): each count below starts
+# with it, before the queries listed. While that page is in the cache at that version, the
+# version is its only query (test_a_page_drawn_at_this_version_is_one_query). The exports are
+# streamed from the database, never cached, and read no version.
+VERSION = 1
+QUERIES = {
+    # the leagues, their player and game counts and last game as subqueries; the nights in
+    # progress with their latest round's progress (a member seated tonight: one more, their table)
+    "home": 3,
+    # the league with its first and last game; the years with games (for the season tabs); the
+    # count and the page of standings, ranked by a window; its latest events
+    "leaderboard": 6,
+    "export": 2,  # the league; all its (filtered) standings with their rank
+    # the league with its first and last game; the years with games; the season's table, every
+    # player's games, places and ratings in the period by window functions (a list: no count);
+    # its latest events
+    "season": 5,
+    "season_export": 2,  # the league; the season's table
+    # the league; the page of games and one more (no count), their results; the filter's names
+    "games": 5,
+    "games_by_player": 6,  # the same, and the typed player looked up in the league
+    "backtest": 3,  # the league; its results in rating order (replayed in memory)
+    "game": 3,  # the game with its league, who entered it and its neighbours; its results
+    # The player's standings with the player; the ranked players better than them in each
+    # league where they are ranked (one aggregate); their whole history; the opponents on the pages
+    # shown; their statistics in every league (places, streaks, best and worst by window
+    # functions); the opponents they met most often in every league; the results of the events
+    # they played (their places worked out from them).
+    "player": 8,
+    # both players; their record per league; those leagues; their games together; the third
+    # players at their tables; both rating histories in those leagues
+    "head_to_head": 7,
+    "players": 4,  # the count, the page of players, their standings with leagues
+    "players_search": 5,  # the same, and every (pk, name) for the typos of a 4+ letter name
+    # Events: whatever the number of rounds, tables and players.
+    "events": 4,  # the league; the count and the page of events with their players and rounds
+    # The event with its league and organiser; its players; every round's tables and seats;
+    # the byes; the results of its games (standings, results, rating changes, all from them).
+    "event": 6,
+    "event_table": 3,  # the table with its round, event and league; its seats with results
+    "round_cards": 3,  # the event with its league; the round's tables and seats
+}
+
+
+# Pages that ask Django whether the user holds a permission (may they create or run events?):
+# Django reads the user's and their groups' permissions once per request, two queries, for
+# members on the events list and for staff on an event (a member's event page needs no
+# permission unless they organise it).
+PERMISSIONS = 2
+ASKS_PERMISSIONS = {"member": {"events"}, "staff": {"events", "event"}}
+
+
+def logged_in(page: str, role: str = "member") -> int:
+    if page.endswith("export"):
+        return QUERIES[page]
+    return QUERIES[page] + LOGGED_IN + (PERMISSIONS if page in ASKS_PERMISSIONS[role] else 0)
+
+
+def urls(league, game, player, event=None) -> dict[str, str]:
+    event = event or Event.objects.get()
+    table = EventTable.objects.filter(round__event=event).order_by("round__number", "number")[0]
+    opponent = game.results.exclude(player=player).select_related("player").first().player
+    season = f"?season={game.played_at.year}"
+    return {
+        "home": reverse("ratings:home"),
+        "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
+        "export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]),
+        "games": reverse("ratings:league_games", args=[league.slug]),
+        "games_by_player": reverse("ratings:league_games", args=[league.slug])
+        + f"?player={player.slug}",
+        "game": reverse("ratings:game", args=[game.pk]),
+        "backtest": reverse("ratings:backtest", args=[league.slug]),
+        "player": reverse("ratings:player", args=[player.slug]),
+        "players": reverse("ratings:player_list"),
+        "players_search": reverse("ratings:player_list") + f"?q={player.name[:5]}",
+        "events": reverse("ratings:event_list", args=[league.slug]),
+        "event": reverse("ratings:event", args=[event.pk]),
+        "event_table": reverse("ratings:event_table", args=[table.pk]),
+        "round_cards": reverse("ratings:round_cards", args=[event.pk, 1]),
+        "season": reverse("ratings:leaderboard", args=[league.slug]) + season + "&min_games=1",
+        "season_export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]) + season,
+        "head_to_head": reverse("ratings:head_to_head", args=[player.slug, opponent.slug]),
+    }
+
+
+def played_event(league, players, *, rounds: int, **fields) -> Event:
+    """An event of ``league`` with ``rounds`` rounds drawn and every paper in but the last
+    round's first table (so the page shows results, progress and a table waiting)."""
+    event = make_event(league, players, rounds_total=rounds, **fields)
+    for number in range(1, rounds + 1):
+        drawn = event_services.round_draw(event=event)
+        for table in drawn.tables.order_by("number")[1 if number == rounds else 0 :]:
+            play_table(table)
+    return event
+
+
+# The pages that are cached (the exports are streamed, never cached).
+CACHED = [page for page in QUERIES if not page.endswith("export")]
+
+
+def text(response) -> str:
+    """The page's visible text, tags stripped and whitespace collapsed."""
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def club_tables() -> list[type[ClubTable]]:
+    found, pending = [], [ClubTable]
+    while pending:
+        for subclass in pending.pop().__subclasses__():
+            found.append(subclass)
+            pending.append(subclass)
+    return found
+
+
+def normalised(html: bytes) -> str:
+    """Whitespace between tags is the templates', not the page's; CSRF tokens differ per page."""
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html.decode())
+    return re.sub(r">\s+<", "><", html).strip()
+
+
+def assert_same_as_django_tables2(client, monkeypatch, urls: list[str]) -> None:
+    ours = {url: client.get(url).content for url in urls}
+    with monkeypatch.context() as patch:
+        for table in club_tables():
+            patch.setattr(table._meta, "template_name", "django_tables2/table.html")
+        stock = {url: client.get(url).content for url in urls}
+    for url in urls:
+        assert b"<tbody" in ours[url], url
+        assert normalised(ours[url]) == normalised(stock[url]), url
