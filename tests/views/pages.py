@@ -23,7 +23,9 @@ LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubB
 # (ratings.download_cache: the version, then the cache; tests/views/test_heavy_downloads.py).
 VERSION = 1
 QUERIES = {
-    "home": 2,  # the leagues, their player and game counts and last game as subqueries
+    # the leagues, their player and game counts and last game as subqueries; the nights in
+    # progress with their latest round's progress (a member seated tonight: one more, their table)
+    "home": 3,
     # the league with its first and last game; the years with games (for the season tabs); the
     # count and the page of standings, ranked by a window; its latest events
     "leaderboard": 6,

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 # Every parameter a public page reads (forms, tables' sort and page, each player table's prefix).
 PARAMETERS = (
     *("page", "sort", "per_page", "min_games", "inactive", "season", "from", "to", "by"),
-    *("player", "q", "system", "unknown"),
+    *("player", "q", "order", "system", "unknown"),
 )
 HOSTILE = (
     "9999-12-31",
