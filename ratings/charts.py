@@ -288,7 +288,11 @@ def rating_history_svg(
     out: list[str] = []
     name, description = _summary(drawn)
     if lower_is_better:
-        description += ". " + _("Lower ratings are better; the axis is reversed so up is better.")
+        # A date may end in its own full stop ("2026 г.", "2026."): one stop, never two.
+        stop = "" if description.endswith(".") else "."
+        description += (
+            stop + " " + _("Lower ratings are better; the axis is reversed so up is better.")
+        )
     classes = f"rating-chart {layout}".strip()
     out.append(
         f'<svg class="{classes}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '

@@ -241,7 +241,7 @@ STANDINGS_COLUMNS = (
 # A period's table (a season or dates): the rating at its end and the change over it.
 PERIOD_COLUMNS = (
     *("rank", "name", "games", "rating", "change", "average_score"),
-    *("first_places", "shared_first_places"),
+    *("first_places", "shared_first_places", "provisional"),
 )
 
 
@@ -304,7 +304,7 @@ def period_rows(league: League, period: Period, *, min_games: int | None = None)
     )
     return [
         {
-            "rank": row.rank,
+            "rank": row.rank if row.status == selectors.Status.RANKED else None,
             "name": row.name,
             "games": row.games,
             "rating": standings_number(row.rating, league),
@@ -312,6 +312,7 @@ def period_rows(league: League, period: Period, *, min_games: int | None = None)
             "average_score": machine_number(row.average_score, 2),
             "first_places": row.first_places,
             "shared_first_places": row.shared_first_places,
+            "provisional": row.status == selectors.Status.PROVISIONAL,
         }
         for row in rows
     ]

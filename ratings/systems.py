@@ -292,10 +292,10 @@ class Prefko(RatingSystem):
         if middle_sum != 0 and not ended_early:
             raise ValidationError(
                 _(
-                    "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
+                    "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
                     "up to zero. Mark the game as ended early if it was stopped before that."
                 )
-                % {"sum": middle_sum}
+                % {"sum": formatting.number_text(middle_sum)}
             )
         return [float(s) for s in preferans.final_scores(papers)], papers
 

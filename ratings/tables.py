@@ -569,18 +569,24 @@ class HeadToHeadGamesTable(ClubTable):
     """Two players' games together in one league (``statistics.PairGame``), newest first: each
     one's score and rating change, and who finished ahead."""
 
-    played_at = tables.Column(verbose_name=_("Played"), orderable=False)
+    played_at = tables.Column(
+        verbose_name=_("Played"), orderable=False, attrs=card("title", number=False)
+    )
 
     class Meta:
-        attrs = {"class": "head-to-head-games"}
+        # On a phone a card per game: six columns do not fit 360 px, and the second player's
+        # change and who was ahead are what the page is for.
+        attrs = {"class": "head-to-head-games cards"}
         orderable = False
 
     def __init__(self, rows, *, a, b, system: RatingSystem, prefix: str):
         def column(name: str, field: str) -> tables.Column:
-            return tables.Column(verbose_name=name, accessor=field, attrs=NUMBER_CELLS)
+            return tables.Column(verbose_name=name, accessor=field, attrs=card("key", name))
 
         ahead = _("Winner") if system.wins_draws_losses else _("Ahead")
-
+        ahead_column = tables.Column(
+            verbose_name=ahead, accessor="game_id", attrs=card("more", ahead, number=False)
+        )
         super().__init__(
             rows,
             prefix=prefix,
@@ -589,7 +595,7 @@ class HeadToHeadGamesTable(ClubTable):
                 ("a_change", column(_("Change"), "a_change")),
                 ("b_score", column(b.name, "b_score")),
                 ("b_change", column(_("Change"), "b_change")),
-                ("ahead", tables.Column(verbose_name=ahead, accessor="game_id")),
+                ("ahead", ahead_column),
             ],
         )
         self.a, self.b, self.system = a, b, system
@@ -623,7 +629,9 @@ class SeasonTable(ClubTable):
     at its end and the change over it, average score and first places (wins in a league of
     two-player games); ranked by the database by rating or change, in the league's direction."""
 
-    rank = tables.Column(verbose_name=_("Rank"), order_by=("rank", "name"), attrs=NUMBER_CELLS)
+    rank = tables.Column(
+        verbose_name=_("Rank"), order_by=("status", "rank", "name"), attrs=NUMBER_CELLS
+    )
     name = tables.Column(verbose_name=_("Player"))
     games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_CELLS)
     rating = tables.Column(verbose_name=_("Rating at the end"), attrs=NUMBER_CELLS)
@@ -644,8 +652,14 @@ class SeasonTable(ClubTable):
         )
         self.system = system
 
+    def render_rank(self, value: int, record) -> int | str:
+        return value if record.status == Status.RANKED else ""
+
     def render_name(self, record) -> SafeString:
-        return format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
+        link = format_html('<a href="{}">{}</a>', self.player_url(record.slug), record.name)
+        if record.status == Status.RANKED:
+            return link
+        return format_html('{} <span class="badge">{}</span>', link, Status(record.status).label)
 
     def render_rating(self, value: float) -> str:
         return rating_text(value, self.system.rating_places)

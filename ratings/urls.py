@@ -10,6 +10,7 @@ from ratings.views import (
     papers,
     players,
     players_vs,
+    reports,
     tokens,
 )
 
@@ -52,6 +53,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/events/new/", events.event_new, name="event_new"),
     path("events/<int:pk>/", events.event_detail, name="event"),
     path("events/<int:pk>/players/", events.event_players_add, name="event_players_add"),
+    path(
+        "events/<int:pk>/players/withdraw/",
+        events.event_player_withdraw,
+        name="event_player_withdraw",
+    ),
     path("events/<int:pk>/draw/", events.round_draw, name="round_draw"),
     path("events/<int:pk>/close/", events.event_close, name="event_close"),
     path("events/<int:pk>/rounds/<int:number>/cards/", events.round_cards, name="round_cards"),
@@ -64,6 +70,7 @@ urlpatterns = [
     path("papers/<int:pk>/repeal/", papers.paper_repeal, name="paper_repeal"),
     path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
+    path("games/<int:pk>/report/", reports.game_report, name="game_report"),
     path("account/tokens/", tokens.token_list, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),

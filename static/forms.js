@@ -12,8 +12,9 @@
  *   on a touch screen. The box then asks for the quick digit pad (data-inputmode), which on
  *   common phone keyboards (iOS's above all) has no minus key; the button flips the sign
  *   instead. Without scripts the box asks for no pad, and the phone's full keyboard has "-".
- *   The button is out of the Tab order (a keyboard types "-") and never takes the focus, so
- *   the phone's keyboard stays up while it is tapped.
+ *   The button is out of the Tab order (a keyboard types "-") and never takes the focus
+ *   itself: a tap puts the caret at the end of its own box (opening the keyboard there), so
+ *   the digits typed next go into the number whose sign was flipped.
  * - The preview of a game ([data-preview], after "Check scores") takes the focus and the top of
  *   the screen when the page opens, as the error summary does: on a phone it is screens below
  *   the top of the form, and the member came for it.
@@ -66,7 +67,14 @@
     button.setAttribute("aria-label", input.getAttribute("data-sign-label") || "Plus or minus");
     if (input.id) button.setAttribute("aria-controls", input.id);
     button.addEventListener("mousedown", function (event) { event.preventDefault(); });
-    button.addEventListener("click", function () { flipSign(input); });
+    button.addEventListener("click", function () {
+      flipSign(input);
+      // The caret goes into this box, at its end: the next digits typed are this number's,
+      // not the box that had the focus before (a wrong-box entry passes every check).
+      input.focus({ preventScroll: true });
+      var end = input.value.length;
+      if (input.setSelectionRange) input.setSelectionRange(end, end);
+    });
     wrap.appendChild(button);
   }
 

@@ -124,7 +124,9 @@
       var early = field("ended_early");
       var status = middleStatus(papers.map(function (p) { return p[1]; }), !!(early && early.checked));
       var text = { ok: "data-ok-text", bad: "data-bad-text", early: "data-early-text" }[status.state];
-      sumBox.textContent = text ? fill(sumBox.getAttribute(text) || "", { sum: status.sum }) : "";
+      // A real minus sign, as the server writes the sum (ratings/formatting.py).
+      var sum = String(status.sum).replace("-", "\u2212");
+      sumBox.textContent = text ? fill(sumBox.getAttribute(text) || "", { sum: sum }) : "";
       sumBox.classList.toggle("sum-ok", status.state === "ok" || status.state === "early");
       sumBox.classList.toggle("sum-bad", status.state === "bad");
       markMiddles(status.state);

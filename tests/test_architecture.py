@@ -62,6 +62,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "ratings.selectors",
             "ratings.events.selectors",
+            "ratings.events.tonight",
             "ratings.papers.selectors",
             "ratings.papers.statistics",
             "ratings.access",
@@ -89,6 +90,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.papers.forms",
             "ratings.tables",
             "ratings.events.tables",
+            "ratings.events.qr",
             "ratings.charts",
             "ratings.page_cache",
             "ratings.pagination",

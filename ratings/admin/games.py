@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import engine
 from ratings.admin.common import PartOfParentInline, report_formset
+from ratings.admin.reports import reports_html
 from ratings.formatting import number_text
 from ratings.models import (
     DigitalPaper,
@@ -156,8 +157,9 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
     model = Result
     form = ResultInlineForm
     formset = ResultFormSet
-    fields = ("player", "seat", "left", "middle", "right", "score", "rating_before", "rating_after")
-    readonly_fields = ("rating_before", "rating_after")
+    fields = ("player", "seat", "left", "middle", "right", "score", "rating_before_shown",
+              "rating_after_shown")  # fmt: skip
+    readonly_fields = ("rating_before_shown", "rating_after_shown")
     autocomplete_fields = ("player",)
     ordering = ("seat",)
 
@@ -189,6 +191,15 @@ class ResultInline(PartOfParentInline, admin.TabularInline):
     def paper_score(self, result):
         return "" if result.score is None else number_text(result.score)  # "" in a new row
 
+    # The ratings as the site writes them ("1173", not the float's "1173.0"); "" in a new row.
+    @admin.display(description=Result._meta.get_field("rating_before").verbose_name)
+    def rating_before_shown(self, result):
+        return "" if result.pk is None else number_text(result.rating_before)
+
+    @admin.display(description=Result._meta.get_field("rating_after").verbose_name)
+    def rating_after_shown(self, result):
+        return "" if result.pk is None else number_text(result.rating_after)
+
 
 def _has_paper(game: Game | None) -> bool:
     return game is not None and game.league.rating_system.has_paper
@@ -209,8 +220,8 @@ class GameAdmin(admin.ModelAdmin):
     list_select_related = ("league", "entered_by")
     date_hierarchy = "played_at"
     search_fields = ("results__player__name",)
-    fields = ("league", "played_at", "bula", "ended_early", "note", "entered_by")
-    readonly_fields = ("entered_by",)
+    fields = ("league", "played_at", "bula", "ended_early", "note", "entered_by", "mistake_reports")
+    readonly_fields = ("entered_by", "mistake_reports")
     inlines = (ResultInline,)
     ordering = ("-played_at", "-id")
 
@@ -224,7 +235,14 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         not_taken = _not_taken(obj)
+        if obj is None:
+            not_taken = {*not_taken, "mistake_reports"}  # a new game has none
         return [name for name in super().get_fields(request, obj) if name not in not_taken]
+
+    @admin.display(description=_("mistake reports"))
+    def mistake_reports(self, game):
+        # Members' reports of this game (ratings/admin/reports.py lists and resolves them).
+        return reports_html(game)
 
     def get_readonly_fields(self, request, obj=None):
         # The engine re-rates a game within its league; moving it to another league is a delete

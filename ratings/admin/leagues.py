@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.admin.common import PartOfParentInline, report_formset
+from ratings.formatting import number_text
 from ratings.models import (
     League,
     Standing,
@@ -66,8 +67,8 @@ class StandingInline(PartOfParentInline, admin.TabularInline):
     model = Standing
     form = StandingInlineForm
     formset = StandingFormSet
-    fields = ("player", "start_rating", "rating", "games")
-    readonly_fields = ("rating", "games")
+    fields = ("player", "start_rating", "rating_shown", "games")
+    readonly_fields = ("rating_shown", "games")
     autocomplete_fields = ("player",)
     ordering = ("player__name",)
     extra = 0
@@ -77,6 +78,11 @@ class StandingInline(PartOfParentInline, admin.TabularInline):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("player")
+
+    @admin.display(description=Standing._meta.get_field("rating").verbose_name)
+    def rating_shown(self, standing) -> str:
+        # As the site writes it: "1200", not the float's "1200.0".
+        return number_text(standing.rating) if standing.pk else ""
 
 
 class LeagueAdminForm(forms.ModelForm):
@@ -114,7 +120,7 @@ class LeagueAdminForm(forms.ModelForm):
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     form = LeagueAdminForm
-    list_display = ("name", "system", "start_rating", "game_count")
+    list_display = ("name", "system", "start_rating_shown", "game_count")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
     inlines = (StandingInline,)
@@ -122,6 +128,12 @@ class LeagueAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(game_count=Count("games"))
+
+    @admin.display(
+        description=League._meta.get_field("start_rating").verbose_name, ordering="start_rating"
+    )
+    def start_rating_shown(self, league) -> str:
+        return number_text(league.start_rating)
 
     @admin.display(description=_("games"), ordering="game_count")
     def game_count(self, league):

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.access import may
@@ -106,7 +107,11 @@ class PlayerAdmin(admin.ModelAdmin):
                 return None
             self.message_user(
                 request,
-                _("%(source)s is merged into %(target)s; %(count)d leagues re-rated.")
+                ngettext(
+                    "%(source)s is merged into %(target)s; %(count)d league re-rated.",
+                    "%(source)s is merged into %(target)s; %(count)d leagues re-rated.",
+                    len(leagues),
+                )
                 % {"source": source.name, "target": target.name, "count": len(leagues)},
                 messages.SUCCESS,
             )
@@ -123,6 +128,9 @@ class PlayerAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "players": [(player, games.get(player.pk, 0)) for player in players],
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            # Sent from this page without a choice (the radio's "required" is only the
+            # browser's): say what is missing rather than show the page again without a word.
+            "choose_error": _("Choose who stays.") if request.POST.get("asked") else None,
         }
         return TemplateResponse(request, "admin/ratings/player/merge.html", context)
 

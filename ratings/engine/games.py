@@ -276,6 +276,13 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
             # The member who entered it may have left the club since.
             entered_by=get_user_model().objects.filter(pk=snapshot["entered_by_id"]).first(),
         )
+        # The game keeps the moment it was first entered, not the restore's (auto_now_add
+        # set it on create). A deletion audited before snapshots held it: the entry of its
+        # creation has it.
+        entered = _entered_at(snapshot)
+        if entered is not None:
+            Game.objects.filter(pk=game.pk).update(created_at=entered)
+            game.created_at = entered
         writes.insert_results(writes.result_rows(game.pk, prepared))
         replay(league, since=game.order_key)
         audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
@@ -335,6 +342,20 @@ def _same_game_in(league: League, played_at: datetime, entries: Sequence[Entry])
         if sorted((player, score) for _g, player, score in seats) == wanted:
             return game_id
     return None
+
+
+def _entered_at(snapshot: dict) -> datetime | None:
+    """When a deleted game was first entered: from its snapshot, or its creation's audit entry."""
+    written = snapshot.get("created_at")
+    if isinstance(written, str):
+        try:
+            entered = datetime.fromisoformat(written)
+        except ValueError:  # a damaged snapshot: the creation's entry still knows
+            entered = None
+        if entered is not None and entered.tzinfo is not None:
+            return entered
+    created = AuditEntry.objects.filter(action=AuditAction.CREATE, game_id=snapshot["id"])
+    return created.order_by("at").values_list("at", flat=True).first()
 
 
 def standing_set_start_rating(
@@ -406,7 +427,7 @@ def league_recompute(*, league: League) -> int:
 
 
 # The columns a snapshot reads: a game's own, and each of its results' in seat order.
-_GAME_COLUMNS = ("pk", "played_at", "bula", "ended_early", "note", "entered_by_id")
+_GAME_COLUMNS = ("pk", "played_at", "bula", "ended_early", "note", "entered_by_id", "created_at")
 _RESULT_COLUMNS = ("player_id", "player__name", "seat", "left", "middle", "right", "score")
 # Deleted games' snapshots written per INSERT when a whole league's games are deleted at once.
 SNAPSHOT_BATCH = 1000
@@ -415,7 +436,7 @@ SNAPSHOT_BATCH = 1000
 def _snapshot(game_row: Sequence, result_rows: Iterable[Sequence]) -> dict:
     """A game as plain data, from its row (:data:`_GAME_COLUMNS`) and its results' rows
     (:data:`_RESULT_COLUMNS`, in seat order): the one format of the audit trail."""
-    game_id, played_at, bula, ended_early, note, entered_by_id = game_row
+    game_id, played_at, bula, ended_early, note, entered_by_id, created_at = game_row
     return {
         "id": game_id,
         "played_at": played_at.isoformat(),
@@ -423,6 +444,8 @@ def _snapshot(game_row: Sequence, result_rows: Iterable[Sequence]) -> dict:
         "ended_early": ended_early,
         "note": note,
         "entered_by_id": entered_by_id,
+        # When it was entered: a restored game keeps it (the game page's "Entered").
+        "created_at": created_at.isoformat(),
         "results": [
             {
                 "player_id": player_id,

@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings.events import services
 from ratings.forms.players import (
@@ -86,7 +86,7 @@ class PlayerRowsMixin:
 class EventForm(PlayerRowsMixin, forms.Form):
     """A new club night or tournament of a league."""
 
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
+    name = forms.CharField(label=pgettext_lazy("event", "Name"), max_length=100)
     starts_at = forms.DateTimeField(
         label=gettext_lazy("Starts at"),
         input_formats=DATETIME_INPUT_FORMATS,
@@ -102,13 +102,21 @@ class EventForm(PlayerRowsMixin, forms.Form):
     )
     table_size = forms.TypedChoiceField(label=gettext_lazy("Players per table"), coerce=int)
     draw_method = forms.ChoiceField(
-        label=gettext_lazy("Draw"),
+        label=pgettext_lazy("table draw", "Draw"),
         choices=DrawMethod.choices,
         initial=DrawMethod.EVERYONE_MEETS,
         help_text=gettext_lazy(
             "Everyone meets everyone: as few pairs meeting twice as possible over the event. "
             "By standings: the leaders at the first table. Each round may be drawn another way."
         ),
+    )
+    bula = forms.IntegerField(
+        label=gettext_lazy("Starting bula"),
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text=gettext_lazy("Agreed for the night: every table's paper starts with it."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     scoring = forms.ChoiceField(label=gettext_lazy("Scoring"))
     points_per_place = forms.CharField(
@@ -138,6 +146,8 @@ class EventForm(PlayerRowsMixin, forms.Form):
         self.fields["scoring"].choices = [
             (code, label) for code, label in Scoring.choices if code in system.event_scorings
         ]
+        if not system.has_paper:
+            del self.fields["bula"]  # only a paper has a bula
         self.add_player_rows(rows)
 
     def clean_starts_at(self):
@@ -197,6 +207,7 @@ class EventForm(PlayerRowsMixin, forms.Form):
             draw_method=data["draw_method"],
             scoring=data["scoring"],
             points_per_place=data["points_per_place"],
+            bula=data.get("bula"),
         )
 
 
@@ -218,4 +229,6 @@ class LatePlayersForm(PlayerRowsMixin, forms.Form):
 class DrawForm(forms.Form):
     """How the next round is drawn (the event's method unless the organiser picks another)."""
 
-    method = forms.ChoiceField(label=gettext_lazy("Draw"), choices=DrawMethod.choices)
+    method = forms.ChoiceField(
+        label=pgettext_lazy("table draw", "Draw"), choices=DrawMethod.choices
+    )

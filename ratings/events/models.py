@@ -69,6 +69,8 @@ class Event(models.Model):
         _("rounds"), null=True, blank=True, help_text=_("Empty: open-ended.")
     )
     table_size = models.PositiveSmallIntegerField(_("players per table"))
+    # The bula agreed for the night: every table's paper starts with it (a Preferans league).
+    bula = models.PositiveIntegerField(_("starting bula"), null=True, blank=True)
     draw_method = models.CharField(
         _("draw"), max_length=20, choices=DrawMethod.choices, default=DrawMethod.EVERYONE_MEETS
     )

@@ -125,11 +125,16 @@ def event_create(
     scoring: str = Scoring.TOTAL,
     points_per_place: Sequence[int] = (),
     seed: int | None = None,
+    bula: int | None = None,
 ) -> Event:
     """Create an event with its players present; ``new_names`` become new players of the club.
 
     ``table_size`` defaults to the league's smallest table (3 for Preferans, 2 head-to-head).
+    ``bula``: the night's starting bula, which every table's paper form starts with (a league
+    whose games have a paper; None: each table types its own).
     """
+    if bula is not None and (not league.rating_system.has_paper or bula < 1):
+        raise ValidationError({"bula": _("The starting bula must be above zero.")})
     if table_size is None:
         table_size = league.rating_system.event_table_sizes[0]
     check_event_start(starts_at)
@@ -164,6 +169,7 @@ def event_create(
             scoring=scoring,
             points_per_place=list(points_per_place),
             seed=random.randrange(2**31) if seed is None else seed,
+            bula=bula,
         )
         EventPlayer.objects.bulk_create(
             EventPlayer(event=event, player=player) for player in present.values()
@@ -180,6 +186,7 @@ def event_create(
                 "draw": str(DrawMethod(draw_method).label),
                 "scoring": str(Scoring(scoring).label),
                 "points_per_place": list(points_per_place) or None,
+                "bula": bula,
             },
         )
     return event
@@ -200,6 +207,19 @@ def event_players_add(
         if added:
             _audit(AuditAction.EVENT_PLAYERS, event, actor, after={"added": _names(added)})
     return added
+
+
+def event_player_withdraw(*, event: Event, player: Player, actor=None) -> None:
+    """A player who leaves early: no longer present, so the next rounds are drawn (and their
+    byes given) without them. The games they played stay, and so does their line in the
+    standings (derived from the games: ``selectors.event_standings``)."""
+    with transaction.atomic():
+        event = _lock(event)
+        _refuse_closed(event)
+        gone, _by_kind = EventPlayer.objects.filter(event=event, player=player).delete()
+        if not gone:
+            raise ValidationError(_("%(name)s is not present.") % {"name": player.name})
+        _audit(AuditAction.EVENT_PLAYERS, event, actor, after={"withdrawn": player.name})
 
 
 def _named(name: str) -> Player:

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy
 from ratings import engine
 from ratings.events.selectors import table_seat_names
 from ratings.events.services import table_record_game
+from ratings.formatting import number_text
 from ratings.forms.players import (
     DATETIME_INPUT_FORMATS,
     PlayerNameField,
@@ -68,6 +69,8 @@ class GameForm(forms.Form):
     # How the error summary (templates/ratings/error_summary.html) names a seat's field, and the
     # field a non-field error's code is about (ratings/templatetags/club_forms.py).
     seat_word = gettext_lazy("Player %(n)d")
+    # The button that shows the preview: what the member is asked to look at.
+    check_label = gettext_lazy("Check scores")
     error_targets: dict[str, str] = {}
     # A name typed twice: the second seat's message.
     duplicate_message = gettext_lazy(
@@ -83,6 +86,9 @@ class GameForm(forms.Form):
         kwargs.setdefault("initial", {})
         for seat, name in enumerate(self.table_names):
             kwargs["initial"].setdefault(f"player_{seat}", name)
+        if table is not None and table.round.event.bula:
+            # The night's bula, agreed once: no table types it again (a paper's form only).
+            kwargs["initial"].setdefault("bula", table.round.event.bula)
         kwargs["initial"].setdefault("submission_key", uuid.uuid4())
         kwargs["initial"].setdefault(
             "played_at", timezone.localtime().replace(second=0, microsecond=0)
@@ -407,10 +413,10 @@ class PreferansGameForm(GameForm):
             # and described by that line, not given the message each: add_error() on each
             # would print it three times over.
             self.middle_sum_error = _(
-                "The middle column sums to %(sum)d, not 0: the game ends when the bulas add "
+                "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
                 "up to zero. Check the bulas, or tick “ended early” if the game was stopped "
                 "before that."
-            ) % {"sum": total}
+            ) % {"sum": number_text(total)}
             self.add_error(None, ValidationError(self.middle_sum_error, code="middle_sum"))
             for seat in range(self.seat_count):
                 self.fields[f"middle_{seat}"].widget.attrs.update(
@@ -503,6 +509,7 @@ class DuelGameForm(GameForm):
 
     seat_count = 2
     result_field_names = ("outcome",)
+    check_label = gettext_lazy("Check the result")
     OUTCOMES = {"1": (1.0, 0.0), "draw": (0.5, 0.5), "0": (0.0, 1.0)}
     outcome = forms.ChoiceField(
         label=gettext_lazy("Result"),

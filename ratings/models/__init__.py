@@ -30,6 +30,7 @@ from ratings.models.backtests import StoredBacktest
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
 from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
+from ratings.models.reports import GameReport
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
@@ -50,6 +51,7 @@ __all__ = [
     "EventRound",
     "EventTable",
     "Game",
+    "GameReport",
     "GameQuerySet",
     "Kind",  # defined with the systems, kept importable from here
     "League",

@@ -32,8 +32,10 @@ def _results_by_seat() -> Prefetch:
     )
 
 
-def league_games(league: League, *, player_slug: str | None = None) -> QuerySet[Game]:
-    """The league's games, newest first, each with its results in seat order.
+def league_games(
+    league: League, *, player_slug: str | None = None, oldest_first: bool = False
+) -> QuerySet[Game]:
+    """The league's games, newest first (or oldest first), each with its results in seat order.
 
     The results are prefetched, so a page of games costs two queries whatever its length (three
     with the paginator's count).
@@ -41,10 +43,9 @@ def league_games(league: League, *, player_slug: str | None = None) -> QuerySet[
     games = Game.objects.filter(league=league)
     if player_slug is not None:
         games = games.filter(results__player__slug=player_slug)
-    return (
-        games.newest_first()
-        .only("pk", "league_id", "played_at", "bula", "ended_early")
-        .prefetch_related(_results_by_seat())
+    games = games.order_by("played_at", "id") if oldest_first else games.newest_first()
+    return games.only("pk", "league_id", "played_at", "bula", "ended_early").prefetch_related(
+        _results_by_seat()
     )
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Game, League
 from ratings.selectors import sql
+from ratings.selectors.leagues import Status
 from ratings.selectors.statistics import FirstPlaces
 
 
@@ -84,6 +85,7 @@ class SeasonRow(FirstPlaces):
     average_score: float
     first_places: int
     shared_first_places: int
+    status: int = 0  # Status.RANKED, or PROVISIONAL: listed after the ranked, without a rank
 
 
 def season_standings(
@@ -101,6 +103,10 @@ def season_standings(
     league's direction (equal values share a rank). Optionally only players with ``min_games`` or
     more.
 
+    The league's provisional rule holds as on the leaderboard, applied to each player's games
+    in the league up to the period's end (before it as well as in it): a player with fewer is
+    provisional, listed after the ranked players with a rank among the provisional ones only.
+
     Ratings are continuous: a season is a view of the league's one history, not a reset. One
     query, in SQL for the window functions (each game's places, each player's first and last
     game of the period) that the ORM cannot aggregate over (grouped, the ORM's correlated
@@ -114,6 +120,11 @@ def season_standings(
     place = sql.place_window_sql("r.score", sql.code_sql(league.system), "r.game_id")
     direction = "ASC" if league.lower_is_better else "DESC"
     ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
+    # The provisional rule counts every game of the league up to the period's end.
+    career_conditions, career_params = ["g.league_id = %s"], [league.pk]
+    if end is not None:
+        career_conditions.append("g.played_at < %s")
+        career_params.append(connection.ops.adapt_datetimefield_value(end))
     # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
     # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
     # up only for first places.
@@ -144,15 +155,30 @@ def season_standings(
             FROM numbered
             GROUP BY player_id
             HAVING COUNT(*) >= %s
+        ),
+        career AS (
+            SELECT r.player_id, COUNT(*) AS career_games
+            FROM {sql.GAME} g
+            JOIN {sql.RESULT} r ON r.game_id = g.id
+            WHERE {" AND ".join(career_conditions)}
+                  AND r.player_id IN (SELECT player_id FROM players)
+            GROUP BY r.player_id
+        ),
+        statused AS (
+            SELECT players.*,
+                   CASE WHEN career.career_games < %s THEN {Status.PROVISIONAL}
+                        ELSE {Status.RANKED} END AS status
+            FROM players
+            JOIN career ON career.player_id = players.player_id
         )
-        SELECT RANK() OVER (ORDER BY {ranked_by} {direction}) AS rank,
-               players.player_id, p.name, p.slug, games, rating, rating - rating_before,
-               average_score, first_places, shared
-        FROM players
-        JOIN {sql.PLAYER} p ON p.id = players.player_id
-        ORDER BY rank, p.name, p.id
+        SELECT RANK() OVER (PARTITION BY status ORDER BY {ranked_by} {direction}) AS rank,
+               statused.player_id, p.name, p.slug, games, rating, rating - rating_before,
+               average_score, first_places, shared, status
+        FROM statused
+        JOIN {sql.PLAYER} p ON p.id = statused.player_id
+        ORDER BY status, rank, p.name, p.id
     """
-    rows = sql.sql_rows(query, [*params, min_games or 1])
+    rows = sql.sql_rows(query, [*params, min_games or 1, *career_params, league.provisional_until])
     return [
         SeasonRow(
             int(rank),
@@ -165,6 +191,9 @@ def season_standings(
             float(average),
             int(firsts),
             int(shared),
+            int(status),
         )
-        for rank, player_id, name, slug, games, rating, change, average, firsts, shared in rows
+        for rank, player_id, name, slug, games, rating, change, average, firsts, shared, status in (
+            rows
+        )
     ]

@@ -15,7 +15,7 @@ from ratings.access import get_league_for_entry, get_table_for_entry
 from ratings.chances import outlooks
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
-from ratings.models import EventTable, Player
+from ratings.models import EventTable, Game, Player
 
 
 def _form_kwargs(request, form_class, table: EventTable | None) -> dict:
@@ -52,6 +52,7 @@ def game_new(request, slug: str):
     form_class = game_form_class(league)
     kwargs = _form_kwargs(request, form_class, table)
     preview = None
+    changed_since_preview = False
     if request.method == "POST":
         data = with_chosen_player(request.POST)
         form = form_class(data, league=league, **kwargs)
@@ -61,6 +62,11 @@ def game_new(request, slug: str):
             except ValidationError as error:
                 form.add_error(None, error)
             else:
+                already = _saved_already(form) if "save" in data else None
+                if already is not None:
+                    # The saved preview sent again (the back button): nothing new is saved.
+                    messages.info(request, _("This game was saved already: here it is."))
+                    return redirect(table or already)  # a table's page links its game
                 if "save" in data and form.was_previewed():
                     try:
                         game = form.save(entered_by=request.user)
@@ -79,6 +85,9 @@ def game_new(request, slug: str):
                         messages.success(request, _("Game saved and rated."))
                         return redirect(table or game)
                 preview = _preview(form, prepared)
+                # Save pressed after an edit below the preview: the new preview says why it is
+                # shown again instead of the game page.
+                changed_since_preview = "save" in data and bool(form.cleaned_data.get("previewed"))
                 data = data.copy()
                 data["previewed"] = form.preview_token()
                 form = form_class(data, league=league, **kwargs)
@@ -93,9 +102,15 @@ def game_new(request, slug: str):
             "table": table,
             "form": form,
             "preview": preview,
+            "changed_since_preview": changed_since_preview,
             "player_names": Player.objects.order_by("name").values_list("name", flat=True),
         },
     )
+
+
+def _saved_already(form) -> Game | None:
+    """The game this form's submission already recorded, if any (its one-time key)."""
+    return Game.objects.filter(submission_key=form.cleaned_data["submission_key"]).first()
 
 
 def _preview(form, prepared) -> list[dict]:

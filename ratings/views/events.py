@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -30,6 +31,7 @@ from ratings.access import (
 from ratings.chances import tables_outlooks
 from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
+from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
 from ratings.forms import with_chosen_player
 from ratings.models import Event, EventRound, EventTable, League, Player
@@ -159,7 +161,8 @@ def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         event_round = selectors.round_cards(event, number)
     except EventRound.DoesNotExist:
         raise Http404("No such round") from None
-    # Each table's chances as the ratings stand when the cards are drawn (ratings/chances.py).
+    # Each table's chances as the ratings stand when the cards are drawn (ratings/chances.py),
+    # and its QR code, which opens the table's entry form on a phone (ratings/events/qr.py).
     outlooks = tables_outlooks(
         event.league,
         [
@@ -167,15 +170,15 @@ def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             for table in event_round.tables
         ],
     )
+    entry = reverse("ratings:game_new", args=[event.league.slug])
+    cards = []
+    for table, outlook in zip(event_round.tables, outlooks, strict=True):
+        url = request.build_absolute_uri(f"{entry}?table={table.pk}")
+        cards.append((table, outlook, url, qr_svg(url)))
     return render(
         request,
         "ratings/event_cards.html",
-        {
-            "event": event,
-            "league": event.league,
-            "round": event_round,
-            "cards": list(zip(event_round.tables, outlooks, strict=True)),
-        },
+        {"event": event, "league": event.league, "round": event_round, "cards": cards},
     )
 
 
@@ -240,11 +243,35 @@ def event_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def event_player_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player who leaves early, from the event page: not drawn in the next rounds."""
+    event = get_event_to_run(request, pk)
+    player = Player.objects.filter(slug=request.POST.get("player", "")).first()
+
+    def withdraw() -> str:
+        if player is None:
+            raise ValidationError(_("Choose the player who leaves."))
+        services.event_player_withdraw(event=event, player=player, actor=request.user)
+        return _("%(name)s leaves: not drawn in the next rounds; the games played stay.") % {
+            "name": player.name
+        }
+
+    return _done(request, event, withdraw)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 def event_players_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """Late arrivals, from the event page: drawn from the next round on."""
+    """Late arrivals, from the event page: drawn from the next round on.
+
+    A "Did you mean …?" tap adds the player it names (no second step: the organiser chose).
+    Opened by its address (a reload after a refusal, a shared link) it leads to the event.
+    """
+    if request.method != "POST":
+        return redirect(get_object_or_404(Event, pk=pk))
     event = get_event_to_run(request, pk)
     form = LatePlayersForm(with_chosen_player(request.POST))
-    if not form.is_valid() or _chose_a_player(request.POST):
+    if not form.is_valid():
         page = selectors.event_page(pk)
         return _event_page(request, page, late_form=form)
 

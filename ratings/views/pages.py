@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header, urlencode
@@ -21,7 +22,8 @@ from ratings import exports, selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.charts import history_series, rating_history_chart
 from ratings.events import selectors as event_selectors
-from ratings.forms import find_player, periods
+from ratings.events import tonight
+from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
 from ratings.page_cache import cached_page
 from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
@@ -101,7 +103,9 @@ def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
 @cached_page
 def home(request: HttpRequest) -> HttpResponse:
     """The leagues, with how many play in each and when they last did, and the digital papers
-    in progress (a player of the table finds the paper to continue it)."""
+    in progress (a player of the table finds the paper to continue it); above them the club
+    nights in progress, with the member's own table (ratings/events/tonight.py)."""
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
     leagues = list(selectors.leagues_overview())
     in_progress = papers_in_progress(league.pk for league in leagues)
     for league in leagues:
@@ -111,6 +115,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "ratings/home.html",
         {
             "leagues": leagues,
+            "tonight": tonight.tonight(player),
             "can_enter_games": can_enter_games(request.user),
         },
     )
@@ -227,12 +232,22 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's games, newest first, optionally one player's only."""
     league = get_object_or_404(League, slug=slug)
     filter_form = PlayerFilterForm(request.GET, league=league)
+    oldest_first = request.GET.get("order") == "oldest"
     if filter_form.is_valid():
-        games = selectors.league_games(league, player_slug=filter_form.cleaned_data["player"])
+        games = selectors.league_games(
+            league, player_slug=filter_form.cleaned_data["player"], oldest_first=oldest_first
+        )
     else:
         games = Game.objects.none()
     table = LeagueGamesTable(games, system=league.rating_system)
-    RequestConfig(request, paginate=UNCOUNTED_PAGINATION).configure(table)
+    past_the_end = False
+    try:
+        RequestConfig(request, paginate={**UNCOUNTED_PAGINATION, "silent": False}).configure(table)
+    except PageNotAnInteger:
+        RequestConfig(request, paginate=UNCOUNTED_PAGINATION).configure(table)
+    except EmptyPage:
+        # A page past the end (an old link, a typed number) says so: it is not page 1.
+        past_the_end = True
     # The filter's suggestions: everyone who has played in the league, by name (one query).
     player_names = (
         Standing.objects.filter(league=league, games__gt=0)
@@ -246,10 +261,22 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "table": table,
             "filter_form": filter_form,
+            "oldest_first": oldest_first,
+            "past_the_end": past_the_end,
+            "orders": _order_links(request, oldest_first),
             "player_names": player_names,
             "can_enter_games": can_enter_games(request.user),
         },
     )
+
+
+def _order_links(request: HttpRequest, oldest_first: bool) -> list[periods.Link]:
+    """Newest first and oldest first, each keeping the player filter (and back to page 1)."""
+    kept = {"player": request.GET["player"]} if request.GET.get("player") else {}
+    return [
+        periods.Link(_("Newest first"), urlencode(kept), not oldest_first),
+        periods.Link(_("Oldest first"), urlencode({**kept, "order": "oldest"}), oldest_first),
+    ]
 
 
 @require_safe
@@ -273,6 +300,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "table": GameResultsTable(results, system=league.rating_system),
             "terms": terms and explain_prefko_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
+            # A player of the game may tell the staff of a mistake (ratings/views/reports.py).
+            "report_form": (
+                reports.GameReportForm() if reports.played_in(request.user, results) else None
+            ),
         },
     )
 

@@ -23,9 +23,10 @@ LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubB
 # streamed from the database, never cached, and read no version.
 VERSION = 1
 QUERIES = {
-    # the leagues, their player and game counts and last game as subqueries; their digital
-    # papers in progress with their players and deal counts
-    "home": 3,
+    # the leagues, their player and game counts and last game as subqueries; the nights in
+    # progress with their latest round's progress (a member seated tonight: one more, their
+    # table); the digital papers in progress with their players and deal counts
+    "home": 4,
     # the league with its first and last game; the years with games (for the season tabs); the
     # count and the page of standings, ranked by a window; its latest events; its digital papers
     # in progress (a Preferans league's)

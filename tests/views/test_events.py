@@ -421,7 +421,7 @@ def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_cli
 
     assert first["Location"] == table.get_absolute_url()
     assert second.redirect_chain[-1][0] == table.get_absolute_url()
-    assert "Game saved and rated." in second.content.decode()
+    assert "This game was saved already" in second.content.decode()
     assert Game.objects.count() == 1
 
 

@@ -148,7 +148,7 @@ def test_the_exports_follow_the_period(client, chess):
 
     assert list(rows[0]) == [
         "rank", "name", "games", "rating", "change", "average_score", "first_places",
-        "shared_first_places",
+        "shared_first_places", "provisional",
     ]  # fmt: skip
     assert sorted((row["name"], row["games"]) for row in rows) == [
         ("Ana", "2"),

@@ -7,3 +7,5 @@ English formats. Serbian and Russian use Django's own formats ("15.11.2026. 18:3
 TIME_FORMAT = "H:i"
 SHORT_DATE_FORMAT = "Y-m-d"
 SHORT_DATETIME_FORMAT = "Y-m-d H:i"
+# The admin's lists write moments this way: the site's, not "Nov. 26, 2026, 4:23 p.m.".
+DATETIME_FORMAT = "Y-m-d H:i"

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from ratings import backtest, engine
 from ratings.events import services as event_services
@@ -203,7 +204,7 @@ class DemoClub:
             start_rating=1000,
             game_name="Preferans",
             # No "lower is better" here: the leaderboard says it (the system's name and order).
-            description="Three players, papers as written at the table.",
+            description=gettext_noop("Three players, papers as written at the table."),
         )
         for name, start, _paper in SEED_GAME:
             engine.standing_set_start_rating(
@@ -248,7 +249,7 @@ class DemoClub:
             system=System.RAYTER_LOWSCORE,
             start_rating=1000,
             game_name="Hearts",
-            description="Three to five players; the lowest score wins.",
+            description=gettext_noop("Three to five players; the lowest score wins."),
         )
         for played_at in self.evenings(HEARTS_GAMES):
             seats = self.rng.sample(HEARTS_PLAYERS, self.rng.randint(3, 5))
@@ -271,7 +272,7 @@ class DemoClub:
             start_rating=1500,
             speed=Speed.STANDARD,
             game_name="Chess",
-            description="Standard time control, FIDE rules; juniors get K = 40.",
+            description=gettext_noop("Standard time control, FIDE rules; juniors get K = 40."),
         )
         for played_at in self.evenings(CHESS_GAMES):
             white, black = self.rng.sample(CHESS_PLAYERS, 2)

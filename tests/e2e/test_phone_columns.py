@@ -1,0 +1,63 @@
+"""The columns a player came for, within a 360 px screen: no number behind a table's edge.
+
+The head-to-head games table (the second player's change, who finished ahead) and the
+leaderboard's "Last change" in Russian and Serbian, whose headers are the longest.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from .builders import PHONE
+
+
+def cells(page, table: str, header: str):
+    """The cells of one column of a table, found by its header."""
+    headers = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
+    index = headers.index(header) + 1
+    return page.locator(f"{table} tbody td:nth-child({index})")
+
+
+def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> None:
+    """Each of these columns' cells is within the screen's width (not behind the table's edge)."""
+    for header in headers:
+        found = cells(browsing.page, table, header)
+        assert found.count() > 0, header
+        assert all(browsing.across_the_screen(found)), f"{header} is off the screen at 360 px"
+
+
+@pytest.fixture
+def demo_club():
+    call_command("demo", stdout=io.StringIO())
+
+
+def test_head_to_head_shows_both_changes_and_who_was_ahead(open_browser, demo_club):
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    browsing.goto("/players/pedja/vs/marko/")
+    table = "table.head-to-head-games"
+    page.locator(table).first.wait_for()
+    # Played, Pedja, Change, Marko, Change, Ahead: every column but the date's.
+    for column in range(2, 7):
+        found = page.locator(f"{table} tbody td:nth-child({column})")
+        assert found.count() > 0
+        assert all(browsing.across_the_screen(found)), f"column {column} is off the screen"
+    assert not browsing.scrolls_sideways()
+    assert browsing.errors == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "last_change"), [("ru-RU", "Последнее изменение"), ("sr-Latn", "Poslednja promena")]
+)
+def test_the_leaderboard_s_last_change_fits_in_every_language(
+    open_browser, demo_club, locale, last_change
+):
+    browsing = open_browser(PHONE, locale=locale)
+    browsing.goto("/leagues/preferans/")
+    browsing.page.locator("table.leaderboard").wait_for()
+    assert_across_the_screen(browsing, "table.leaderboard", (last_change,))
+    assert not browsing.scrolls_sideways()
+    assert browsing.errors == []
