@@ -38,12 +38,14 @@
     link.hidden = true;
     if (!kept.length) { banner.hidden = true; return; }
     var words = [];
-    if (waiting.length) {
-      words.push(waiting.length === 1 ? banner.dataset.one
-        : banner.dataset.many.replace("{count}", waiting.length));
+    var deals = waiting.filter(isDeal), games = waiting.filter(function (p) { return !isDeal(p); });
+    if (games.length) {
+      words.push(games.length === 1 ? banner.dataset.one
+        : banner.dataset.many.replace("{count}", games.length));
     }
+    if (deals.length) words.push(dealsWaiting(deals.length));
     if (refused.length) {
-      words.push(banner.dataset.refused);
+      words.push(isDeal(refused[0]) ? banner.dataset.refusedDeal : banner.dataset.refused);
       link.textContent = banner.dataset.open;
       link.href = refused[0].url + "#kept-" + refused[0].key;
       link.hidden = false;
@@ -55,6 +57,20 @@
     }
     text.textContent = words.join(" ");
     banner.hidden = false;
+  }
+
+  // A digital paper's deal, kept under its paper's deal address (see keep).
+  function isDeal(kept) { return /\/papers\/\d+\/deal\/$/.test(kept.url); }
+
+  // "3 deals waiting to be sent" in the page's language: the plural form its rules pick (one,
+  // few, many; the other numbers take the form of 5, as Russian's and Serbian's "many" do).
+  function dealsWaiting(count) {
+    var form = "many";
+    try {
+      form = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+    } catch (error) { /* no Intl: the form of 5 */ }
+    var words = banner.dataset["deals" + form.charAt(0).toUpperCase() + form.slice(1)];
+    return (words || banner.dataset.dealsMany).replace("{count}", count);
   }
 
   function refresh() { return all().then(show); }

@@ -31,11 +31,12 @@
     output.className = "deal-value";
     var button = form.querySelector("button[type=submit]");
     button.parentNode.insertBefore(output, button);
-    var openRefe = (form.getAttribute("data-open-refe") || "").split(",");
 
     function update(event) {
       var refa = checked(form, "kind") === "refa";
       var declarer = checked(form, "declarer");
+      // Read each time: the live refresh updates it when another phone's deal arrives.
+      var openRefe = (form.getAttribute("data-open-refe") || "").split(",");
       if (event && event.target.name === "declarer" && declarer) {
         form.querySelector("input[name=on_refa]").checked = openRefe.indexOf(declarer) >= 0;
       }
@@ -54,13 +55,14 @@
       output.textContent = refa || value === null ? "" : form.getAttribute("data-value-label") + " " + value;
     }
     form.addEventListener("change", update);
+    form.addEventListener("change", function () { form.setAttribute("data-tapped", "1"); });
     update();
   }
 
   /* Every few seconds, the page again: a new deal replaces the paper and the deals shown. A phone
    * with a deal half entered keeps its form; it is told on submitting if another phone was first.
    * The paper's own address, not the page's: a refused deal is shown at the deal form's address,
-   * which takes only POST. */
+   * which takes only POST. The deal form's number and ``after`` follow (followDeals). */
   function refresh() {
     var sheet = document.querySelector("[data-live-paper]");
     if (!sheet || document.hidden) return;
@@ -75,12 +77,35 @@
         if (!freshSheet || !current) return;
         if (freshSheet.getAttribute("data-deals") === current.getAttribute("data-deals") &&
             freshSheet.textContent === current.textContent) return;
-        ["[data-live-paper]", "[data-live-deals]"].forEach(function (selector) {
+        ["[data-live-paper]", "[data-live-deals]", "[data-live-finish]"].forEach(function (selector) {
           var old = document.querySelector(selector), next = fresh.querySelector(selector);
           if (old && next) old.replaceWith(document.importNode(next, true));
         });
+        followDeals(fresh);
       })
       .catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+
+  /* The deal form follows the paper while nothing is tapped in it: its number, the deals it was
+   * seen after, the refe still open. A form being tapped keeps them: the member may be entering
+   * the deal that just arrived, and is told on submitting (the form comes back, taps kept, for
+   * the deal after the paper's last). */
+  function followDeals(fresh) {
+    var form = document.querySelector("form[data-deal-form]");
+    var next = fresh.querySelector("form[data-deal-form]");
+    if (!form || !next || form.getAttribute("data-tapped")) return;
+    form.querySelector("input[name=after]").value = next.querySelector("input[name=after]").value;
+    form.setAttribute("data-open-refe", next.getAttribute("data-open-refe") || "");
+    var title = document.getElementById("deal-title"), nextTitle = fresh.getElementById("deal-title");
+    if (title && nextTitle) title.textContent = nextTitle.textContent;
+  }
+
+  /* A refused deal is drawn at the deal form's address, which takes only POST: the address bar
+   * shows the paper's own, so a reload or a shared link opens the paper. */
+  var sheet = document.querySelector("[data-live-paper]");
+  var paperUrl = sheet && sheet.getAttribute("data-live-url");
+  if (paperUrl && window.history.replaceState && window.location.pathname !== paperUrl) {
+    window.history.replaceState(null, "", paperUrl);
   }
 
   document.querySelectorAll("form[data-deal-form]").forEach(setUpDealForm);

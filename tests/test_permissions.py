@@ -1087,5 +1087,10 @@ def test_the_paper_buttons_take_only_post(world, name, method):
 
     response = request(client_for(world, "member"), method, paper_button_url(world, name))
 
-    assert response.status_code == 405
+    if (name, method) == ("paper_deal", "get"):
+        # The deal's address opened (the offline queue fetches it for a fresh CSRF token, and a
+        # reload after a refused deal asks it) goes to the paper, changing nothing.
+        assert response.status_code == 302
+    else:
+        assert response.status_code == 405
     assert paper_state(world) == before

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.db.models import Count
+
 from ratings.algorithms import paper as paper_rules
 from ratings.models import Deal, DigitalPaper, League, Result
 
@@ -224,3 +226,21 @@ def _logged_deal_row(deal: Deal, hand: dict, names: list[str]) -> DealRow:
             for f in hand["followers"]
         ],
     )
+
+
+def papers_in_progress(league_ids: Iterable[int]) -> dict[int, list[DigitalPaper]]:
+    """The papers not yet finished of these leagues, newest first, by league id (one query).
+
+    Each with its players and ``deal_count``, the deals entered so far (repealed ones included):
+    the leaderboard and the home page list them, so another player of the table finds the
+    paper to continue it.
+    """
+    papers: dict[int, list[DigitalPaper]] = {}
+    for paper in (
+        DigitalPaper.objects.filter(league_id__in=list(league_ids), finished_at__isnull=True)
+        .select_related("player_1", "player_2", "player_3")
+        .annotate(deal_count=Count("deals"))
+        .order_by("-started_at", "-pk")
+    ):
+        papers.setdefault(paper.league_id, []).append(paper)
+    return papers

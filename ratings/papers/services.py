@@ -106,7 +106,8 @@ def _seen(deals: Sequence[Deal], after: int) -> None:
                 "Deals on the paper now: %(count)d, not %(seen)d: another phone entered one "
                 "meanwhile. Look at the paper, then enter yours if it is still to come."
             )
-            % {"count": len(deals), "seen": after}
+            % {"count": len(deals), "seen": after},
+            code="stale",
         )
 
 

@@ -68,11 +68,14 @@ def _neighbour(*, newer: bool) -> Subquery:
 
 def game_detail() -> QuerySet[Game]:
     """Games with their league, who entered them, the event table they were played at (if any),
-    the previous and next game's id (``previous_id``, ``next_id``, None at either end of the
-    league) and their results: two queries for one game.
+    the digital paper they were kept on (if any), the previous and next game's id
+    (``previous_id``, ``next_id``, None at either end of the league) and their results: two
+    queries for one game.
     """
     return (
-        Game.objects.select_related("league", "entered_by", "event_table__round__event")
+        Game.objects.select_related(
+            "league", "entered_by", "event_table__round__event", "digital_paper"
+        )
         .annotate(previous_id=_neighbour(newer=False), next_id=_neighbour(newer=True))
         .prefetch_related(_results_by_seat())
     )

@@ -28,6 +28,7 @@ from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
 from ratings.page_cache import cached_page
 from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
+from ratings.papers.selectors import papers_in_progress
 from ratings.tables import (
     GameResultsTable,
     LeaderboardTable,
@@ -103,14 +104,19 @@ def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
 @club_readable
 @cached_page
 def home(request: HttpRequest) -> HttpResponse:
-    """The leagues, with how many play in each and when they last did; above them the club
+    """The leagues, with how many play in each and when they last did, and the digital papers
+    in progress (a player of the table finds the paper to continue it); above them the club
     nights in progress, with the member's own table (ratings/events/tonight.py)."""
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    leagues = list(selectors.leagues_overview())
+    in_progress = papers_in_progress(league.pk for league in leagues)
+    for league in leagues:
+        league.papers_in_progress = in_progress.get(league.pk, [])
     return render(
         request,
         "ratings/home.html",
         {
-            "leagues": selectors.leagues_overview(),
+            "leagues": leagues,
             "tonight": tonight.tonight(player),
             "can_enter_games": can_enter_games(request.user),
         },
@@ -158,6 +164,12 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             # queries for a staff account).
             "can_import_games": lambda: can_import_games(request.user),
             "events": event_selectors.league_events(league)[:LATEST_EVENTS],
+            # The digital papers being kept at a table, to watch or continue (one query).
+            "papers_in_progress": (
+                papers_in_progress([league.pk]).get(league.pk, [])
+                if league.rating_system.has_paper
+                else []
+            ),
         },
     )
 

@@ -130,7 +130,10 @@ def paper_detail(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def paper_deal(request, pk: int):
-    """Add the next deal; a deal the form or the paper refuses shows the page with why.
+    """Add the next deal; a deal the form or the paper refuses shows the page with why (the
+    taps kept; after another phone's deal, the form is for the deal after it). The page drawn
+    here is at this POST-only address: paper_live.js shows the paper's in the address bar, and a
+    GET of this address goes to the paper.
 
     A GET goes to the paper: the phone's offline queue (static/offline.js, the service worker)
     keeps a deal under this address and fetches it for a fresh CSRF token before sending.
@@ -150,6 +153,13 @@ def paper_deal(request, pk: int):
             )
         except ValidationError as error:
             form.add_error(None, error)
+            page = _page(pk)
+            if error.code == "stale":
+                # Another phone was first: the form comes back with the taps kept, ready for the
+                # deal after the paper's last, if this one is still to come.
+                form.data = form.data.copy()
+                form.data["after"] = str(page.count)
+            return _render_paper(request, page, form)
         else:
             return redirect(_paper_url(pk))
     return _render_paper(request, _page(pk), form, status=200)

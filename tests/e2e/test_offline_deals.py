@@ -51,12 +51,12 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     page.context.set_offline(True)
     banner = page.locator("#offline-queue")
     tap_refa(page)
-    banner.get_by_text("1 paper waiting to be sent").wait_for()
+    banner.get_by_text("1 deal waiting to be sent").wait_for()
     tap_refa(page)
     tap_pik(page)
-    banner.get_by_text("Papers waiting to be sent: 3").wait_for()
+    banner.get_by_text("3 deals waiting to be sent").wait_for()
     page.reload()
-    banner.get_by_text("Papers waiting to be sent: 3").wait_for()
+    banner.get_by_text("3 deals waiting to be sent").wait_for()
     assert not Deal.objects.exists()
 
     page.context.set_offline(False)
@@ -70,3 +70,27 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     banner.wait_for(state="hidden")
     assert Deal.objects.count() == 3
     assert browsing.errors == [] or all("ERR_INTERNET_DISCONNECTED" in e for e in browsing.errors)
+
+
+def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django_user_model):
+    """Russian has three plural forms for whole numbers: the phone picks the right one."""
+    paper = club(django_user_model)
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    log_in(browsing)
+    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": browsing.base_url}])
+    url = f"/papers/{paper.pk}/"
+    browsing.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(url)
+    page.context.set_offline(True)
+    banner = page.locator("#offline-queue")
+    form = page.locator("form[data-deal-form]")
+    for words in ("1 раздача ждёт отправки", "2 раздачи ждут отправки"):
+        form.locator("input[name=kind][value=refa]").check()
+        form.locator("button[type=submit]").click()
+        banner.get_by_text(words).wait_for()
+    assert not Deal.objects.exists()
+    page.context.set_offline(False)
+    banner.wait_for(state="hidden")
+    assert Deal.objects.filter(paper=paper).count() == 2

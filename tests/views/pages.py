@@ -24,16 +24,18 @@ LOGGED_IN = 2  # the session, and the user with their player (ratings.auth.ClubB
 VERSION = 1
 QUERIES = {
     # the leagues, their player and game counts and last game as subqueries; the nights in
-    # progress with their latest round's progress (a member seated tonight: one more, their table)
-    "home": 3,
+    # progress with their latest round's progress (a member seated tonight: one more, their
+    # table); the digital papers in progress with their players and deal counts
+    "home": 4,
     # the league with its first and last game; the years with games (for the season tabs); the
-    # count and the page of standings, ranked by a window; its latest events
-    "leaderboard": 6,
+    # count and the page of standings, ranked by a window; its latest events; its digital papers
+    # in progress (a Preferans league's)
+    "leaderboard": 7,
     "export": 3,  # the league; all its (filtered) standings with their rank
     # the league with its first and last game; the years with games; the season's table, every
     # player's games, places and ratings in the period by window functions (a list: no count);
-    # its latest events
-    "season": 5,
+    # its latest events; its digital papers in progress
+    "season": 6,
     "season_export": 3,  # the league; the season's table
     # the league; the page of games and one more (no count), their results; the filter's names
     "games": 5,

@@ -21,3 +21,22 @@ def test_every_page_carries_the_banner_and_the_scripts(client, settings):
     assert 'data-one="1 paper waiting to be sent"' in page
     assert 'data-worker="/sw.js"' in page
     assert page.index("offline-store.js") < page.index("offline.js")
+
+
+@pytest.mark.parametrize(
+    ("code", "one", "few", "many"),
+    [
+        ("en", "{count} deal waiting", "{count} deals waiting", "{count} deals waiting"),
+        ("ru", "{count} раздача ждёт", "{count} раздачи ждут", "{count} раздач ждут"),
+        ("sr-latn", "{count} deljenje čeka", "{count} deljenja čekaju", "{count} deljenja čeka"),
+    ],
+)
+def test_the_banner_counts_a_papers_deals_as_deals_in_each_plural_form(
+    client, settings, code, one, few, many
+):
+    """Deals kept on the phone are deals, not papers (static/offline.js picks the form)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    page = client.get("/").content.decode()
+    for form, words in (("one", one), ("few", few), ("many", many)):
+        assert f'data-deals-{form}="{words}' in page
+    assert "data-refused-deal=" in page

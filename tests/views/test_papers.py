@@ -249,3 +249,18 @@ def test_a_players_deal_statistics_name_contracts_in_the_pages_language(client, 
     page = client.get(reverse("ratings:player_deals", args=[ana.slug])).content.decode()
     assert "<td>бубны (3)</td>" in page
     assert "<td>karo</td>" not in page
+
+
+def test_a_deal_refused_after_another_phones_comes_back_for_the_next_deal(member_client, paper):
+    """The form comes back with the taps kept and the deal number after the other phone's, so
+    the member sends it again if it is still to come (not refused forever)."""
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    member_client.post(url, deal_post(0, kind="refa"))  # the other phone
+    mine = deal_post(0, declarer=2, contract="pik", play_1="followed", tricks_1=2)
+    response = member_client.post(url, mine)
+    form = response.context["form"]
+    assert "another phone entered one meanwhile" in response.content.decode()
+    assert (form["after"].value(), form["contract"].value()) == ("1", "pik")
+    assert "Deal 2" in response.content.decode()
+    assert member_client.post(url, mine | {"after": "1"}).status_code == 302
+    assert paper.deals.count() == 2
