@@ -80,7 +80,8 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
 
     # Two cursors walk the same (played_at, id) order: the games, and their results by seat.
     result_rows = results.order_by("game__played_at", "game_id", "seat").values_list(
-        "game_id", "id", "player_id", "score", "rating_before", "rating_after", "mu_after"
+        *("game_id", "id", "player_id", "score", "rating_before", "rating_after"),
+        *("mu_before", "sigma_before", "mu_after", "sigma_after"),
     )
     pending = iter(result_rows.iterator(chunk_size=20_000))
     row = next(pending, None)
@@ -101,7 +102,10 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
             scores=[seat[3] for seat in seats],
         )
         for seat, state, new in zip(seats, game_states, rate(prepared, game_states), strict=True):
-            if seat[4] != state.rating or seat[5] != new or seat[6] != skill_of(new)[0]:
+            # A two-number rating (OpenSkill's) can move in sigma alone while its ordinal, the
+            # rating, stays the same float: compare what the row stores, all of it.
+            stored = (seat[4], seat[5], *seat[6:])
+            if stored != (state.rating, new, *skill_of(state.rating), *skill_of(new)):
                 updates.append((state.rating, new, seat[1]))
             state.advance(new, played_at)
         game_count += 1
