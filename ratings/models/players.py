@@ -26,6 +26,14 @@ SLUG_ATTEMPTS = 10
 
 
 class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """As Django's, with each player's keys derived from the name first (as ``save`` does),
+        so no path can store a player whose keys disagree with the name."""
+        players = list(objs)
+        for player in players:
+            player.derive_keys()
+        return super().bulk_create(players, *args, **kwargs)
+
     def named(self, name: str) -> Player | None:
         """The player called ``name`` in any case or spacing (one identity: ``name_key``), or
         the player a player of that name was merged into."""

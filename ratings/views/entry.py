@@ -62,7 +62,7 @@ def game_new(request, slug: str):
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                already = _saved_already(form) if "save" in data else None
+                already = _saved_already(form, prepared) if "save" in data else None
                 if already is not None:
                     # The saved preview sent again (the back button): nothing new is saved.
                     messages.info(request, _("This game was saved already: here it is."))
@@ -108,9 +108,17 @@ def game_new(request, slug: str):
     )
 
 
-def _saved_already(form) -> Game | None:
-    """The game this form's submission already recorded, if any (its one-time key)."""
-    return Game.objects.filter(submission_key=form.cleaned_data["submission_key"]).first()
+def _saved_already(form, prepared: engine.GameInput) -> Game | None:
+    """The game this form's submission already recorded (its one-time key), if the form holds
+    that very game again; another game under a used key is refused by the save
+    (``engine.SubmissionReused``), never taken for the first."""
+    game = Game.objects.filter(submission_key=form.cleaned_data["submission_key"]).first()
+    if game is None:
+        return None
+    try:
+        return engine.resubmitted(game, prepared)
+    except engine.SubmissionReused:
+        return None
 
 
 def _preview(form, prepared) -> list[dict]:
