@@ -142,7 +142,9 @@ def _key(request: HttpRequest, version: versioning.Version) -> str:
     user = request.user
     viewer = str(user.pk) if user.is_authenticated else "-"
     period = clock_period(timezone.now())
-    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
+    # The whole address, host included: a page may name its own address (a table card's QR
+    # code), and a club reached at two addresses gets each its own.
+    path = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
     return (
         f"page:{code_fingerprint()}:{version}:{period}:{translation.get_language()}:{viewer}:{path}"
     )

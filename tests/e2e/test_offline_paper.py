@@ -80,6 +80,12 @@ def test_a_paper_waits_for_the_member_to_log_in_again(open_browser, django_user_
     page.get_by_label("Password").fill(PASSWORD)
     page.locator("main").get_by_role("button", name="Log in").click()
     page.wait_for_url(re.compile(r"/leagues/preferans/games/new/$"))
+    # The banner starts hidden on every page: it is the game, sent in the background after
+    # the login, that says the paper went.
+    for _ in range(300):
+        if Game.objects.exists():
+            break
+        page.wait_for_timeout(100)
     banner.wait_for(state="hidden")
     assert Game.objects.count() == 1
 
