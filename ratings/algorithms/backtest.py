@@ -54,7 +54,7 @@ EPSILON = 1e-9
 REFIT_GROWTH = 0.1
 REFIT_ALWAYS_BELOW = 200
 # The curve is fitted on at most this many of the latest earlier pairs: a slope steady to three
-# digits, at a bounded cost per refit (a league of 10,000 games took 18 s to fit without it).
+# digits, at a cost per refit bounded whatever the league's size (docs/backtest.md).
 FIT_WINDOW = 50_000
 
 
