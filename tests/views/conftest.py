@@ -1,5 +1,5 @@
 """Fixtures of the page tests that several modules share: a Preferans league's club night of
-nine players and its organiser (tests/views/test_events.py keeps its own, the same)."""
+nine players and its organiser."""
 
 from __future__ import annotations
 

@@ -14,38 +14,11 @@ from django.urls import reverse
 from ratings import engine
 from ratings.events import services
 from ratings.models import Event, Game, Scoring, System
-from tests.builders import PASSWORD, make_event, make_league, make_players, play_round, play_table
+from tests.builders import make_event, make_league, play_round, play_table
 from tests.views.pages import QUERIES
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
-
-
-@pytest.fixture
-def league():
-    return make_league(System.PREFKO, name="Friday", provisional_games=0)
-
-
-@pytest.fixture
-def nine(league):
-    return make_players(
-        ["Ana", "Bojan", "Dragan", "Jelena", "Marko", "Milica", "Nikola", "Pedja", "Vesna"]
-    )
-
-
-@pytest.fixture
-def organiser(django_user_model):
-    """A plain member given the right to run events."""
-    user = django_user_model.objects.create_user("organiser", password=PASSWORD)
-    user.user_permissions.add(Permission.objects.get(codename="run_events"))
-    return user
-
-
-@pytest.fixture
-def organiser_client(organiser) -> Client:
-    client = Client()
-    client.force_login(organiser)
-    return client
 
 
 def event_form(names, **fields) -> dict:
@@ -126,13 +99,6 @@ def test_members_without_the_right_cannot_create_events(member_client, league):
 
 
 # Running it ---------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def night(league, nine, organiser):
-    return make_event(
-        league, nine, organiser=organiser, rounds_total=4, scoring=Scoring.PREFERANS_ORG
-    )
 
 
 def test_the_organiser_draws_a_round_and_everyone_sees_its_tables(organiser_client, client, night):
