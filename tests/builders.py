@@ -10,7 +10,9 @@ every test sees ratings exactly as the app computes them.
 from __future__ import annotations
 
 import itertools
+import json
 import re
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -509,3 +511,40 @@ def game_data(draw, code: str, bulas=BULAS) -> tuple[int, dict]:
         scores = st.integers(-20, 200) | st.integers(-(10**9), 10**9)
         return seats, {"scores": draw(st.lists(scores, min_size=seats, max_size=seats))}
     raise NotImplementedError(f"{system!r}: teach game_data the games of its kind")
+
+
+# The API from real parallel clients ---------------------------------------------------------------
+
+
+def api_post(url: str, token: str, body: dict) -> tuple[int, dict]:
+    """POST ``body`` as JSON with a bearer token; the status and the JSON answer."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        response = urllib.request.urlopen(request, timeout=120)
+    except urllib.error.HTTPError as error:
+        response = error
+    with response:
+        return response.status, json.loads(response.read() or b"{}")
+
+
+def api_posts_at_once(url: str, tokens: Sequence[str], body: dict) -> list[tuple[int, dict]]:
+    """One client a token, each posting ``body`` at the same moment (a barrier); their answers.
+    Fails if a client hangs (a deadlock)."""
+    answers: list[tuple[int, dict]] = []
+    start = threading.Barrier(len(tokens))
+
+    def client(token):
+        start.wait()
+        answers.append(api_post(url, token, body))
+
+    threads = [threading.Thread(target=client, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not any(thread.is_alive() for thread in threads), "a client hung: deadlock?"
+    return answers

@@ -9,8 +9,6 @@ game; never a second game and never a 500.
 
 import json
 import threading
-import urllib.error
-import urllib.request
 import uuid
 
 import pytest
@@ -18,7 +16,7 @@ from django.db import connection
 from django.urls import reverse
 
 from ratings.models import ApiToken, Game, Standing, System
-from tests.builders import Browser, hidden, make_league, make_players
+from tests.builders import Browser, api_post, api_posts_at_once, hidden, make_league, make_players
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import WORKED_EXAMPLE_FORM, WORKED_EXAMPLE_PAPERS, WORKED_EXAMPLE_PLAYERS
 
@@ -60,20 +58,6 @@ def test_every_entry_form_carries_a_key_and_records_it_once(member_client, syste
     assert first.status_code == again.status_code == 302
     assert first["Location"] == again["Location"]
     assert Game.objects.get().submission_key == uuid.UUID(str(key))
-
-
-def api_post(url: str, token: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )
-    try:
-        response = urllib.request.urlopen(request, timeout=120)
-    except urllib.error.HTTPError as error:
-        response = error
-    with response:
-        return response.status, json.loads(response.read() or b"{}")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -159,19 +143,7 @@ def test_one_key_posted_to_the_api_by_many_clients_at_once_is_one_201(
         ],
     }
     url = f"{live_server.url}/api/v1/leagues/{league.slug}/games"
-    answers: list[tuple[int, dict]] = []
-    start = threading.Barrier(CLIENTS)
-
-    def client(token):
-        start.wait()
-        answers.append(api_post(url, token, body))
-
-    threads = [threading.Thread(target=client, args=(token,)) for token in tokens]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=300)
-    assert not any(thread.is_alive() for thread in threads), "a client hung: deadlock?"
+    answers = api_posts_at_once(url, tokens, body)
     assert sorted(status for status, _body in answers) == [200] * (CLIENTS - 1) + [201]
     assert len({json.dumps(answer, sort_keys=True) for _status, answer in answers}) == 1
     assert Game.objects.count() == 1

@@ -2,9 +2,6 @@
 paper it draws and kept with its deals as a finished digital paper."""
 
 import json
-import threading
-import urllib.error
-import urllib.request
 import uuid
 
 import pytest
@@ -13,7 +10,7 @@ from django.db import connection
 from ratings.algorithms.paper import hand_from_entry
 from ratings.models import ApiToken, Deal, DigitalPaper, Game, System
 from ratings.papers import selectors
-from tests.builders import make_league, make_players
+from tests.builders import api_posts_at_once, make_league, make_players
 from tests.worked_example import WORKED_EXAMPLE_PLAYERS
 
 pytestmark = pytest.mark.django_db
@@ -177,20 +174,6 @@ QUERIES = 30
 CLIENTS = 6
 
 
-def api_post(url: str, token: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )
-    try:
-        response = urllib.request.urlopen(request, timeout=120)
-    except urllib.error.HTTPError as error:
-        response = error
-    with response:
-        return response.status, json.loads(response.read() or b"{}")
-
-
 @pytest.mark.django_db(transaction=True)
 def test_one_key_of_deals_posted_by_many_clients_at_once_is_one_game_and_one_paper(
     live_server, django_user_model
@@ -203,19 +186,7 @@ def test_one_key_of_deals_posted_by_many_clients_at_once_is_one_game_and_one_pap
     tokens = [ApiToken.objects.create_for(member, f"Device {n}")[1] for n in range(CLIENTS)]
     body = deals_body()
     url = f"{live_server.url}/api/v1/leagues/{league.slug}/games"
-    answers: list[tuple[int, dict]] = []
-    start = threading.Barrier(CLIENTS)
-
-    def client(token):
-        start.wait()
-        answers.append(api_post(url, token, body))
-
-    threads = [threading.Thread(target=client, args=(token,)) for token in tokens]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=300)
-    assert not any(thread.is_alive() for thread in threads), "a client hung: deadlock?"
+    answers = api_posts_at_once(url, tokens, body)
     assert sorted(status for status, _body in answers) == [200] * (CLIENTS - 1) + [201]
     assert len({json.dumps(answer, sort_keys=True) for _status, answer in answers}) == 1
     assert (Game.objects.count(), DigitalPaper.objects.count(), Deal.objects.count()) == (1, 1, 4)
