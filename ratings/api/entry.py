@@ -12,7 +12,6 @@ already recorded, never a second one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -39,11 +38,6 @@ class Refused(Exception):
     def __init__(self, errors: list[dict]):
         super().__init__(errors)
         self.errors = errors
-
-
-# The digital paper's deals (issue 27): turns ``deals`` into the seats' columns
-# (:mod:`ratings.api.deals`); the game is then kept with its deals as a finished digital paper.
-DEALS_READER: Callable[[League, GameIn], deals.DealLog] = deals.read_deals
 
 
 @dataclass(frozen=True)
@@ -110,7 +104,7 @@ def _deal_log(league: League, game: GameIn) -> deals.DealLog | None:
     if game.deals is None:
         return None
     try:
-        return DEALS_READER(league, game)
+        return deals.read_deals(league, game)
     except deals.DealsRefused as refused:
         raise Refused(refused.errors) from None
 
