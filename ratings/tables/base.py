@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 from django_tables2.rows import BoundRow
 from django_tables2.utils import Accessor, signature
 
+from ratings.formatting import change_html, rating_text
 from ratings.links import url_maker
 from ratings.systems import RatingSystem
 
@@ -69,6 +70,16 @@ class ClubTable(tables.Table):
 
     def player_link(self, player) -> SafeString:
         return format_html('<a href="{}">{}</a>', self.player_url(player.slug), player.name)
+
+    # How every table of a league writes a rating and a change: in its system's direction and
+    # places (a subclass sets ``system``). Its ``render_<column>`` methods name these.
+    def rating_cell(self, value: float) -> str:
+        return rating_text(value, self.system.rating_places)
+
+    def change_cell(self, value: float) -> SafeString | str:
+        return change_html(
+            value, lower_is_better=self.system.lower_is_better, places=self.system.rating_places
+        )
 
     def body_html(self) -> SafeString:
         cells = [self._cell_renderer(column) for column in self.columns]

@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import preferans
-from ratings.formatting import change_html, decimal_text, number_text, rating_text
+from ratings.formatting import change_html, decimal_text, number_text
 from ratings.systems import RatingSystem
 from ratings.tables.base import NUMBER, ClubTable, card
 
@@ -62,17 +62,12 @@ class GameResultsTable(ClubTable):
         return self.system.score_text(value)
 
     def render_rating_before(self, value: float) -> str:
-        return rating_text(value, self.system.rating_places)
+        return self.rating_cell(value)
 
-    def render_change(self, value: float) -> SafeString | str:
-        return change_html(
-            value,
-            lower_is_better=self.system.lower_is_better,
-            places=self.system.rating_places,
-        )
+    render_change = ClubTable.change_cell
 
     def render_rating_after(self, value: float) -> str:
-        return rating_text(value, self.system.rating_places)
+        return self.rating_cell(value)
 
 
 class PrefkoTermsTable(ClubTable):

@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from ratings.formatting import change_html, number_text, rating_text, when_html
+from ratings.formatting import number_text, when_html
 from ratings.selectors import Status
 from ratings.systems import RatingSystem
 from ratings.tables.base import NUMBER, NUMBER_CELLS, ClubTable, score_labels
@@ -55,15 +55,9 @@ class LeaderboardTable(ClubTable):
         label = Status(record.status).label
         return format_html('{} <span class="badge">{}</span>', self.player_link(value), label)
 
-    def render_rating(self, value: float) -> str:
-        return rating_text(value, self.system.rating_places)
+    render_rating = ClubTable.rating_cell
 
-    def render_last_change(self, value: float) -> SafeString | str:
-        return change_html(
-            value,
-            lower_is_better=self.system.lower_is_better,
-            places=self.system.rating_places,
-        )
+    render_last_change = ClubTable.change_cell
 
     def render_last_played_at(self, value: datetime) -> SafeString | str:
         return when_html(value, time=False)
@@ -108,11 +102,7 @@ class LeagueGamesTable(ClubTable):
                 (
                     self.player_link(r.player),
                     self.system.score_text(r.score),
-                    change_html(
-                        r.change,
-                        lower_is_better=self.system.lower_is_better,
-                        places=self.system.rating_places,
-                    ),
+                    self.change_cell(r.change),
                 )
                 for r in record.results.all()
             ),
@@ -159,15 +149,9 @@ class SeasonTable(ClubTable):
             return link
         return format_html('{} <span class="badge">{}</span>', link, Status(record.status).label)
 
-    def render_rating(self, value: float) -> str:
-        return rating_text(value, self.system.rating_places)
+    render_rating = ClubTable.rating_cell
 
-    def render_change(self, value: float) -> SafeString | str:
-        return change_html(
-            value,
-            lower_is_better=self.system.lower_is_better,
-            places=self.system.rating_places,
-        )
+    render_change = ClubTable.change_cell
 
     def render_average_score(self, value: float) -> str:
         return number_text(value)

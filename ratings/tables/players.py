@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from ratings.formatting import change_html, number_text, rating_text, when_html
+from ratings.formatting import number_text, rating_text, when_html
 from ratings.links import url_maker
 from ratings.models import League, Player
 from ratings.selectors import statistics
@@ -68,15 +68,10 @@ class PlayerGamesTable(ClubTable):
     def render_score(self, value: float) -> str:
         return self.system.score_text(value)
 
-    def render_change(self, value: float) -> SafeString | str:
-        return change_html(
-            value,
-            lower_is_better=self.system.lower_is_better,
-            places=self.system.rating_places,
-        )
+    render_change = ClubTable.change_cell
 
     def render_rating_after(self, value: float) -> str:
-        return rating_text(value, self.system.rating_places)
+        return self.rating_cell(value)
 
 
 # Player directory -------------------------------------------------------------------------------
@@ -249,12 +244,7 @@ class HeadToHeadGamesTable(ClubTable):
 
     render_b_score = render_a_score
 
-    def render_a_change(self, value: float) -> SafeString | str:
-        return change_html(
-            value,
-            lower_is_better=self.system.lower_is_better,
-            places=self.system.rating_places,
-        )
+    render_a_change = ClubTable.change_cell
 
     render_b_change = render_a_change
 
