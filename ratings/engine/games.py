@@ -106,7 +106,7 @@ def game_record(
         if newest:
             rate_newest(league, game, prepared)
         else:
-            writes.insert_results(writes.result_rows(game.pk, prepared))
+            writes.insert_results(writes.result_rows(league, game.pk, prepared))
             replay(league, since=game.order_key)
         audit(AuditAction.CREATE, league, entered_by, game=game, after=game_snapshot(game))
     return game
@@ -217,7 +217,7 @@ def game_update(
             game.note = note
         game.save()
         game.results.all().delete()
-        writes.insert_results(writes.result_rows(game.pk, prepared))
+        writes.insert_results(writes.result_rows(league, game.pk, prepared))
         replay(league, since=min(old_key, game.order_key), touched=old_players)
         audit(
             AuditAction.UPDATE, league, actor, game=game, before=before, after=game_snapshot(game)
@@ -283,7 +283,7 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
         if entered is not None:
             Game.objects.filter(pk=game.pk).update(created_at=entered)
             game.created_at = entered
-        writes.insert_results(writes.result_rows(game.pk, prepared))
+        writes.insert_results(writes.result_rows(league, game.pk, prepared))
         replay(league, since=game.order_key)
         audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
     return game
@@ -423,6 +423,8 @@ def league_recompute(*, league: League) -> int:
     """Replay a whole league from scratch; returns the number of games rated."""
     with transaction.atomic():
         league = lock(league)
+        # A change of system may have turned which score wins.
+        writes.result_places(league)
         return replay(league, since=None)
 
 
