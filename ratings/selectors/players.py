@@ -125,14 +125,20 @@ def player_standings(slug: str) -> list[Standing]:
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
-    """One of a player's games, as their history on the player page shows it."""
+    """One of a player's games, as their history on the player page shows it: ``at``, when it
+    was played in seconds since 1970 (a chart needs only the number), and ``played_at`` made
+    from it for the rows a page shows."""
 
     league_id: int
     game_id: int
-    played_at: datetime
+    at: float
     score: float
     rating_before: float
     rating_after: float
+
+    @property
+    def played_at(self) -> datetime:
+        return sql.moment_of(self.at)
 
     @property
     def change(self) -> float:
@@ -145,35 +151,50 @@ def rating_histories(
     """Every game of these players, oldest first, by (league id, player id): in the given
     leagues, or in all. One query, for the player page's history and chart and for head to head's.
 
-    Plain rows rather than model instances, and SQL rather than the ORM: a player with thousands
-    of games needs all of them for the chart, and building that many objects, or converting that
-    many times row by row as the ORM does on SQLite, would dominate the page's time.
+    Each player's games in a league are one range of the index of their results (player,
+    league, played_at, game), read in its order: no game is read, nothing is sorted, whatever
+    the size of the club. Plain rows rather than model instances, and SQL rather than the ORM: a
+    player with thousands of games needs all of them for the chart, and building that many
+    objects, or datetimes, would dominate the page's time; the times are read as numbers
+    (:func:`~ratings.selectors.sql.seconds_sql`).
     """
     histories: dict[tuple[int, int], list[HistoryRow]] = defaultdict(list)
-    player_ids = [player.pk for player in players]
-    conditions, params = [f"r.player_id IN ({', '.join(['%s'] * len(player_ids))})"], player_ids
-    if league_ids is not None:
-        league_ids = list(league_ids)
-        conditions.append(f"g.league_id IN ({', '.join(['%s'] * len(league_ids))})")
-        params = [*params, *league_ids]
-        if not league_ids:
-            return histories
+    player_ids = sorted({player.pk for player in players})
     if not player_ids:
         return histories
-    query = f"""
-        SELECT g.league_id, r.player_id, r.game_id, {sql.played_at_sql("g.played_at")}, r.score,
-               r.rating_before, r.rating_after
-        FROM {sql.RESULT} r
-        JOIN {sql.GAME} g ON g.id = r.game_id
-        WHERE {" AND ".join(conditions)}
-        ORDER BY g.played_at, r.game_id
-    """
-    moment = sql.moment_reader()
-    for league_id, player_id, game_id, played_at, *numbers in sql.sql_rows(query, params):
+    ranges: list[tuple] = [(pid,) for pid in player_ids]
+    if league_ids is not None:
+        ranges = [(pid, lid) for pid in player_ids for lid in sorted(set(league_ids))]
+        if not ranges:
+            return histories
+    # One SELECT per player (and league), each an ordered range of the index: an IN over the
+    # players or leagues would leave the database to sort the rows it finds. SQL keeps no order
+    # of a UNION's parts, so with more than one range each history is sorted again here: in
+    # order already, a linear pass.
+    query = " UNION ALL ".join(
+        f"""SELECT * FROM (
+            SELECT r.league_id, r.player_id, r.game_id, {sql.seconds_sql("r.played_at")},
+                   r.score, r.rating_before, r.rating_after
+            FROM {sql.RESULT} r
+            WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
+            ORDER BY r.league_id, r.played_at, r.game_id
+        ) p{index}"""
+        for index, key in enumerate(ranges)
+    )
+    rows = sql.sql_rows(query, [value for key in ranges for value in key])
+    read = sql.seconds_reader()
+    for league_id, player_id, game_id, at, *numbers in rows:
         histories[league_id, player_id].append(
-            HistoryRow(league_id, game_id, moment(played_at), *numbers)
+            HistoryRow(league_id, game_id, at if read is None else read(at), *numbers)
         )
+    if len(ranges) > 1:
+        for history in histories.values():
+            history.sort(key=_rating_order)
     return histories
+
+
+def _rating_order(row: HistoryRow) -> tuple[float, int]:
+    return row.at, row.game_id
 
 
 def player_history(player: Player) -> dict[int, list[HistoryRow]]:
