@@ -49,7 +49,7 @@ class Migration(migrations.Migration):
                 db_index=False,
                 editable=False,
                 null=True,
-                on_delete=django.db.models.deletion.CASCADE,
+                on_delete=django.db.models.deletion.DO_NOTHING,
                 related_name="+",
                 to="ratings.league",
                 verbose_name="league",
@@ -72,7 +72,7 @@ class Migration(migrations.Migration):
             field=models.ForeignKey(
                 db_index=False,
                 editable=False,
-                on_delete=django.db.models.deletion.CASCADE,
+                on_delete=django.db.models.deletion.DO_NOTHING,
                 related_name="+",
                 to="ratings.league",
                 verbose_name="league",
