@@ -76,6 +76,23 @@ def tied_sql(seat: str) -> str:
     )"""
 
 
+def seats_join(game: str, alias: str, condition: str) -> str:
+    """SQL that joins each row to the seats ``alias`` (player_id, place) of its game (``game``:
+    the game id's column) that meet ``condition``, found through the index on (game, seat).
+
+    On PostgreSQL the seats are a LATERAL subquery the planner may not flatten (OFFSET 0): a few
+    thousand lookups in the index, however many results the club has. Flattened into a join,
+    the planner may hash every result of the club instead (it did at 200,000 games, so a
+    player's opponents cost a scan of the whole table). SQLite joins through the index anyway.
+    """
+    if connection.vendor == "postgresql":
+        return (
+            f"JOIN LATERAL (SELECT seat.player_id, seat.place FROM {RESULT} seat "
+            f"WHERE seat.game_id = {game} OFFSET 0) {alias} ON {condition}"
+        )
+    return f"JOIN {RESULT} {alias} ON {alias}.game_id = {game} AND {condition}"
+
+
 def played_at_sql(column: str) -> str:
     """SQL that reads a datetime column (``g.played_at``) for :func:`moment_reader`: as its
     stored text on SQLite, the column itself elsewhere.

@@ -34,6 +34,7 @@ from ratings.selectors.sql import (
     moment_reader,
     rating_key,
     score_key,
+    seats_join,
     seconds_reader,
     seconds_sql,
     sql_rows,
@@ -276,7 +277,7 @@ def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list
                    SUM(CASE WHEN r.place = o.place THEN 1 ELSE 0 END) AS level,
                    SUM(CASE WHEN r.place > o.place THEN 1 ELSE 0 END) AS behind
             FROM {RESULT} r
-            JOIN {RESULT} o ON o.game_id = r.game_id AND o.player_id <> r.player_id
+            {seats_join("r.game_id", "o", "o.player_id <> r.player_id")}
             WHERE r.player_id = %s
             GROUP BY r.league_id, o.player_id
         ),
@@ -440,7 +441,7 @@ def head_to_head_companions(
                        PARTITION BY a.league_id ORDER BY COUNT(*) DESC, p.name, p.id
                    ) AS n
             FROM {_PAIR_JOIN}
-            JOIN {RESULT} c ON c.game_id = a.game_id AND c.player_id NOT IN (%s, %s)
+            {seats_join("a.game_id", "c", "c.player_id NOT IN (%s, %s)")}
             JOIN {PLAYER} p ON p.id = c.player_id
             WHERE a.player_id = %s
             GROUP BY a.league_id, c.player_id, p.name, p.slug, p.id
