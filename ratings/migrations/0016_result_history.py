@@ -2,8 +2,8 @@
 results are indexed by (player, league, played_at, game): a player's history in a league is one
 range of that index, with no join to the games.
 
-The copies of existing results are filled by one UPDATE ... FROM the games (SQLite 3.33 and
-PostgreSQL both take it), and their places by one UPDATE per direction of the score. The
+The copies of existing results are filled by one UPDATE ... FROM the games and leagues (SQLite
+3.33 and PostgreSQL both take it), their places counted in it. The
 systems where a lower score is better are written here as they were when this migration was
 made (ratings.systems.RatingSystem.lower_score_is_better), so that the migration stays what it
 was whatever the code becomes.
@@ -16,24 +16,27 @@ LOWER_SCORE_IS_BETTER = ("prefko", "rayter_lowscore", "openskill_lowscore")
 
 
 def fill_copies(apps, schema_editor):
+    """One UPDATE, each row written once: on PostgreSQL a row this transaction wrote already
+    would have its foreign keys checked again at the end (a pending check per row, which the
+    ALTER TABLEs after it refuse)."""
     connection = schema_editor.connection
     quote = connection.ops.quote_name
     result = quote(apps.get_model("ratings", "Result")._meta.db_table)
     game = quote(apps.get_model("ratings", "Game")._meta.db_table)
     league = quote(apps.get_model("ratings", "League")._meta.db_table)
     codes = ", ".join(f"'{code}'" for code in LOWER_SCORE_IS_BETTER)
+    better = (
+        f"CASE WHEN l.system IN ({codes}) THEN o.score < {result}.score "
+        f"ELSE o.score > {result}.score END"
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {result} SET league_id = g.league_id, played_at = g.played_at "
-            f"FROM {game} g WHERE g.id = {result}.game_id"
+            f"UPDATE {result} SET league_id = g.league_id, played_at = g.played_at, "
+            f"place = 1 + (SELECT COUNT(*) FROM {result} o "
+            f"WHERE o.game_id = {result}.game_id AND {better}) "
+            f"FROM {game} g JOIN {league} l ON l.id = g.league_id "
+            f"WHERE g.id = {result}.game_id"
         )
-        for better, among in (("<", "IN"), (">", "NOT IN")):
-            cursor.execute(
-                f"UPDATE {result} SET place = 1 + ("
-                f"SELECT COUNT(*) FROM {result} o WHERE o.game_id = {result}.game_id "
-                f"AND o.score {better} {result}.score) "
-                f"WHERE league_id IN (SELECT id FROM {league} WHERE system {among} ({codes}))"
-            )
 
 
 class Migration(migrations.Migration):
@@ -42,10 +45,14 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Without its constraint while it is filled (on PostgreSQL a checked key would queue a
+        # check per row until the end of the transaction, and ALTER TABLE refuses to run with
+        # them pending); the constraint comes with the AlterField, checked in one pass.
         migrations.AddField(
             model_name="result",
             name="league",
             field=models.ForeignKey(
+                db_constraint=False,
                 db_index=False,
                 editable=False,
                 null=True,
