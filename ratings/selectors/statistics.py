@@ -12,8 +12,9 @@ ORM cannot group by; they run unchanged on SQLite and PostgreSQL.
 
 What they cost follows the players' own games (``bench/run.py`` measures a player with 4,000
 games), not the club's: two players' games together are found by joining their two ranges on
-the game (league, time and game are the index's columns after the player, so the join walks
-both in order).
+the game (league, time and game, the index's columns after the player). The other seats of a
+player's games (opponents, companions) are looked up game by game
+(:func:`~ratings.selectors.sql.seats_join`).
 """
 
 from __future__ import annotations
@@ -328,9 +329,10 @@ class PairRecord:
 
 
 # A's results joined to B's (the parameter) in the same game, A's chosen by the WHERE that
-# follows (``a.player_id = %s``): the two ranges
-# of the index (player, league, played_at, game) meet on its last three columns, so the database
-# walks both in order (a merge join) or looks each of B's up by the whole key.
+# follows (``a.player_id = %s``): two ranges of the index (player, league, played_at, game) that
+# meet on its last three columns, so the database reads the two players' results and no others
+# (PostgreSQL hashes one range and probes it with the other; it could also merge them in order,
+# or look each of B's up by the whole key).
 _PAIR_JOIN = f"""{RESULT} a
         JOIN {RESULT} b ON b.player_id = %s AND b.league_id = a.league_id
             AND b.played_at = a.played_at AND b.game_id = a.game_id"""
