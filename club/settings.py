@@ -326,14 +326,13 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 # Content Security Policy (django-csp): the pages load scripts, styles, images and fonts from
 # the club's own origin only, with nothing inline: no <script> or <style> elements, no on*= or
 # style= attributes (the rating chart is styled by static/club.css; the admin uses its own
-# static files). "data:" images are for the empty favicon base.html declares, so the browser
-# asks for no /favicon.ico. Forms post only to the club; no site may frame it.
+# static files). Forms post only to the club; no site may frame it.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],
