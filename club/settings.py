@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's form templates, for club.forms.ClubFormRenderer
     "django_tables2",
     "axes",
     # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
@@ -276,6 +277,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+FORM_RENDERER = "club.forms.ClubFormRenderer"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
