@@ -113,9 +113,9 @@ def season_standings(
     provisional, listed after the ranked players with a rank among the provisional ones only.
 
     Ratings are continuous: a season is a view of the league's one history, not a reset. One
-    query, in SQL for the window functions (each game's places, each player's first and last
-    game of the period) that the ORM cannot aggregate over (grouped, the ORM's correlated
-    subqueries per player would run once per result row).
+    query, in SQL for the window functions (each player's first and last game of the period;
+    places are stored on the results) that the ORM cannot aggregate over (grouped, the ORM's
+    correlated subqueries per player would run once per result row).
     """
     conditions, params = ["g.league_id = %s"], [league.pk]
     for bound, operator in ((start, ">="), (end, "<")):
