@@ -6,8 +6,10 @@ the settings are production-safe: a real SECRET_KEY and ALLOWED_HOSTS are requir
 secure and HTTPS is enforced.
 """
 
+import math
 import os
 import sys
+from collections import Counter
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -68,6 +70,34 @@ DEBUG = env_bool("DEBUG", False)
 # pytest imports these settings before any test runs; the suite needs no secret of its own.
 RUNNING_TESTS = "pytest" in sys.modules
 
+# Below this many bits of Shannon entropy per character a key is words or a pattern, not random:
+# secrets.token_urlsafe and Django's get_random_secret_key give over 4, even 50 hex digits over 3.
+SECRET_KEY_MIN_BITS_PER_CHARACTER = 3.0
+
+
+def secret_key_weakness(key: str) -> str | None:
+    """Why ``key`` is too weak to sign sessions and password-reset links, or None.
+
+    Django's own rule (`check --deploy`'s security.W009: 50 characters, 5 different ones, not
+    "django-insecure-"), and beyond it: a key of a repeated piece ("password" seven times has
+    seven different characters) or of too little entropy per character is guessable."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"shorter than {SECRET_KEY_MIN_LENGTH} characters"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"fewer than {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different characters"
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return f"starts with {SECRET_KEY_INSECURE_PREFIX!r}"
+    sizes = range(1, len(key) // 2 + 1)
+    repeated = next((n for n in sizes if key == (key[:n] * len(key))[: len(key)]), None)
+    if repeated is not None:
+        return f"the same {repeated} characters repeated"
+    counts = Counter(key)
+    bits = -sum(n / len(key) * math.log2(n / len(key)) for n in counts.values())
+    if bits < SECRET_KEY_MIN_BITS_PER_CHARACTER:
+        return f"too little randomness ({bits:.1f} bits per character)"
+    return None
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not (DEBUG or RUNNING_TESTS):
@@ -75,18 +105,12 @@ if not SECRET_KEY:
             "SECRET_KEY is not set: set it in the environment (DEBUG is off: production)."
         )
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
-elif not (DEBUG or RUNNING_TESTS) and (
-    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
-    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
-    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
-):
-    # The rule `check --deploy` applies (security.W009), but refused at start-up: a guessable key
-    # lets anyone forge sessions and password-reset links, and a warning is easy to miss.
+elif not (DEBUG or RUNNING_TESTS) and (weakness := secret_key_weakness(SECRET_KEY)):
+    # Refused at start-up, not warned of: a guessable key lets anyone forge sessions and
+    # password-reset links, and a warning is easy to miss. The key itself is never printed.
     raise ImproperlyConfigured(
-        f"SECRET_KEY is too weak: use at least {SECRET_KEY_MIN_LENGTH} random characters "
-        f"(at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones, not starting with "
-        f"{SECRET_KEY_INSECURE_PREFIX!r}), e.g. from "
-        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+        f"SECRET_KEY is too weak ({weakness}): use at least {SECRET_KEY_MIN_LENGTH} random "
+        "characters, e.g. from `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
     )
 
 ALLOWED_HOSTS = env_list(

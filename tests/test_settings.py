@@ -109,6 +109,8 @@ def test_settings_refuse_a_weak_secret_key_when_debug_is_off():
         "short": secrets.token_urlsafe(30)[:49],
         "few characters": "abcd" * 20,
         "django's placeholder": "django-insecure-" + secrets.token_urlsafe(50),
+        # Past Django's rule: seven different characters, but a word seven times.
+        "a repeated word": "password" * 7,
     }
     for why, key in weak.items():
         done = manage("check", **production(SECRET_KEY=key))
@@ -117,6 +119,29 @@ def test_settings_refuse_a_weak_secret_key_when_debug_is_off():
         assert "ImproperlyConfigured" in done.stderr, why
         assert "SECRET_KEY is too weak" in done.stderr, why
         assert key not in done.stderr, why  # even a weak key is not printed
+
+
+def test_a_weak_key_is_named_with_its_weakness_and_how_to_make_one():
+    done = manage("check", **production(SECRET_KEY="password" * 7))
+
+    assert "SECRET_KEY is too weak (the same 8 characters repeated)" in done.stderr
+    assert "python -c 'import secrets; print(secrets.token_urlsafe(50))'" in done.stderr
+
+
+def test_random_keys_pass_and_patterned_ones_do_not():
+    from django.core.management.utils import get_random_secret_key
+
+    from club.settings import secret_key_weakness
+
+    for _ in range(200):
+        assert secret_key_weakness(secrets.token_urlsafe(50)) is None
+        assert secret_key_weakness(get_random_secret_key()) is None
+        assert secret_key_weakness(secrets.token_hex(25)) is None
+    piece = secrets.token_urlsafe(20)
+    assert secret_key_weakness((piece * 3)[:55]) == "the same 27 characters repeated"
+    assert secret_key_weakness("aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeeeff") == (
+        "too little randomness (2.5 bits per character)"
+    )
 
 
 def test_development_accepts_a_weak_secret_key():
