@@ -3,7 +3,7 @@
 Every value a deployment changes comes from an environment variable (see the README's
 "Configuration"); the defaults are a local SQLite club for development and tests. With DEBUG off
 the settings are production-safe: a real SECRET_KEY and ALLOWED_HOSTS are required, cookies are
-secure and HTTPS is enforced.
+secure and HTTPS is enforced (unless PLAIN_HTTP says the club is on its own LAN).
 """
 
 import math
@@ -327,8 +327,18 @@ if MAX_REQUEST_BYTES < RAYTER_UPLOAD_MAX_BYTES + _FORM_OVERHEAD:
 
 DJANGO_TABLES2_TEMPLATE = "ratings/table.html"
 
-# Production hardening: on whenever DEBUG is off.
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# Production hardening: on whenever DEBUG is off, unless PLAIN_HTTP says the club is served
+# over plain HTTP on its own network (a box on the club's LAN, no certificate): then no cookie can
+# be Secure (the browser would never send it back) and neither HTTPS redirect nor HSTS can work.
+# `check --deploy` warns of it (club/checks.py), as of each protection it turns off.
+PLAIN_HTTP = env_bool("PLAIN_HTTP", False)
+HTTPS_ONLY = not (DEBUG or PLAIN_HTTP)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
+if PLAIN_HTTP and SECURE_SSL_REDIRECT:
+    raise ImproperlyConfigured(
+        "PLAIN_HTTP=true serves the club over plain HTTP, SECURE_SSL_REDIRECT=true redirects it "
+        "to HTTPS: set one of them only."
+    )
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_HTTPS_PROXY", False) else None
 )
@@ -336,17 +346,17 @@ SECURE_PROXY_SSL_HEADER = (
 # token, the language (which Django leaves without either unless told) and the messages (which
 # follow the session's). club.middleware.cookie_flags adds the same to the headers that delete
 # them and to any other cookie. Only the CSRF token is left readable by scripts, as Django does.
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-LANGUAGE_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+LANGUAGE_COOKIE_SECURE = HTTPS_ONLY
 SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS_ONLY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
 # On with DEBUG off so `check --deploy` is clean (security.W021). The token only allows the
 # domain's owner to submit it at hstspreload.org; nothing is listed until they do. A domain whose
 # subdomains are not all on HTTPS sets SECURE_HSTS_PRELOAD=false.
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS_ONLY)
 # Content Security Policy (django-csp): the pages load scripts, styles, images and fonts from
 # the club's own origin only, with nothing inline: no <script> or <style> elements, no on*= or
 # style= attributes (the rating chart is styled by static/club.css; the admin uses its own

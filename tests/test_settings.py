@@ -23,6 +23,7 @@ SETTINGS_VARIABLES = (
     "BEHIND_HTTPS_PROXY",
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_PRELOAD",
+    "PLAIN_HTTP",
     "TRUSTED_PROXY_COUNT",
     "RAYTER_UPLOAD_MAX_BYTES",
     "MAX_REQUEST_BYTES",
@@ -167,6 +168,32 @@ def test_production_cookies_are_secure_and_samesite_lax_the_language_one_too():
 
 def test_development_cookies_work_over_plain_http():
     assert cookie_flags(DEBUG="true") == ["False", "Lax"] * 3 + ["True"]
+
+
+def test_plain_http_on_a_club_lan_turns_off_secure_cookies_the_redirect_and_hsts():
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_PRELOAD)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **production(PLAIN_HTTP="true"))
+
+    assert cookie_flags(**production(PLAIN_HTTP="true")) == ["False", "Lax"] * 3 + ["True"]
+    assert done.stdout.split() == ["False", "0", "False"], done.stderr
+
+
+def test_check_deploy_warns_of_plain_http_by_name():
+    done = manage("check", "--deploy", **production(PLAIN_HTTP="true"))
+
+    assert done.returncode == 0, done.stderr
+    assert "(club.W001) PLAIN_HTTP is on" in done.stderr
+    assert "the club's own LAN" in done.stderr
+
+
+def test_plain_http_with_the_https_redirect_refuses_to_start():
+    done = manage("check", **production(PLAIN_HTTP="true", SECURE_SSL_REDIRECT="true"))
+
+    assert done.returncode != 0
+    assert "PLAIN_HTTP=true serves the club over plain HTTP" in done.stderr
 
 
 def test_the_trusted_proxy_count_comes_from_the_environment():
