@@ -203,6 +203,10 @@ def game_post(league, played_at, seats, *, bula=30, results=None, game=None) -> 
     return data
 
 
+def _blank_if_none(value) -> object:
+    return "" if value is None else value
+
+
 def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
     """The admin's league form with its own-start-rating inline."""
     data = {
@@ -214,6 +218,9 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
         "speed": league.speed,
         "game_name": league.game_name,
         "description": league.description,
+        "provisional_games": _blank_if_none(league.provisional_games),
+        "inactive_days": _blank_if_none(league.inactive_days),
+        "refas": _blank_if_none(league.refas),
         **changes,
     }
     rows = list(standing_rows) + list(new_rows)
