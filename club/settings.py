@@ -346,6 +346,8 @@ SECURE_PROXY_SSL_HEADER = (
 # token, the language (which Django leaves without either unless told) and the messages (which
 # follow the session's). club.middleware.cookie_flags adds the same to the headers that delete
 # them and to any other cookie. Only the CSRF token is left readable by scripts, as Django does.
+# Django's database sessions, loaded so that a database outage logs its own error alone.
+SESSION_ENGINE = "club.sessions"
 SESSION_COOKIE_SECURE = HTTPS_ONLY
 CSRF_COOKIE_SECURE = HTTPS_ONLY
 LANGUAGE_COOKIE_SECURE = HTTPS_ONLY
