@@ -298,6 +298,11 @@ def test_changing_an_earlier_game_re_rates_every_later_game(
     assert now[0] == unedited[0]  # before the edit: untouched
     assert all(now[i] != unedited[i] for i in range(1, 5))  # from the edit on: all re-rated
     assert standings(league) == standings(twin)
+    said = [
+        str(m)
+        for m in admin_client.get(reverse("admin:ratings_game_changelist")).context["messages"]
+    ]
+    assert "Re-rated 4 games; 3 players' ratings changed." in said
     assert AuditEntry.objects.filter(game_id=game.pk, action="update", user=admin_user).exists()
 
 
