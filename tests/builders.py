@@ -116,6 +116,20 @@ def game_recorder(start: datetime = T0) -> Callable[..., Game]:
     return record_game
 
 
+def elo_chain() -> tuple[League, list[Player], Game]:
+    """A classic Elo league where Ann beats Bob, then Bob beats Cid a day later: Cid's rating
+    hangs on the first game (returned), which he did not play."""
+    league = make_league(System.ELO)
+    ann, bob, cid = make_players(["Ann", "Bob", "Cid"])
+    first = engine.game_record(
+        league=league, played_at=T0, entries=score_entries([ann, bob], [1, 0])
+    )
+    engine.game_record(
+        league=league, played_at=T0 + timedelta(days=1), entries=score_entries([bob, cid], [1, 0])
+    )
+    return league, [ann, bob, cid], first
+
+
 def record_history(league: League, players: Sequence[Player], history, start=T0) -> list[Game]:
     """Record Preferans games given as (papers, seat order) pairs, a day apart, in that order."""
     return [

@@ -18,6 +18,7 @@ from tests.builders import (
     GONE,
     SYSTEM_CODES,
     T0,
+    elo_chain,
     game_data,
     make_league,
     make_player,
@@ -534,20 +535,6 @@ def test_restoring_from_a_damaged_audit_entry_is_refused_not_a_500(make_league, 
 
 
 # Corrections: how an edit, deletion, restore or merge moved each player's rating ----------------
-
-
-def elo_chain():
-    """Ann beats Bob, then Bob beats Cid a day later: Cid's rating hangs on the first game,
-    which he did not play."""
-    league = make_league(System.ELO)
-    ann, bob, cid = make_players(["Ann", "Bob", "Cid"])
-    first = engine.game_record(
-        league=league, played_at=T0, entries=score_entries([ann, bob], [1, 0])
-    )
-    engine.game_record(
-        league=league, played_at=T0 + timedelta(days=1), entries=score_entries([bob, cid], [1, 0])
-    )
-    return league, (ann, bob, cid), first
 
 
 def current_ratings(league) -> dict[int, float]:
