@@ -96,15 +96,16 @@ class ChartSeries:
     corrections: Sequence[ChartPoint] = ()
 
 
-def point_title(when: datetime, rating: float, change: float | None = None) -> str:
+def point_title(when: datetime, rating: float, change: float | None = None, places: int = 0) -> str:
     """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language.
 
     The rating and the change read exactly as in the page's tables (:mod:`ratings.formatting`),
-    a change that rounds to zero included: "(0)".
+    with the system's decimals (an OpenSkill ordinal: "12.4 (+0.8)"), a change that rounds to
+    zero included: "(0)".
     """
-    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating)}"
+    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating, places)}"
     if change is not None:
-        text += f" ({change_text(change)})"
+        text += f" ({change_text(change, places)})"
     return text
 
 
@@ -116,13 +117,13 @@ class PointTitle:
     the rest of the page together.
     """
 
-    __slots__ = ("change", "rating", "when")
+    __slots__ = ("change", "places", "rating", "when")
 
-    def __init__(self, when, rating: float, change: float) -> None:
-        self.when, self.rating, self.change = when, rating, change
+    def __init__(self, when, rating: float, change: float, places: int) -> None:
+        self.when, self.rating, self.change, self.places = when, rating, change, places
 
     def __str__(self) -> str:
-        return point_title(self.when, self.rating, self.change)
+        return point_title(self.when, self.rating, self.change, self.places)
 
 
 class RatedGame(Protocol):
@@ -143,10 +144,11 @@ class Correction(Protocol):
     change: float
 
 
-def correction_text(correction: Correction) -> str:
+def correction_text(correction: Correction, places: int = 0) -> str:
     """A correction's line in a player's history, in the active language: "Re-rated after a
-    correction to the game of March 1, 2026: +1.5" (the game edited, deleted or restored)."""
-    change = change_text(correction.change)
+    correction to the game of March 1, 2026: +2" (the game edited, deleted or restored), the
+    change with the system's decimals (``places``)."""
+    change = change_text(correction.change, places)
     if correction.game_played_at is None:
         return _("Re-rated after two players were merged: %(change)s") % {"change": change}
     day = date_format(_local(correction.game_played_at), "DATE_FORMAT")
@@ -157,10 +159,14 @@ def correction_text(correction: Correction) -> str:
 
 
 def history_series(
-    label: str, games: Iterable[RatedGame], corrections: Iterable[Correction] = ()
+    label: str,
+    games: Iterable[RatedGame],
+    places: int = 0,
+    corrections: Iterable[Correction] = (),
 ) -> ChartSeries:
     """A player's rating history in one league as a series: a point per game, oldest first,
-    each linked to its game's page, and a point per correction that moved their rating."""
+    each linked to its game's page, and a point per correction that moved their rating;
+    ``places`` is the system's decimals for a rating."""
     game_url = url_maker("ratings:game")
     return ChartSeries(
         label,
@@ -169,7 +175,7 @@ def history_series(
                 game.played_at,
                 game.rating_after,
                 game_url(game.game_id),
-                PointTitle(game.played_at, game.rating_after, game.change),
+                PointTitle(game.played_at, game.rating_after, game.change, places),
             )
             for game in games
         ],
@@ -179,7 +185,7 @@ def history_series(
                 correction.rating,
                 "",
                 f"{date_format(_local(correction.at), 'DATE_FORMAT')}: "
-                f"{correction_text(correction)}",
+                f"{correction_text(correction, places)}",
             )
             for correction in corrections
         ],

@@ -351,7 +351,8 @@ def _chart(
     corrections: list[selectors.CorrectionRow],
 ) -> SafeString:
     return rating_history_chart(
-        [history_series(league.name, rows, corrections)], lower_is_better=league.lower_is_better
+        [history_series(league.name, rows, league.rating_system.rating_places, corrections)],
+        lower_is_better=league.lower_is_better,
     )
 
 
@@ -386,7 +387,10 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 chart=_chart(league, rows, fixes),
                 table=table,
                 statistics=panels.get(league.pk),
-                corrections=[CorrectionLine(fix.at, correction_text(fix)) for fix in fixes],
+                corrections=[
+                    CorrectionLine(fix.at, correction_text(fix, league.rating_system.rating_places))
+                    for fix in fixes
+                ],
             )
         )
     # Opponents only for the rows on the pages shown, all leagues at once.
