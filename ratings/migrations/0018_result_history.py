@@ -41,7 +41,7 @@ def fill_copies(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0015_game_reports"),
+        ("ratings", "0017_rating_corrections"),
     ]
 
     operations = [
