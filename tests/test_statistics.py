@@ -506,11 +506,12 @@ def test_a_players_reads_never_read_the_games(make_league, make_player, record_g
     game_table = Game._meta.db_table
     with CaptureQueriesContext(connection) as queries:
         assert selectors.player_history(ana)[scored.pk]
+        assert selectors.player_history_and_corrections(ana)[0][scored.pk]
         assert selectors.rating_histories([ana, bojan], [scored.pk])
         assert statistics.player_statistics(ana)[scored.pk].shared_first_places == 2
         assert statistics.player_opponents(ana)[scored.pk]
         assert statistics.head_to_head(ana, bojan)[scored.pk].level == 1
         assert len(statistics.head_to_head_games(ana, bojan)[scored.pk]) == 2
         assert statistics.head_to_head_companions(ana, bojan)[scored.pk][0].player_id == cveta.pk
-    assert len(queries) == 7
+    assert len(queries) == 8
     assert not [query["sql"] for query in queries if game_table in query["sql"]]

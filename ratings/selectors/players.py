@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 
 from django.db.models import (
     Count,
@@ -223,36 +224,50 @@ def player_history_and_corrections(
 ) -> tuple[dict[int, list[HistoryRow]], dict[int, list[CorrectionRow]]]:
     """Every game the player played (:func:`player_history`) and every correction by staff that
     moved their rating (an edit, deletion, restore or merge), each oldest first, by league id:
-    one query for both, the games and the corrections side by side (``UNION ALL``)."""
-    moment = sql.moment_reader()
+    one query for both, the games and the corrections side by side (``UNION ALL``). The games
+    are the range of the player's results in the index, as :func:`rating_histories` reads them,
+    the times as numbers."""
     query = f"""
-        SELECT 0, g.league_id, r.game_id, {sql.played_at_sql("g.played_at")}, r.score,
-               r.rating_before, r.rating_after, '', {sql.played_at_sql("g.played_at")}
-        FROM {sql.RESULT} r
-        JOIN {sql.GAME} g ON g.id = r.game_id
-        WHERE r.player_id = %s
+        SELECT * FROM (
+            SELECT 0, r.league_id, r.game_id, {sql.seconds_sql("r.played_at")}, r.score,
+                   r.rating_before, r.rating_after, '', NULL
+            FROM {sql.RESULT} r
+            WHERE r.player_id = %s
+            ORDER BY r.league_id, r.played_at, r.game_id
+        ) games
         UNION ALL
-        SELECT 1, c.league_id, c.id, {sql.played_at_sql("c.at")}, c.change,
-               c.rating - c.change, c.rating, c.action, {sql.played_at_sql("c.game_played_at")}
-        FROM {CORRECTION} c
-        WHERE c.player_id = %s
-        ORDER BY 4, 3
+        SELECT * FROM (
+            SELECT 1, c.league_id, c.id, {sql.seconds_sql("c.at")}, c.change,
+                   c.rating - c.change, c.rating, c.action, {sql.seconds_sql("c.game_played_at")}
+            FROM {CORRECTION} c
+            WHERE c.player_id = %s
+            ORDER BY c.at, c.id
+        ) corrections
     """
     history: dict[int, list[HistoryRow]] = defaultdict(list)
     corrections: dict[int, list[CorrectionRow]] = defaultdict(list)
+    read = sql.seconds_reader() or float
     for kind, league_id, row_id, at, score, before, after, action, game_at in sql.sql_rows(
         query, [player.pk, player.pk]
     ):
         if kind == 0:
-            history[league_id].append(
-                HistoryRow(league_id, row_id, moment(at), score, before, after)
-            )
+            history[league_id].append(HistoryRow(league_id, row_id, read(at), score, before, after))
         else:
             corrections[league_id].append(
                 CorrectionRow(
-                    league_id, moment(at), action, game_at and moment(game_at), after, score
+                    league_id,
+                    sql.moment_of(read(at)),
+                    action,
+                    None if game_at is None else sql.moment_of(read(game_at)),
+                    after,
+                    score,
                 )
             )
+    # SQL keeps no order of a UNION's parts: each list sorted again, in order already.
+    for rows in history.values():
+        rows.sort(key=_rating_order)
+    for fixes in corrections.values():
+        fixes.sort(key=attrgetter("at"))
     return history, corrections
 
 
