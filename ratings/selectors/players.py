@@ -230,7 +230,7 @@ def player_history_and_corrections(
     query = f"""
         SELECT * FROM (
             SELECT 0, r.league_id, r.game_id, {sql.seconds_sql("r.played_at")}, r.score,
-                   r.rating_before, r.rating_after, '', NULL
+                   r.rating_before, r.rating_after, '', CAST(NULL AS DOUBLE PRECISION)
             FROM {sql.RESULT} r
             WHERE r.player_id = %s
             ORDER BY r.league_id, r.played_at, r.game_id
