@@ -37,7 +37,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple, Protocol
 
 from django.utils import timezone
@@ -77,9 +77,11 @@ _DATE_SPACING = 100
 
 
 class ChartPoint(NamedTuple):
-    """One game on a series: when it was played, the rating after it, its page and tooltip."""
+    """One game on a series: when it was played (a datetime, or seconds since 1970 as the
+    history reads give it: a chart needs only the number), the rating after it, its page and
+    tooltip."""
 
-    when: datetime
+    when: datetime | float
     rating: float
     url: str
     title: str
@@ -96,7 +98,9 @@ class ChartSeries:
     corrections: Sequence[ChartPoint] = ()
 
 
-def point_title(when: datetime, rating: float, change: float | None = None, places: int = 0) -> str:
+def point_title(
+    when: datetime | float, rating: float, change: float | None = None, places: int = 0
+) -> str:
     """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language.
 
     The rating and the change read exactly as in the page's tables (:mod:`ratings.formatting`),
@@ -127,10 +131,11 @@ class PointTitle:
 
 
 class RatedGame(Protocol):
-    """A game in a player's rating history, as the history reads give it."""
+    """A game in a player's rating history, as the history reads give it (``at``: when it was
+    played, in seconds since 1970)."""
 
     game_id: int
-    played_at: datetime
+    at: float
     rating_after: float
     change: float
 
@@ -172,10 +177,10 @@ def history_series(
         label,
         [
             ChartPoint(
-                game.played_at,
+                game.at,
                 game.rating_after,
                 game_url(game.game_id),
-                PointTitle(game.played_at, game.rating_after, game.change, places),
+                PointTitle(game.at, game.rating_after, game.change, places),
             )
             for game in games
         ],
@@ -296,10 +301,10 @@ def rating_history_svg(
         height = bottom + _BOTTOM
 
     # Scales. Timestamps work for aware and naive datetimes alike.
-    times = [[p.when.timestamp() for p in s.points] for s in drawn]
+    times = [[_seconds(when) for when, *_ in s.points] for s in drawn]
     fixes = [p for s in drawn for p in s.corrections]
-    t_lo = min([t[0] for t in times] + [p.when.timestamp() for p in fixes])
-    t_hi = max([t[-1] for t in times] + [p.when.timestamp() for p in fixes])
+    t_lo = min([t[0] for t in times] + [_seconds(p.when) for p in fixes])
+    t_hi = max([t[-1] for t in times] + [_seconds(p.when) for p in fixes])
     if t_hi - t_lo < 2 * 86400:  # a single day's games: show a few days around them
         middle = (t_lo + t_hi) / 2
         t_lo, t_hi = middle - 86400 * 1.5, middle + 86400 * 1.5
@@ -358,7 +363,8 @@ def rating_history_svg(
 
     # Date ticks along the bottom; a label that would stick out of the chart is left out.
     out.append(f'<line class="axis" x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>')
-    for x, label in _date_labels(t_lo, t_hi, drawn[0].points[0].when, x_of, width, right - left):
+    sample = _moment(drawn[0].points[0].when)
+    for x, label in _date_labels(t_lo, t_hi, sample, x_of, width, right - left):
         out.append(
             f'<line class="axis" x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" y2="{bottom + 5}"/>'
             f'<text x="{x:.1f}" y="{height - 9}" text-anchor="middle">{escape(label)}</text>'
@@ -407,7 +413,7 @@ def rating_history_svg(
             else:
                 out.append(f"<g>{title}{circle}</g>" if title else circle)
         for p in s.corrections:
-            x, y, r = x_of(p.when.timestamp()), y_of(p.rating), _RADIUS + 1
+            x, y, r = x_of(_seconds(p.when)), y_of(p.rating), _RADIUS + 1
             out.append(
                 f'<g class="correction"><title>{escape(p.title)}</title>'
                 f'<path d="M{x:.1f},{y - r:.1f}l{r},{r}l{-r},{r}l{-r},{-r}z"/></g>'
@@ -589,7 +595,18 @@ def _label(ticks: list[datetime], t_lo: float, t_hi: float, fmt: str) -> list[tu
     return [(t.timestamp(), date_format(t, fmt)) for t in ticks if t_lo <= t.timestamp() <= t_hi]
 
 
-def _local(when: datetime) -> datetime:
+def _seconds(when: datetime | float) -> float:
+    """A point's time in seconds since 1970."""
+    return when.timestamp() if type(when) is datetime else when
+
+
+def _moment(when: datetime | float) -> datetime:
+    """A point's time as a datetime (seconds since 1970 are a moment in UTC)."""
+    return when if isinstance(when, datetime) else datetime.fromtimestamp(when, UTC)
+
+
+def _local(when: datetime | float) -> datetime:
+    when = _moment(when)
     return timezone.localtime(when) if timezone.is_aware(when) else when
 
 

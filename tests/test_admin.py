@@ -201,7 +201,9 @@ def test_a_games_page_offers_only_what_its_league_takes(admin_client, worked_exa
             lambda p: [(p[0], 0, WORKED_EXAMPLE_PAPERS[0], None),
                        (p[0], 1, WORKED_EXAMPLE_PAPERS[1], None),
                        (p[2], 2, WORKED_EXAMPLE_PAPERS[2], None)],
-            "duplicate data for player",
+            # The engine's rule (the formset's own check of result_player_once needs the
+            # game's league and time, which are no fields of its forms).
+            "A player can take only one seat in a game.",
             id="same-player-twice",
         ),
         pytest.param(

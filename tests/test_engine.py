@@ -358,7 +358,7 @@ def test_a_bulk_insert_refused_halfway_leaves_no_row():
     ]
     with pytest.raises(IntegrityError), transaction.atomic():
         (game_id,) = writes.insert_games(league, games, None)
-        rows = writes.result_rows(game_id, games[0])
+        rows = writes.result_rows(league, game_id, games[0])
         writes.insert_results([*rows, rows[0]])  # the first seat twice, after two good rows
     assert not Game.objects.exists()
     assert not Result.objects.exists()

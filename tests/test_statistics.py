@@ -490,3 +490,28 @@ def test_histories_read_every_game_as_the_orm_does(make_league, make_player, rec
         ]
         for league in (scored, elo)
     }
+
+
+def test_a_players_reads_never_read_the_games(make_league, make_player, record_game):
+    """History, statistics, opponents and head to head read the players' own results (their
+    league, time and place are copies on each): their cost follows the players' games, not the
+    club's, however many games the club has."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    scored = make_league(System.RAYTER_HIGHSCORE)
+    ana, bojan, cveta = make_player("Ana"), make_player("Bojan"), make_player("Cveta")
+    record_game(scored, [ana, bojan, cveta], scores=[3, 1, 3])
+    record_game(scored, [bojan, ana], scores=[2, 2])
+    game_table = Game._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        assert selectors.player_history(ana)[scored.pk]
+        assert selectors.player_history_and_corrections(ana)[0][scored.pk]
+        assert selectors.rating_histories([ana, bojan], [scored.pk])
+        assert statistics.player_statistics(ana)[scored.pk].shared_first_places == 2
+        assert statistics.player_opponents(ana)[scored.pk]
+        assert statistics.head_to_head(ana, bojan)[scored.pk].level == 1
+        assert len(statistics.head_to_head_games(ana, bojan)[scored.pk]) == 2
+        assert statistics.head_to_head_companions(ana, bojan)[scored.pk][0].player_id == cveta.pk
+    assert len(queries) == 8
+    assert not [query["sql"] for query in queries if game_table in query["sql"]]

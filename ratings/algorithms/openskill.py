@@ -20,6 +20,7 @@ openskill_vectors.py`` runs the package on random games to make the vectors
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
@@ -57,9 +58,12 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def places(scores: Sequence[float], *, lower_is_better: bool = False) -> list[int]:
-    """Each score's place, 1 the best; equal scores share the better place (1, 2, 2, 4)."""
-    keys = [score if lower_is_better else -score for score in scores]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    """Each score's place, 1 the best; equal scores share the better place (1, 2, 2, 4): 1 + the
+    number of better scores, found by bisecting them sorted (the engine asks for every game it
+    writes, an import's hundred thousand)."""
+    keys = list(scores) if lower_is_better else [-score for score in scores]
+    ordered = sorted(keys)
+    return [bisect_left(ordered, key) + 1 for key in keys]
 
 
 @cache

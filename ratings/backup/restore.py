@@ -41,7 +41,7 @@ from ratings.backup.checks import (
     check_players,
     check_ratings,
 )
-from ratings.engine.writes import insert_rows
+from ratings.engine.writes import insert_rows, result_copies_from_games
 from ratings.models import Game, League, Player
 from ratings.names import search_key
 from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH
@@ -210,6 +210,7 @@ class _Loader:
         self.flush()
         if not any(table.written for table in self.tables.values()):
             raise RestoreRefused("the file holds no club")
+        result_copies_from_games()
         # Foreign keys are checked at the end (as loaddata does): the file lists the objects a
         # row refers to before it, but it need not.
         connection.check_constraints()
@@ -360,7 +361,20 @@ def _alias_fields(fields: dict) -> dict:
     return {**fields, "name_key": name_key(name) if name else ""}
 
 
-DERIVED = {"ratings.player": _player_fields, "ratings.playeralias": _alias_fields}
+def _result_fields(fields: dict) -> dict:
+    """A result's copies of its game (league, time, place) are worked out again once every game
+    is written (:func:`~ratings.engine.writes.result_copies_from_games`, before the references
+    are checked): whatever the file says, they hold a placeholder until then."""
+    return {**fields, **_RESULT_PLACEHOLDERS}
+
+
+_RESULT_PLACEHOLDERS = {"league": 1, "played_at": "2000-01-01T00:00:00+00:00", "place": 1}
+
+DERIVED = {
+    "ratings.player": _player_fields,
+    "ratings.playeralias": _alias_fields,
+    "ratings.result": _result_fields,
+}
 
 
 # The check of each kind of field: takes the value as JSON gives it (never None) and returns the

@@ -145,8 +145,9 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         game_ids = writes.insert_games(league, games, actor)
         if latest is not None and games[0].played_at < latest:
             rows = []
-            for game_id, prepared in zip(game_ids, games, strict=True):
-                rows += writes.result_rows(game_id, prepared)
+            times = writes.adapted_datetimes([prepared.played_at for prepared in games])
+            for game_id, prepared, at in zip(game_ids, games, times, strict=True):
+                rows += writes.result_rows(league, game_id, prepared, at=at)
             writes.insert_results(rows)
             replay(league, since=(games[0].played_at, game_ids[0]))
             return len(games)
@@ -157,16 +158,16 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         # Written a chunk of games at a time, so a file's rows are never all held at once.
         for start in range(0, len(games), RESULTS_CHUNK):
             rows: list[tuple] = []
-            for game_id, prepared in zip(
-                game_ids[start : start + RESULTS_CHUNK],
-                games[start : start + RESULTS_CHUNK],
-                strict=True,
+            chunk = games[start : start + RESULTS_CHUNK]
+            times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
+            for game_id, prepared, at in zip(
+                game_ids[start : start + RESULTS_CHUNK], chunk, times, strict=True
             ):
                 # In C where it can be: this loop runs once a game, a hundred thousand times.
                 game_states = list(map(state_of, prepared.player_ids))
                 before = list(map(rating_of, game_states))
                 after = rate(prepared, game_states)
-                rows += result_rows(game_id, prepared, before, after)
+                rows += result_rows(league, game_id, prepared, before, after, at=at)
                 played_at = prepared.played_at
                 for state, new in zip(game_states, after, strict=True):
                     state.advance(new, played_at)

@@ -107,7 +107,7 @@ def game_record(
         if newest:
             rate_newest(league, game, prepared)
         else:
-            writes.insert_results(writes.result_rows(game.pk, prepared))
+            writes.insert_results(writes.result_rows(league, game.pk, prepared))
             replay(league, since=game.order_key)
         audit(AuditAction.CREATE, league, entered_by, game=game, after=game_snapshot(game))
     return game
@@ -218,7 +218,7 @@ def game_update(
             game.note = note
         game.save()
         game.results.all().delete()
-        writes.insert_results(writes.result_rows(game.pk, prepared))
+        writes.insert_results(writes.result_rows(league, game.pk, prepared))
         rerated = replay_correction(league, since=min(old_key, game.order_key), touched=old_players)
         audit(
             AuditAction.UPDATE,
@@ -300,7 +300,7 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
         if entered is not None:
             Game.objects.filter(pk=game.pk).update(created_at=entered)
             game.created_at = entered
-        writes.insert_results(writes.result_rows(game.pk, prepared))
+        writes.insert_results(writes.result_rows(league, game.pk, prepared))
         rerated = replay_correction(league, since=game.order_key)
         audit(
             AuditAction.RESTORE,
@@ -448,6 +448,8 @@ def league_recompute(*, league: League) -> int:
     """Replay a whole league from scratch; returns the number of games rated."""
     with transaction.atomic():
         league = lock(league)
+        # A change of system may have turned which score wins.
+        writes.result_places(league)
         return replay(league, since=None)
 
 

@@ -48,7 +48,7 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
     game_states = [states[pid] for pid in prepared.player_ids]
     before = [state.rating for state in game_states]
     after = rater(league, prepared.player_ids)(prepared, game_states)
-    writes.insert_results(writes.result_rows(game.pk, prepared, before, after))
+    writes.insert_results(writes.result_rows(league, game.pk, prepared, before, after))
     for state, new in zip(game_states, after, strict=True):
         state.advance(new, prepared.played_at)
     writes.save_states(league, states, create=False)

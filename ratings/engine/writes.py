@@ -12,7 +12,8 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from itertools import chain, repeat
+from itertools import chain, groupby, repeat
+from operator import itemgetter
 
 from django.db import connection
 from django.utils import timezone
@@ -25,15 +26,17 @@ from ratings.systems import SkillRating, skill_of
 BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
-# A result row's columns: the paper's three last, left out (NULL) for games without one, so a
-# scored import does not send them.
+# A result row's columns: the game, its league and time and the seat's place (copies the reads
+# use, kept in step with the game: see Result), the seat, its score and ratings, then the
+# paper's three, left out (NULL) for games without one, so a scored import does not send them.
 RESULT_COLUMNS = [
-    *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
+    *("game_id", "league_id", "played_at", "player_id", "seat", "place"),
+    *("score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
 ]
 # A result row of a system that keeps a mean and an uncertainty (systems.SkillRating): the
 # rating columns, then the skill before and after.
-SKILL_COLUMNS = [*RESULT_COLUMNS[:6], "mu_before", "sigma_before", "mu_after", "sigma_after"]
+SKILL_COLUMNS = [*RESULT_COLUMNS[:9], "mu_before", "sigma_before", "mu_after", "sigma_after"]
 
 
 @contextmanager
@@ -153,19 +156,33 @@ def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, gam
 
 
 def result_rows(
+    league: League,
     game_id: int,
     prepared: GameInput,
     before: Sequence[float] | None = None,
     after: Sequence[float] | None = None,
+    *,
+    at=None,
 ) -> list[tuple]:
     """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans): each
     seat's rating ``before`` and ``after`` the game, or without them placeholders a replay
-    fills in."""
+    fills in; ``at`` is the game's time as the database takes it (:func:`adapted_datetimes`),
+    worked out here when not given."""
     seats = len(prepared.player_ids)
     if before is None or after is None:
         before = after = [0.0] * seats
+    if at is None:
+        (at,) = adapted_datetimes([prepared.played_at])
     # zip builds the rows in C: an import makes hundreds of thousands of them.
-    games, ids, scores = repeat(game_id, seats), prepared.player_ids, prepared.scores
+    head = (
+        repeat(game_id, seats),
+        repeat(league.pk, seats),
+        repeat(at, seats),
+        prepared.player_ids,
+        range(seats),
+        league.rating_system.places(prepared.scores),
+        prepared.scores,
+    )
     if type(after[0]) is SkillRating:
         skills_before, skills_after = map(skill_of, before), map(skill_of, after)
         # Plain floats for the database drivers, the skills beside them.
@@ -173,18 +190,13 @@ def result_rows(
         return [
             (*row, *skill_before, *skill_after)
             for row, skill_before, skill_after in zip(
-                zip(games, ids, range(seats), scores, before, after, strict=True),
-                skills_before,
-                skills_after,
-                strict=True,
+                zip(*head, before, after, strict=True), skills_before, skills_after, strict=True
             )
         ]
     if not any(prepared.papers):
-        return list(zip(games, ids, range(seats), scores, before, after, strict=True))
+        return list(zip(*head, before, after, strict=True))
     left, middle, right = zip(*prepared.papers, strict=True)
-    return list(
-        zip(games, ids, range(seats), scores, before, after, left, middle, right, strict=True)
-    )
+    return list(zip(*head, before, after, left, middle, right, strict=True))
 
 
 def insert_results(rows: list[tuple]) -> None:
@@ -206,6 +218,42 @@ def update_ratings(updates: list[tuple[float, float, int]]) -> None:
         ["rating_before", "rating_after", "mu_before", "sigma_before", "mu_after", "sigma_after"],
         [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates],
     )
+
+
+def result_places(league: League) -> None:
+    """Set the places of the league's results again from their scores, by the league's system,
+    writing only those that differ: after a change of system (lowest score wins, or highest),
+    and after a restore, whose file's copies are not trusted."""
+    places = league.rating_system.places
+    rows = (
+        Result.objects.filter(league=league)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "id", "score", "place")
+        .iterator(chunk_size=20_000)
+    )
+    updates = []
+    for _game, seats in groupby(rows, key=itemgetter(0)):
+        seats = list(seats)
+        for (_g, pk, _score, stored), place in zip(
+            seats, places([seat[2] for seat in seats]), strict=True
+        ):
+            if stored != place:
+                updates.append((place, pk))
+    _executemany(Result, ["place"], updates)
+
+
+def result_copies_from_games() -> None:
+    """Copy each game's league and time onto its results, and work out their places: for a
+    restore, which loads results as the file gives them, and trusts none of those copies."""
+    quote = connection.ops.quote_name
+    result, game = quote(Result._meta.db_table), quote(Game._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {result} SET league_id = g.league_id, played_at = g.played_at "
+            f"FROM {game} g WHERE g.id = {result}.game_id"
+        )
+    for league in League.objects.filter(pk__in=Game.objects.values("league_id")):
+        result_places(league)
 
 
 def save_states(league: League, states: dict[int, PlayerState], create: bool = True) -> None:

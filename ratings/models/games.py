@@ -97,9 +97,10 @@ class Game(models.Model):
 class Result(models.Model):
     """One player's part in one game, with the ratings the engine gave them."""
 
-    # Both foreign keys lead a unique index: the player result_player_once's (player, game),
-    # which serves a player's history and keeps a player to one seat a game; the game
-    # result_seat_once's (game, seat), which serves a game's results. A third index, on
+    # Both foreign keys lead a unique index: the player result_player_once's (player, league,
+    # played_at, game), which keeps a player to one seat a game (league and time follow from
+    # the game) and holds a player's history in a league as one range in rating order; the
+    # game result_seat_once's (game, seat), which serves a game's results. A third index, on
     # (game, player), would hold the same rule again and cost every result written.
     game = models.ForeignKey(
         Game,
@@ -115,6 +116,22 @@ class Result(models.Model):
         related_name="results",
         db_index=False,
     )
+    # Copies of the game's league and time, and the seat's place at the table (1 + the seats
+    # with a better score, by the league's system: RatingSystem.places), written by the engine
+    # with the result and kept in step with the game, so that reads of a player's games need
+    # neither the games nor the other seats. Indexed by result_player_once, after the player:
+    # no index leads with the league (tests/test_schema.py), as nothing looks results up by it
+    # alone; a league's results go with its games (CASCADE there), so DO_NOTHING here.
+    league = models.ForeignKey(
+        League,
+        verbose_name=_("league"),
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_index=False,
+        editable=False,
+    )
+    played_at = models.DateTimeField(_("played at"), editable=False)
+    place = models.PositiveSmallIntegerField(_("place"), editable=False)
     seat = models.PositiveSmallIntegerField(_("seat"))
     # The Preferans paper, as written: points against the previous seat, bula, against the next.
     left = models.PositiveIntegerField(_("left"), null=True, blank=True)
@@ -135,7 +152,9 @@ class Result(models.Model):
         verbose_name = _("result")
         verbose_name_plural = _("results")
         constraints = [
-            models.UniqueConstraint(fields=["player", "game"], name="result_player_once"),
+            models.UniqueConstraint(
+                fields=["player", "league", "played_at", "game"], name="result_player_once"
+            ),
             models.UniqueConstraint(fields=["game", "seat"], name="result_seat_once"),
             models.CheckConstraint(
                 condition=(

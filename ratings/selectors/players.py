@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 
 from django.db.models import (
     Count,
@@ -127,14 +128,20 @@ def player_standings(slug: str) -> list[Standing]:
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
-    """One of a player's games, as their history on the player page shows it."""
+    """One of a player's games, as their history on the player page shows it: ``at``, when it
+    was played in seconds since 1970 (a chart needs only the number), and ``played_at`` made
+    from it for the rows a page shows."""
 
     league_id: int
     game_id: int
-    played_at: datetime
+    at: float
     score: float
     rating_before: float
     rating_after: float
+
+    @property
+    def played_at(self) -> datetime:
+        return sql.moment_of(self.at)
 
     @property
     def change(self) -> float:
@@ -147,35 +154,50 @@ def rating_histories(
     """Every game of these players, oldest first, by (league id, player id): in the given
     leagues, or in all. One query, for the player page's history and chart and for head to head's.
 
-    Plain rows rather than model instances, and SQL rather than the ORM: a player with thousands
-    of games needs all of them for the chart, and building that many objects, or converting that
-    many times row by row as the ORM does on SQLite, would dominate the page's time.
+    Each player's games in a league are one range of the index of their results (player,
+    league, played_at, game), read in its order: no game is read, nothing is sorted, whatever
+    the size of the club. Plain rows rather than model instances, and SQL rather than the ORM: a
+    player with thousands of games needs all of them for the chart, and building that many
+    objects, or datetimes, would dominate the page's time; the times are read as numbers
+    (:func:`~ratings.selectors.sql.seconds_sql`).
     """
     histories: dict[tuple[int, int], list[HistoryRow]] = defaultdict(list)
-    player_ids = [player.pk for player in players]
-    conditions, params = [f"r.player_id IN ({', '.join(['%s'] * len(player_ids))})"], player_ids
-    if league_ids is not None:
-        league_ids = list(league_ids)
-        conditions.append(f"g.league_id IN ({', '.join(['%s'] * len(league_ids))})")
-        params = [*params, *league_ids]
-        if not league_ids:
-            return histories
+    player_ids = sorted({player.pk for player in players})
     if not player_ids:
         return histories
-    query = f"""
-        SELECT g.league_id, r.player_id, r.game_id, {sql.played_at_sql("g.played_at")}, r.score,
-               r.rating_before, r.rating_after
-        FROM {sql.RESULT} r
-        JOIN {sql.GAME} g ON g.id = r.game_id
-        WHERE {" AND ".join(conditions)}
-        ORDER BY g.played_at, r.game_id
-    """
-    moment = sql.moment_reader()
-    for league_id, player_id, game_id, played_at, *numbers in sql.sql_rows(query, params):
+    ranges: list[tuple] = [(pid,) for pid in player_ids]
+    if league_ids is not None:
+        ranges = [(pid, lid) for pid in player_ids for lid in sorted(set(league_ids))]
+        if not ranges:
+            return histories
+    # One SELECT per player (and league), each an ordered range of the index: an IN over the
+    # players or leagues would leave the database to sort the rows it finds. SQL keeps no order
+    # of a UNION's parts, so with more than one range each history is sorted again here: in
+    # order already, a linear pass.
+    query = " UNION ALL ".join(
+        f"""SELECT * FROM (
+            SELECT r.league_id, r.player_id, r.game_id, {sql.seconds_sql("r.played_at")},
+                   r.score, r.rating_before, r.rating_after
+            FROM {sql.RESULT} r
+            WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
+            ORDER BY r.league_id, r.played_at, r.game_id
+        ) p{index}"""
+        for index, key in enumerate(ranges)
+    )
+    rows = sql.sql_rows(query, [value for key in ranges for value in key])
+    read = sql.seconds_reader()
+    for league_id, player_id, game_id, at, *numbers in rows:
         histories[league_id, player_id].append(
-            HistoryRow(league_id, game_id, moment(played_at), *numbers)
+            HistoryRow(league_id, game_id, at if read is None else read(at), *numbers)
         )
+    if len(ranges) > 1:
+        for history in histories.values():
+            history.sort(key=_rating_order)
     return histories
+
+
+def _rating_order(row: HistoryRow) -> tuple[float, int]:
+    return row.at, row.game_id
 
 
 def player_history(player: Player) -> dict[int, list[HistoryRow]]:
@@ -202,36 +224,50 @@ def player_history_and_corrections(
 ) -> tuple[dict[int, list[HistoryRow]], dict[int, list[CorrectionRow]]]:
     """Every game the player played (:func:`player_history`) and every correction by staff that
     moved their rating (an edit, deletion, restore or merge), each oldest first, by league id:
-    one query for both, the games and the corrections side by side (``UNION ALL``)."""
-    moment = sql.moment_reader()
+    one query for both, the games and the corrections side by side (``UNION ALL``). The games
+    are the range of the player's results in the index, as :func:`rating_histories` reads them,
+    the times as numbers."""
     query = f"""
-        SELECT 0, g.league_id, r.game_id, {sql.played_at_sql("g.played_at")}, r.score,
-               r.rating_before, r.rating_after, '', {sql.played_at_sql("g.played_at")}
-        FROM {sql.RESULT} r
-        JOIN {sql.GAME} g ON g.id = r.game_id
-        WHERE r.player_id = %s
+        SELECT * FROM (
+            SELECT 0, r.league_id, r.game_id, {sql.seconds_sql("r.played_at")}, r.score,
+                   r.rating_before, r.rating_after, '', CAST(NULL AS DOUBLE PRECISION)
+            FROM {sql.RESULT} r
+            WHERE r.player_id = %s
+            ORDER BY r.league_id, r.played_at, r.game_id
+        ) games
         UNION ALL
-        SELECT 1, c.league_id, c.id, {sql.played_at_sql("c.at")}, c.change,
-               c.rating - c.change, c.rating, c.action, {sql.played_at_sql("c.game_played_at")}
-        FROM {CORRECTION} c
-        WHERE c.player_id = %s
-        ORDER BY 4, 3
+        SELECT * FROM (
+            SELECT 1, c.league_id, c.id, {sql.seconds_sql("c.at")}, c.change,
+                   c.rating - c.change, c.rating, c.action, {sql.seconds_sql("c.game_played_at")}
+            FROM {CORRECTION} c
+            WHERE c.player_id = %s
+            ORDER BY c.at, c.id
+        ) corrections
     """
     history: dict[int, list[HistoryRow]] = defaultdict(list)
     corrections: dict[int, list[CorrectionRow]] = defaultdict(list)
+    read = sql.seconds_reader() or float
     for kind, league_id, row_id, at, score, before, after, action, game_at in sql.sql_rows(
         query, [player.pk, player.pk]
     ):
         if kind == 0:
-            history[league_id].append(
-                HistoryRow(league_id, row_id, moment(at), score, before, after)
-            )
+            history[league_id].append(HistoryRow(league_id, row_id, read(at), score, before, after))
         else:
             corrections[league_id].append(
                 CorrectionRow(
-                    league_id, moment(at), action, game_at and moment(game_at), after, score
+                    league_id,
+                    sql.moment_of(read(at)),
+                    action,
+                    None if game_at is None else sql.moment_of(read(game_at)),
+                    after,
+                    score,
                 )
             )
+    # SQL keeps no order of a UNION's parts: each list sorted again, in order already.
+    for rows in history.values():
+        rows.sort(key=_rating_order)
+    for fixes in corrections.values():
+        fixes.sort(key=attrgetter("at"))
     return history, corrections
 
 

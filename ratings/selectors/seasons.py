@@ -7,7 +7,6 @@ from datetime import datetime
 
 from django.db import connection
 from django.db.models import (
-    Exists,
     OuterRef,
     QuerySet,
     Subquery,
@@ -42,30 +41,36 @@ def leagues_with_span() -> QuerySet[League]:
 
 def league_years(league: League) -> list[int]:
     """The years, in the club's time zone, in which a league (from :func:`leagues_with_span`)
-    has games, oldest first: one query, an index seek for each year from the first game's to
-    the last one's (a DISTINCT over the years would read every game of the league)."""
+    has games, oldest first: one query, an index seek (``game_league_order``) for each year from
+    the first game's to the last one's (a DISTINCT over the years would read every game of the
+    league)."""
     if league.first_played_at is None:
         return []
     first = timezone.localtime(league.first_played_at).year
     last = timezone.localtime(league.last_played_at).year
     years = range(first, last + 1)
+    # Each year's first game, as the index orders them: written ORDER BY the index's columns,
+    # the database seeks it there. (An EXISTS lets PostgreSQL pick a scan of every game, which it
+    # may think finds one soon: in a big league its games of a late year come last.)
     found = (
         League.objects.filter(pk=league.pk)
         .values(
             **{
-                f"y{year}": Exists(
+                f"y{year}": Subquery(
                     Game.objects.filter(
                         league=league,
                         played_at__gte=_new_year(year),
                         played_at__lt=_new_year(year + 1),
                     )
+                    .order_by("league_id", "played_at")
+                    .values("id")[:1]
                 )
                 for year in years
             }
         )
         .get()
     )
-    return [year for year in years if found[f"y{year}"]]
+    return [year for year in years if found[f"y{year}"] is not None]
 
 
 def _new_year(year: int) -> datetime:
@@ -128,15 +133,14 @@ def period_standings(
     min_games: int | None = None,
 ) -> list[SeasonRow]:
     """:func:`season_standings` for any period, read from the league's results: one query, in
-    SQL for the window functions (each game's places, each player's first and last game of the
-    period) that the ORM cannot aggregate over (grouped, the ORM's correlated subqueries per
-    player would run once per result row)."""
+    SQL for the window functions (each player's first and last game of the period; places are
+    stored on the results) that the ORM cannot aggregate over (grouped, the ORM's correlated
+    subqueries per player would run once per result row)."""
     conditions, params = ["g.league_id = %s"], [league.pk]
     for bound, operator in ((start, ">="), (end, "<")):
         if bound is not None:
             conditions.append(f"g.played_at {operator} %s")
             params.append(connection.ops.adapt_datetimefield_value(bound))
-    place = sql.place_window_sql("r.score", sql.code_sql(league.system), "r.game_id")
     direction = "ASC" if league.lower_is_better else "DESC"
     ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
     # The provisional rule counts every game of the league up to the period's end.
@@ -144,14 +148,13 @@ def period_standings(
     if end is not None:
         career_conditions.append("g.played_at < %s")
         career_params.append(connection.ops.adapt_datetimefield_value(end))
-    # Each seat's place by RANK over its game; one window per player: ROW_NUMBER finds their
+    # Each seat's place as the engine stored it; one window per player: ROW_NUMBER finds their
     # first game of the period and LEAD (no next game) their last, in one sort; ties are looked
     # up only for first places.
     query = f"""
         WITH seats AS (
             SELECT r.player_id, r.game_id, g.played_at, r.score, r.rating_before,
-                   r.rating_after,
-                   {place} AS place
+                   r.rating_after, r.place
             FROM {sql.GAME} g
             JOIN {sql.RESULT} r ON r.game_id = g.id
             WHERE {" AND ".join(conditions)}

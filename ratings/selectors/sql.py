@@ -1,17 +1,17 @@
 """The pieces of SQL the reads share: table names, a league's direction written as ``CASE``
-expressions, a game's places, reading rows and times without the ORM, and the ORM's correlated
-count. :mod:`~ratings.selectors.statistics`, :mod:`~ratings.selectors.seasons`,
+expressions, reading rows and times without the ORM, and the ORM's correlated count.
+:mod:`~ratings.selectors.statistics`, :mod:`~ratings.selectors.seasons`,
 :mod:`~ratings.selectors.players` and :mod:`ratings.events.selectors` import them from here.
 
 A player's **place** in a game is 1 + the number of seats with a strictly better score, so ties
 share a place; which score is better is the league's rating system's (``lower_score_is_better``:
-the lowest Preferans final score wins, the highest head-to-head score is a win). A **first place**
-is place 1, shared or not; in a game of two a first place alone is a win and a shared one a draw.
-One player **finished ahead** of another when their score is better (:func:`ahead_sql`). A
-place is counted one of two ways, whichever reads fewer rows, both ordering by
-:func:`score_key`: by joining a player's results to the other seats of their games
-(:func:`place_sql`, for one player's history) or by RANK over each game's seats
-(:func:`place_window_sql`, for a whole league's period).
+the lowest Preferans final score wins, the highest head-to-head score is a win). It is defined
+once, by :meth:`ratings.systems.RatingSystem.places`, and the engine stores it on each result
+(``Result.place``), with the game's league and time: a read of a player's games takes them from
+the player's own results, one range of the index ``result_player_once`` (player, league,
+played_at, game), and never joins the games. A **first place** is place 1, shared or not; in a
+game of two a first place alone is a win and a shared one a draw. One player **finished ahead**
+of another when their place is better (a lower number): equal places are equal scores.
 
 The systems' directions come from :mod:`ratings.systems`, written into the SQL as CASE
 expressions over a league's ``system``, so one query covers leagues of either direction.
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
 from django.db import connection
 from django.db.models import Count, IntegerField, QuerySet, Subquery, Value
@@ -67,24 +68,6 @@ def rating_key(rating: str, system: str) -> str:
     return f"(CASE WHEN {system} IN ({_codes(scores=False)}) THEN {rating} ELSE -({rating}) END)"
 
 
-def ahead_sql(mine: str, other: str, system: str) -> str:
-    """SQL that is true when the score ``mine`` is strictly better than ``other``: finished
-    ahead."""
-    return f"{score_key(mine, system)} < {score_key(other, system)}"
-
-
-def place_sql(mine: str, other: str, system: str) -> str:
-    """SQL for the place of the seat whose score is ``mine``, grouped over a join of that seat to
-    every seat of its game (``other``, its own included)."""
-    return f"1 + SUM(CASE WHEN {ahead_sql(other, mine, system)} THEN 1 ELSE 0 END)"
-
-
-def place_window_sql(score: str, system: str, game: str) -> str:
-    """SQL for a seat's place by RANK over the seats of its game (``game``: the game id's
-    column), equal scores sharing a place."""
-    return f"RANK() OVER (PARTITION BY {game} ORDER BY {score_key(score, system)})"
-
-
 def tied_sql(seat: str) -> str:
     """SQL that is true when another seat of ``seat``'s game has the same score (for a first
     place: a shared one)."""
@@ -93,6 +76,23 @@ def tied_sql(seat: str) -> str:
         WHERE o.game_id = {seat}.game_id AND o.score = {seat}.score
           AND o.player_id <> {seat}.player_id
     )"""
+
+
+def seats_join(game: str, alias: str, condition: str) -> str:
+    """SQL that joins each row to the seats ``alias`` (player_id, place) of its game (``game``:
+    the game id's column) that meet ``condition``, found through the index on (game, seat).
+
+    On PostgreSQL the seats are a LATERAL subquery the planner may not flatten (OFFSET 0): a few
+    thousand lookups in the index, however many results the club has. Flattened into a join,
+    the planner may hash every result of the club instead (it did at 200,000 games, so a
+    player's opponents cost a scan of the whole table). SQLite joins through the index anyway.
+    """
+    if connection.vendor == "postgresql":
+        return (
+            f"JOIN LATERAL (SELECT seat.player_id, seat.place FROM {RESULT} seat "
+            f"WHERE seat.game_id = {game} OFFSET 0) {alias} ON {condition}"
+        )
+    return f"JOIN {RESULT} {alias} ON {alias}.game_id = {game} AND {condition}"
 
 
 def played_at_sql(column: str) -> str:
@@ -104,6 +104,36 @@ def played_at_sql(column: str) -> str:
     reads it at once.
     """
     return f"CAST({column} AS TEXT)" if connection.vendor == "sqlite" else column
+
+
+def seconds_sql(column: str) -> str:
+    """SQL that reads a datetime column as seconds since 1970, for a page that needs only the
+    numbers (a chart's line): a float from the database, where reading it as a datetime costs a
+    conversion a row (PostgreSQL's driver makes each an aware datetime in the connection's zone).
+    With :func:`seconds_reader` for the value read."""
+    if connection.vendor == "postgresql":
+        return f"date_part('epoch', {column})"
+    if connection.vendor == "sqlite" and connection.timezone_name == "UTC":
+        # Stored as text in UTC: whole seconds, then the fraction after "YYYY-MM-DD HH:MM:SS"
+        # ("%%": the statement is run with parameters, whose placeholders are "%s").
+        return f"(strftime('%%s', {column}) + COALESCE(CAST(substr({column}, 20) AS REAL), 0))"
+    return played_at_sql(column)
+
+
+def seconds_reader() -> Callable[[Any], float] | None:
+    """What turns a value :func:`seconds_sql` gave into seconds since 1970: None where it is
+    the number already."""
+    if connection.vendor == "postgresql" or (
+        connection.vendor == "sqlite" and connection.timezone_name == "UTC"
+    ):
+        return None
+    moment = moment_reader()
+    return lambda value: moment(value).timestamp()
+
+
+def moment_of(seconds: float) -> datetime:
+    """Seconds since 1970 as the aware datetime the ORM would give (in UTC)."""
+    return datetime.fromtimestamp(seconds, UTC)
 
 
 def moment_reader() -> Callable[[str | datetime], datetime]:

@@ -3,18 +3,18 @@
 Everything is computed by the database, each group of statistics in one query whatever the length
 of the history or the number of leagues (the page tests pin the counts), and nothing here writes.
 
-Places, first places and finishing ahead are defined once, in :mod:`ratings.selectors.sql`,
-with the league's direction as CASE expressions (so one query covers leagues of either
-direction). The queries are SQL rather than the ORM because they aggregate over window functions
-(ROW_NUMBER over a player's games, RANK over each game's seats), which Django's ORM cannot group
-by; they run unchanged on SQLite and PostgreSQL.
+Places, first places and finishing ahead are those of :mod:`ratings.selectors.sql`: each
+result holds its place, league and time (the engine writes them), so a player's games are one
+range of the index of their results, and no query here reads the games or, but for the
+opponents and a shared first place, the other seats. The queries are SQL rather than the ORM
+because they aggregate over window functions (ROW_NUMBER over a player's games), which Django's
+ORM cannot group by; they run unchanged on SQLite and PostgreSQL.
 
-What they cost decides their shape (``bench/run.py`` measures a player with 4,000 games): a
-player's places are counted by joining each of their results to the other seats of its game
-(the index on (game, seat) finds them) and grouping, which reads every table once; a RANK over
-all the seats of their games would sort those 12,000 rows first, and a self-join of such a CTE
-has no index and grows with the square of the history. Where a whole league's period is ranked
-(seasons), RANK over each game's seats is the cheaper way.
+What they cost follows the players' own games (``bench/run.py`` measures a player with 4,000
+games), not the club's: two players' games together are found by joining their two ranges on
+the game (league, time and game, the index's columns after the player). The other seats of a
+player's games (opponents, companions) are looked up game by game
+(:func:`~ratings.selectors.sql.seats_join`).
 """
 
 from __future__ import annotations
@@ -28,17 +28,18 @@ from django.utils import timezone
 
 from ratings.models import Player
 from ratings.selectors.sql import (
-    GAME,
     LEAGUE,
     PLAYER,
     RESULT,
-    ahead_sql,
+    moment_of,
     moment_reader,
-    place_sql,
-    played_at_sql,
     rating_key,
     score_key,
+    seats_join,
+    seconds_reader,
+    seconds_sql,
     sql_rows,
+    tied_sql,
 )
 
 # "Games in the last 30 days" on the player page.
@@ -48,20 +49,17 @@ MOST_MET = 5
 
 
 def _player_games_sql() -> str:
-    """SQL for a CTE: each of one player's results (the parameter is their id) with its game's
-    league, system and time, its ``place`` and ``same_score`` (how many seats of the game scored
-    the same, the player's included): their game's seats joined and counted."""
+    """SQL for a CTE: each of one player's results (the parameter is their id) with its
+    league, system, time and ``place``, and ``shared_first`` (1 for a first place another seat
+    of the game shares, looked up for first places only)."""
     return f"""
-        SELECT g.league_id, r.game_id, g.played_at, l.system, r.score, r.rating_before,
-               r.rating_after,
-               {place_sql("r.score", "o.score", "l.system")} AS place,
-               SUM(CASE WHEN o.score = r.score THEN 1 ELSE 0 END) AS same_score
+        SELECT r.league_id, r.game_id, r.played_at, l.system, r.score, r.rating_before,
+               r.rating_after, r.place,
+               CASE WHEN r.place = 1 THEN (CASE WHEN {tied_sql("r")} THEN 1 ELSE 0 END)
+                    ELSE 0 END AS shared_first
         FROM {RESULT} r
-        JOIN {GAME} g ON g.id = r.game_id
-        JOIN {LEAGUE} l ON l.id = g.league_id
-        JOIN {RESULT} o ON o.game_id = r.game_id
+        JOIN {LEAGUE} l ON l.id = r.league_id
         WHERE r.player_id = %s
-        GROUP BY r.id, g.id, l.id
     """
 
 
@@ -139,7 +137,7 @@ def player_statistics(
     sql = f"""
         WITH games AS ({_player_games_sql()}),
         mine AS (
-            SELECT league_id, game_id, played_at, score, place, same_score, rating_after,
+            SELECT league_id, game_id, played_at, score, place, shared_first, rating_after,
                    CASE WHEN place = 1 THEN 1 ELSE 0 END AS is_first,
                    {rating_key("rating_after", "system")} AS rating_key,
                    {score_key("score", "system")} AS score_key,
@@ -185,7 +183,7 @@ def player_statistics(
             SELECT m.league_id,
                    COUNT(*) AS games,
                    SUM(is_first) AS firsts,
-                   SUM(CASE WHEN is_first = 1 AND same_score > 1 THEN 1 ELSE 0 END) AS shared,
+                   SUM(shared_first) AS shared,
                    AVG(place) AS average_place,
                    AVG(score) AS average_score,
                    SUM(CASE WHEN played_at >= %s THEN 1 ELSE 0 END) AS recent,
@@ -272,21 +270,17 @@ class OpponentRecord:
 def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list[OpponentRecord]]:
     """The ``limit`` players the player met most often in each league, most games first (then by
     name), each with the player's record against them, by league id: one query."""
-    ahead = ahead_sql("r.score", "o.score", "l.system")
-    behind = ahead_sql("o.score", "r.score", "l.system")
     sql = f"""
         WITH pairs AS (
-            SELECT g.league_id, o.player_id,
+            SELECT r.league_id, o.player_id,
                    COUNT(*) AS games,
-                   SUM(CASE WHEN {ahead} THEN 1 ELSE 0 END) AS ahead,
-                   SUM(CASE WHEN r.score = o.score THEN 1 ELSE 0 END) AS level,
-                   SUM(CASE WHEN {behind} THEN 1 ELSE 0 END) AS behind
+                   SUM(CASE WHEN r.place < o.place THEN 1 ELSE 0 END) AS ahead,
+                   SUM(CASE WHEN r.place = o.place THEN 1 ELSE 0 END) AS level,
+                   SUM(CASE WHEN r.place > o.place THEN 1 ELSE 0 END) AS behind
             FROM {RESULT} r
-            JOIN {RESULT} o ON o.game_id = r.game_id AND o.player_id <> r.player_id
-            JOIN {GAME} g ON g.id = r.game_id
-            JOIN {LEAGUE} l ON l.id = g.league_id
+            {seats_join("r.game_id", "o", "o.player_id <> r.player_id")}
             WHERE r.player_id = %s
-            GROUP BY g.league_id, o.player_id
+            GROUP BY r.league_id, o.player_id
         ),
         ranked AS (
             SELECT pairs.*, p.name, p.slug,
@@ -334,27 +328,33 @@ class PairRecord:
         return self.b_score_sum / self.games
 
 
+# A's results joined to B's (the parameter) in the same game, A's chosen by the WHERE that
+# follows (``a.player_id = %s``): two ranges of the index (player, league, played_at, game) that
+# meet on its last three columns, so the database reads the two players' results and no others
+# (PostgreSQL hashes one range and probes it with the other; it could also merge them in order,
+# or look each of B's up by the whole key).
+_PAIR_JOIN = f"""{RESULT} a
+        JOIN {RESULT} b ON b.player_id = %s AND b.league_id = a.league_id
+            AND b.played_at = a.played_at AND b.game_id = a.game_id"""
+
+
 def head_to_head(a: Player, b: Player) -> dict[int, PairRecord]:
     """A's and B's record in every league where they played together, by league id: one query.
 
-    No window here: of two seats of one game, the one with the better score has the better place.
+    Their two ranges of results joined on the game (:data:`_PAIR_JOIN`); of two seats of one
+    game, the one with the better place finished ahead.
     """
-    a_ahead = ahead_sql("a.score", "b.score", "l.system")
-    b_ahead = ahead_sql("b.score", "a.score", "l.system")
     sql = f"""
-        SELECT g.league_id,
+        SELECT a.league_id,
                COUNT(*),
-               SUM(CASE WHEN {a_ahead} THEN 1 ELSE 0 END),
-               SUM(CASE WHEN {b_ahead} THEN 1 ELSE 0 END),
-               SUM(CASE WHEN a.score = b.score THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.place < b.place THEN 1 ELSE 0 END),
+               SUM(CASE WHEN b.place < a.place THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.place = b.place THEN 1 ELSE 0 END),
                SUM(a.score),
                SUM(b.score)
-        FROM {RESULT} a
-        JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
-        JOIN {GAME} g ON g.id = a.game_id
-        JOIN {LEAGUE} l ON l.id = g.league_id
+        FROM {_PAIR_JOIN}
         WHERE a.player_id = %s
-        GROUP BY g.league_id
+        GROUP BY a.league_id
     """
     records = {}
     for league_id, games, a_ahead, b_ahead, level, a_sum, b_sum in sql_rows(sql, [b.pk, a.pk]):
@@ -376,13 +376,18 @@ class PairGame:
 
     league_id: int
     game_id: int
-    played_at: datetime
+    # When it was played, in seconds since 1970 (``played_at`` for a row a page shows).
+    at: float
     a_score: float
     a_rating_before: float
     a_rating_after: float
     b_score: float
     b_rating_before: float
     b_rating_after: float
+
+    @property
+    def played_at(self) -> datetime:
+        return moment_of(self.at)
 
     @property
     def a_change(self) -> float:
@@ -394,22 +399,23 @@ class PairGame:
 
 
 def head_to_head_games(a: Player, b: Player) -> dict[int, list[PairGame]]:
-    """Every game A and B played together, newest first, by league id: one query (A's results,
-    and B's found through the (game, player) index)."""
+    """Every game A and B played together, newest first, by league id: one query, their two
+    ranges of results joined on the game (:data:`_PAIR_JOIN`), read backwards; the times as
+    numbers (a table shows a page of them)."""
     sql = f"""
-        SELECT g.league_id, a.game_id, {played_at_sql("g.played_at")},
+        SELECT a.league_id, a.game_id, {seconds_sql("a.played_at")},
                a.score, a.rating_before, a.rating_after,
                b.score, b.rating_before, b.rating_after
-        FROM {RESULT} a
-        JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
-        JOIN {GAME} g ON g.id = a.game_id
+        FROM {_PAIR_JOIN}
         WHERE a.player_id = %s
-        ORDER BY g.played_at DESC, a.game_id DESC
+        ORDER BY a.league_id DESC, a.played_at DESC, a.game_id DESC
     """
     games: dict[int, list[PairGame]] = defaultdict(list)
-    moment = moment_reader()
-    for league_id, game_id, played_at, *numbers in sql_rows(sql, [b.pk, a.pk]):
-        games[league_id].append(PairGame(league_id, game_id, moment(played_at), *numbers))
+    read = seconds_reader()
+    for league_id, game_id, at, *numbers in sql_rows(sql, [b.pk, a.pk]):
+        games[league_id].append(
+            PairGame(league_id, game_id, at if read is None else read(at), *numbers)
+        )
     return games
 
 
@@ -432,17 +438,15 @@ def head_to_head_companions(
     sql = f"""
         SELECT league_id, player_id, name, slug, games
         FROM (
-            SELECT g.league_id, c.player_id, p.name, p.slug, COUNT(*) AS games,
+            SELECT a.league_id, c.player_id, p.name, p.slug, COUNT(*) AS games,
                    ROW_NUMBER() OVER (
-                       PARTITION BY g.league_id ORDER BY COUNT(*) DESC, p.name, p.id
+                       PARTITION BY a.league_id ORDER BY COUNT(*) DESC, p.name, p.id
                    ) AS n
-            FROM {RESULT} a
-            JOIN {RESULT} b ON b.game_id = a.game_id AND b.player_id = %s
-            JOIN {RESULT} c ON c.game_id = a.game_id AND c.player_id NOT IN (%s, %s)
-            JOIN {GAME} g ON g.id = a.game_id
+            FROM {_PAIR_JOIN}
+            {seats_join("a.game_id", "c", "c.player_id NOT IN (%s, %s)")}
             JOIN {PLAYER} p ON p.id = c.player_id
             WHERE a.player_id = %s
-            GROUP BY g.league_id, c.player_id, p.name, p.slug, p.id
+            GROUP BY a.league_id, c.player_id, p.name, p.slug, p.id
         ) ranked
         WHERE n <= %s
         ORDER BY league_id, n
