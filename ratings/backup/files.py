@@ -29,9 +29,14 @@ FORMAT = "club-json"
 # What backup_club writes (dumpdata's labels) and so all that restore_club loads.
 BACKED_UP = ("auth.group", "auth.user", "ratings")
 # Uploads waiting a day at most for their confirmation are no part of the club's record; the data
-# version belongs to the database (a restored club gets the new database's, never an old number);
+# versions belong to the database (a restored club gets the new database's, never an old number);
 # a stored backtest is derived from the games (the backtest command makes it again).
-NOT_BACKED_UP = ("ratings.pendingupload", "ratings.dataversion", "ratings.storedbacktest")
+NOT_BACKED_UP = (
+    "ratings.pendingupload",
+    "ratings.dataversion",
+    "ratings.leagueversion",
+    "ratings.storedbacktest",
+)
 
 MiB = 2**20
 # The largest object restore_club takes. The largest a club makes is an audit entry holding a

@@ -33,7 +33,7 @@ from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.reports import GameReport
 from ratings.models.standings import Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
-from ratings.models.versioning import DataVersion
+from ratings.models.versioning import DataVersion, LeagueVersion
 from ratings.papers.models import Deal, DigitalPaper
 from ratings.systems import Kind, Speed, System
 
@@ -55,6 +55,7 @@ __all__ = [
     "GameQuerySet",
     "Kind",  # defined with the systems, kept importable from here
     "League",
+    "LeagueVersion",
     "PendingUpload",
     "PendingUploadQuerySet",
     "Player",
