@@ -28,11 +28,13 @@ on any table of the database that is neither versioned nor listed in :data:`UNVE
 Lock order. On PostgreSQL a version row is a lock its writers take, so the writers of one league
 queue on its row, and writers of two leagues do not wait for each other; a writer of club-wide
 tables queues with every other one on the club-wide row. A transaction takes them in one order:
-the club-wide row first (if it writes club-wide tables), then its leagues' rows by id, and these
-before any row of its own (:func:`begin_write`), or two writers could wait for each other. So
-rows are locked only through :func:`lock_rows`, which names the leagues and whether the club's
-tables are written (``tests/test_architecture.py`` finds any other ``select_for_update``); taking
-the club-wide row after a league's, or a league's after one of a higher id, is refused
+the club-wide row first if it writes club-wide tables or more than one league (a merge, a
+restore), then its leagues' rows, and these before any row of its own (:func:`begin_write`).
+Then no two writers can wait for each other in a circle: a writer of one league waits for no
+second version row, and the writers of several leagues take turns on the club-wide row. So rows
+are locked only through :func:`lock_rows`, which names the leagues and whether the club's tables
+are written (``tests/test_architecture.py`` finds any other ``select_for_update``); taking the
+club-wide row after a league's, or a second league's without the club-wide one, is refused
 (:class:`LockOrderError`). A writer that declares nothing (the admin, a raw statement) takes the
 rows as its statements reach them; if that ever closes a circle, PostgreSQL ends one of the two
 transactions with an error, never a stale page. SQLite has one writer at a time anyway.
@@ -96,8 +98,9 @@ class UnsupportedDatabase(RuntimeError):
 
 
 class LockOrderError(RuntimeError):
-    """A transaction asked for the club-wide row after a league's, or for a league's row after
-    one of a higher id: two such writers could wait for each other (see "Lock order")."""
+    """A transaction asked for the club-wide row after a league's, or for a second league's
+    row without the club-wide one: two such writers could wait for each other (see "Lock
+    order")."""
 
 
 def _bump_sql(vendor: str) -> str:
@@ -369,10 +372,11 @@ def begin_write(
     leagues: Iterable = (), *, club: bool = False, using: str = DEFAULT_DB_ALIAS
 ) -> None:
     """Take the writers' locks (version rows) of a transaction that writes ``leagues`` (League
-    objects or ids) and, with ``club``, club-wide tables: see "Lock order" above.
+    objects or ids) and, with ``club``, club-wide tables or several leagues: see "Lock order"
+    above.
 
-    Raises :class:`LockOrderError` (PostgreSQL) if this transaction already holds a row that
-    comes later in the order.
+    Raises :class:`LockOrderError` (PostgreSQL) for the club-wide row after a league's, or a
+    second league's without the club-wide row.
     """
     connection = connections[using]
     with connection.cursor() as cursor:
@@ -394,10 +398,11 @@ def begin_write(
         for league in _league_ids(leagues):
             cursor.execute(
                 f"{_BUMP_LEAGUE} RETURNING EXISTS (SELECT 1 FROM {LEAGUE_TABLE} "
-                "WHERE txid = txid_current() AND league_id > %s)",
+                "WHERE txid = txid_current() AND league_id <> %s) AND NOT EXISTS (SELECT 1 "
+                f"FROM {TABLE} WHERE id = 1 AND txid = txid_current())",
                 [league, league],
             )
-            _check_order(cursor.fetchone(), f"league {league}'s version after a later league's")
+            _check_order(cursor.fetchone(), f"a second league's version ({league}) without it")
 
 
 def _check_order(row, what: str) -> None:

@@ -353,8 +353,9 @@ def test_a_league_without_its_row_is_not_cached_until_install_makes_it_again(mak
 
 
 def test_writers_declare_the_club_wide_lock_before_a_leagues(make_league):
-    """The one lock order: the club-wide row, then the leagues' by id; asked out of order,
-    refused at once on PostgreSQL (SQLite has one writer at a time)."""
+    """The one lock order: the club-wide row (for club-wide tables, or several leagues), then
+    the leagues'; asked out of order, refused at once on PostgreSQL (SQLite has one writer at a
+    time)."""
     first = make_league(System.RAYTER_LOWSCORE, name="First")
     second = make_league(System.RAYTER_LOWSCORE, name="Second")
     with transaction.atomic():
@@ -368,6 +369,12 @@ def test_writers_declare_the_club_wide_lock_before_a_leagues(make_league):
     with pytest.raises(versioning.LockOrderError), transaction.atomic():
         versioning.begin_write([second])
         versioning.begin_write([first])
+    with pytest.raises(versioning.LockOrderError), transaction.atomic():
+        versioning.begin_write([first, second])
+    with transaction.atomic():
+        versioning.begin_write(club=True)
+        versioning.begin_write([second])
+        versioning.begin_write([first])  # several leagues after the club-wide row: fine
 
 
 def test_a_game_in_one_league_does_not_wait_for_a_replay_of_another(make_league):

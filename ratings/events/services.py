@@ -4,8 +4,8 @@ event. Each is keyword-only, runs in one transaction and leaves an entry in the 
 Locks, always in this order so that no two writers wait on each other in a circle: the league
 (the engine's lock, taken only by a table's paper), then the event, then its tables. Drawing and
 closing lock the event; recording a table's paper locks the league and then the table, so six
-tables submitting at once queue as any six games do (every writer takes the data version's row
-first, :mod:`ratings.versioning`), and a second submission of the same table finds the first
+tables submitting at once queue as any six games do (every writer takes its league's data-version
+row first, :mod:`ratings.versioning`), and a second submission of the same table finds the first
 one's game.
 
 A table's game is recorded by :func:`ratings.engine.game_record`, the only writer of ratings,
