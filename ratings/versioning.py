@@ -167,18 +167,37 @@ def _updated_columns(table: str) -> str:
     return f"UPDATE OF {', '.join(columns)}"
 
 
-def _league_select(path: tuple[Field, ...], rows: str) -> str:
-    """PostgreSQL: the league ids of the rows of the transition table ``rows`` along ``path``
-    (NULL where a row's parent is gone)."""
-    joins, source = [], "t"
-    for n, field in enumerate(path[:-1], start=1):
-        target = field.related_model._meta.db_table
-        joins.append(
-            f'LEFT JOIN "{target}" j{n} ON j{n}."{field.target_field.column}" = '
-            f'{source}."{field.column}"'
-        )
-        source = f"j{n}"
-    return f'SELECT {source}."{path[-1].column}" FROM {rows} t {" ".join(joins)}'
+def _pg_leagues_of_rows(path: tuple[Field, ...]) -> str:
+    """PostgreSQL, in a statement trigger's function: add to ``ids`` the leagues of the
+    statement's rows (its transition table ``new_rows`` or ``old_rows``) along ``path``, and set
+    ``orphan`` if a row's parent is gone.
+
+    A query of a transition table is planned at every statement, a join costly: so those read
+    only the first column, and each step to the league is a query of its own on an array,
+    whose plan PL/pgSQL keeps.
+    """
+    first = path[0].column
+    steps = [
+        "keys := '{}'",
+        f"IF TG_OP <> 'DELETE' THEN keys := ARRAY(SELECT DISTINCT \"{first}\" FROM new_rows); "
+        "END IF",
+        f"IF TG_OP <> 'INSERT' THEN keys := keys || ARRAY(SELECT DISTINCT \"{first}\" "
+        "FROM old_rows); END IF",
+    ]
+    for field, parent in zip(path[1:], path, strict=False):
+        table = parent.related_model._meta.db_table
+        column, key = f'"{field.column}"', f'"{parent.target_field.column}"'
+        steps += [
+            # One row (most statements): a lookup by key, several times cheaper than ANY.
+            f'IF cardinality(keys) = 1 THEN SELECT {column} INTO key FROM "{table}" '
+            f"WHERE {key} = keys[1]; orphan := orphan OR NOT FOUND; "
+            "keys := CASE WHEN FOUND THEN ARRAY[key] ELSE '{}' END; ELSE "
+            "wanted := (SELECT count(DISTINCT k) FROM unnest(keys) AS k); "
+            f"SELECT count(*), COALESCE(array_agg(DISTINCT {column}), '{{}}') "
+            f'INTO matched, keys FROM "{table}" WHERE {key} = ANY(keys); '
+            "orphan := orphan OR matched < wanted; END IF",
+        ]
+    return "; ".join([*steps, "ids := ids || keys"]) + ";"
 
 
 def _league_of_row(path: tuple[Field, ...], row: str) -> str:
@@ -200,10 +219,11 @@ def _league_of_row(path: tuple[Field, ...], row: str) -> str:
     )
 
 
-def _function_name(table: str) -> str:
-    name = f"ratings_league_version_{table}"
+def _function_name(table: str, kind: str = "") -> str:
+    prefix = f"ratings_league_{kind}version_" if kind else "ratings_league_version_"
+    name = f"{prefix}{table}"
     if len(name) > 63:  # PostgreSQL's longest name
-        name = f"ratings_league_version_{hashlib.sha256(table.encode()).hexdigest()[:16]}"
+        name = f"{prefix}{hashlib.sha256(table.encode()).hexdigest()[:16]}"
     return name
 
 
@@ -233,28 +253,46 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
                 f'{_updated_columns(table)} OR DELETE ON "{table}" '
                 "FOR EACH STATEMENT EXECUTE FUNCTION ratings_bump_data_version()",
             ]
-        # After the statement, which of its rows' leagues it wrote: a transition table per
-        # event (PostgreSQL takes one per trigger).
+        # An insert or a delete: after the statement, which of its rows' leagues it wrote (a
+        # transition table per event: PostgreSQL takes one per trigger).
         function = _function_name(table)
-
-        def leagues(rows: str) -> str:
-            return " UNION ".join(_league_select(path, rows) for path in paths)
-
         body = (
-            "BEGIN IF TG_OP = 'INSERT' THEN "
-            f"PERFORM ratings_bump_leagues(ARRAY({leagues('new_rows')})); "
-            "ELSIF TG_OP = 'DELETE' THEN "
-            f"PERFORM ratings_bump_leagues(ARRAY({leagues('old_rows')})); "
-            "ELSE PERFORM ratings_bump_leagues("
-            f"ARRAY({leagues('new_rows')} UNION {leagues('old_rows')})); "
-            "END IF; RETURN NULL; END"
+            "DECLARE ids bigint[] := '{}'; keys bigint[]; key bigint; matched bigint; "
+            "wanted bigint; "
+            "orphan boolean := FALSE; BEGIN "
+            + " ".join(_pg_leagues_of_rows(path) for path in paths)
+            + " PERFORM ratings_bump_leagues(ids, orphan); RETURN NULL; END"
+        )
+        # An update, row by row before it is written: most are one row a statement (a replay's
+        # ratings), where a transition table's query costs more than the row's own work.
+        row_function = _function_name(table, "row")
+        found = [_league_of_row(path, row) for row in ("OLD", "NEW") for path in paths]
+        row_body = (
+            "DECLARE league bigint; ids bigint[] := '{}'; orphan boolean := FALSE; "
+            "done text := COALESCE(current_setting('ratings.versions_changed', TRUE), ''); "
+            "BEGIN "
+            + " ".join(
+                f"league := {expression}; IF league IS NULL THEN orphan := TRUE; "
+                "ELSIF position(',' || league || ',' IN done) = 0 THEN ids := ids || league; "
+                "END IF;"
+                for expression in found
+            )
+            + " IF orphan OR cardinality(ids) > 0 THEN "
+            "PERFORM ratings_bump_leagues(ids, orphan); END IF; RETURN NEW; END"
         )
         statements = [
             drop[0],
             f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql "
             f"AS $$ {body} $$",
+            f"CREATE OR REPLACE FUNCTION {row_function}() RETURNS trigger LANGUAGE plpgsql "
+            f"AS $$ {row_body} $$",
+            drop[2],
+            f'CREATE TRIGGER "ratings_data_version_update" BEFORE UPDATE ON "{table}" '
+            f"FOR EACH ROW EXECUTE FUNCTION {row_function}()",
         ]
         for name, event, rows in _PG_EVENTS:
+            if name == "update":
+                continue
             referencing = " ".join(f"{kind} TABLE AS {kind.lower()}_rows" for kind in rows.split())
             statements.append(
                 f'CREATE OR REPLACE TRIGGER "ratings_data_version_{name}" AFTER {event} '
@@ -299,13 +337,18 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
 _PG_FUNCTIONS = [
     "CREATE OR REPLACE FUNCTION ratings_bump_data_version() RETURNS trigger "
     f"LANGUAGE plpgsql AS $$ BEGIN {_BUMP['postgresql']}; RETURN NULL; END $$",
-    # The leagues of the rows a statement wrote, by id (one order for every writer); a row
-    # whose league is gone (NULL) changes the club-wide number.
-    "CREATE OR REPLACE FUNCTION ratings_bump_leagues(ids bigint[]) RETURNS void "
-    "LANGUAGE plpgsql AS $$ DECLARE league bigint; BEGIN "
-    f"IF array_position(ids, NULL) IS NOT NULL THEN {_BUMP['postgresql']}; END IF; "
+    # The leagues of the rows a statement wrote, by id; with ``orphan`` (a row whose league is
+    # gone) the club-wide number too. The leagues this transaction changed already are noted
+    # in a setting of the transaction's (undone with it, or with its savepoint): most
+    # statements of a write then cost no update of a version row.
+    "CREATE OR REPLACE FUNCTION ratings_bump_leagues(ids bigint[], orphan boolean) "
+    "RETURNS void LANGUAGE plpgsql AS $$ DECLARE league bigint; "
+    "done text := COALESCE(current_setting('ratings.versions_changed', TRUE), ''); BEGIN "
+    f"IF orphan THEN {_BUMP['postgresql']}; END IF; "
     "FOR league IN SELECT DISTINCT id FROM unnest(ids) AS id WHERE id IS NOT NULL ORDER BY id "
-    f"LOOP {_BUMP_LEAGUE.replace('%s', 'league')}; END LOOP; END $$",
+    "LOOP CONTINUE WHEN position(',' || league || ',' IN done) > 0; "
+    f"{_BUMP_LEAGUE.replace('%s', 'league')}; done := done || ',' || league || ','; "
+    "PERFORM set_config('ratings.versions_changed', done, TRUE); END LOOP; END $$",
     # A new league's row, made with it (the league's own insert changes the club's number).
     "CREATE OR REPLACE FUNCTION ratings_new_league_version() RETURNS trigger "
     f"LANGUAGE plpgsql AS $$ BEGIN INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) "

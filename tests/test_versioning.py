@@ -428,3 +428,24 @@ def test_a_game_in_one_league_does_not_wait_for_a_replay_of_another(make_league)
     assert "big" in took
     assert Standing.objects.filter(league=small).count() == 3
     assert Game.objects.filter(league=big).count() == 2
+
+
+def test_inserts_and_deletes_of_one_row_or_many_change_their_leagues_version():
+    """Statements of one row and of many (PostgreSQL reads them from the statement's
+    transition table, one row by its key and many by an array), through two steps to the
+    league or one."""
+    first, second, rows_of_first = two_leagues()
+    for table, column in (("ratings_tableseat", "id"), ("ratings_deal", "id")):
+        ids = sorted(rows_of_first[table])
+        for chosen in (ids[:1], ids[1:]):
+            before = versioning.current()
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f'DELETE FROM "{table}" WHERE "{column}" IN '
+                    f"({', '.join(['%s'] * len(chosen))})",
+                    chosen,
+                )
+            after = versioning.current()
+            assert after.league(first.pk) > before.league(first.pk), (table, len(chosen))
+            assert after.league(second.pk) == before.league(second.pk), table
+            assert after.number == before.number, table
