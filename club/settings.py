@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's form templates, for club.forms.ClubFormRenderer
     "django_tables2",
     "axes",
     # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
@@ -276,6 +277,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+FORM_RENDERER = "club.forms.ClubFormRenderer"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -326,14 +328,13 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 # Content Security Policy (django-csp): the pages load scripts, styles, images and fonts from
 # the club's own origin only, with nothing inline: no <script> or <style> elements, no on*= or
 # style= attributes (the rating chart is styled by static/club.css; the admin uses its own
-# static files). "data:" images are for the empty favicon base.html declares, so the browser
-# asks for no /favicon.ico. Forms post only to the club; no site may frame it.
+# static files). Forms post only to the club; no site may frame it.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],

@@ -93,15 +93,16 @@ class ChartSeries:
     points: Sequence[ChartPoint]
 
 
-def point_title(when: datetime, rating: float, change: float | None = None) -> str:
+def point_title(when: datetime, rating: float, change: float | None = None, places: int = 0) -> str:
     """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language.
 
     The rating and the change read exactly as in the page's tables (:mod:`ratings.formatting`),
-    a change that rounds to zero included: "(0)".
+    with the system's decimals (an OpenSkill ordinal: "12.4 (+0.8)"), a change that rounds to
+    zero included: "(0)".
     """
-    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating)}"
+    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating, places)}"
     if change is not None:
-        text += f" ({change_text(change)})"
+        text += f" ({change_text(change, places)})"
     return text
 
 
@@ -113,13 +114,13 @@ class PointTitle:
     the rest of the page together.
     """
 
-    __slots__ = ("change", "rating", "when")
+    __slots__ = ("change", "places", "rating", "when")
 
-    def __init__(self, when, rating: float, change: float) -> None:
-        self.when, self.rating, self.change = when, rating, change
+    def __init__(self, when, rating: float, change: float, places: int) -> None:
+        self.when, self.rating, self.change, self.places = when, rating, change, places
 
     def __str__(self) -> str:
-        return point_title(self.when, self.rating, self.change)
+        return point_title(self.when, self.rating, self.change, self.places)
 
 
 class RatedGame(Protocol):
@@ -131,9 +132,9 @@ class RatedGame(Protocol):
     change: float
 
 
-def history_series(label: str, games: Iterable[RatedGame]) -> ChartSeries:
+def history_series(label: str, games: Iterable[RatedGame], places: int = 0) -> ChartSeries:
     """A player's rating history in one league as a series: a point per game, oldest first,
-    each linked to its game's page."""
+    each linked to its game's page; ``places`` is the system's decimals for a rating."""
     game_url = url_maker("ratings:game")
     return ChartSeries(
         label,
@@ -142,7 +143,7 @@ def history_series(label: str, games: Iterable[RatedGame]) -> ChartSeries:
                 game.played_at,
                 game.rating_after,
                 game_url(game.game_id),
-                PointTitle(game.played_at, game.rating_after, game.change),
+                PointTitle(game.played_at, game.rating_after, game.change, places),
             )
             for game in games
         ],

@@ -630,8 +630,8 @@ def test_admin_pages_render(admin_client, worked_example):
     for url in urls:
         response = admin_client.get(url)
         assert response.status_code == 200, url
-        # The site's empty favicon, so the browser asks for no /favicon.ico (a 404).
-        assert '<link rel="icon" href="data:,">' in response.content.decode(), url
+        # The site's icon, so the browser asks for no /favicon.ico.
+        assert 'favicon.svg" type="image/svg+xml">' in response.content.decode(), url
 
 
 def test_the_add_form_numbers_the_seats(admin_client):

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from django.db.models import Q
 
-from ratings.engine import writes
+from ratings.engine import seasons, writes
 from ratings.engine.state import (
     GameInput,
     OrderKey,
@@ -41,8 +41,8 @@ def collection_paused():
 
 
 def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
-    """Rate the league's newest game from its players' standings: no replay, whatever the
-    history's length."""
+    """Rate the league's newest game from its players' standings, and count it in their
+    seasons: no replay, whatever the history's length."""
     states = current_states(league, set(prepared.player_ids))
     game_states = [states[pid] for pid in prepared.player_ids]
     before = [state.rating for state in game_states]
@@ -51,6 +51,7 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
     for state, new in zip(game_states, after, strict=True):
         state.advance(new, prepared.played_at)
     writes.save_states(league, states, create=False)
+    seasons.record(league, prepared, before, after, game_states)
 
 
 def _after(since: OrderKey) -> Q:
@@ -59,8 +60,9 @@ def _after(since: OrderKey) -> Q:
 
 
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
-    """Re-rate the league's games from ``since`` on (all of them when None), holding the
-    league's writers' lock only: other leagues' writers go on meanwhile.
+    """Re-rate the league's games from ``since`` on (all of them when None), and rebuild its
+    seasons from the one ``since`` falls in, holding the league's writers' lock only: other
+    leagues' writers go on meanwhile.
 
     ``touched`` names players whose standing must be refreshed even if they play no game from
     ``since`` on (e.g. the players of a deleted game). Returns the number of games rated.
@@ -117,4 +119,5 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
 
     writes.update_ratings(updates)
     writes.save_states(league, states)
+    seasons.rebuild(league, since[0] if since is not None else None)
     return game_count

@@ -336,7 +336,8 @@ class LeagueSection:
 
 def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
     return rating_history_chart(
-        [history_series(league.name, rows)], lower_is_better=league.lower_is_better
+        [history_series(league.name, rows, league.rating_system.rating_places)],
+        lower_is_better=league.lower_is_better,
     )
 
 

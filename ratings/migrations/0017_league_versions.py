@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0015_game_reports'),
+        ('ratings', '0016_season_standings'),
     ]
 
     operations = [
