@@ -628,9 +628,12 @@ def current(
     One query, read before the page's own: whatever the page reads after it is at least this
     fresh. A read-only request is assigned no transaction id, so asking costs none.
     """
+    params = shows.params(kwargs or {})
+    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
+        return None  # an id no database holds (a hostile address): the view answers 404
     connection = connections[using]
     with connection.cursor() as cursor:
-        cursor.execute(_read_sql(connection.vendor, shows), shows.params(kwargs or {}))
+        cursor.execute(_read_sql(connection.vendor, shows), params)
         rows = cursor.fetchall()
     if not rows or rows[0][2]:
         return None
