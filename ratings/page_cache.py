@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import time
 from collections.abc import Callable
@@ -119,7 +120,8 @@ def drawn_once(
     if content is not None:
         return content, None
     mark = f"{key}:drawing"
-    if cache_call(cache.add, mark, 1, DRAW_WAIT_SECONDS):
+    # Whole seconds: Redis keeps a key a whole number of seconds (0 would not keep it).
+    if cache_call(cache.add, mark, 1, max(1, math.ceil(DRAW_WAIT_SECONDS))):
         try:
             response = draw()
             if _cacheable(response):

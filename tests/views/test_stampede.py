@@ -122,3 +122,12 @@ def test_a_cache_that_fails_is_no_cache(monkeypatch):
     content, response = page_cache.drawn_once("page:any", draw)
     assert content is None and response.status_code == 200
     assert draw.drawn == 1
+
+
+def test_a_wait_shorter_than_a_second_still_marks_the_page_as_drawn(shared_cache, monkeypatch):
+    """Redis keeps a key whole seconds: a mark of 0.3 s would be gone at once, and every
+    request would draw."""
+    monkeypatch.setattr(page_cache, "DRAW_WAIT_SECONDS", 0.9)
+    draw = Drawer(0.3)
+    assert at_once(4, f"page:{uuid.uuid4()}", draw) == [b"<p>page</p>"] * 4
+    assert draw.drawn == 1
