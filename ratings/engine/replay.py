@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from django.db.models import Q
 
@@ -121,3 +122,35 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
     writes.save_states(league, states)
     seasons.rebuild(league, since[0] if since is not None else None)
     return game_count
+
+
+# A replay gives the same floats from the same games; a difference below this is no move.
+MOVED = 1e-9
+
+
+@dataclass(frozen=True)
+class Rerated:
+    """What a correction's replay changed: the games it rated, and each player whose current
+    rating it moved, with the new rating and the change."""
+
+    games: int
+    moved: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+def replay_correction(
+    league: League, since: OrderKey | None, touched: Iterable[int] = ()
+) -> Rerated:
+    """:func:`replay` for a correction (an edit, deletion, restore or merge): also which
+    players' current ratings it moved, and by how much, read from the standings before and
+    after (two queries), for the audit entry to keep."""
+    before = dict(Standing.objects.filter(league=league).values_list("player_id", "rating"))
+    games = replay(league, since, touched)
+    after = Standing.objects.filter(league=league, player_id__in=list(before)).values_list(
+        "player_id", "rating"
+    )
+    moved = {
+        player_id: (rating, rating - before[player_id])
+        for player_id, rating in after
+        if abs(rating - before[player_id]) > MOVED
+    }
+    return Rerated(games, moved)

@@ -26,7 +26,7 @@ from ratings.events.models import (
     TableSeat,
 )
 from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
-from ratings.models.audit import AuditAction, AuditEntry
+from ratings.models.audit import AuditAction, AuditEntry, RatingCorrection
 from ratings.models.backtests import StoredBacktest
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
@@ -43,6 +43,7 @@ __all__ = [
     "ApiTokenQuerySet",
     "AuditAction",
     "AuditEntry",
+    "RatingCorrection",
     "DataVersion",
     "Deal",
     "DigitalPaper",

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0016_season_standings'),
+        ('ratings', '0017_rating_corrections'),
     ]
 
     operations = [
