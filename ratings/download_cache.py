@@ -1,5 +1,5 @@
-"""Downloads (the standings and games exports, rayter files) cached by the data version, as
-the pages are (:mod:`ratings.page_cache`).
+"""Downloads (the standings and games exports, rayter files) cached by the data versions of
+what they show (the club's and their league's), as the pages are (:mod:`ratings.page_cache`).
 
 A league's whole history costs seconds to read and write out; asked again at the same data
 version, :func:`cached_download` answers from the shared cache (``CACHE_URL``) after reading
@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections.abc import Callable, Iterator
-from functools import wraps
+from functools import partial, wraps
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,16 +33,24 @@ KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 PIECE_BYTES = 256 * 1024
 
 
-def cached_download(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Serve ``view``'s 200 downloads from the cache while the club's data has not changed.
+def cached_download(
+    view: Callable[..., HttpResponse] | None = None,
+    *,
+    shows: versioning.Shows = versioning.EVERY_LEAGUE,
+) -> Callable[..., HttpResponse]:
+    """Serve ``view``'s 200 downloads from the cache while the data it ``shows`` (see
+    :func:`ratings.page_cache.cached_page`) has not changed.
 
     Goes below the decorators that may refuse the request (``club_readable``) and above the
     throttle (:func:`ratings.throttling.heavy_read`): a download from the cache costs nothing.
     """
 
+    if view is None:
+        return partial(cached_download, shows=shows)
+
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        version = None if in_write_transaction(request) else versioning.current()
+        version = None if in_write_transaction(request) else versioning.current(shows, kwargs)
         if version is None:
             return view(request, *args, **kwargs)
         key = _key(request, version)

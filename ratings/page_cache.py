@@ -1,10 +1,19 @@
-"""Whole pages cached, keyed by the data version; conditional GET by the same key.
+"""Whole pages cached, keyed by the data versions of what they show; conditional GET by the
+same key.
 
 A page costs its queries and its template once per data version: :func:`cached_page` reads the
-version (one query, :func:`ratings.versioning.current`) and answers from the shared cache
-(``CACHE_URL``) when that page was already drawn at that version, or 304 when the browser has it.
-The version changes in the same transaction as any write, so a cached page is never older than
-the last committed write (``tests/views/test_freshness.py``).
+versions (one query, :func:`ratings.versioning.current`): the club-wide one and those of the
+leagues the page shows (``shows``: a league's page its league, a game's its game's league, the
+home page and a player's every league), and answers from the shared cache (``CACHE_URL``) when
+that page was already drawn at those versions, or 304 when the browser has it. A version changes
+in the same transaction as any write to what it covers, so a cached page is never older than
+the last committed write (``tests/views/test_freshness.py``), and a write in one league leaves
+the other leagues' pages cached.
+
+On a miss one request draws the page while the others asking for it at the same versions wait
+for its result (:func:`drawn_once`), a little while at most, then draw it themselves: a write
+does not send every worker to draw the big league's season page at once. That works across
+processes with a cache they share (Redis, as docs/operations.md says to deploy).
 
 What differs between two visitors of one address is not cached: the CSRF token and the messages
 are marks in the page (:data:`CSRF_MARK`, :data:`MESSAGES_MARK`, from ``{% csrf_input %}`` and
@@ -20,10 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from functools import lru_cache, wraps
+from functools import lru_cache, partial, wraps
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -49,16 +60,24 @@ _ANY_MARK = b"<!--club:"
 CLOCK_FACTS_MAX_AGE = timedelta(hours=1)
 
 
-def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Serve ``view``'s 200 pages from the cache while the club's data has not changed.
+def cached_page(
+    view: Callable[..., HttpResponse] | None = None,
+    *,
+    shows: versioning.Shows = versioning.EVERY_LEAGUE,
+) -> Callable[..., HttpResponse]:
+    """Serve ``view``'s 200 pages from the cache while the data it ``shows`` has not changed:
+    the club-wide tables and the leagues ``shows`` finds from the URL's arguments (every league
+    unless told).
 
     Goes below the decorators that may refuse the request (``club_readable``): they run on
     every request.
     """
+    if view is None:
+        return partial(cached_page, shows=shows)
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        version = None if in_write_transaction(request) else versioning.current()
+        version = None if in_write_transaction(request) else versioning.current(shows, kwargs)
         if version is None:
             return view(request, *args, **kwargs)
         key = _key(request, version)
@@ -66,20 +85,64 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
         else:
-            content = cache_call(cache.get, key)
-            if content is None:
-                response = view(request, *args, **kwargs)
-                if not _cacheable(response):
-                    return response
-                cache_call(cache.set, key, response.content)
-            else:
+            content, response = drawn_once(key, lambda: view(request, *args, **kwargs))
+            if response is None:
                 response = HttpResponse(content)
+            elif not _cacheable(response):
+                return response
         response["ETag"] = etag
         # The browser asks again every time (a rating must never be stale), cheaply: 304.
         patch_cache_control(response, private=True, no_cache=True)
         return response
 
     return wrapper
+
+
+# How long a request waits for another drawing the page it asks for, at most, before it draws
+# the page itself (and how long a drawer's mark lasts if it never finishes).
+DRAW_WAIT_SECONDS = 5.0
+_POLL_SECONDS = (0.005, 0.1)  # the first and the longest pause between two looks
+
+
+def drawn_once(
+    key: str, draw: Callable[[], HttpResponse]
+) -> tuple[bytes | None, HttpResponse | None]:
+    """The page cached at ``key`` (content, None), or (None, the response) drawn by this
+    request, cached if it may be.
+
+    On a miss the first request marks the key as being drawn (``cache.add``: one wins, in one
+    process or, with a shared cache, in all), draws, stores and unmarks; the others look again
+    every few milliseconds and take the page as soon as it is stored. They draw it themselves
+    when the mark goes without a page (it was not one to cache: an error, a redirect) or after
+    :data:`DRAW_WAIT_SECONDS`. A cache that fails is no cache: the page is drawn.
+    """
+    content = cache_call(cache.get, key)
+    if content is not None:
+        return content, None
+    mark = f"{key}:drawing"
+    # Whole seconds: Redis keeps a key a whole number of seconds (0 would not keep it).
+    if cache_call(cache.add, mark, 1, max(1, math.ceil(DRAW_WAIT_SECONDS))):
+        try:
+            response = draw()
+            if _cacheable(response):
+                cache_call(cache.set, key, response.content)
+            return None, response
+        finally:
+            cache_call(cache.delete, mark)
+    deadline = time.monotonic() + DRAW_WAIT_SECONDS
+    pause = _POLL_SECONDS[0]
+    while time.monotonic() < deadline:
+        time.sleep(pause)
+        found = cache_call(cache.get_many, [key, mark]) or {}
+        if found.get(key) is not None:
+            return found[key], None
+        if mark not in found:
+            break  # drawn and not stored, or the cache failed: draw it here
+        pause = min(pause * 2, _POLL_SECONDS[1])
+    response = draw()
+    if _cacheable(response):
+        cache_call(cache.set, key, response.content)
+    return None, response
 
 
 def fill_viewer_parts(get_response):
@@ -139,6 +202,8 @@ def in_write_transaction(request: HttpRequest) -> bool:
 
 
 def _key(request: HttpRequest, version: versioning.Version) -> str:
+    """The page at these versions for this viewer: the versions of the leagues it shows only
+    (:attr:`~ratings.versioning.Version.leagues`)."""
     user = request.user
     viewer = str(user.pk) if user.is_authenticated else "-"
     period = clock_period(timezone.now())

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import Model
 
 from ratings import versioning
-from ratings.models import DataVersion
+from ratings.models import DataVersion, LeagueVersion
 
 T = TypeVar("T")
 
@@ -34,7 +34,7 @@ def _models() -> list[type[Model]]:
     return [
         model
         for model in apps.get_models(include_auto_created=True)
-        if model._meta.managed and not model._meta.proxy
+        if model._meta.managed and not model._meta.proxy and model is not LeagueVersion
     ]
 
 

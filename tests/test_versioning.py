@@ -1,18 +1,34 @@
-"""The data version (ratings.versioning): a trigger on every table a page shows, a change with
-every committed write, none with a rolled-back one."""
+"""The data versions (ratings.versioning): a trigger on every table a page shows, a change of
+the right version (the club's, or the leagues' of the rows written) with every committed write,
+none with a rolled-back one; writers of two leagues that do not wait for each other."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.apps import apps
+from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 
 from ratings import engine, versioning
 from ratings.engine.validation import prepare_scored_games
-from ratings.models import DataVersion, Game, Player, Result, System
+from ratings.events import services as event_services
+from ratings.models import (
+    DataVersion,
+    Game,
+    League,
+    LeagueVersion,
+    Player,
+    Result,
+    Standing,
+    System,
+)
 from tests import snapshots
-from tests.builders import T0
+from tests.builders import T0, make_event, make_league, make_player, play_round
+from tests.papers.deals import SHORT_GAME, enter, start
 
 # Committed writes, as requests make them (PostgreSQL changes the number once per transaction).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -114,12 +130,16 @@ def test_a_bulk_write_changes_the_version_once_and_leaves_the_triggers_on(make_l
     before = versioning.current()
     engine.games_record_many(league=league, games=games)
     after = versioning.current()
-    assert after.number > before.number
+    assert after.number == before.number  # the league's games only
+    assert after.league(league.pk) > before.league(league.pk)
     if connection.vendor == "sqlite":
-        assert after.number - before.number < 5  # not one per row (200 rows were written)
+        assert after.league(league.pk) - before.league(league.pk) < 5  # not one per row (200)
+    Result.objects.filter(game__league=league).update(score=7)
+    assert versioning.current().league(league.pk) > after.league(league.pk)
     Player.objects.create_named("Later")
     assert versioning.current().number > after.number
     assert not DataVersion.objects.get().bulk
+    assert not LeagueVersion.objects.filter(bulk=True).exists()
 
 
 def test_a_bulk_write_that_fails_leaves_no_trace(make_league):
@@ -157,7 +177,7 @@ def test_a_bulk_insert_puts_back_the_triggers_it_dropped(make_league):
 
     before = versioning.current()
     Result.objects.filter(game__league=league).update(score=7)
-    assert versioning.current().number > before.number
+    assert versioning.current().league(league.pk) > before.league(league.pk)
 
 
 def test_no_page_is_cached_while_the_bulk_mark_is_set():
@@ -186,3 +206,247 @@ def test_a_login_leaves_the_version_but_a_new_permission_changes_it(client, djan
     user.is_staff = True
     user.save()
     assert versioning.current().number > start.number
+
+
+def test_the_tables_of_a_league_are_found_from_the_models():
+    """A table whose rows lead to a league through foreign keys that cannot be empty changes
+    that league's version; the others the club's."""
+    paths = versioning.league_paths()
+    by_league = {
+        *("ratings_game", "ratings_result", "ratings_standing", "ratings_storedbacktest"),
+        "ratings_seasonstanding",
+        *("ratings_event", "ratings_eventplayer", "ratings_eventround", "ratings_eventtable"),
+        *("ratings_tableseat", "ratings_digitalpaper", "ratings_deal"),
+    }
+    assert by_league <= paths.keys()
+    club_wide = {"ratings_player", "ratings_playeralias", "ratings_league", "auth_user"}
+    assert not club_wide & paths.keys()
+    assert ["game", "league"] in [[f.name for f in path] for path in paths["ratings_result"]]
+    assert [[f.name for f in path] for path in paths["ratings_tableseat"]] == [
+        ["table", "round", "event", "league"]
+    ]
+
+
+def two_leagues() -> tuple[League, League, dict[str, set]]:
+    """Two leagues with games, standings, an event with its rounds, tables and seats, and a
+    paper with its deals; and the rows of the first one's, by table (the rows each build
+    made)."""
+    models = {m._meta.db_table: m for m in apps.get_models(include_auto_created=True)}
+
+    def rows() -> dict[str, set]:
+        found = {}
+        with connection.cursor() as cursor:
+            for table in versioning.league_paths():
+                cursor.execute(f'SELECT "{models[table]._meta.pk.column}" FROM "{table}"')
+                found[table] = {pk for (pk,) in cursor.fetchall()}
+        return found
+
+    def build(name: str) -> League:
+        league = make_league(System.PREFKO, name=name)
+        players = [make_player(f"{name} {n}") for n in range(4)]
+        event = make_event(league, players, rounds_total=2)
+        play_round(event_services.round_draw(event=event))
+        paper = start((league, players[:3]))
+        enter(paper, SHORT_GAME)
+        return league
+
+    before = rows()
+    first = build("First")
+    made = rows()
+    second = build("Second")
+    return first, second, {table: made[table] - before[table] for table in made}
+
+
+def test_a_write_to_any_table_of_a_league_changes_that_leagues_version_only():
+    """Whoever writes (here a plain UPDATE no Django code sees), a row of league A changes A's
+    version, not B's and not the club's: B's pages stay cached, A's are drawn again."""
+    first, second, rows_of_first = two_leagues()
+    written = {table for table, rows in rows_of_first.items() if rows}
+    assert {"ratings_game", "ratings_result", "ratings_standing", "ratings_tableseat"} <= written
+    assert {"ratings_eventround", "ratings_digitalpaper", "ratings_deal"} <= written
+    models = {m._meta.db_table: m for m in apps.get_models(include_auto_created=True)}
+    for table in sorted(written):
+        pk = models[table]._meta.pk.column
+        ids = sorted(rows_of_first[table])
+        before = versioning.current()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{table}" SET "{pk}" = "{pk}" WHERE "{pk}" IN '
+                f"({', '.join(['%s'] * len(ids))})",
+                ids,
+            )
+        after = versioning.current()
+        assert after.league(first.pk) > before.league(first.pk), table
+        assert after.league(second.pk) == before.league(second.pk), table
+        assert after.number == before.number, table
+
+
+def test_a_write_to_a_club_wide_table_changes_the_club_wide_version(django_user_model):
+    two_leagues()
+    django_user_model.objects.create_user("ana")
+    engine.player_rename(player=Player.objects.get(name="First 0"), name="First Zero")
+    for table in ("ratings_player", "ratings_playeralias", "ratings_league", "auth_user"):
+        before = versioning.current()
+        with connection.cursor() as cursor:
+            cursor.execute(f'UPDATE "{table}" SET id = id')
+        assert versioning.current().number > before.number, table
+
+
+def test_moving_a_row_to_another_league_changes_both(make_league, record_game):
+    first = make_league(System.RAYTER_LOWSCORE, name="First")
+    second = make_league(System.RAYTER_LOWSCORE, name="Second")
+    players = [Player.objects.create_named(f"Player {n}") for n in range(3)]
+    game = engine.game_record(
+        league=first, played_at=T0, entries=[engine.Entry(p.pk, n) for n, p in enumerate(players)]
+    )
+    before = versioning.current()
+    Game.objects.filter(pk=game.pk).update(league=second)
+    after = versioning.current()
+    assert after.league(first.pk) > before.league(first.pk)
+    assert after.league(second.pk) > before.league(second.pk)
+
+
+def test_a_row_whose_league_is_gone_changes_the_club_wide_version(make_league):
+    """Results deleted after their game in one transaction (the foreign key checked at the
+    commit): no league to find, so every page is drawn again."""
+    league = make_league(System.RAYTER_LOWSCORE)
+    players = [Player.objects.create_named(f"Player {n}") for n in range(3)]
+    game = engine.game_record(
+        league=league, played_at=T0, entries=[engine.Entry(p.pk, n) for n, p in enumerate(players)]
+    )
+    if connection.vendor == "sqlite":
+        connection.disable_constraint_checking()
+    try:
+        before = versioning.current()
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM ratings_game WHERE id = %s", [game.pk])
+            cursor.execute("DELETE FROM ratings_result WHERE game_id = %s", [game.pk])
+        assert versioning.current().number > before.number
+    finally:
+        if connection.vendor == "sqlite":
+            connection.enable_constraint_checking()
+
+
+def test_a_page_of_some_leagues_reads_their_versions_in_one_query(make_league):
+    first = make_league(System.RAYTER_LOWSCORE, name="First")
+    second = make_league(System.RAYTER_LOWSCORE, name="Second")
+    with CaptureQueriesContext(connection) as queries:
+        of_first = versioning.current(versioning.LEAGUE_BY_SLUG, {"slug": first.slug})
+        every = versioning.current()
+        nothing = versioning.current(versioning.LEAGUE_BY_SLUG, {"slug": "no-such-league"})
+    assert len(queries) == 3
+    assert [league for league, _number in of_first.leagues] == [first.pk]
+    assert [league for league, _number in every.leagues] == [first.pk, second.pk]
+    assert nothing is None  # a page of a league that is not there is not cached
+    assert str(of_first) != str(every)
+
+
+def test_a_league_without_its_row_is_not_cached_until_install_makes_it_again(make_league):
+    league = make_league(System.RAYTER_LOWSCORE)
+    old = versioning.current()
+    LeagueVersion.objects.filter(league_id=league.pk).delete()
+    assert versioning.current() is None
+    assert versioning.current(versioning.LEAGUE_BY_SLUG, {"slug": league.slug}) is None
+    versioning.install()
+    made = versioning.current()
+    # Made again from 0: the club-wide number changed, so no old key comes back.
+    assert made.number > old.number
+
+
+def test_writers_declare_the_club_wide_lock_before_a_leagues(make_league):
+    """The one lock order: the club-wide row (for club-wide tables, or several leagues), then
+    the leagues'; asked out of order, refused at once on PostgreSQL (SQLite has one writer at a
+    time)."""
+    first = make_league(System.RAYTER_LOWSCORE, name="First")
+    second = make_league(System.RAYTER_LOWSCORE, name="Second")
+    with transaction.atomic():
+        versioning.begin_write([second, first], club=True)  # sorted, club first: fine
+        versioning.begin_write([first], club=True)  # held already: fine
+    if connection.vendor != "postgresql":
+        return
+    with pytest.raises(versioning.LockOrderError), transaction.atomic():
+        versioning.begin_write([first])
+        versioning.begin_write(club=True)
+    with pytest.raises(versioning.LockOrderError), transaction.atomic():
+        versioning.begin_write([second])
+        versioning.begin_write([first])
+    with pytest.raises(versioning.LockOrderError), transaction.atomic():
+        versioning.begin_write([first, second])
+    with transaction.atomic():
+        versioning.begin_write(club=True)
+        versioning.begin_write([second])
+        versioning.begin_write([first])  # several leagues after the club-wide row: fine
+
+
+def test_a_game_in_one_league_does_not_wait_for_a_replay_of_another(make_league):
+    """While a transaction holds league A's writers' lock (a long replay), a game is recorded
+    in league B at once, by another connection; a game of league A waits."""
+    if connection.vendor != "postgresql":
+        pytest.skip("writers' locks are PostgreSQL's (SQLite has one writer at a time)")
+    big = make_league(System.RAYTER_LOWSCORE, name="Big")
+    small = make_league(System.RAYTER_LOWSCORE, name="Small")
+    players = [Player.objects.create_named(f"Player {n}") for n in range(3)]
+    entries = [engine.Entry(p.pk, n) for n, p in enumerate(players)]
+    engine.game_record(league=big, played_at=T0, entries=entries)
+
+    holding, release = threading.Event(), threading.Event()
+    took: dict[str, float] = {}
+
+    def replaying():
+        try:
+            with transaction.atomic():
+                engine.league_recompute(league=big)  # the replay, holding the big league
+                holding.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    def recording(league, name, hour):
+        try:
+            started = time.monotonic()
+            engine.game_record(league=league, played_at=T0 + timedelta(hours=hour), entries=entries)
+            took[name] = time.monotonic() - started
+        finally:
+            connections.close_all()
+
+    replay = threading.Thread(target=replaying)
+    replay.start()
+    try:
+        assert holding.wait(30)
+        small_game = threading.Thread(target=recording, args=(small, "small", 1))
+        small_game.start()
+        small_game.join(10)
+        assert not small_game.is_alive(), "a game of another league waited for the replay"
+        assert took["small"] < 5
+        big_game = threading.Thread(target=recording, args=(big, "big", 2))
+        big_game.start()
+        big_game.join(1)
+        assert big_game.is_alive(), "a game of the replayed league did not wait for it"
+    finally:
+        release.set()
+        replay.join(30)
+    big_game.join(30)
+    assert "big" in took
+    assert Standing.objects.filter(league=small).count() == 3
+    assert Game.objects.filter(league=big).count() == 2
+
+
+def test_inserts_and_deletes_of_one_row_or_many_change_their_leagues_version():
+    """Statements of one row and of many (PostgreSQL reads them from the statement's
+    transition table, one row by its key and many by an array), through two steps to the
+    league or one."""
+    first, second, rows_of_first = two_leagues()
+    for table, column in (("ratings_tableseat", "id"), ("ratings_deal", "id")):
+        ids = sorted(rows_of_first[table])
+        for chosen in (ids[:1], ids[1:]):
+            before = versioning.current()
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f'DELETE FROM "{table}" WHERE "{column}" IN '
+                    f"({', '.join(['%s'] * len(chosen))})",
+                    chosen,
+                )
+            after = versioning.current()
+            assert after.league(first.pk) > before.league(first.pk), (table, len(chosen))
+            assert after.league(second.pk) == before.league(second.pk), table
+            assert after.number == before.number, table

@@ -198,7 +198,9 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
         with transaction.atomic():
             # The league's lock (the engine takes it again), so of two posts of one key the
             # second waits for the first and finds its game: it answers 200, not 201.
-            lock_rows(League.objects.all()).get(pk=league.pk)
+            lock_rows(League.objects.all(), leagues=[league.pk], club=bool(game.new_players)).get(
+                pk=league.pk
+            )
             existing = recorded(game.key, prepared)
             if existing is not None:
                 return existing, False

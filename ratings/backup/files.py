@@ -29,12 +29,13 @@ FORMAT = "club-json"
 # What backup_club writes (dumpdata's labels) and so all that restore_club loads.
 BACKED_UP = ("auth.group", "auth.user", "ratings")
 # Uploads waiting a day at most for their confirmation are no part of the club's record; the data
-# version belongs to the database (a restored club gets the new database's, never an old number);
+# versions belong to the database (a restored club gets the new database's, never an old number);
 # a stored backtest is derived from the games (the backtest command makes it again), and so are
 # the season standings (restore_club's replay of every league rebuilds them).
 NOT_BACKED_UP = (
     "ratings.pendingupload",
     "ratings.dataversion",
+    "ratings.leagueversion",
     "ratings.storedbacktest",
     "ratings.seasonstanding",
 )

@@ -2,9 +2,10 @@
 
 Every service here runs in one transaction with the league locked, so two tables submitting at once,
 or an admin correcting an old game while a new one comes in, take turns instead of interleaving. The
-turns are the club's, not the league's: every writer of any table a page shows first takes the data
-version's row (:mod:`ratings.versioning`, "Lock order"), so writes to two leagues queue on it as
-well (SQLite has one writer at a time anyway). Games are rated in (played_at, id) order, each by the
+turns are the league's: every writer first takes its league's data-version row (and the club-wide
+one before it when it writes club-wide tables too, new players; :mod:`ratings.versioning`, "Lock
+order"), so writes to two leagues do not wait for each other, and a replay holds only its league
+(SQLite has one writer at a time anyway). Games are rated in (played_at, id) order, each by the
 league's rating system (:mod:`ratings.systems`).
 
 - Recording a game that is the newest of its league rates just that game from the players'

@@ -70,8 +70,9 @@ def games_import(
     ``games``) for a game the league's rules refuse; then nothing is written.
     """
     summary = ImportSummary()
-    with transaction.atomic(), bulk_write():
-        league = lock(league)
+    # The club-wide version first: the file's new players are club-wide rows.
+    with transaction.atomic(), bulk_write([league], club=True):
+        league = lock(league, club=True)
         if replace:
             # Each deleted game stays restorable from the audit trail, as a single deletion is.
             summary.replaced = audit_league_deletion(league, actor)
@@ -136,7 +137,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     games = sorted(games, key=attrgetter("played_at"))
     with (
         transaction.atomic(),
-        bulk_write(),
+        bulk_write([league]),
         row_triggers_dropped([Game, Result]),
         writes.bulk_page_cache(),
     ):

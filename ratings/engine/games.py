@@ -36,10 +36,12 @@ from ratings.models import (
 from ratings.versioning import lock_rows
 
 
-def lock(league: League) -> League:
-    """Lock the league row until the transaction ends, after the writers' lock on the version
-    row (:func:`ratings.versioning.lock_rows`), which every writer of the club queues on."""
-    return lock_rows(League.objects.all()).get(pk=league.pk)
+def lock(league: League, *, club: bool = False) -> League:
+    """Lock the league row until the transaction ends, after the writers' lock on the league's
+    version row (:func:`ratings.versioning.lock_rows`), which every writer of the league queues
+    on (writers of other leagues do not); with ``club``, the club-wide one first, for a
+    transaction that writes club-wide tables too (new players)."""
+    return lock_rows(League.objects.all(), leagues=[league.pk], club=club).get(pk=league.pk)
 
 
 def _still_there(game: Game) -> Game:
@@ -49,7 +51,7 @@ def _still_there(game: Game) -> Game:
     deletes): the second waits for the league, then finds the game gone. That is a message
     for them, not a crash.
     """
-    current = lock_rows(Game.objects.all()).filter(pk=game.pk).first()
+    current = lock_rows(Game.objects.all(), leagues=[game.league_id]).filter(pk=game.pk).first()
     if current is None:
         raise ValidationError(
             _("This game was changed or deleted meanwhile: reload the page and try again."),

@@ -51,7 +51,10 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         raise ValidationError(_("A player cannot be merged into themselves."))
     with transaction.atomic():
         players = {
-            p.pk: p for p in lock_rows(Player.objects.all()).filter(pk__in=[source.pk, target.pk])
+            p.pk: p
+            for p in lock_rows(Player.objects.all(), club=True).filter(
+                pk__in=[source.pk, target.pk]
+            )
         }
         if len(players) != 2:
             raise ValidationError(_("That player was changed or deleted meanwhile."))
@@ -59,7 +62,11 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         league_ids = set(
             Standing.objects.filter(player=source).values_list("league_id", flat=True)
         ) | set(Game.objects.filter(results__player=source).values_list("league_id", flat=True))
-        leagues = list(lock_rows(League.objects.all()).filter(pk__in=league_ids).order_by("pk"))
+        leagues = list(
+            lock_rows(League.objects.all(), leagues=league_ids)
+            .filter(pk__in=league_ids)
+            .order_by("pk")
+        )
 
         shared = (
             Game.objects.filter(results__player=source)
@@ -184,7 +191,7 @@ def player_rename(*, player: Player, name: str, actor=None) -> Player:
     the rule refuses or another player has."""
     name = clean_player_name(name)
     with transaction.atomic():
-        player = lock_rows(Player.objects.all()).get(pk=player.pk)
+        player = lock_rows(Player.objects.all(), club=True).get(pk=player.pk)
         Player.objects.check_free(name, keep=player)
         old_slug, before = player.slug, _player_data(player)
         player.name = name

@@ -60,14 +60,19 @@ def _after(since: OrderKey) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, id__gte=game_id)
 
 
-@bulk_write()
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
     """Re-rate the league's games from ``since`` on (all of them when None), and rebuild its
-    seasons from the one ``since`` falls in.
+    seasons from the one ``since`` falls in, holding the league's writers' lock only: other
+    leagues' writers go on meanwhile.
 
     ``touched`` names players whose standing must be refreshed even if they play no game from
     ``since`` on (e.g. the players of a deleted game). Returns the number of games rated.
     """
+    with bulk_write([league]):
+        return _replay(league, since, touched)
+
+
+def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> int:
     games = Game.objects.filter(league=league)
     if since is not None:
         games = games.filter(_after(since))

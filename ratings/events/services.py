@@ -4,8 +4,8 @@ event. Each is keyword-only, runs in one transaction and leaves an entry in the 
 Locks, always in this order so that no two writers wait on each other in a circle: the league
 (the engine's lock, taken only by a table's paper), then the event, then its tables. Drawing and
 closing lock the event; recording a table's paper locks the league and then the table, so six
-tables submitting at once queue as any six games do (every writer takes the data version's row
-first, :mod:`ratings.versioning`), and a second submission of the same table finds the first
+tables submitting at once queue as any six games do (every writer takes its league's data-version
+row first, :mod:`ratings.versioning`), and a second submission of the same table finds the first
 one's game.
 
 A table's game is recorded by :func:`ratings.engine.game_record`, the only writer of ratings,
@@ -198,7 +198,7 @@ def event_players_add(
     """Late arrivals: add players present, who are drawn from the next round on; ``new_names``
     become new players of the club. Returns those added (not those already present)."""
     with transaction.atomic():
-        event = _lock(event)
+        event = _lock(event, club=bool(new_names))
         _refuse_closed(event)
         arriving = list(players) + [_named(name) for name in new_names]
         here = set(EventPlayer.objects.filter(event=event).values_list("player_id", flat=True))
@@ -227,8 +227,14 @@ def _named(name: str) -> Player:
     return Player.objects.get_or_create_named(name)
 
 
-def _lock(event: Event) -> Event:
-    return lock_rows(Event.objects.all(), of=("self",)).select_related("league").get(pk=event.pk)
+def _lock(event: Event, *, club: bool = False) -> Event:
+    """The event locked, after its league's writers' lock (and with ``club`` the club-wide one
+    first, for a transaction that makes new players)."""
+    return (
+        lock_rows(Event.objects.all(), leagues=[event.league_id], club=club, of=("self",))
+        .select_related("league")
+        .get(pk=event.pk)
+    )
 
 
 def _refuse_closed(event: Event) -> None:
@@ -236,10 +242,10 @@ def _refuse_closed(event: Event) -> None:
         raise ValidationError(_("This event is closed."))
 
 
-def _mark_not_played(event_round: EventRound) -> list[int]:
+def _mark_not_played(event: Event, event_round: EventRound) -> list[int]:
     """Mark the round's tables still waiting for their paper as not played; their numbers."""
     waiting = list(
-        lock_rows(EventTable.objects.all())
+        lock_rows(EventTable.objects.all(), leagues=[event.league_id])
         .filter(round=event_round, game__isnull=True, not_played=False)
         .order_by("number")
         .values_list("pk", "number")
@@ -364,12 +370,14 @@ def round_close(*, event_round: EventRound, actor=None) -> list[int]:
     with transaction.atomic():
         event = _lock(event_round.event)
         _refuse_closed(event)
-        event_round = lock_rows(EventRound.objects.all()).get(pk=event_round.pk)
+        event_round = lock_rows(EventRound.objects.all(), leagues=[event.league_id]).get(
+            pk=event_round.pk
+        )
         if event_round.closed_at is not None:
             raise ValidationError(_("Round %(n)d is already closed.") % {"n": event_round.number})
         if EventRound.objects.filter(event=event, number__gt=event_round.number).exists():
             raise ValidationError(_("Only the current round can be closed."))
-        not_played = _mark_not_played(event_round)
+        not_played = _mark_not_played(event, event_round)
         event_round.closed_at = timezone.now()
         event_round.save(update_fields=["closed_at"])
         _audit(
@@ -390,7 +398,7 @@ def event_close(*, event: Event, actor=None) -> Event:
         last = EventRound.objects.filter(event=event).order_by("-number").first()
         not_played: list[int] = []
         if last is not None and last.closed_at is None:
-            not_played = _mark_not_played(last)
+            not_played = _mark_not_played(event, last)
             last.closed_at = timezone.now()
             last.save(update_fields=["closed_at"])
         event.closed_at = timezone.now()
@@ -447,9 +455,9 @@ def table_record_game(
     event = table.round.event
     with transaction.atomic():
         # The engine's lock first (game_record takes it again), then the table's.
-        lock_rows(League.objects.all()).get(pk=event.league_id)
+        lock_rows(League.objects.all(), leagues=[event.league_id]).get(pk=event.league_id)
         table = (
-            lock_rows(EventTable.objects.all(), of=("self",))
+            lock_rows(EventTable.objects.all(), leagues=[event.league_id], of=("self",))
             .select_related("round__event__league")
             .get(pk=table.pk)
         )

@@ -34,7 +34,7 @@ from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.reports import GameReport
 from ratings.models.standings import SeasonStanding, Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
-from ratings.models.versioning import DataVersion
+from ratings.models.versioning import DataVersion, LeagueVersion
 from ratings.papers.models import Deal, DigitalPaper
 from ratings.systems import Kind, Speed, System
 
@@ -57,6 +57,7 @@ __all__ = [
     "GameQuerySet",
     "Kind",  # defined with the systems, kept importable from here
     "League",
+    "LeagueVersion",
     "PendingUpload",
     "PendingUploadQuerySet",
     "Player",

@@ -26,3 +26,26 @@ class DataVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.epoch}.{self.number}"
+
+
+class LeagueVersion(models.Model):
+    """A league's row: a number every committed write to that league's games, results,
+    standings, events and papers changes (:mod:`ratings.versioning`); a page of the league is
+    keyed by it and the club-wide :class:`DataVersion`.
+
+    No foreign key: the row is written by the database's triggers, and a league's deletion (a
+    club-wide write) changes every page anyway.
+    """
+
+    league_id = models.BigIntegerField(primary_key=True)
+    number = models.BigIntegerField(default=0)
+    # PostgreSQL: the transaction that last changed the number, so it changes once per write.
+    txid = models.BigIntegerField(null=True, editable=False)
+    # SQLite: a bulk write of this league is under way in this (uncommitted) transaction.
+    bulk = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("league data version")
+
+    def __str__(self) -> str:
+        return f"{self.league_id}.{self.number}"

@@ -32,7 +32,7 @@ from ratings.versioning import lock_rows
 
 
 def _lock(paper: DigitalPaper) -> DigitalPaper:
-    return lock_rows(DigitalPaper.objects.all()).get(pk=paper.pk)
+    return lock_rows(DigitalPaper.objects.all(), leagues=[paper.league_id]).get(pk=paper.pk)
 
 
 def _refused(error: paper_rules.PaperError) -> ValidationError:

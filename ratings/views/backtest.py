@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ratings import backtest
+from ratings import backtest, versioning
 from ratings.access import club_readable
 from ratings.algorithms.backtest import MIN_GAMES, MIN_PAIRS
 from ratings.page_cache import cached_page
@@ -15,7 +15,7 @@ from ratings.throttling import heavy_read
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.LEAGUE_BY_SLUG)
 @heavy_read
 def league_backtest(request: HttpRequest, slug: str) -> HttpResponse:
     """Every fitting system replayed over the league's games, each game predicted from the

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_tables2 import RequestConfig
 
+from ratings import versioning
 from ratings.access import (
     can_create_events,
     can_enter_games,
@@ -48,7 +49,7 @@ def _rows(request: HttpRequest, default: int) -> int:
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.LEAGUE_BY_SLUG)
 def event_list(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's events, newest first."""
     league = get_object_or_404(League, slug=slug)
@@ -96,7 +97,7 @@ def _chose_a_player(data) -> bool:
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.EVENT_BY_PK)
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """An event, live: standings, each round's tables with results linked to their games, each
     player's rating change, the winner once closed; the organiser's buttons."""
@@ -130,7 +131,7 @@ def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.EVENT_TABLE_BY_PK)
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One table: its players in seat order, whether its paper is in, and the link to enter it."""
     try:
@@ -153,7 +154,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.EVENT_BY_PK)
 def round_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A round's table cards, to print: event, round, table, and the players in seat order."""
     event = get_object_or_404(Event.objects.select_related("league"), pk=pk)

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
-from ratings import exports
+from ratings import exports, versioning
 from ratings.access import club_readable
 from ratings.download_cache import cached_download
 from ratings.models import League
@@ -19,7 +19,7 @@ from ratings.throttling import heavy_read
 
 @require_safe
 @club_readable
-@cached_download
+@cached_download(shows=versioning.LEAGUE_BY_SLUG)
 @heavy_read
 def games_export(request: HttpRequest, slug: str, fmt: str) -> StreamingHttpResponse:
     """Every game of the league in rating order, as a CSV or JSON download (two queries: the

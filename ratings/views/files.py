@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from ratings import versioning
 from ratings.access import can_import_games, club_readable, get_league_for_import
 from ratings.download_cache import cached_download
 from ratings.models import League, PendingUpload
@@ -203,7 +204,7 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
 
 @require_safe
 @club_readable
-@cached_download
+@cached_download(shows=versioning.LEAGUE_BY_SLUG)
 @heavy_read
 def rayter_export(request: HttpRequest, slug: str) -> HttpResponse:
     """A scored league's games as a rayter file download (three queries)."""

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from ratings import exports, selectors
+from ratings import exports, selectors, versioning
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.charts import correction_text, history_series, rating_history_chart
 from ratings.download_cache import cached_download
@@ -126,7 +126,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.LEAGUE_BY_SLUG)
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
     table for a period (a season or dates, :mod:`ratings.forms.periods`)."""
@@ -189,7 +189,7 @@ def _export_query(filters: dict, period: periods.Period | None = None) -> str:
 
 @require_safe
 @club_readable
-@cached_download
+@cached_download(shows=versioning.LEAGUE_BY_SLUG)
 @heavy_read
 def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """The leaderboard (with its filter) as a CSV or JSON download, in rank order."""
@@ -232,7 +232,7 @@ def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.LEAGUE_BY_SLUG)
 def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's games, newest first, optionally one player's only."""
     league = get_object_or_404(League, slug=slug)
@@ -286,7 +286,7 @@ def _order_links(request: HttpRequest, oldest_first: bool) -> list[periods.Link]
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.GAME_BY_PK)
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One game: its paper or scores, each player's rating change, and for prefko the why."""
     game = get_object_or_404(selectors.game_detail(), pk=pk)

@@ -36,7 +36,7 @@ from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
 from ratings.models import Event, Game, League, Player, Standing
 from tests.builders import T0, paper_entries
-from tests.views.pages import CACHED, QUERIES, played_event, urls
+from tests.views.pages import CACHED, QUERIES, VERSION, played_event, urls
 from tests.worked_example import SMALL_PAPERS
 
 # Each write commits, as a request's does: on PostgreSQL the version changes once per
@@ -166,7 +166,7 @@ def test_after_any_write_every_page_is_as_drawn_afresh(client, club, write):
 
     write(league, players, player)
 
-    assert versioning.current().number > version.number
+    assert versioning.current() != version
     after = assert_fresh(client, pages)
     changed = {page for page in pages if after[page] != before[page]}
     assert changed, "the write shows on some page"
@@ -231,6 +231,65 @@ def test_pages_come_from_the_cache_until_a_write(client, club, django_assert_num
     new_game(league, players, player)
     with django_assert_num_queries(QUERIES["leaderboard"]):  # drawn again
         assert client.get(pages["leaderboard"]).status_code == 200
+
+
+# A version per league ------------------------------------------------------------------------
+
+# The pages of one league (keyed by its version); the others show every league.
+LEAGUE_PAGES = [
+    *("leaderboard", "season", "games", "games_by_player", "backtest", "game"),
+    *("events", "event", "event_table", "round_cards"),
+]
+
+
+def night_round_closed(league, players, player):
+    event_services.round_close(event_round=Event.objects.get(league=league).rounds.get())
+
+
+@pytest.mark.parametrize(
+    "write",
+    [new_game, edited_game, deleted_game, first_game_edited, raw_update, night_round_closed],
+    ids=lambda write: write.__name__,
+)
+def test_a_write_in_one_league_leaves_the_other_leagues_pages_cached(
+    client, club, prefko_league_with, django_assert_num_queries, write
+):
+    """Every page of the other league stays in the cache (its one query, the versions) and is
+    still the page drawn afresh; the written league's pages, and those of the whole club, are
+    drawn again and fresh."""
+    league, players, player, pages = club
+    other, people = prefko_league_with(players=6, games=5, seed=3)
+    night = played_event(other, people, rounds=1)
+    game = Game.objects.filter(league=other).newest_first().first()
+    someone = game.results.order_by("seat").first().player
+    others = {
+        page: url for page, url in urls(other, game, someone, night).items() if page in LEAGUE_PAGES
+    }
+    kept = read_all(client, others)
+    read_all(client, pages)
+
+    write(league, players, player)
+
+    for page, url in others.items():
+        with django_assert_num_queries(VERSION):
+            response = client.get(url)
+        assert without_token(response.content) == kept[page], page
+    assert_fresh(client, {**pages, **others})
+
+
+def test_a_page_of_some_leagues_is_keyed_by_their_versions_only(client, club):
+    """What a page shows: a league's page its league (by its slug, its game, its event or
+    table), the club's pages every league."""
+    league, players, player, pages = club
+    for page in ("leaderboard", "game", "event", "event_table", "home"):
+        client.get(pages[page])
+    with CaptureQueriesContext(connection) as queries:
+        for page in ("leaderboard", "game", "event", "event_table", "home"):
+            client.get(pages[page])
+    reads = [query["sql"] for query in queries]
+    assert len(reads) == 5 and all("ratings_leagueversion" in sql for sql in reads)
+    for sql in reads[:4]:
+        assert "IN (SELECT" in sql  # one league's, found in the same query
 
 
 # Conditional GET --------------------------------------------------------------------------------
@@ -435,7 +494,7 @@ def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(clu
     before the request and the one just after (never an older one)."""
     postgresql_only()
     league, players, player, pages = club
-    states = {versioning.current().number: state_now(league)}
+    states = {versioning.current().league(league.pk): state_now(league)}
     errors: list[BaseException] = []
     done = threading.Event()
 
@@ -444,10 +503,13 @@ def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(clu
         for n in range(8):
             with transaction.atomic():
                 record(league, rng.sample(players, 3), T0 + timedelta(days=40, hours=seed * 10 + n))
-                # The version row is this transaction's until it commits: its number and the
-                # state are exactly what the commit makes visible.
+                # The league's version row is this transaction's until it commits: its number
+                # and the state are exactly what the commit makes visible.
                 with connection.cursor() as cursor:
-                    cursor.execute("SELECT number FROM ratings_dataversion WHERE id = 1")
+                    cursor.execute(
+                        "SELECT number FROM ratings_leagueversion WHERE league_id = %s",
+                        [league.pk],
+                    )
                     (number,) = cursor.fetchone()
                 states[number] = state_now(league)
 
@@ -455,9 +517,9 @@ def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(clu
         browser = Client()
         while not done.is_set():
             for page in ("leaderboard", "games"):
-                low = versioning.current().number
+                low = versioning.current().league(league.pk)
                 html = browser.get(pages[page]).content.decode()
-                high = versioning.current().number
+                high = versioning.current().league(league.pk)
                 if page == "leaderboard":
                     key = "games"
                     shown = {slug: int(games) for slug, games in LEADERBOARD_ROW.findall(html)}
