@@ -2,14 +2,15 @@
 
 Model instances, ``bulk_create`` and ``bulk_update`` cost more than the database's own work at
 the sizes a replay or an import reaches (hundreds of thousands of rows): these write many rows a
-statement (INSERT) or one prepared statement for many rows (UPDATE). Only the engine calls them,
-inside its transaction with the league locked.
+statement (INSERT) or one prepared statement for many rows (UPDATE). On PostgreSQL games and
+results go through ``COPY`` instead (:func:`copy_rows`): no SQL text to build, quote and parse
+for each row. Only the engine calls them, inside its transaction with the league locked.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import chain, repeat
@@ -26,7 +27,8 @@ BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
 # A result row's columns: the paper's three last, left out (NULL) for games without one, so a
-# scored import does not send them.
+# scored import does not send them. The INSERT and the COPY of results both name their columns
+# from here: a new column of Result is one more name here (and in result_rows).
 RESULT_COLUMNS = [
     *("game_id", "player_id", "seat", "score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
@@ -75,6 +77,13 @@ def adapted_datetimes(values: Sequence[datetime]) -> list:
     return [str(value.astimezone(zone).replace(tzinfo=None)) for value in values]
 
 
+# A game row's columns, as the bulk writes give them (the id comes first on PostgreSQL).
+GAME_COLUMNS = [
+    *("league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"),
+    *("created_at", "updated_at"),
+]
+
+
 def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]:
     """Insert games in a few multi-row statements; returns their ids in the order given.
 
@@ -84,34 +93,58 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     user_id = user.pk if user else None
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     table = connection.ops.quote_name(Game._meta.db_table)
-    columns = ["league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"]
-    columns += ["created_at", "updated_at"]
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
             game_ids = _insert_games_from_json(
-                cursor, table, columns, league.pk, user_id, now, games
+                cursor, table, GAME_COLUMNS, league.pk, user_id, now, games
             )
-        else:
-            cursor.execute(f"SELECT MAX(id) FROM {table} WHERE league_id = %s", [league.pk])
-            (highest,) = cursor.fetchone()
-            played = adapted_datetimes([prepared.played_at for prepared in games])
-            _insert(
-                Game,
-                columns,
-                [
-                    (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
-                    for at, prepared in zip(played, games, strict=True)
-                ],
-            )
-            # Read back in insertion order: the locked league has no one else's new games.
-            cursor.execute(
-                f"SELECT id FROM {table} WHERE league_id = %s AND id > %s ORDER BY id",
-                [league.pk, highest or 0],
-            )
-            game_ids = [row[0] for row in cursor.fetchall()]
-    if len(game_ids) != len(games):
-        raise RuntimeError("games inserted and read back differ: was the league not locked?")
+        if len(game_ids) != len(games):
+            raise RuntimeError("games inserted and counted differ: was the league not locked?")
+        return game_ids
+    # COPY returns no ids: they are taken from the table's sequence first, in the order given.
+    game_ids = allocate_ids(Game, len(games))
+    played = adapted_datetimes([prepared.played_at for prepared in games])
+    copy_rows(
+        Game._meta.db_table,
+        [Game._meta.pk.column, *GAME_COLUMNS],
+        [
+            (game_id, league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+            for game_id, at, prepared in zip(game_ids, played, games, strict=True)
+        ],
+    )
     return game_ids
+
+
+def allocate_ids(model, count: int) -> list[int]:
+    """PostgreSQL: ``count`` new ids for ``model``'s table from its sequence, ascending, in
+    one query. Other writers may take ids in between (a sequence never gives one twice), so
+    they need not be consecutive; rows given them in order keep the order of their ids."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(s.seq::regclass) FROM (SELECT pg_get_serial_sequence(%s, %s) AS seq)"
+            " AS s, generate_series(1, %s)",
+            [quote(model._meta.db_table), model._meta.pk.column, count],
+        )
+        return sorted(row[0] for row in cursor.fetchall())
+
+
+def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
+    """PostgreSQL: ``rows`` of ``columns`` into ``table`` with one ``COPY … FROM STDIN``, in
+    this connection's transaction (psycopg 3's ``Cursor.copy``; each value goes as the driver
+    adapts a query's parameter). The table's triggers run as for an INSERT: the statement's
+    data-version trigger, too (see :mod:`ratings.versioning`)."""
+    quote = connection.ops.quote_name
+    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN"
+    # Django's errors (IntegrityError…), as its cursor's execute raises them.
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.cursor.copy(sql) as copy,
+    ):
+        write_row = copy.write_row
+        for row in rows:
+            write_row(row)
 
 
 def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, games) -> list[int]:
@@ -190,9 +223,14 @@ def result_rows(
 def insert_results(rows: list[tuple]) -> None:
     """Insert result rows (see :func:`result_rows`), all of one shape: with papers, with
     skills, or with neither."""
-    if rows:
-        columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
-        _insert(Result, columns[: len(rows[0])], rows)
+    if not rows:
+        return
+    columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
+    columns = columns[: len(rows[0])]
+    if connection.vendor == "postgresql":
+        copy_rows(Result._meta.db_table, columns, rows)
+    else:
+        _insert(Result, columns, rows)
 
 
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
