@@ -9,7 +9,8 @@ league, so no write replays) until SECONDS have passed or it is stopped (SIGTERM
 Each write is ``engine.game_record`` in a process of its own beside the server, as a member's
 entry would be, and changes the data version: every cached page of the club is drawn again.
 On a schedule, not after a pause: a slow write is followed by the next one at once. At the end
-it prints one line, ``WRITER games=N errors=N p50_ms=… p99_ms=… max_ms=…`` (the write times).
+it prints one line, ``WRITER games=N errors=N p50_ms=… p99_ms=… max_ms=…`` (the write times);
+``WRITER ready`` before the first write.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, stopping)
     times: list[float] = []
     errors = 0
+    print("WRITER ready", flush=True)  # bench/loadtest.sh starts wrk after this line
     began = time.monotonic()
     n = 0
     while not stop and not (args.seconds and time.monotonic() - began >= args.seconds):
