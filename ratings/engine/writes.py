@@ -85,15 +85,16 @@ GAME_COLUMNS = [
 
 
 def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]:
-    """Insert games in a few multi-row statements; returns their ids in the order given.
+    """Insert games (SQLite: one statement; PostgreSQL: one COPY); returns their ids in the
+    order given.
 
     The league is locked, so no one else adds games to it meanwhile.
     """
     user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
     user_id = user.pk if user else None
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    table = connection.ops.quote_name(Game._meta.db_table)
     if connection.vendor == "sqlite":
+        table = connection.ops.quote_name(Game._meta.db_table)
         with connection.cursor() as cursor:
             game_ids = _insert_games_from_json(
                 cursor, table, GAME_COLUMNS, league.pk, user_id, now, games
@@ -104,8 +105,8 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     # COPY returns no ids: they are taken from the table's sequence first, in the order given.
     game_ids = allocate_ids(Game, len(games))
     played = adapted_datetimes([prepared.played_at for prepared in games])
-    copy_rows(
-        Game._meta.db_table,
+    _write(
+        Game,
         [Game._meta.pk.column, *GAME_COLUMNS],
         [
             (game_id, league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
@@ -145,6 +146,19 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> N
         write_row = copy.write_row
         for row in rows:
             write_row(row)
+
+
+def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
+    """Rows of ``model``: COPY on PostgreSQL with psycopg 3, else multi-row INSERTs (psycopg 2,
+    which the club also runs on, copies another way: it keeps the INSERTs)."""
+    if connection.vendor == "postgresql":
+        # Here only: a club on SQLite may have neither driver.
+        from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+        if is_psycopg3:
+            copy_rows(model._meta.db_table, columns, rows)
+            return
+    _insert(model, columns, rows)
 
 
 def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, games) -> list[int]:
@@ -227,10 +241,7 @@ def insert_results(rows: list[tuple]) -> None:
         return
     columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
     columns = columns[: len(rows[0])]
-    if connection.vendor == "postgresql":
-        copy_rows(Result._meta.db_table, columns, rows)
-    else:
-        _insert(Result, columns, rows)
+    _write(Result, columns, rows)
 
 
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
