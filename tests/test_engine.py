@@ -572,3 +572,18 @@ def test_an_import_writes_what_recording_its_games_one_by_one_writes(system):
     ]
     standings = Standing.objects.order_by("player_id").values_list("player_id", "rating", "games")
     assert list(standings.filter(league=imported)) == list(standings.filter(league=recorded))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bulk_write_refuses_a_missing_player_and_writes_nothing():
+    """The foreign keys hold in a bulk write, which on PostgreSQL (where the role may) checks
+    and locks a file's players in one statement instead of once per result."""
+    league = make_league(System.RAYTER_HIGHSCORE)
+    (ann,) = make_players(["Ann"])
+    games = [engine.GameInput(played_at=T0, bula=None, player_ids=[ann.pk, -1], scores=[1, 2])]
+
+    with pytest.raises(IntegrityError):
+        engine.games_record_many(league=league, games=games)
+
+    assert not Game.objects.exists()
+    assert not Result.objects.exists()

@@ -90,8 +90,7 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
 
     The league is locked, so no one else adds games to it meanwhile.
     """
-    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
-    user_id = user.pk if user else None
+    user_id = user_id_of(actor)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     if connection.vendor == "sqlite":
         table = connection.ops.quote_name(Game._meta.db_table)
@@ -114,6 +113,12 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
         ],
     )
     return game_ids
+
+
+def user_id_of(actor) -> int | None:
+    """The id of the member who enters games (``Game.entered_by``): none for a command."""
+    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    return user.pk if user else None
 
 
 def allocate_ids(model, count: int) -> list[int]:
@@ -146,6 +151,75 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> N
         write_row = copy.write_row
         for row in rows:
             write_row(row)
+
+
+@contextmanager
+def references_locked_at_once(player_ids: Iterable[int], user_id: int | None) -> Iterator[None]:
+    """PostgreSQL, where the role may set ``session_replication_role``: the block's rows go in
+    with no trigger, their references checked and locked beforehand in one statement each.
+
+    PostgreSQL checks a foreign key one row at a time, a query and a row lock for each: for an
+    import, two per result, more than the COPY itself costs. Inside this block the rows written
+    must refer only to the league (locked by the engine), games this transaction inserted, the
+    ``player_ids`` and the user ``user_id``: those are checked here (a missing one is an
+    IntegrityError, as the foreign key would raise) and locked ``FOR KEY SHARE``, as each row's
+    check would have locked them, so none goes away before the commit. The data-version
+    triggers stand aside too: the block belongs inside :func:`ratings.versioning.bulk_write`,
+    which changed the version first, as :func:`~ratings.versioning.row_triggers_dropped` does
+    on SQLite. Elsewhere (SQLite; a role without the right, the usual one) nothing changes.
+    """
+    if not _may_quiet_triggers():
+        yield
+        return
+    from django.contrib.auth import get_user_model
+    from django.db import IntegrityError
+
+    from ratings.models import Player
+
+    quote = connection.ops.quote_name
+    wanted = {(Player, pid) for pid in player_ids}
+    if user_id is not None:
+        wanted.add((get_user_model(), user_id))
+    with connection.cursor() as cursor:
+        for model in {model for model, _pk in wanted}:
+            keys = sorted(pk for m, pk in wanted if m is model)
+            cursor.execute(
+                f"SELECT {quote(model._meta.pk.column)} FROM {quote(model._meta.db_table)}"
+                f" WHERE {quote(model._meta.pk.column)} = ANY(%s) ORDER BY 1 FOR KEY SHARE",
+                [keys],
+            )
+            missing = set(keys) - {row[0] for row in cursor.fetchall()}
+            if missing:
+                raise IntegrityError(f"{model._meta.db_table}: no rows {sorted(missing)}")
+        cursor.execute("SELECT current_setting('session_replication_role')")
+        (previous,) = cursor.fetchone()
+        cursor.execute("SET LOCAL session_replication_role = replica")
+    # On an error the transaction (or its savepoint) rolls back, and the setting with it.
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('session_replication_role', %s, true)", [previous])
+
+
+def _may_quiet_triggers() -> bool:
+    """Whether this PostgreSQL role may set ``session_replication_role`` (a superuser, or one
+    granted ``SET`` on it: PostgreSQL 15 and later); asked once per connection."""
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        return False
+    connection.ensure_connection()
+    cached = getattr(connection, "_club_may_quiet_triggers", None)
+    if cached is not None and cached[0] is connection.connection:
+        return cached[1]
+    with connection.cursor() as cursor:
+        if connection.pg_version >= 150000:
+            cursor.execute(
+                "SELECT current_setting('is_superuser') = 'on'"
+                " OR has_parameter_privilege('session_replication_role', 'SET')"
+            )
+        else:
+            cursor.execute("SELECT current_setting('is_superuser') = 'on'")
+        (may,) = cursor.fetchone()
+    connection._club_may_quiet_triggers = (connection.connection, bool(may))
+    return bool(may)
 
 
 def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
