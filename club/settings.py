@@ -3,11 +3,13 @@
 Every value a deployment changes comes from an environment variable (see the README's
 "Configuration"); the defaults are a local SQLite club for development and tests. With DEBUG off
 the settings are production-safe: a real SECRET_KEY and ALLOWED_HOSTS are required, cookies are
-secure and HTTPS is enforced.
+secure and HTTPS is enforced (unless PLAIN_HTTP says the club is on its own LAN).
 """
 
+import math
 import os
 import sys
+from collections import Counter
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -68,6 +70,34 @@ DEBUG = env_bool("DEBUG", False)
 # pytest imports these settings before any test runs; the suite needs no secret of its own.
 RUNNING_TESTS = "pytest" in sys.modules
 
+# Below this many bits of Shannon entropy per character a key is words or a pattern, not random:
+# secrets.token_urlsafe and Django's get_random_secret_key give over 4, even 50 hex digits over 3.
+SECRET_KEY_MIN_BITS_PER_CHARACTER = 3.0
+
+
+def secret_key_weakness(key: str) -> str | None:
+    """Why ``key`` is too weak to sign sessions and password-reset links, or None.
+
+    Django's own rule (`check --deploy`'s security.W009: 50 characters, 5 different ones, not
+    "django-insecure-"), and beyond it: a key of a repeated piece ("password" seven times has
+    seven different characters) or of too little entropy per character is guessable."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"shorter than {SECRET_KEY_MIN_LENGTH} characters"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"fewer than {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different characters"
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return f"starts with {SECRET_KEY_INSECURE_PREFIX!r}"
+    sizes = range(1, len(key) // 2 + 1)
+    repeated = next((n for n in sizes if key == (key[:n] * len(key))[: len(key)]), None)
+    if repeated is not None:
+        return f"the same {repeated} characters repeated"
+    counts = Counter(key)
+    bits = -sum(n / len(key) * math.log2(n / len(key)) for n in counts.values())
+    if bits < SECRET_KEY_MIN_BITS_PER_CHARACTER:
+        return f"too little randomness ({bits:.1f} bits per character)"
+    return None
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not (DEBUG or RUNNING_TESTS):
@@ -75,18 +105,12 @@ if not SECRET_KEY:
             "SECRET_KEY is not set: set it in the environment (DEBUG is off: production)."
         )
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
-elif not (DEBUG or RUNNING_TESTS) and (
-    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
-    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
-    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
-):
-    # The rule `check --deploy` applies (security.W009), but refused at start-up: a guessable key
-    # lets anyone forge sessions and password-reset links, and a warning is easy to miss.
+elif not (DEBUG or RUNNING_TESTS) and (weakness := secret_key_weakness(SECRET_KEY)):
+    # Refused at start-up, not warned of: a guessable key lets anyone forge sessions and
+    # password-reset links, and a warning is easy to miss. The key itself is never printed.
     raise ImproperlyConfigured(
-        f"SECRET_KEY is too weak: use at least {SECRET_KEY_MIN_LENGTH} random characters "
-        f"(at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones, not starting with "
-        f"{SECRET_KEY_INSECURE_PREFIX!r}), e.g. from "
-        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+        f"SECRET_KEY is too weak ({weakness}): use at least {SECRET_KEY_MIN_LENGTH} random "
+        "characters, e.g. from `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
     )
 
 ALLOWED_HOSTS = env_list(
@@ -108,6 +132,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's form templates, for club.forms.ClubFormRenderer
     "django_tables2",
     "axes",
     # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
@@ -280,6 +305,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+FORM_RENDERER = "club.forms.ClubFormRenderer"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -307,8 +333,18 @@ if MAX_REQUEST_BYTES < RAYTER_UPLOAD_MAX_BYTES + _FORM_OVERHEAD:
 
 DJANGO_TABLES2_TEMPLATE = "ratings/table.html"
 
-# Production hardening: on whenever DEBUG is off.
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# Production hardening: on whenever DEBUG is off, unless PLAIN_HTTP says the club is served
+# over plain HTTP on its own network (a box on the club's LAN, no certificate): then no cookie can
+# be Secure (the browser would never send it back) and neither HTTPS redirect nor HSTS can work.
+# `check --deploy` warns of it (club/checks.py), as of each protection it turns off.
+PLAIN_HTTP = env_bool("PLAIN_HTTP", False)
+HTTPS_ONLY = not (DEBUG or PLAIN_HTTP)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
+if PLAIN_HTTP and SECURE_SSL_REDIRECT:
+    raise ImproperlyConfigured(
+        "PLAIN_HTTP=true serves the club over plain HTTP, SECURE_SSL_REDIRECT=true redirects it "
+        "to HTTPS: set one of them only."
+    )
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_HTTPS_PROXY", False) else None
 )
@@ -316,28 +352,29 @@ SECURE_PROXY_SSL_HEADER = (
 # token, the language (which Django leaves without either unless told) and the messages (which
 # follow the session's). club.middleware.cookie_flags adds the same to the headers that delete
 # them and to any other cookie. Only the CSRF token is left readable by scripts, as Django does.
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-LANGUAGE_COOKIE_SECURE = not DEBUG
+# Django's database sessions, loaded so that a database outage logs its own error alone.
+SESSION_ENGINE = "club.sessions"
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+LANGUAGE_COOKIE_SECURE = HTTPS_ONLY
 SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS_ONLY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
 # On with DEBUG off so `check --deploy` is clean (security.W021). The token only allows the
 # domain's owner to submit it at hstspreload.org; nothing is listed until they do. A domain whose
 # subdomains are not all on HTTPS sets SECURE_HSTS_PRELOAD=false.
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS_ONLY)
 # Content Security Policy (django-csp): the pages load scripts, styles, images and fonts from
 # the club's own origin only, with nothing inline: no <script> or <style> elements, no on*= or
 # style= attributes (the rating chart is styled by static/club.css; the admin uses its own
-# static files). "data:" images are for the empty favicon base.html declares, so the browser
-# asks for no /favicon.ico. Forms post only to the club; no site may frame it.
+# static files). Forms post only to the club; no site may frame it.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from club.accounts import LoginView, needs_email
 from ratings.api.urls import api
@@ -44,6 +46,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
     path("sw.js", service_worker, name="service_worker"),
+    # Asked for by browsers and feed readers whatever the page says: the club's icon, not a 404.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("", include("ratings.urls")),
 ]
 

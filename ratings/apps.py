@@ -8,6 +8,7 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Club ratings")
 
     def ready(self):
+        import club.checks  # noqa: F401  (registers the club's system checks)
         from ratings import versioning
 
         # After every migrate and flush: the version row and its triggers on every table.

@@ -87,21 +87,25 @@ class ChartPoint(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class ChartSeries:
-    """One league's rating history, oldest point first."""
+    """One league's rating history, oldest point first; ``corrections`` are the moments a
+    correction by staff moved the rating without a game (drawn as hollow diamonds, off the
+    line: the line is the games as they stand now)."""
 
     label: str
     points: Sequence[ChartPoint]
+    corrections: Sequence[ChartPoint] = ()
 
 
-def point_title(when: datetime, rating: float, change: float | None = None) -> str:
+def point_title(when: datetime, rating: float, change: float | None = None, places: int = 0) -> str:
     """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language.
 
     The rating and the change read exactly as in the page's tables (:mod:`ratings.formatting`),
-    a change that rounds to zero included: "(0)".
+    with the system's decimals (an OpenSkill ordinal: "12.4 (+0.8)"), a change that rounds to
+    zero included: "(0)".
     """
-    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating)}"
+    text = f"{date_format(_local(when), 'DATE_FORMAT')}: {rating_text(rating, places)}"
     if change is not None:
-        text += f" ({change_text(change)})"
+        text += f" ({change_text(change, places)})"
     return text
 
 
@@ -113,13 +117,13 @@ class PointTitle:
     the rest of the page together.
     """
 
-    __slots__ = ("change", "rating", "when")
+    __slots__ = ("change", "places", "rating", "when")
 
-    def __init__(self, when, rating: float, change: float) -> None:
-        self.when, self.rating, self.change = when, rating, change
+    def __init__(self, when, rating: float, change: float, places: int) -> None:
+        self.when, self.rating, self.change, self.places = when, rating, change, places
 
     def __str__(self) -> str:
-        return point_title(self.when, self.rating, self.change)
+        return point_title(self.when, self.rating, self.change, self.places)
 
 
 class RatedGame(Protocol):
@@ -131,9 +135,38 @@ class RatedGame(Protocol):
     change: float
 
 
-def history_series(label: str, games: Iterable[RatedGame]) -> ChartSeries:
+class Correction(Protocol):
+    """A correction that moved a player's rating, as the history reads give it."""
+
+    at: datetime
+    game_played_at: datetime | None
+    rating: float
+    change: float
+
+
+def correction_text(correction: Correction, places: int = 0) -> str:
+    """A correction's line in a player's history, in the active language: "Re-rated after a
+    correction to the game of March 1, 2026: +2" (the game edited, deleted or restored), the
+    change with the system's decimals (``places``)."""
+    change = change_text(correction.change, places)
+    if correction.game_played_at is None:
+        return _("Re-rated after two players were merged: %(change)s") % {"change": change}
+    day = date_format(_local(correction.game_played_at), "DATE_FORMAT")
+    return _("Re-rated after a correction to the game of %(date)s: %(change)s") % {
+        "date": day,
+        "change": change,
+    }
+
+
+def history_series(
+    label: str,
+    games: Iterable[RatedGame],
+    places: int = 0,
+    corrections: Iterable[Correction] = (),
+) -> ChartSeries:
     """A player's rating history in one league as a series: a point per game, oldest first,
-    each linked to its game's page."""
+    each linked to its game's page, and a point per correction that moved their rating;
+    ``places`` is the system's decimals for a rating."""
     game_url = url_maker("ratings:game")
     return ChartSeries(
         label,
@@ -142,9 +175,19 @@ def history_series(label: str, games: Iterable[RatedGame]) -> ChartSeries:
                 game.played_at,
                 game.rating_after,
                 game_url(game.game_id),
-                PointTitle(game.played_at, game.rating_after, game.change),
+                PointTitle(game.played_at, game.rating_after, game.change, places),
             )
             for game in games
+        ],
+        [
+            ChartPoint(
+                correction.at,
+                correction.rating,
+                "",
+                f"{date_format(_local(correction.at), 'DATE_FORMAT')}: "
+                f"{correction_text(correction, places)}",
+            )
+            for correction in corrections
         ],
     )
 
@@ -254,13 +297,14 @@ def rating_history_svg(
 
     # Scales. Timestamps work for aware and naive datetimes alike.
     times = [[p.when.timestamp() for p in s.points] for s in drawn]
-    t_lo = min(t[0] for t in times)
-    t_hi = max(t[-1] for t in times)
+    fixes = [p for s in drawn for p in s.corrections]
+    t_lo = min([t[0] for t in times] + [p.when.timestamp() for p in fixes])
+    t_hi = max([t[-1] for t in times] + [p.when.timestamp() for p in fixes])
     if t_hi - t_lo < 2 * 86400:  # a single day's games: show a few days around them
         middle = (t_lo + t_hi) / 2
         t_lo, t_hi = middle - 86400 * 1.5, middle + 86400 * 1.5
-    lowest = min(min(p.rating for p in s.points) for s in drawn)
-    highest = max(max(p.rating for p in s.points) for s in drawn)
+    lowest = min([min(p.rating for p in s.points) for s in drawn] + [p.rating for p in fixes])
+    highest = max([max(p.rating for p in s.points) for s in drawn] + [p.rating for p in fixes])
     y_ticks = _nice_ticks(lowest, highest, target=max(3, int((bottom - top) / 45)))
     y_lo, y_hi = y_ticks[0], y_ticks[-1]
     decimals = _decimals(y_ticks[1] - y_ticks[0])
@@ -362,6 +406,12 @@ def rating_history_svg(
                 out.append(f'<a href="{escape(p.url)}" tabindex="-1">{title}{circle}</a>')
             else:
                 out.append(f"<g>{title}{circle}</g>" if title else circle)
+        for p in s.corrections:
+            x, y, r = x_of(p.when.timestamp()), y_of(p.rating), _RADIUS + 1
+            out.append(
+                f'<g class="correction"><title>{escape(p.title)}</title>'
+                f'<path d="M{x:.1f},{y - r:.1f}l{r},{r}l{-r},{r}l{-r},{-r}z"/></g>'
+            )
         out.append("</g>")
 
     out.append("</g></svg>")

@@ -6,6 +6,9 @@
   year 10000 in UTC, which the database stores and then cannot read back).
 - Anything else recorded (:data:`RECORDED`: when a row was created, closed, logged in): the
   game's bounds, since it happened.
+- A season (:func:`season_start`, :func:`season_of`): a calendar year in the club's time zone,
+  from 1 January at midnight to the next; the season tables the engine keeps and the periods of
+  the leaderboard both count years this way.
 
 Every path takes its rule from here: the engine and the game forms, the event service, the
 organiser's form and the admin, and restore_club (a backup holds what the live rules took, no
@@ -101,6 +104,16 @@ FIELD_RULES = {
 def rule_for(label: str) -> MomentRule:
     """The rule of a date-and-time field named "app_label.model.field"."""
     return FIELD_RULES.get(label, RECORDED)
+
+
+def season_start(year: int) -> datetime:
+    """When a season (a calendar year in the club's time zone) starts: 1 January at midnight."""
+    return timezone.make_aware(datetime(year, 1, 1))
+
+
+def season_of(moment: datetime) -> int:
+    """The season (the year in the club's time zone) a moment falls in."""
+    return timezone.localtime(moment).year
 
 
 def earliest_day() -> date:

@@ -284,7 +284,7 @@ def standings_rows(
             "name": standing.player.name,
             "rating": standings_number(standing.rating, league),
             "games": standing.games,
-            "last_change": standings_number(standing.last_change, league),
+            "last_change": standings_number(standing.last_move, league),
             "last_played": (
                 timezone.localtime(standing.last_played_at).isoformat()
                 if standing.last_played_at

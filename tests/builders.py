@@ -116,6 +116,20 @@ def game_recorder(start: datetime = T0) -> Callable[..., Game]:
     return record_game
 
 
+def elo_chain() -> tuple[League, list[Player], Game]:
+    """A classic Elo league where Ann beats Bob, then Bob beats Cid a day later: Cid's rating
+    hangs on the first game (returned), which he did not play."""
+    league = make_league(System.ELO)
+    ann, bob, cid = make_players(["Ann", "Bob", "Cid"])
+    first = engine.game_record(
+        league=league, played_at=T0, entries=score_entries([ann, bob], [1, 0])
+    )
+    engine.game_record(
+        league=league, played_at=T0 + timedelta(days=1), entries=score_entries([bob, cid], [1, 0])
+    )
+    return league, [ann, bob, cid], first
+
+
 def record_history(league: League, players: Sequence[Player], history, start=T0) -> list[Game]:
     """Record Preferans games given as (papers, seat order) pairs, a day apart, in that order."""
     return [
@@ -203,6 +217,10 @@ def game_post(league, played_at, seats, *, bula=30, results=None, game=None) -> 
     return data
 
 
+def _blank_if_none(value) -> object:
+    return "" if value is None else value
+
+
 def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
     """The admin's league form with its own-start-rating inline."""
     data = {
@@ -214,6 +232,9 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
         "speed": league.speed,
         "game_name": league.game_name,
         "description": league.description,
+        "provisional_games": _blank_if_none(league.provisional_games),
+        "inactive_days": _blank_if_none(league.inactive_days),
+        "refas": _blank_if_none(league.refas),
         **changes,
     }
     rows = list(standing_rows) + list(new_rows)

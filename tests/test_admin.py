@@ -15,9 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings import engine
+from ratings import engine, selectors
 from ratings.admin import GameAdmin
 from ratings.models import AuditEntry, Game, Result, Standing, System
+from ratings.selectors.leagues import Status
 from tests import builders
 from tests.builders import (
     GONE,
@@ -297,6 +298,11 @@ def test_changing_an_earlier_game_re_rates_every_later_game(
     assert now[0] == unedited[0]  # before the edit: untouched
     assert all(now[i] != unedited[i] for i in range(1, 5))  # from the edit on: all re-rated
     assert standings(league) == standings(twin)
+    said = [
+        str(m)
+        for m in admin_client.get(reverse("admin:ratings_game_changelist")).context["messages"]
+    ]
+    assert "Re-rated 4 games; 3 players' ratings changed." in said
     assert AuditEntry.objects.filter(game_id=game.pk, action="update", user=admin_user).exists()
 
 
@@ -630,8 +636,8 @@ def test_admin_pages_render(admin_client, worked_example):
     for url in urls:
         response = admin_client.get(url)
         assert response.status_code == 200, url
-        # The site's empty favicon, so the browser asks for no /favicon.ico (a 404).
-        assert '<link rel="icon" href="data:,">' in response.content.decode(), url
+        # The site's icon, so the browser asks for no /favicon.ico.
+        assert 'favicon.svg" type="image/svg+xml">' in response.content.decode(), url
 
 
 def test_the_add_form_numbers_the_seats(admin_client):
@@ -799,3 +805,58 @@ def test_html_names_are_escaped_in_the_admin_game_page(admin_client, hostile_clu
     _league, _players, game = hostile_club
 
     assert_escaped(admin_client.get(reverse("admin:ratings_game_change", args=[game.pk])))
+
+
+def test_the_provisional_and_inactive_thresholds_are_set_in_the_admin_without_a_replay(
+    admin_client, worked_example
+):
+    """They decide only how the standings are listed, when a page is drawn: saving them
+    re-rates nothing, and the leaderboard follows at once."""
+    league, players = worked_example
+    record_history(league, players, five_games()[:3])
+    rated = ratings_by_game(league)
+    audit_entries = AuditEntry.objects.count()
+    assert statuses(league) == {Status.RANKED}  # the fixture's league: provisional until 0
+
+    response = admin_client.post(
+        reverse("admin:ratings_league_change", args=[league.pk]),
+        league_post(league, provisional_games=5, inactive_days=30),
+        follow=True,
+    )
+
+    league.refresh_from_db()
+    assert (league.provisional_games, league.inactive_days) == (5, 30)
+    assert ratings_by_game(league) == rated
+    assert AuditEntry.objects.count() == audit_entries
+    assert not any("re-rated" in str(m) for m in response.context["messages"])
+    assert statuses(league) == {Status.INACTIVE}  # the games are older than 30 days
+
+    admin_client.post(
+        reverse("admin:ratings_league_change", args=[league.pk]),
+        league_post(league, provisional_games=5, inactive_days=""),
+    )
+    league.refresh_from_db()
+    assert statuses(league) == {Status.PROVISIONAL}  # three games each
+
+
+def statuses(league) -> set:
+    return {row.status for row in selectors.league_standings(league, show_inactive=True)}
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("provisional_games", 1001), ("provisional_games", -1), ("inactive_days", 0)],
+)
+def test_a_threshold_out_of_range_is_a_form_error(admin_client, worked_example, field, value):
+    league, _players = worked_example
+    stored = getattr(league, field)
+
+    response = admin_client.post(
+        reverse("admin:ratings_league_change", args=[league.pk]),
+        league_post(league, **{field: value}),
+    )
+
+    assert response.status_code == 200
+    assert field in response.context["adminform"].form.errors
+    league.refresh_from_db()
+    assert getattr(league, field) == stored

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import engine
-from ratings.models import AuditEntry, Game, Player, Result, Standing
+from ratings.models import AuditEntry, Game, Player, RatingCorrection, Result, Standing
 from tests.builders import (
     T0,
     game_post,
@@ -69,6 +69,26 @@ def messages_of(response) -> list[str]:
 # Deleting and restoring -------------------------------------------------------------------------
 
 
+def test_deleting_games_says_how_many_games_and_players_it_re_rated(admin_client, club):
+    league, _players, games = club
+
+    one = delete_in_admin(admin_client, games[3])
+    two = admin_client.post(
+        reverse("admin:ratings_game_changelist"),
+        {
+            "action": "delete_selected",
+            "_selected_action": [games[0].pk, games[1].pk],
+            "post": "yes",
+        },
+        follow=True,
+    )
+
+    assert "Re-rated 1 game; 3 players' ratings changed." in messages_of(one)
+    # Newest first: game 1 (2 games after it left), then game 0 (2 again).
+    assert "Re-rated 4 games; 3 players' ratings changed." in messages_of(two)
+    assert RatingCorrection.objects.filter(league=league).count() >= 3
+
+
 def test_deleting_a_game_in_the_admin_keeps_a_snapshot_of_it(admin_client, admin_user, club):
     league, players, games = club
     game = games[2]
@@ -100,7 +120,8 @@ def test_restoring_a_deleted_game_brings_it_back_with_its_old_id_and_ratings(
     response = restore_in_admin(admin_client, entry)
 
     assert messages_of(response) == [
-        f"Game {game.pk} is back in {league.name}; the league is re-rated."
+        f"Game {game.pk} is back in {league.name}; the league is re-rated. "
+        "Re-rated 4 games; 2 players' ratings changed."
     ]
     restored = Game.objects.get(pk=game.pk)
     assert (restored.played_at, restored.bula) == (game.played_at, game.bula)
@@ -314,7 +335,8 @@ def test_a_deletions_page_has_a_restore_button_that_restores_the_game(admin_clie
         "admin:ratings_auditentry_change", args=[entry.pk]
     )
     assert messages_of(response) == [
-        f"Game {games[1].pk} is back in {league.name}; the league is re-rated."
+        f"Game {games[1].pk} is back in {league.name}; the league is re-rated. "
+        "Re-rated 4 games; 2 players' ratings changed."
     ]
     assert all_ratings(league) == original
     # Restored: the button is gone, and a second press says why it does nothing.

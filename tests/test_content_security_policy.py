@@ -143,3 +143,14 @@ def test_the_finder_finds_what_the_policy_blocks():
         "<p onclick=…>",
         "<a href='javascript:x()'>",
     ]
+
+
+def test_the_club_icon_answers_favicon_ico_and_needs_no_data_images(client):
+    """Every page links the club's icon, and /favicon.ico (asked for by browsers and feed
+    readers whatever a page says) leads to it, not to a 404; images keep to the club's origin."""
+    page = client.get("/")
+    assert 'href="/static/favicon.svg" type="image/svg+xml"' in page.content.decode()
+    assert "data:" not in page["Content-Security-Policy"]
+
+    response = client.get("/favicon.ico")
+    assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")

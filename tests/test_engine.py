@@ -13,11 +13,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.models import (
+    AuditEntry,
+    Game,
+    League,
+    Player,
+    RatingCorrection,
+    Result,
+    Standing,
+    System,
+)
 from tests.builders import (
     GONE,
     SYSTEM_CODES,
     T0,
+    elo_chain,
     game_data,
     hearts_games,
     make_league,
@@ -72,7 +82,8 @@ def test_recording_the_newest_game_costs_the_same_whatever_the_history(
             )
         counts.append(len(ctx.captured_queries))
     assert counts[2] == counts[39]
-    assert counts[39] <= 12
+    # ... of which one counts the game in its players' seasons (ratings/engine/seasons.py).
+    assert counts[39] <= 13
 
 
 def test_backdated_game_replays_from_its_place_and_leaves_other_leagues_alone():
@@ -587,3 +598,66 @@ def test_a_bulk_write_refuses_a_missing_player_and_writes_nothing():
 
     assert not Game.objects.exists()
     assert not Result.objects.exists()
+
+
+# Corrections: how an edit, deletion, restore or merge moved each player's rating ----------------
+
+
+def current_ratings(league) -> dict[int, float]:
+    return dict(Standing.objects.filter(league=league).values_list("player_id", "rating"))
+
+
+def test_an_edit_records_each_moved_rating_with_its_audit_entry():
+    league, (ann, bob, cid), first = elo_chain()
+    before = current_ratings(league)
+
+    engine.game_update(game=first, played_at=T0, entries=score_entries([ann, bob], [0, 1]))
+
+    after = current_ratings(league)
+    entry = AuditEntry.objects.get(action="update")
+    corrections = {
+        c.player_id: (c.change, c.rating, c.game_played_at, c.action, c.at)
+        for c in RatingCorrection.objects.filter(entry=entry, league=league)
+    }
+    assert entry.rerated_games == 2
+    assert corrections == {
+        player.pk: (after[player.pk] - before[player.pk], after[player.pk], T0, "update", entry.at)
+        for player in (ann, bob, cid)
+    }
+    assert corrections[cid.pk][0] > 0  # he lost to a Bob who is now stronger: it costs less
+
+
+def test_a_deletion_and_a_restore_record_the_moves_a_merge_too():
+    league, (ann, bob, cid), first = elo_chain()
+    start = current_ratings(league)
+
+    engine.game_delete(game=first)
+    deleted = AuditEntry.objects.get(action="delete")
+    engine.game_restore(entry=deleted)
+    restored = AuditEntry.objects.get(action="restore")
+
+    moves = {
+        entry.action: {c.player_id: c.change for c in entry.corrections.all()}
+        for entry in (deleted, restored)
+    }
+    assert (deleted.rerated_games, restored.rerated_games) == (1, 2)
+    assert set(moves["delete"]) == {ann.pk, bob.pk, cid.pk}
+    assert moves["restore"] == pytest.approx({pid: -move for pid, move in moves["delete"].items()})
+    assert current_ratings(league) == pytest.approx(start)
+
+    dan = make_player("Dan")
+    engine.game_record(
+        league=league, played_at=T0 + timedelta(days=2), entries=score_entries([dan, ann], [1, 0])
+    )
+    engine.player_merge(source=dan, target=cid)
+    merged = AuditEntry.objects.get(action="merge")
+    assert merged.rerated_games == 3
+    assert {c.player_id for c in merged.corrections.all()} == {ann.pk, cid.pk}
+    assert RatingCorrection.objects.filter(player=cid, action="delete").exists()
+
+
+def test_a_new_game_records_no_correction():
+    league, _players, _first = elo_chain()
+
+    assert not RatingCorrection.objects.exists()
+    assert set(AuditEntry.objects.values_list("rerated_games", flat=True)) == {None}

@@ -205,3 +205,15 @@ def test_the_leaderboard_shows_ordinals_to_one_decimal(client, hearts):
     html = client.get(reverse("ratings:leaderboard", args=[league.slug])).content.decode()
     assert formatting.rating_text(standing.rating, 1) in html
     assert f"{standing.rating:.1f}".replace("-", formatting.MINUS) in html
+
+
+def test_the_chart_tooltips_show_ordinals_to_one_decimal(client, hearts):
+    """A marker's tooltip reads as the tables do: one decimal and its change, not a whole number."""
+    league, players = hearts
+    result = Result.objects.filter(player=players[0]).order_by("-game__played_at").first()
+    html = client.get(reverse("ratings:player", args=[players[0].slug])).content.decode()
+    change = result.rating_after - result.rating_before
+    tooltip = (
+        f"{formatting.rating_text(result.rating_after, 1)} ({formatting.change_text(change, 1)})"
+    )
+    assert f"{tooltip}</title>" in html

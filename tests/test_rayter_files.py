@@ -645,12 +645,46 @@ def test_export_refuses_scores_that_are_not_whole(make_league, make_player, reco
         run("export_rayter", "s")
 
 
-def test_export_refuses_names_written_the_same_way(make_league, make_player, record_game):
+def test_names_written_alike_get_a_suffix_and_come_back_to_their_players(
+    client, make_league, make_player, record_game
+):
     league = make_league(System.RAYTER_HIGHSCORE, slug="s")
-    record_game(league, [make_player("Anna Maria"), make_player("Anna_Maria")], scores=[1, 2])
+    spaced, underscored, dotted = (
+        make_player("Anna Maria"),
+        make_player("Anna_Maria"),
+        make_player("Anna.Maria"),
+    )
+    record_game(league, [spaced, underscored, dotted], scores=[1, 2, 3])
 
-    with pytest.raises(CommandError, match="would both be written as 'Anna_Maria'"):
-        run("export_rayter", "s")
+    text = run("export_rayter", "s")
+    download = client.get(reverse("ratings:rayter_export", args=["s"]))
+    done = rayter_files.import_rayter(data=text.encode(), league_slug="copy")
+
+    assert download.status_code == 200  # it used to refuse the whole league
+    assert download.content.decode() == text
+    # The name that is already the word keeps it; the others, oldest first, get +2, +3.
+    assert text.splitlines()[-3:] == ["Anna_Maria+2  1", "Anna_Maria    2", "Anna_Maria+3  3"]
+    assert done.summary.new_players == []
+    assert dict(
+        Standing.objects.filter(league=done.league).values_list("player_id", "rating")
+    ) == dict(Standing.objects.filter(league=league).values_list("player_id", "rating"))
+    assert rayter_standings.export_rayter(done.league) == text
+
+
+def test_a_players_rayter_word_stays_when_others_join():
+    first = rayter_files.rayter_words([(1, "Anna Maria"), (2, "O'Brien"), (3, "Anna.Maria")])
+    later = rayter_files.rayter_words(
+        [(1, "Anna Maria"), (2, "O'Brien"), (3, "Anna.Maria"), (4, "Anna-Maria"), (5, "O Brien")]
+    )
+
+    assert first == {"Anna Maria": "Anna_Maria", "O'Brien": "O_Brien", "Anna.Maria": "Anna_Maria+2"}
+    assert later == first | {"O Brien": "O_Brien+2", "Anna-Maria": "Anna-Maria"}
+    # A suffix never takes a word another name has.
+    assert rayter_files.rayter_words([(1, "a b"), (2, "a.b"), (3, "a_b+2")]) == {
+        "a b": "a_b",
+        "a.b": "a_b+3",
+        "a_b+2": "a_b+2",
+    }
 
 
 def test_export_refuses_other_kinds_of_league(make_league):
@@ -670,7 +704,18 @@ def test_rayter_names():
 
 # Round trip: any league, exported and imported into a new league, has the same standings ---------
 
-NAMES = ["Ana", "bo", "Zoë", "Anna Maria", "O'Brien", "李雷", "x+y", "Cy-2"]
+NAMES = [
+    "Ana",
+    "bo",
+    "Zoë",
+    "Anna Maria",
+    "O'Brien",
+    "李雷",
+    "x+y",
+    "Cy-2",
+    "Anna_Maria",
+    "O.Brien",
+]
 SCORED = [System.RAYTER_HIGHSCORE, System.RAYTER_LOWSCORE, System.RAYTER_WINNER_TAKES_ALL]
 
 

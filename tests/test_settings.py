@@ -25,6 +25,7 @@ SETTINGS_VARIABLES = (
     "BEHIND_HTTPS_PROXY",
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_PRELOAD",
+    "PLAIN_HTTP",
     "TRUSTED_PROXY_COUNT",
     "RAYTER_UPLOAD_MAX_BYTES",
     "MAX_REQUEST_BYTES",
@@ -111,6 +112,8 @@ def test_settings_refuse_a_weak_secret_key_when_debug_is_off():
         "short": secrets.token_urlsafe(30)[:49],
         "few characters": "abcd" * 20,
         "django's placeholder": "django-insecure-" + secrets.token_urlsafe(50),
+        # Past Django's rule: seven different characters, but a word seven times.
+        "a repeated word": "password" * 7,
     }
     for why, key in weak.items():
         done = manage("check", **production(SECRET_KEY=key))
@@ -119,6 +122,29 @@ def test_settings_refuse_a_weak_secret_key_when_debug_is_off():
         assert "ImproperlyConfigured" in done.stderr, why
         assert "SECRET_KEY is too weak" in done.stderr, why
         assert key not in done.stderr, why  # even a weak key is not printed
+
+
+def test_a_weak_key_is_named_with_its_weakness_and_how_to_make_one():
+    done = manage("check", **production(SECRET_KEY="password" * 7))
+
+    assert "SECRET_KEY is too weak (the same 8 characters repeated)" in done.stderr
+    assert "python -c 'import secrets; print(secrets.token_urlsafe(50))'" in done.stderr
+
+
+def test_random_keys_pass_and_patterned_ones_do_not():
+    from django.core.management.utils import get_random_secret_key
+
+    from club.settings import secret_key_weakness
+
+    for _ in range(200):
+        assert secret_key_weakness(secrets.token_urlsafe(50)) is None
+        assert secret_key_weakness(get_random_secret_key()) is None
+        assert secret_key_weakness(secrets.token_hex(25)) is None
+    piece = secrets.token_urlsafe(20)
+    assert secret_key_weakness((piece * 3)[:55]) == "the same 27 characters repeated"
+    assert secret_key_weakness("aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeeeff") == (
+        "too little randomness (2.5 bits per character)"
+    )
 
 
 def test_development_accepts_a_weak_secret_key():
@@ -144,6 +170,32 @@ def test_production_cookies_are_secure_and_samesite_lax_the_language_one_too():
 
 def test_development_cookies_work_over_plain_http():
     assert cookie_flags(DEBUG="true") == ["False", "Lax"] * 3 + ["True"]
+
+
+def test_plain_http_on_a_club_lan_turns_off_secure_cookies_the_redirect_and_hsts():
+    script = (
+        "from django.conf import settings as s;"
+        "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_PRELOAD)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **production(PLAIN_HTTP="true"))
+
+    assert cookie_flags(**production(PLAIN_HTTP="true")) == ["False", "Lax"] * 3 + ["True"]
+    assert done.stdout.split() == ["False", "0", "False"], done.stderr
+
+
+def test_check_deploy_warns_of_plain_http_by_name():
+    done = manage("check", "--deploy", **production(PLAIN_HTTP="true"))
+
+    assert done.returncode == 0, done.stderr
+    assert "(club.W001) PLAIN_HTTP is on" in done.stderr
+    assert "the club's own LAN" in done.stderr
+
+
+def test_plain_http_with_the_https_redirect_refuses_to_start():
+    done = manage("check", **production(PLAIN_HTTP="true", SECURE_SSL_REDIRECT="true"))
+
+    assert done.returncode != 0
+    assert "PLAIN_HTTP=true serves the club over plain HTTP" in done.stderr
 
 
 def test_the_trusted_proxy_count_comes_from_the_environment():

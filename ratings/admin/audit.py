@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings import engine
-from ratings.admin.common import ReadOnlyAdmin, request_may
+from ratings.admin.common import ReadOnlyAdmin, latest_entry, request_may, rerated_message
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -148,10 +148,16 @@ class AuditEntryAdmin(ReadOnlyAdmin, admin.ModelAdmin):
                 messages.ERROR,
             )
         else:
+            rerated = rerated_message([latest_entry(game_id=game.pk, action=AuditAction.RESTORE)])
             self.message_user(
                 request,
-                _("Game %(game)d is back in %(league)s; the league is re-rated.")
-                % {"game": game.pk, "league": game.league.name},
+                " ".join(
+                    [
+                        _("Game %(game)d is back in %(league)s; the league is re-rated.")
+                        % {"game": game.pk, "league": game.league.name},
+                        rerated,
+                    ]
+                ).strip(),
                 messages.SUCCESS,
             )
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from ratings.access import may
+from ratings.models import AuditEntry, RatingCorrection
 
 
 def report_formset(formset, new=(), changed=()) -> None:
@@ -12,6 +18,32 @@ def report_formset(formset, new=(), changed=()) -> None:
     formset.deleted_objects = [
         form.instance for form in formset.deleted_forms if form.instance.pk is not None
     ]
+
+
+def latest_entry(**lookup) -> AuditEntry | None:
+    """The newest audit entry matching ``lookup``: right after an engine call, in the admin's
+    transaction, the call's own (the league stays locked until the transaction ends)."""
+    return AuditEntry.objects.filter(**lookup).order_by("-id").first()
+
+
+def rerated_message(entries: Iterable[AuditEntry | None]) -> str:
+    """What corrections' replays changed, for the admin to say: "Re-rated 120 games; 14
+    players' ratings changed." (empty when nothing was re-rated)."""
+    entries = [entry for entry in entries if entry is not None and entry.rerated_games]
+    if not entries:
+        return ""
+    games = sum(entry.rerated_games for entry in entries)
+    players = (
+        RatingCorrection.objects.filter(entry__in=entries).values("player_id").distinct().count()
+    )
+    return _("%(games)s; %(players)s") % {
+        "games": ngettext("Re-rated %(count)d game", "Re-rated %(count)d games", games)
+        % {"count": games},
+        "players": ngettext(
+            "%(count)d player's rating changed.", "%(count)d players' ratings changed.", players
+        )
+        % {"count": players},
+    }
 
 
 # Permissions: Django's per-model permissions, asked in one place -----------------------------

@@ -12,10 +12,16 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ratings import engine
-from ratings.admin.common import PartOfParentInline, report_formset
+from ratings.admin.common import (
+    PartOfParentInline,
+    latest_entry,
+    report_formset,
+    rerated_message,
+)
 from ratings.admin.reports import reports_html
 from ratings.formatting import number_text
 from ratings.models import (
+    AuditAction,
     DigitalPaper,
     Game,
     League,
@@ -283,6 +289,7 @@ class GameAdmin(admin.ModelAdmin):
                 note=game.note,
                 actor=request.user,
             )
+            self._say_rerated(request, [latest_entry(game_id=game.pk, action=AuditAction.UPDATE)])
         else:
             recorded = engine.game_record(
                 league=game.league,
@@ -309,16 +316,30 @@ class GameAdmin(admin.ModelAdmin):
         )
 
     def delete_model(self, request, obj):
+        game_id = obj.pk
         engine.game_delete(game=obj, actor=request.user)
+        self._say_rerated(request, [latest_entry(game_id=game_id, action=AuditAction.DELETE)])
 
     def delete_queryset(self, request, queryset):
         # Newest first: each deletion then replays only the games after it.
+        entries = []
         with transaction.atomic():
             for game in queryset.order_by("-played_at", "-id"):
+                game_id = game.pk
                 try:
                     engine.game_delete(game=game, actor=request.user)
                 except ValidationError as error:  # another staff member deleted it meanwhile
-                    self._refused(request, game.pk, error)
+                    self._refused(request, game_id, error)
+                else:
+                    entries.append(latest_entry(game_id=game_id, action=AuditAction.DELETE))
+        self._say_rerated(request, entries)
+
+    def _say_rerated(self, request, entries) -> None:
+        """Say how many games and players a correction re-rated: a member asks why their
+        rating moved, and staff should know before they are asked."""
+        message = rerated_message(entries)
+        if message:
+            self.message_user(request, message, messages.INFO)
 
     # Two staff acting on one game at once: the engine refuses the second (the game is gone)
     # with a ValidationError; the admin's transaction is rolled back and they are told why.

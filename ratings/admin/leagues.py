@@ -18,7 +18,9 @@ from ratings.models import (
 )
 from ratings.systems import rating_system
 
-# Changing any of these changes every rating of the league: the league is replayed.
+# Changing any of these changes every rating of the league: the league is replayed. The
+# provisional and inactive thresholds are not among them: they decide only how the ratings are
+# listed, when a page is drawn.
 RATING_SETTINGS = ("start_rating", "system", "elo_k", "speed")
 
 
@@ -97,6 +99,10 @@ class LeagueAdminForm(forms.ModelForm):
             "speed",
             "game_name",
             "description",
+            # Read when a page is drawn (who is ranked, who is hidden), never stored in a rating:
+            # changing them re-rates nothing (not in RATING_SETTINGS).
+            "provisional_games",
+            "inactive_days",
             "refas",
         )
 

@@ -12,8 +12,10 @@ from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.access import may
+from ratings.admin.common import latest_entry, rerated_message
 from ratings.forms import check_birth_date
 from ratings.models import (
+    AuditAction,
     Game,
     Player,
     Result,
@@ -105,15 +107,17 @@ class PlayerAdmin(admin.ModelAdmin):
             except ValidationError as error:
                 self.message_user(request, " ".join(error.messages), messages.ERROR)
                 return None
+            entries = [
+                latest_entry(action=AuditAction.MERGE, player=target, league=league)
+                for league in leagues
+            ]
+            merged = ngettext(
+                "%(source)s is merged into %(target)s; %(count)d league re-rated.",
+                "%(source)s is merged into %(target)s; %(count)d leagues re-rated.",
+                len(leagues),
+            ) % {"source": source.name, "target": target.name, "count": len(leagues)}
             self.message_user(
-                request,
-                ngettext(
-                    "%(source)s is merged into %(target)s; %(count)d league re-rated.",
-                    "%(source)s is merged into %(target)s; %(count)d leagues re-rated.",
-                    len(leagues),
-                )
-                % {"source": source.name, "target": target.name, "count": len(leagues)},
-                messages.SUCCESS,
+                request, f"{merged} {rerated_message(entries)}".strip(), messages.SUCCESS
             )
             return None
         games = dict(

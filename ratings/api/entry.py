@@ -6,8 +6,9 @@ name rules (a new name close to a player's is refused with the suggestions unles
 ``new_players``), the same ``save`` through the engine. Nothing here checks a game a second time;
 it only translates field names both ways (``middle_1`` is ``seats[1].middle``).
 
-The client's key is the form's ``submission_key``: the same key again answers with the game
-already recorded, never a second one.
+The client's key is the form's ``submission_key``: the same key again with the same game answers
+with the game already recorded, never a second one; the same key with another game is refused
+(:class:`KeyReused`), never taken for the first.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ratings import engine
 from ratings.api import deals
 from ratings.api.schemas import GameIn
 from ratings.forms import (
@@ -38,6 +40,20 @@ class Refused(Exception):
     def __init__(self, errors: list[dict]):
         super().__init__(errors)
         self.errors = errors
+
+
+class KeyReused(Refused):
+    """The key of a game already recorded, sent with another game (other players, scores or
+    time): a client that reused a key by mistake learns it, and the new game is not lost in
+    silence."""
+
+    def __init__(self, game: Game):
+        message = _(
+            "This key was used for game #%(game)d, which has other players, scores or time. "
+            "Make a new key for a new game."
+        ) % {"game": game.pk}
+        super().__init__([{"field": "key", "message": message}])
+        self.game = game
 
 
 @dataclass(frozen=True)
@@ -135,16 +151,21 @@ def _errors(form: GameForm, fields: SeatFields) -> list[dict]:
     return errors
 
 
-def recorded(key) -> Game | None:
-    return Game.objects.filter(submission_key=key).first()
+def recorded(key, prepared: engine.GameInput) -> Game | None:
+    """The game this key recorded, when ``prepared`` is that game again; raises
+    :class:`KeyReused` when it is another."""
+    game = Game.objects.filter(submission_key=key).first()
+    if game is None:
+        return None
+    try:
+        return engine.resubmitted(game, prepared)
+    except engine.SubmissionReused:
+        raise KeyReused(game) from None
 
 
 def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
     """The game for this post and whether this call recorded it (False: the key's game was
     already there). Raises :class:`Refused`."""
-    existing = recorded(game.key)
-    if existing is not None:
-        return existing, False
     form_class = game_form_class(league)
     fields = SEAT_FIELDS[form_class]
     log = _deal_log(league, game)
@@ -170,17 +191,22 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
     if not form.is_valid():
         raise Refused(_errors(form, fields))
     try:
-        form.prepared()
+        prepared = form.prepared()
+        existing = recorded(game.key, prepared)
+        if existing is not None:
+            return existing, False
         with transaction.atomic():
             # The league's lock (the engine takes it again), so of two posts of one key the
             # second waits for the first and finds its game: it answers 200, not 201.
             lock_rows(League.objects.all()).get(pk=league.pk)
-            existing = recorded(game.key)
+            existing = recorded(game.key, prepared)
             if existing is not None:
                 return existing, False
             recorded_game = form.save(entered_by=user)
             if log is not None:
                 deals.keep_deals(game=recorded_game, posted=game, log=log, actor=user)
             return recorded_game, True
+    except engine.SubmissionReused as reused:  # the form's save met the key under the lock
+        raise KeyReused(reused.game) from None
     except ValidationError as error:
         raise Refused([{"field": None, "message": message} for message in error.messages]) from None

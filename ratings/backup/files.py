@@ -30,8 +30,14 @@ FORMAT = "club-json"
 BACKED_UP = ("auth.group", "auth.user", "ratings")
 # Uploads waiting a day at most for their confirmation are no part of the club's record; the data
 # version belongs to the database (a restored club gets the new database's, never an old number);
-# a stored backtest is derived from the games (the backtest command makes it again).
-NOT_BACKED_UP = ("ratings.pendingupload", "ratings.dataversion", "ratings.storedbacktest")
+# a stored backtest is derived from the games (the backtest command makes it again), and so are
+# the season standings (restore_club's replay of every league rebuilds them).
+NOT_BACKED_UP = (
+    "ratings.pendingupload",
+    "ratings.dataversion",
+    "ratings.storedbacktest",
+    "ratings.seasonstanding",
+)
 
 MiB = 2**20
 # The largest object restore_club takes. The largest a club makes is an audit entry holding a

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from django.db import connection, transaction
 from django.db.models import Max
 
-from ratings.engine import writes
+from ratings.engine import seasons, writes
 from ratings.engine.games import audit, audit_league_deletion, lock
 from ratings.engine.replay import replay
 from ratings.engine.state import (
@@ -78,6 +78,7 @@ def games_import(
             Result.objects.filter(game__league=league).delete()
             _delete_games(league)
             writes.save_states(league, states_before(league, None, league_player_ids(league)))
+            seasons.rebuild(league)
 
         names = {name for game in games for name, _score in game.scores}
         keys = {name: name_key(name) for name in names}
@@ -158,6 +159,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
             writes.save_states(league, states, create=False)
+            seasons.rebuild(league, games[0].played_at)
     return len(games)
 
 

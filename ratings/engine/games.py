@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.engine import writes
-from ratings.engine.replay import rate_newest, replay
+from ratings.engine.replay import Rerated, rate_newest, replay, replay_correction
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
 from ratings.engine.validation import birth_dates, birth_refusal, check_births, prepare_game
 from ratings.models import (
@@ -29,6 +29,7 @@ from ratings.models import (
     League,
     Player,
     PlayerAlias,
+    RatingCorrection,
     Result,
     Standing,
 )
@@ -218,9 +219,16 @@ def game_update(
         game.save()
         game.results.all().delete()
         writes.insert_results(writes.result_rows(game.pk, prepared))
-        replay(league, since=min(old_key, game.order_key), touched=old_players)
+        rerated = replay_correction(league, since=min(old_key, game.order_key), touched=old_players)
         audit(
-            AuditAction.UPDATE, league, actor, game=game, before=before, after=game_snapshot(game)
+            AuditAction.UPDATE,
+            league,
+            actor,
+            game=game,
+            before=before,
+            after=game_snapshot(game),
+            rerated=rerated,
+            corrected=game.played_at,
         )
     return game
 
@@ -236,8 +244,17 @@ def game_delete(*, game: Game, actor=None) -> None:
         key = game.order_key
         players = set(game.results.values_list("player_id", flat=True))
         game.delete()
-        replay(league, since=key, touched=players)
-        audit(AuditAction.DELETE, league, actor, game=game, game_id=before["id"], before=before)
+        rerated = replay_correction(league, since=key, touched=players)
+        audit(
+            AuditAction.DELETE,
+            league,
+            actor,
+            game=game,
+            game_id=before["id"],
+            before=before,
+            rerated=rerated,
+            corrected=key[0],
+        )
 
 
 def game_restore(*, entry: AuditEntry, actor=None) -> Game:
@@ -284,8 +301,16 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
             Game.objects.filter(pk=game.pk).update(created_at=entered)
             game.created_at = entered
         writes.insert_results(writes.result_rows(game.pk, prepared))
-        replay(league, since=game.order_key)
-        audit(AuditAction.RESTORE, league, actor, game=game, after=game_snapshot(game))
+        rerated = replay_correction(league, since=game.order_key)
+        audit(
+            AuditAction.RESTORE,
+            league,
+            actor,
+            game=game,
+            after=game_snapshot(game),
+            rerated=rerated,
+            corrected=played_at,
+        )
     return game
 
 
@@ -531,8 +556,23 @@ def _audit_user(actor):
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
-def audit(action, league, actor, *, game=None, game_id=None, player=None, before=None, after=None):
-    AuditEntry.objects.create(
+def audit(
+    action,
+    league,
+    actor,
+    *,
+    game=None,
+    game_id=None,
+    player=None,
+    before=None,
+    after=None,
+    rerated: Rerated | None = None,
+    corrected: datetime | None = None,
+) -> AuditEntry:
+    """Write the audit entry of a change; for a correction that re-rated the league
+    (``rerated``), with the number of games and, per player whose rating it moved, a
+    :class:`RatingCorrection` (``corrected``: the corrected game's time, None for a merge)."""
+    entry = AuditEntry.objects.create(
         action=action,
         league=league,
         user=_audit_user(actor),
@@ -540,4 +580,20 @@ def audit(action, league, actor, *, game=None, game_id=None, player=None, before
         player=player,
         before=before,
         after=after,
+        rerated_games=None if rerated is None else rerated.games,
     )
+    if rerated is not None and rerated.moved:
+        RatingCorrection.objects.bulk_create(
+            RatingCorrection(
+                entry=entry,
+                league=league,
+                player_id=player_id,
+                at=entry.at,
+                action=action,
+                game_played_at=corrected,
+                change=change,
+                rating=rating,
+            )
+            for player_id, (rating, change) in sorted(rerated.moved.items())
+        )
+    return entry

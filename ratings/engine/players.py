@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings.engine import writes
 from ratings.engine.games import audit
-from ratings.engine.replay import replay
+from ratings.engine.replay import replay_correction
 from ratings.engine.state import states_before
 from ratings.models import (
     AuditAction,
@@ -26,6 +26,7 @@ from ratings.models import (
     League,
     Player,
     PlayerAlias,
+    RatingCorrection,
     Result,
     Standing,
     TableSeat,
@@ -135,6 +136,8 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         # Their events too: never both present at one (refused above), so nothing collides.
         EventPlayer.objects.filter(player=source).update(player=target)
         TableSeat.objects.filter(player=source).update(player=target)
+        # What corrections did to the source's rating is now the target's history.
+        RatingCorrection.objects.filter(player=source).update(player=target)
         EventRound.byes.through.objects.filter(player=source).update(player=target)
         for league_id, standing in theirs.items():
             mine = ours.get(league_id)
@@ -158,8 +161,9 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         if not leagues:
             audit(AuditAction.MERGE, None, actor, player=target, before=before, after=after)
         for league in leagues:
+            rerated = None
             if moved[league.pk]:
-                replay(league, since=None)
+                rerated = replay_correction(league, since=None)
             else:
                 writes.save_states(league, states_before(league, None, {target.pk}))
             audit(
@@ -169,6 +173,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 player=target,
                 before=before,
                 after={**after, "games": moved[league.pk]},
+                rerated=rerated,
             )
     return leagues
 

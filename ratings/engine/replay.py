@@ -6,10 +6,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from ratings.engine import writes
+from ratings.engine import seasons, writes
 from ratings.engine.state import (
     GameInput,
     OrderKey,
@@ -41,8 +42,8 @@ def collection_paused():
 
 
 def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
-    """Rate the league's newest game from its players' standings: no replay, whatever the
-    history's length."""
+    """Rate the league's newest game from its players' standings, and count it in their
+    seasons: no replay, whatever the history's length."""
     states = current_states(league, set(prepared.player_ids))
     game_states = [states[pid] for pid in prepared.player_ids]
     before = [state.rating for state in game_states]
@@ -51,6 +52,7 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
     for state, new in zip(game_states, after, strict=True):
         state.advance(new, prepared.played_at)
     writes.save_states(league, states, create=False)
+    seasons.record(league, prepared, before, after, game_states)
 
 
 def _after(since: OrderKey) -> Q:
@@ -60,7 +62,8 @@ def _after(since: OrderKey) -> Q:
 
 @bulk_write()
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
-    """Re-rate the league's games from ``since`` on (all of them when None).
+    """Re-rate the league's games from ``since`` on (all of them when None), and rebuild its
+    seasons from the one ``since`` falls in.
 
     ``touched`` names players whose standing must be refreshed even if they play no game from
     ``since`` on (e.g. the players of a deleted game). Returns the number of games rated.
@@ -112,4 +115,37 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
 
     writes.update_ratings(updates)
     writes.save_states(league, states)
+    seasons.rebuild(league, since[0] if since is not None else None)
     return game_count
+
+
+# A replay gives the same floats from the same games; a difference below this is no move.
+MOVED = 1e-9
+
+
+@dataclass(frozen=True)
+class Rerated:
+    """What a correction's replay changed: the games it rated, and each player whose current
+    rating it moved, with the new rating and the change."""
+
+    games: int
+    moved: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+def replay_correction(
+    league: League, since: OrderKey | None, touched: Iterable[int] = ()
+) -> Rerated:
+    """:func:`replay` for a correction (an edit, deletion, restore or merge): also which
+    players' current ratings it moved, and by how much, read from the standings before and
+    after (two queries), for the audit entry to keep."""
+    before = dict(Standing.objects.filter(league=league).values_list("player_id", "rating"))
+    games = replay(league, since, touched)
+    after = Standing.objects.filter(league=league, player_id__in=list(before)).values_list(
+        "player_id", "rating"
+    )
+    moved = {
+        player_id: (rating, rating - before[player_id])
+        for player_id, rating in after
+        if abs(rating - before[player_id]) > MOVED
+    }
+    return Rerated(games, moved)

@@ -1,6 +1,7 @@
 """The club's data, a module per thing: the players (:mod:`~ratings.models.players`), leagues
 (:mod:`~ratings.models.leagues`), games and each player's result in a game
-(:mod:`~ratings.models.games`), standings (:mod:`~ratings.models.standings`), the audit trail
+(:mod:`~ratings.models.games`), standings and season standings
+(:mod:`~ratings.models.standings`), the audit trail
 (:mod:`~ratings.models.audit`), rayter files waiting for confirmation
 (:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`), a
 league's stored backtest (:mod:`~ratings.models.backtests`) and the API's tokens
@@ -25,13 +26,13 @@ from ratings.events.models import (
     TableSeat,
 )
 from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
-from ratings.models.audit import AuditAction, AuditEntry
+from ratings.models.audit import AuditAction, AuditEntry, RatingCorrection
 from ratings.models.backtests import StoredBacktest
 from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
 from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.reports import GameReport
-from ratings.models.standings import Standing, StandingQuerySet
+from ratings.models.standings import SeasonStanding, Standing, StandingQuerySet
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion
 from ratings.papers.models import Deal, DigitalPaper
@@ -42,6 +43,7 @@ __all__ = [
     "ApiTokenQuerySet",
     "AuditAction",
     "AuditEntry",
+    "RatingCorrection",
     "DataVersion",
     "Deal",
     "DigitalPaper",
@@ -62,6 +64,7 @@ __all__ = [
     "PlayerQuerySet",
     "Result",
     "Scoring",
+    "SeasonStanding",
     "Speed",
     "Standing",
     "StandingQuerySet",

@@ -64,6 +64,9 @@ class AuditEntry(models.Model):
     )
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
+    # A correction (an edit, deletion, restore or merge) re-rates its league: how many games the
+    # replay rated; each player whose rating it moved has a RatingCorrection.
+    rerated_games = models.PositiveIntegerField(_("games re-rated"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("audit entry")
@@ -72,3 +75,46 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"
+
+
+class RatingCorrection(models.Model):
+    """How a correction moved one player's current rating in a league, so that their page can
+    say why their rating moved although they did not play.
+
+    Written by the engine with the correction's audit entry: the replay knows each standing
+    before and after. ``game_played_at`` is the corrected game's time (None for a merge).
+    """
+
+    entry = models.ForeignKey(
+        AuditEntry,
+        verbose_name=_("audit entry"),
+        on_delete=models.CASCADE,
+        related_name="corrections",
+    )
+    # Indexed by correction_player_at, which starts with it.
+    league = models.ForeignKey(
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+    )
+    at = models.DateTimeField(_("when"))
+    action = models.CharField(_("action"), max_length=16, choices=AuditAction.choices)
+    game_played_at = models.DateTimeField(_("game played at"), null=True, blank=True)
+    change = models.FloatField(_("change"))
+    rating = models.FloatField(_("rating"))
+
+    class Meta:
+        verbose_name = _("rating correction")
+        verbose_name_plural = _("rating corrections")
+        ordering = ["at", "id"]
+        indexes = [
+            models.Index(fields=["league", "player", "at"], name="correction_player_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.change:+g} {self.at:%Y-%m-%d %H:%M}"

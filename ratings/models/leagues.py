@@ -14,6 +14,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.systems import Kind, RatingSystem, Speed, System, rating_system
 
+# Bounds a club will not need to pass: a threshold past them is a typing mistake.
+MAX_PROVISIONAL_GAMES = 1000
+MAX_INACTIVE_DAYS = 3650
+
 
 class League(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
@@ -81,6 +85,17 @@ class League(models.Model):
         return reverse("ratings:leaderboard", args=[self.slug])
 
     def clean(self) -> None:
+        errors = {}
+        if self.provisional_games is not None and self.provisional_games > MAX_PROVISIONAL_GAMES:
+            errors["provisional_games"] = _(
+                "At most %(most)d games: empty uses the system's default."
+            ) % {"most": MAX_PROVISIONAL_GAMES}
+        if self.inactive_days is not None and not 1 <= self.inactive_days <= MAX_INACTIVE_DAYS:
+            errors["inactive_days"] = _("From 1 to %(most)d days: empty hides nobody.") % {
+                "most": MAX_INACTIVE_DAYS
+            }
+        if errors:
+            raise ValidationError(errors)
         if self.start_rating is None or not math.isfinite(self.start_rating):
             raise ValidationError({"start_rating": _("The start rating must be a finite number.")})
         if self.integer_ratings and self.start_rating != int(self.start_rating):

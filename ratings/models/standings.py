@@ -62,3 +62,46 @@ class Standing(models.Model):
     def initial_rating(self, league: League | None = None) -> float:
         league = league or self.league
         return league.start_rating if self.start_rating is None else self.start_rating
+
+
+class SeasonStanding(models.Model):
+    """A player's season in a league (a calendar year in the club's time zone), kept by the
+    engine (:mod:`ratings.engine.seasons`) so a season's table reads one row per player instead
+    of every result of the year. Derived from the games: never backed up, rebuilt by a replay.
+    """
+
+    league = models.ForeignKey(
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="season_standings",
+        db_index=False,
+    )
+    year = models.PositiveSmallIntegerField(_("year"))
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="season_standings",
+    )
+    games = models.PositiveIntegerField(_("games"))
+    # The player's games in the league up to the season's end, earlier seasons' included: the
+    # league's provisional rule applies to these.
+    career_games = models.PositiveIntegerField(_("games up to the season's end"))
+    rating_before = models.FloatField(_("rating before the season"))
+    rating = models.FloatField(_("rating at the season's end"))
+    score_sum = models.FloatField(_("sum of scores"))
+    first_places = models.PositiveIntegerField(_("first places"))
+    shared_first_places = models.PositiveIntegerField(_("shared first places"))
+
+    class Meta:
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "year", "player"], name="season_standing_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}, {self.year}: {self.rating:g}"

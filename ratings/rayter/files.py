@@ -15,8 +15,8 @@ What the club does differently from the ``rayter`` command, on purpose:
 - Player names are the club's: "john" in a file is the club's John. One file spelling a name two
   ways ("John" and "john") is refused, since rayter would rate them as two players.
 - rayter names cannot hold spaces or punctuation, so the export writes "Anna Maria" as
-  ``Anna_Maria`` (see :func:`rayter_name`), and the import reads a name it does not know back as
-  the one club player whose name is written that way.
+  ``Anna_Maria`` (see :func:`rayter_name`), and ``Anna_Maria+2`` when the club also has an
+  "Anna_Maria" (:func:`rayter_words`); the import reads each such word back as its player.
 """
 
 from __future__ import annotations
@@ -194,6 +194,38 @@ def rayter_name(name: str) -> str:
     return written + "_" if written in rayter_format.KEYWORDS else written
 
 
+def rayter_words(players: Iterable[tuple[int, str]]) -> dict[str, str]:
+    """Each of the club's players (id, name) as one word of a rayter file, no two words the same
+    name to the club (:func:`ratings.player_names.name_key`), so the export never refuses a
+    league and its import reads each word back as its own player (:func:`_club_spellings`).
+
+    A name's word is :func:`rayter_name`'s. Where names share a word ("Anna Maria" and
+    "Anna_Maria"), the player whose name is already that word keeps it, else the oldest (lowest
+    id); the others get ``+2``, ``+3``... in the order they joined, skipping any word another
+    name has. Depending only on the club's names and their order, a player's word stays the same
+    from one export to the next, whatever players join later.
+    """
+    groups: dict[str, list[tuple[bool, int, str, str]]] = defaultdict(list)
+    taken: set[str] = set()
+    for pk, name in players:
+        word = rayter_name(name)
+        groups[name_key(word)].append((word != name, pk, name, word))
+        taken.add(name_key(name))
+    taken.update(groups)
+    words = {}
+    for members in groups.values():
+        (_renamed, _pk, name, word), *others = sorted(members)
+        words[name] = word
+        number = 2
+        for _renamed, _pk, name, word in others:
+            while name_key(f"{word}+{number}") in taken:
+                number += 1
+            words[name] = f"{word}+{number}"
+            taken.add(name_key(words[name]))
+            number += 1
+    return words
+
+
 def _line_of(lines: list[str], game_line: int, name: str) -> int:
     """The line of ``name`` in the game starting on ``game_line`` (the game's line if not found)."""
     for index in range(game_line, len(lines)):
@@ -255,20 +287,16 @@ def _name_problems(
 def _club_spellings(names: Iterable[str]) -> dict[str, str]:
     """For each name of the file the club knows, the club's spelling of it.
 
-    The same name in any case is the same player (as in the engine); a name the club does not
-    have is matched to the one player whose name :func:`rayter_name` writes that way, so a file
-    exported from the club comes back to the same players.
+    A word :func:`rayter_words` gives a club player is that player (so a file exported from the
+    club comes back to the same players, two names written alike included); any other name is
+    the player of the same name in any case (as in the engine).
     """
-    club = list(Player.objects.values_list("name", flat=True))
-    exact = {name_key(name): name for name in club}
-    written: dict[str, list[str]] = defaultdict(list)
-    for name in club:
-        written[rayter_name(name).lower()].append(name)
+    club = list(Player.objects.values_list("pk", "name"))
+    exact = {name_key(name): name for _pk, name in club}
+    by_word = {name_key(word): name for name, word in rayter_words(club).items()}
     spellings = {}
     for name in names:
-        known = exact.get(name_key(name))
-        if known is None and len(written.get(name.lower(), ())) == 1:
-            known = written[name.lower()][0]
+        known = by_word.get(name_key(name)) or exact.get(name_key(name))
         if known is not None:
             spellings[name] = known
     return spellings

@@ -4,7 +4,7 @@ and its games as a rayter file. (The standings as CSV or JSON are the leaderboar
 
 The ``standings`` and ``export_rayter`` commands and the download page come through here. The rows
 are :func:`ratings.selectors.league_standings_rows`; names are written the way
-:func:`ratings.rayter.files.rayter_name` says, the rule the import reads them back by; the file
+:func:`ratings.rayter.files.rayter_words` says, the rule the import reads them back by; the file
 format is :mod:`ratings.algorithms.rayter_format`'s.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from django.utils import timezone
 
 from ratings.algorithms import rayter, rayter_format
-from ratings.models import League, Result
-from ratings.rayter.files import rayter_name
+from ratings.models import League, Player, Result
+from ratings.rayter.files import rayter_words
 from ratings.selectors import Status
 
 
@@ -64,9 +64,10 @@ def export_rayter(league: League) -> str:
 
     Games in rating order ((played_at, id)), times in the club's time zone to the minute (games
     in the same minute keep their order, since an import keeps file order), seats in order,
-    whole-number scores without ".0". One query. Raises :class:`RayterExportError` for a league
-    that is not a scored one, a score that is not a whole number, or two players whose names
-    would be written the same way.
+    whole-number scores without ".0", names as :func:`ratings.rayter.files.rayter_words` writes
+    them (one word each, two names written alike told apart by a suffix). Two queries. Raises
+    :class:`RayterExportError` for a league that is not a scored one or a score that is not a
+    whole number.
     """
     score_type = league.rating_system.rayter_score_type
     if score_type is None:
@@ -80,8 +81,7 @@ def export_rayter(league: League) -> str:
         .values_list("game_id", "game__played_at", "player__name", "score")
     )
     problems: list[str] = []
-    written: dict[str, str] = {}
-    writers: dict[str, str] = {}
+    written = rayter_words(Player.objects.values_list("pk", "name"))
     games: list[rayter_format.RayterGame] = []
     for game_id, seats in itertools.groupby(rows.iterator(chunk_size=10_000), lambda r: r[0]):
         seats = list(seats)
@@ -92,22 +92,13 @@ def export_rayter(league: League) -> str:
         )
         results = []
         for _id, _at, name, score in seats:
-            as_written = written.get(name)
-            if as_written is None:
-                as_written = written[name] = rayter_name(name)
-                other = writers.setdefault(as_written.lower(), name)
-                if other != name:
-                    problems.append(
-                        f"{other!r} and {name!r} would both be written as {as_written!r}:"
-                        " rename one of them"
-                    )
             if not score.is_integer() or abs(score) > rayter_format.MAX_SCORE:
                 problems.append(
                     f"game {game_id} ({time}): {name}'s score {score:g} is not a whole number of"
                     " at most 15 digits, which is all a rayter file can hold"
                 )
                 continue
-            results.append((as_written, int(score)))
+            results.append((written[name], int(score)))
         games.append(rayter_format.RayterGame(time, tuple(results)))
     if problems:
         raise RayterExportError(problems)

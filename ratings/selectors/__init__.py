@@ -24,10 +24,12 @@ from ratings.selectors.leagues import (
 )
 from ratings.selectors.players import (
     TYPO_SEARCH_MIN_LETTERS,
+    CorrectionRow,
     HistoryRow,
     holding_a_key,
     opponents_by_game,
     player_history,
+    player_history_and_corrections,
     player_standings,
     players_directory,
     rating_histories,
@@ -42,6 +44,7 @@ from ratings.selectors.seasons import (
 
 __all__ = [
     "TYPO_SEARCH_MIN_LETTERS",
+    "CorrectionRow",
     "HistoryRow",
     "LeagueStanding",
     "SeasonOrder",
@@ -58,6 +61,7 @@ __all__ = [
     "leagues_with_span",
     "opponents_by_game",
     "player_history",
+    "player_history_and_corrections",
     "player_standings",
     "players_directory",
     "rating_histories",

@@ -19,11 +19,11 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.functions import Rank
+from django.db.models.functions import Coalesce, Rank
 from django.utils.translation import gettext_lazy as _
 
 from ratings.algorithms import rayter
-from ratings.models import Game, League, Result, Standing
+from ratings.models import Game, League, RatingCorrection, Result, Standing
 from ratings.selectors.sql import count_subquery
 
 # Leagues ----------------------------------------------------------------------------------------
@@ -120,10 +120,22 @@ def league_standings(
             "player__name",
             "player__slug",
         )
-        .annotate(status=status)
+        .annotate(status=status, last_move=last_move())
         .annotate(rank=Window(Rank(), partition_by=[F("status")], order_by=best_first))
         .order_by("status", best_first, "player__name")
     )
+
+
+def last_move():
+    """A standing's last change as the leaderboard shows it: what the latest correction did to
+    the player's rating while the rating is still the one it left (nothing has moved it since),
+    else their last game's change. So the change shown is what moved the rating shown, also when
+    a correction to an earlier game moved it without a game (issue 29.17). A subquery on
+    ``correction_player_at``."""
+    correction = RatingCorrection.objects.filter(
+        league_id=OuterRef("league_id"), player_id=OuterRef("player_id"), rating=OuterRef("rating")
+    ).order_by("-at", "-id")
+    return Coalesce(Subquery(correction.values("change")[:1]), F("last_change"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """Reads of the players: the directory (a name typed, typos allowed), a player's standings and
-rating history, and the opponents of their games."""
+rating history (games and corrections), and the opponents of their games."""
 
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from ratings.models import Player, Result, Standing
+from ratings.models import Player, RatingCorrection, Result, Standing
 from ratings.names import close_matches, name_keys
 from ratings.selectors import sql
 from ratings.selectors.leagues import COMPARE_LOOKUP, OPPOSITE_LOOKUP, Status, status_rules
+
+CORRECTION = RatingCorrection._meta.db_table
 
 # A typed name this long or longer also finds names a typo away (ratings.names allows no edit
 # in a shorter one, so looking would cost a query for nothing).
@@ -179,6 +181,58 @@ def rating_histories(
 def player_history(player: Player) -> dict[int, list[HistoryRow]]:
     """Every game the player played, oldest first, by league id (:func:`rating_histories`)."""
     return {league_id: rows for (league_id, _), rows in rating_histories([player]).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRow:
+    """A correction that moved the player's rating without a game of theirs (or beside one):
+    when, what was done (an :class:`~ratings.models.AuditAction`), the corrected game's time
+    (None for a merge), and the rating it left with its change."""
+
+    league_id: int
+    at: datetime
+    action: str
+    game_played_at: datetime | None
+    rating: float
+    change: float
+
+
+def player_history_and_corrections(
+    player: Player,
+) -> tuple[dict[int, list[HistoryRow]], dict[int, list[CorrectionRow]]]:
+    """Every game the player played (:func:`player_history`) and every correction by staff that
+    moved their rating (an edit, deletion, restore or merge), each oldest first, by league id:
+    one query for both, the games and the corrections side by side (``UNION ALL``)."""
+    moment = sql.moment_reader()
+    query = f"""
+        SELECT 0, g.league_id, r.game_id, {sql.played_at_sql("g.played_at")}, r.score,
+               r.rating_before, r.rating_after, '', {sql.played_at_sql("g.played_at")}
+        FROM {sql.RESULT} r
+        JOIN {sql.GAME} g ON g.id = r.game_id
+        WHERE r.player_id = %s
+        UNION ALL
+        SELECT 1, c.league_id, c.id, {sql.played_at_sql("c.at")}, c.change,
+               c.rating - c.change, c.rating, c.action, {sql.played_at_sql("c.game_played_at")}
+        FROM {CORRECTION} c
+        WHERE c.player_id = %s
+        ORDER BY 4, 3
+    """
+    history: dict[int, list[HistoryRow]] = defaultdict(list)
+    corrections: dict[int, list[CorrectionRow]] = defaultdict(list)
+    for kind, league_id, row_id, at, score, before, after, action, game_at in sql.sql_rows(
+        query, [player.pk, player.pk]
+    ):
+        if kind == 0:
+            history[league_id].append(
+                HistoryRow(league_id, row_id, moment(at), score, before, after)
+            )
+        else:
+            corrections[league_id].append(
+                CorrectionRow(
+                    league_id, moment(at), action, game_at and moment(game_at), after, score
+                )
+            )
+    return history, corrections
 
 
 def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, list[Player]]:

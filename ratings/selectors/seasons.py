@@ -16,6 +16,7 @@ from django.db.models import (
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ratings.dates import season_of, season_start
 from ratings.models import Game, League
 from ratings.selectors import sql
 from ratings.selectors.leagues import Status
@@ -68,7 +69,7 @@ def league_years(league: League) -> list[int]:
 
 
 def _new_year(year: int) -> datetime:
-    return timezone.make_aware(datetime(year, 1, 1))
+    return season_start(year)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +108,29 @@ def season_standings(
     in the league up to the period's end (before it as well as in it): a player with fewer is
     provisional, listed after the ranked players with a rank among the provisional ones only.
 
-    Ratings are continuous: a season is a view of the league's one history, not a reset. One
-    query, in SQL for the window functions (each game's places, each player's first and last
-    game of the period) that the ORM cannot aggregate over (grouped, the ORM's correlated
-    subqueries per player would run once per result row).
+    Ratings are continuous: a season is a view of the league's one history, not a reset. A
+    whole season (a calendar year in the club's time zone) is read from the season standings
+    the engine keeps, one row per player; any other period from the results
+    (:func:`period_standings`). Both are one query and give the same rows.
     """
+    season = _whole_season(start, end)
+    if season is not None:
+        return _season_rows(league, season, by=by, min_games=min_games)
+    return period_standings(league, start, end, by=by, min_games=min_games)
+
+
+def period_standings(
+    league: League,
+    start: datetime | None,
+    end: datetime | None,
+    *,
+    by: str = SeasonOrder.RATING,
+    min_games: int | None = None,
+) -> list[SeasonRow]:
+    """:func:`season_standings` for any period, read from the league's results: one query, in
+    SQL for the window functions (each game's places, each player's first and last game of the
+    period) that the ORM cannot aggregate over (grouped, the ORM's correlated subqueries per
+    player would run once per result row)."""
     conditions, params = ["g.league_id = %s"], [league.pk]
     for bound, operator in ((start, ">="), (end, "<")):
         if bound is not None:
@@ -179,6 +198,44 @@ def season_standings(
         ORDER BY status, rank, p.name, p.id
     """
     rows = sql.sql_rows(query, [*params, min_games or 1, *career_params, league.provisional_until])
+    return _rows(rows)
+
+
+def _whole_season(start: datetime | None, end: datetime | None) -> int | None:
+    """The season (year) a period is, when it is a whole one; else None."""
+    if start is None or end is None:
+        return None
+    year = season_of(start)
+    if start == season_start(year) and end == season_start(year + 1):
+        return year
+    return None
+
+
+def _season_rows(league: League, year: int, *, by: str, min_games: int | None) -> list[SeasonRow]:
+    """A whole season's table from the league's season standings (kept by the engine,
+    :mod:`ratings.engine.seasons`): one row per player of the season, the same rows in the same
+    order as the period's query over every result of the year gives."""
+    direction = "ASC" if league.lower_is_better else "DESC"
+    ranked_by = "rating - rating_before" if by == SeasonOrder.CHANGE else "rating"
+    query = f"""
+        WITH statused AS (
+            SELECT s.*,
+                   CASE WHEN s.career_games < %s THEN {Status.PROVISIONAL}
+                        ELSE {Status.RANKED} END AS status
+            FROM {sql.SEASON_STANDING} s
+            WHERE s.league_id = %s AND s.year = %s AND s.games >= %s
+        )
+        SELECT RANK() OVER (PARTITION BY status ORDER BY {ranked_by} {direction}) AS rank,
+               statused.player_id, p.name, p.slug, games, rating, rating - rating_before,
+               score_sum / games, first_places, shared_first_places, status
+        FROM statused
+        JOIN {sql.PLAYER} p ON p.id = statused.player_id
+        ORDER BY status, rank, p.name, p.id
+    """
+    return _rows(sql.sql_rows(query, [league.provisional_until, league.pk, year, min_games or 1]))
+
+
+def _rows(rows: list[tuple]) -> list[SeasonRow]:
     return [
         SeasonRow(
             int(rank),

@@ -27,10 +27,12 @@ from django.db import connection
 from django.db.models import Count, IntegerField, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from ratings.models import Game, League, Player, Result
+from ratings.models import Game, League, Player, Result, SeasonStanding
 from ratings.systems import SYSTEMS
 
-RESULT, GAME, LEAGUE, PLAYER = (m._meta.db_table for m in (Result, Game, League, Player))
+RESULT, GAME, LEAGUE, PLAYER, SEASON_STANDING = (
+    m._meta.db_table for m in (Result, Game, League, Player, SeasonStanding)
+)
 
 _CODE = re.compile(r"[a-z_]+")
 

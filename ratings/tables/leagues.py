@@ -30,8 +30,12 @@ class LeaderboardTable(ClubTable):
     # The numbers a player looks for next to the name, so a phone shows them without
     # scrolling the table sideways; the games and the date may go behind the edge.
     rating = tables.Column(verbose_name=_("Rating"), attrs=NUMBER)
+    # A correction after the player's last game is their last change (selectors.last_move).
     last_change = tables.Column(
-        verbose_name=_("Last change"), order_by=("last_change", "player__name"), attrs=NUMBER
+        verbose_name=_("Last change"),
+        accessor="last_move",
+        order_by=("last_move", "player__name"),
+        attrs=NUMBER,
     )
     games = tables.Column(verbose_name=_("Games"), order_by=("games", "player__name"), attrs=NUMBER)
     last_played_at = tables.Column(

@@ -206,7 +206,7 @@ def _confirm(request: HttpRequest, league: League) -> HttpResponse:
 @cached_download
 @heavy_read
 def rayter_export(request: HttpRequest, slug: str) -> HttpResponse:
-    """A scored league's games as a rayter file download (two queries)."""
+    """A scored league's games as a rayter file download (three queries)."""
     league = get_object_or_404(League, slug=slug)
     if league.rating_system.rayter_score_type is None:
         raise Http404("Only scored leagues have rayter files")

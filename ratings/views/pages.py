@@ -6,7 +6,8 @@ however big the league or the player's history (pinned in ``tests/views/test_pag
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from django import forms
 from django.core.paginator import EmptyPage, PageNotAnInteger
@@ -20,7 +21,7 @@ from django_tables2 import RequestConfig
 
 from ratings import exports, selectors
 from ratings.access import can_enter_games, can_import_games, club_readable
-from ratings.charts import history_series, rating_history_chart
+from ratings.charts import correction_text, history_series, rating_history_chart
 from ratings.download_cache import cached_download
 from ratings.events import selectors as event_selectors
 from ratings.events import tonight
@@ -315,6 +316,14 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # Players ----------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CorrectionLine:
+    """A correction's line on the player's page: when it was made, and what it did."""
+
+    at: datetime
+    text: str
+
+
 @dataclass
 class LeagueSection:
     """A player's part of one league on their page."""
@@ -323,6 +332,8 @@ class LeagueSection:
     chart: SafeString
     table: PlayerGamesTable
     statistics: StatisticsPanel | None = None
+    # Why the rating moved without a game: each correction by staff, oldest first.
+    corrections: list[CorrectionLine] = field(default_factory=list)
 
     @property
     def league(self) -> League:
@@ -334,9 +345,14 @@ class LeagueSection:
         return self.standing.status == selectors.Status.PROVISIONAL
 
 
-def _chart(league: League, rows: list[selectors.HistoryRow]) -> SafeString:
+def _chart(
+    league: League,
+    rows: list[selectors.HistoryRow],
+    corrections: list[selectors.CorrectionRow],
+) -> SafeString:
     return rating_history_chart(
-        [history_series(league.name, rows)], lower_is_better=league.lower_is_better
+        [history_series(league.name, rows, league.rating_system.rating_places, corrections)],
+        lower_is_better=league.lower_is_better,
     )
 
 
@@ -355,21 +371,26 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # An address from before a rename or a merge: the player is still there, under another.
         alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
         return redirect(alias.player, permanent=True)
-    history = selectors.player_history(player)
+    history, corrections = selectors.player_history_and_corrections(player)
     panels = statistics_panels(player, [standing.league for standing in standings])
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []
     for standing in standings:
         league = standing.league
         rows = history.get(league.pk, [])
+        fixes = corrections.get(league.pk, [])
         table = PlayerGamesTable(rows[::-1], system=league.rating_system, prefix=f"{league.slug}-")
         config.configure(table)
         sections.append(
             LeagueSection(
                 standing=standing,
-                chart=_chart(league, rows),
+                chart=_chart(league, rows, fixes),
                 table=table,
                 statistics=panels.get(league.pk),
+                corrections=[
+                    CorrectionLine(fix.at, correction_text(fix, league.rating_system.rating_places))
+                    for fix in fixes
+                ],
             )
         )
     # Opponents only for the rows on the pages shown, all leagues at once.

@@ -96,7 +96,11 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
             config.configure(table)
             chart = rating_history_chart(
                 [
-                    history_series(player.name, histories[league.pk, player.pk])
+                    history_series(
+                        player.name,
+                        histories[league.pk, player.pk],
+                        league.rating_system.rating_places,
+                    )
                     for player in (player_a, player_b)
                 ],
                 lower_is_better=league.lower_is_better,

@@ -12,7 +12,7 @@
 //   When the library refuses a log with an entry of 0 in a side column, the answer also carries
 //   "zero_tricks_no_supa": the json and mini (or error) of the same log run through the library
 //   with its follower told to write no supa for no trick (PrefPaper.processAsFollower and
-//   ...Repealed, the fall still counted): the one known difference of ratings/algorithms/paper.py.
+//   ...Repealed, the fall still counted): the one known difference of ratings/algorithms/paper/.
 //
 // Each hand is added with addRefaHand / addPlayedHand, and a hand marked "repealed" is repealed
 // with repealHand(its index) straight after it is added, so the first error is the first bad hand

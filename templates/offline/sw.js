@@ -7,6 +7,8 @@
  * A game form's POST that cannot reach the server (the phone says it is online, the network
  * says otherwise) is kept on the phone as static/offline.js keeps one, and the member is sent
  * back to the form, whose page then says a paper is waiting.
+ * A login or a logout forgets the pages kept: they show who was logged in (the header, the
+ * member's own table), and a phone passed to the next player must not show the last one's.
  */
 "use strict";
 
@@ -16,6 +18,7 @@ var CACHE = "club-v1";
 var STATIC = "{% get_static_prefix %}";
 // Never kept for a visit without network: the admin, and the API's answers.
 var NOT_KEPT = ["/admin/", "/api/"];
+var SESSION_CHANGES = ["{% url 'login' %}", "{% url 'logout' %}"];
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
@@ -70,9 +73,23 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
+function forgetPages() {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (kept) {
+        return new URL(kept.url).pathname.indexOf(STATIC) !== 0;
+      }).map(function (kept) { return cache.delete(kept); }));
+    });
+  });
+}
+
 function sendOrKeep(request) {
   var copy = request.clone();
-  return fetch(request).catch(function (failure) {
+  var path = new URL(request.url).pathname;
+  return fetch(request).then(function (response) {
+    if (SESSION_CHANGES.indexOf(path) === -1) return response;
+    return forgetPages().then(function () { return response; });
+  }).catch(function (failure) {
     return copy.formData().then(function (data) {
       var key = data.get("submission_key");
       if (!key) throw failure;

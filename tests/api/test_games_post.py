@@ -61,6 +61,22 @@ def test_the_same_key_again_is_the_same_game_with_200(
     assert Standing.objects.get(player__name="Pedja").games == 1
 
 
+def test_the_same_key_with_another_game_is_refused_409_naming_the_game(
+    api, worked_example_league, worked_example_players
+):
+    body = paper()
+    first = post(api, worked_example_league, body)
+    game = Game.objects.get()
+    other = {**body, "played_at": "2026-03-12T23:10"}
+    again = post(api, worked_example_league, other)
+    assert (first.status_code, again.status_code) == (201, 409)
+    [error] = again.json()["errors"]
+    assert error["field"] == "key"
+    assert f"#{game.pk}" in error["message"]
+    assert Game.objects.count() == 1
+    assert Standing.objects.get(player__name="Pedja").games == 1
+
+
 def test_a_key_the_site_form_used_answers_with_that_game(
     api, member_client, worked_example_league, worked_example_players
 ):
@@ -221,9 +237,10 @@ def test_a_repeated_key_costs_a_fixed_number_of_queries(
 ):
     body = paper()
     post(api, worked_example_league, body)
-    # The token (used a moment ago: not marked again); the league; the key's game; its results
-    # with their players.
-    with django_assert_num_queries(4):
+    # The token (used a moment ago: not marked again); the league; the form's players and
+    # their birth dates; the key's game and its results, compared with the game sent; its
+    # results with their players for the answer.
+    with django_assert_num_queries(7):
         assert post(api, worked_example_league, body).status_code == 200
 
 

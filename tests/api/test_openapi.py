@@ -41,6 +41,8 @@ def test_the_docs_page_loads_only_the_apps_own_files_under_the_sites_csp(client)
         assert "src=" in attributes or 'type="application/json"' in attributes
     csp = response["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    # A phone shows it at its own width.
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
 
 
 def test_the_description_says_where_a_member_makes_a_token(client):

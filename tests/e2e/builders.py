@@ -58,9 +58,6 @@ class Policed:
         self.violations: list[str] = []
         self.page.expose_function("reportCspViolation", lambda text: self.violations.append(text))
         self.page.add_init_script(WATCH_VIOLATIONS)
-        # The admin's pages name no icon, so Chromium asks for /favicon.ico (a 404, logged as an
-        # error); the club's pages declare an empty one. Not the policy's business.
-        self.page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
 
     def visit(self, path: str, status: int = 200) -> None:
         response = self.page.goto(self.browsing.base_url + path)

@@ -1,7 +1,8 @@
 """The columns a player came for, within a 360 px screen: no number behind a table's edge.
 
-The head-to-head games table (the second player's change, who finished ahead) and the
-leaderboard's "Last change" in Russian and Serbian, whose headers are the longest.
+The head-to-head games table (the second player's change, who finished ahead), the
+leaderboard's "Last change" in Russian and Serbian, whose headers are the longest, and the
+backtest's scores.
 """
 
 from __future__ import annotations
@@ -59,5 +60,16 @@ def test_the_leaderboard_s_last_change_fits_in_every_language(
     browsing.goto("/leagues/preferans/")
     browsing.page.locator("table.leaderboard").wait_for()
     assert_across_the_screen(browsing, "table.leaderboard", (last_change,))
+    assert not browsing.scrolls_sideways()
+    assert browsing.errors == []
+
+
+def test_the_backtest_shows_every_systems_scores(open_browser, demo_club):
+    browsing = open_browser(PHONE)
+    browsing.goto("/leagues/preferans/backtest/")
+    scores = browsing.page.locator(".table-wrap table").first.locator("tbody td")
+    scores.first.wait_for()
+    assert scores.count() >= 3 * 8
+    assert all(browsing.across_the_screen(scores)), "a system's score is off the screen"
     assert not browsing.scrolls_sideways()
     assert browsing.errors == []

@@ -48,7 +48,8 @@ QUERIES = {
     # league where they are ranked (one aggregate); their whole history; the opponents on the pages
     # shown; their statistics in every league (places, streaks, best and worst by window
     # functions); the opponents they met most often in every league; the results of the events
-    # they played (their places worked out from them).
+    # they played (their places worked out from them). The whole history holds the games and
+    # the corrections that moved their rating (one query for both).
     "player": 8,
     # both players; their record per league; those leagues; their games together; the third
     # players at their tables; both rating histories in those leagues; the deals of the

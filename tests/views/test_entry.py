@@ -58,6 +58,16 @@ def test_member_sees_an_empty_paper(member_client, worked_example_league):
     assert b'name="submission_key"' in response.content
 
 
+def test_a_checkbox_label_reads_as_a_sentence_and_a_box_label_ends_in_a_colon(
+    member_client, worked_example_league
+):
+    html = member_client.get(reverse("ratings:game_new", args=[worked_example_league.slug]))
+    html = html.content.decode()
+    label = "Ended early (time limit or written-off bula)"
+    assert f'<label for="id_ended_early">{label}</label>' in html
+    assert '<label for="id_played_at">Played at:</label>' in html
+
+
 def test_preview_shows_final_scores_and_changes_before_anything_is_saved(
     member_client, worked_example_league, worked_example_players
 ):

@@ -6,12 +6,14 @@ import csv
 import io
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
-from ratings import engine
+from ratings import engine, selectors
 from ratings.models import System
+from tests.builders import T0, elo_chain, score_entries
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 from .pages import text
@@ -253,3 +255,31 @@ def test_json_export(client, chess):
     # Elo ratings are floats; the export keeps two decimals.
     assert first["rating"] == round(first["rating"], 2)
     assert first["rating"] != int(first["rating"])
+
+
+def test_last_change_is_a_corrections_when_it_came_after_the_players_last_game(client):
+    """Cid did not play the corrected game, yet his rating moved: the change shown beside his
+    rating is that move, until he plays again."""
+    league, (ann, bob, cid), first = elo_chain()
+    shown_before = {s.player_id: s.rating for s in selectors.league_standings(league)}
+
+    engine.game_update(game=first, played_at=T0, entries=score_entries([ann, bob], [0, 1]))
+
+    rows = {s.player_id: s for s in selectors.league_standings(league)}
+    moved = rows[cid.pk].rating - shown_before[cid.pk]
+    assert moved != 0
+    assert rows[cid.pk].last_move == pytest.approx(moved)
+    assert rows[cid.pk].last_move != pytest.approx(rows[cid.pk].last_change)  # his game's
+    page = {s.player.name: s.last_move for s in shown(board(client, league))}
+    assert page["Cid"] == pytest.approx(moved)
+    exported = json.loads(export(client, league, "json").content)
+    assert {row["name"]: row["last_change"] for row in exported["standings"]}["Cid"] == (
+        pytest.approx(round(moved, 2))
+    )
+
+    engine.game_record(
+        league=league, played_at=T0 + timedelta(days=3), entries=score_entries([cid, ann], [1, 0])
+    )
+
+    again = {s.player_id: s for s in selectors.league_standings(league)}
+    assert again[cid.pk].last_move == again[cid.pk].last_change  # his new game's

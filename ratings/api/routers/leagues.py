@@ -86,6 +86,7 @@ def recorded_body(request, game: Game) -> dict:
         400: Errors,
         401: Message,
         403: Message,
+        409: Errors,
         429: Message,
     },
     auth=token_auth,
@@ -93,12 +94,15 @@ def recorded_body(request, game: Game) -> dict:
 )
 def game_create(request, slug: str, game: GameIn):
     """Record a game: 201 with its seats' ratings; the same ``key`` again answers 200 with
-    the game already recorded; a game the entry form would refuse answers 400 with each
-    error's field (``seats[1].middle``)."""
+    the game already recorded, and with another game 409 (the key's field says which game
+    has it); a game the entry form would refuse answers 400 with each error's field
+    (``seats[1].middle``)."""
     league = get_object_or_404(League, slug=slug)
     require_entry(request)
     try:
         recorded, created = entry.game_post(league=league, game=game, user=request.user)
+    except entry.KeyReused as reused:
+        return Status(409, {"errors": reused.errors})
     except entry.Refused as refused:
         return Status(400, {"errors": refused.errors})
     return Status(201 if created else 200, recorded_body(request, recorded))

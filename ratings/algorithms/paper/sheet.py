@@ -1,0 +1,277 @@
+"""The paper a deal log draws, column by column, as prefko's paper library draws it (the rules
+are in :mod:`ratings.algorithms.paper`'s docstring), and the final scores it gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ratings.algorithms.paper.deals import (
+    DEFENCE_TRICKS,
+    SEATS,
+    DealLog,
+    PaperError,
+    PlayedHand,
+    RefaHand,
+    parse_log,
+)
+from ratings.algorithms.preferans import final_scores
+
+
+@dataclass
+class _Number:
+    value: int
+    repealed: bool = False
+
+    def json(self) -> object:
+        return {"value": self.value, "repealed": True} if self.repealed else self.value
+
+
+@dataclass
+class _Refa:
+    middle: int = 0  # this seat's own corner: 0 unplayed, 1 made, -1 failed
+
+    def json(self) -> object:
+        # The library keeps all three corners, but a seat only ever marks its own (the middle).
+        return {"left": 0, "middle": self.middle, "right": 0}
+
+
+@dataclass
+class _Hat:
+    crossed: bool = False
+
+    def json(self) -> object:
+        return {"hat": -1 if self.crossed else 1}
+
+
+class _Side:
+    """A side column: running totals of the supe written, repealed ones crossed out."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.entries: list[_Number] = []
+
+    def add(self, amount: int, repealed: bool) -> None:
+        self.entries.append(_Number(self.total + amount, repealed))
+        if not repealed:
+            self.total += amount
+
+
+class _Middle:
+    """The bula column: numbers, refa triangles and hats, as preferans-paper-js draws them."""
+
+    def __init__(self, bula: int) -> None:
+        self.total = bula
+        self.entries: list[_Number | _Refa | _Hat] = [_Number(bula)]
+        self._last_non_zero = bula  # the last non-zero number written, repealed ones included
+
+    def add(self, change: int) -> None:
+        self.total += change
+        if self._last_non_zero > 0:
+            if change < 0 and self.total + change <= 0:
+                self.entries.append(_Hat())
+        elif change > 0 and self.total + change >= 0:
+            self.entries.append(_Hat(crossed=True))
+        if self.total != 0:
+            self._write(_Number(self.total))
+
+    def add_repealed(self, change: int) -> None:
+        self._write(_Number(self.total + change, repealed=True))
+
+    def _write(self, number: _Number) -> None:
+        self.entries.append(number)
+        if number.value != 0:
+            self._last_non_zero = number.value
+
+    def add_refa(self) -> None:
+        self.entries.append(_Refa())
+
+    def play_refa(self, failed: bool) -> None:
+        for entry in self.entries:
+            if isinstance(entry, _Refa) and entry.middle == 0:
+                entry.middle = -1 if failed else 1
+                return
+
+    def has_open_refa(self) -> bool:
+        return any(isinstance(entry, _Refa) and entry.middle == 0 for entry in self.entries)
+
+
+@dataclass(frozen=True)
+class SeatPaper:
+    """One seat's three columns: the totals and every entry as the library's ``json`` writes it."""
+
+    seat: int
+    left: int
+    middle: int
+    right: int
+    left_entries: tuple[object, ...]
+    middle_entries: tuple[object, ...]
+    right_entries: tuple[object, ...]
+
+    @property
+    def columns(self) -> tuple[int, int, int]:
+        return (self.left, self.middle, self.right)
+
+    def entries_json(self) -> dict[str, list[object]]:
+        return {
+            "left": list(self.left_entries),
+            "middle": list(self.middle_entries),
+            "right": list(self.right_entries),
+        }
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The three seats' papers in seating order, and the refe still open for each."""
+
+    seats: tuple[SeatPaper, SeatPaper, SeatPaper]
+    open_refas: tuple[bool, bool, bool]
+
+    @property
+    def columns(self) -> list[tuple[int, int, int]]:
+        """(left, middle, right) per seat, as the end-of-game paper form takes them."""
+        return [seat.columns for seat in self.seats]
+
+    @property
+    def bula_sum(self) -> int:
+        """The middles added up: the game is over when this reaches zero (or goes below)."""
+        return sum(seat.middle for seat in self.seats)
+
+    def finals(self) -> list[int]:
+        """The seed's final scores (lower is better), from the columns."""
+        return final_scores(self.columns)
+
+    def has_open_refa(self, seat: int) -> bool:
+        """Whether ``seat`` (1-based) still has a refa to play: its next value is doubled."""
+        return self.open_refas[seat - 1]
+
+    def result_json(self) -> dict[str, list[dict[str, object]]]:
+        """The result of ``manage.py paper_from_deals`` for this paper."""
+        finals = self.finals()
+        return {
+            "seats": [
+                {
+                    "seat": seat.seat,
+                    "left": seat.left,
+                    "middle": seat.middle,
+                    "right": seat.right,
+                    "final": final,
+                    "paper": seat.entries_json(),
+                }
+                for seat, final in zip(self.seats, finals, strict=True)
+            ]
+        }
+
+
+def draw_paper(log: DealLog) -> Paper:
+    """Keep the paper of a deal log, hand by hand; PaperError naming the first hand refused."""
+    lefts = [_Side() for _ in SEATS]
+    rights = [_Side() for _ in SEATS]
+    middles = [_Middle(log.bula) for _ in SEATS]
+    refe = 0
+    for number, hand in enumerate(log.hands, start=1):
+        if isinstance(hand, RefaHand):
+            if log.refas is not None and refe >= log.refas:
+                raise PaperError(f"hand {number}: no more refe, the cap is {log.refas}")
+            refe += 1
+            for middle in middles:
+                middle.add_refa()
+            continue
+        _check_hand(hand, number)
+        _play(hand, number, lefts, middles, rights)
+    seats = tuple(
+        SeatPaper(
+            seat=seat,
+            left=lefts[i].total,
+            middle=middles[i].total,
+            right=rights[i].total,
+            left_entries=tuple(entry.json() for entry in lefts[i].entries),
+            middle_entries=tuple(entry.json() for entry in middles[i].entries),
+            right_entries=tuple(entry.json() for entry in rights[i].entries),
+        )
+        for i, seat in enumerate(SEATS)
+    )
+    return Paper(
+        seats=seats,  # type: ignore[arg-type]
+        open_refas=tuple(middle.has_open_refa() for middle in middles),  # type: ignore[arg-type]
+    )
+
+
+def _check_hand(hand: PlayedHand, number: int) -> None:
+    """The library's checks of a played hand (``PrefScoreHandGame``'s constructor)."""
+    where = f"hand {number}"
+    first, second = hand.followers
+    together = first.tricks + second.tricks
+    if hand.declarer_failed:
+        if hand.declarer_tricks is not None and hand.declarer_tricks > DEFENCE_TRICKS:
+            raise PaperError(
+                f"{where}: a declarer who failed took at most {DEFENCE_TRICKS} tricks, "
+                f"got {hand.declarer_tricks}"
+            )
+        if together != DEFENCE_TRICKS:
+            raise PaperError(
+                f"{where}: a failed contract gives the followers exactly {DEFENCE_TRICKS} tricks "
+                f"together, got {first.tricks} + {second.tricks}"
+            )
+        if first.failed or second.failed:
+            raise PaperError(f"{where}: a follower cannot fail when the declarer fails")
+    elif together >= DEFENCE_TRICKS:
+        raise PaperError(
+            f"{where}: a made contract leaves the followers fewer than {DEFENCE_TRICKS} tricks "
+            f"together, got {first.tricks} + {second.tricks}"
+        )
+
+
+def _play(
+    hand: PlayedHand,
+    number: int,
+    lefts: list[_Side],
+    middles: list[_Middle],
+    rights: list[_Side],
+) -> None:
+    declarer = hand.declarer - 1
+    change = hand.value if hand.declarer_failed else -hand.value
+    if hand.repealed:
+        middles[declarer].add_repealed(change)
+    else:
+        middles[declarer].play_refa(hand.declarer_failed)
+        middles[declarer].add(change)
+    for follower in hand.followers:
+        if not follower.followed:
+            continue
+        seat = follower.seat - 1
+        # The declarer sitting next in seat order is faced by the right column.
+        side = rights[seat] if hand.declarer == follower.seat % 3 + 1 else lefts[seat]
+        supa = hand.value * follower.tricks
+        if follower.tricks == 0:
+            pass  # the known difference: no supa for no trick (the library throws)
+        elif supa <= 0:
+            raise PaperError(
+                f"hand {number}: the follower in seat {follower.seat} would write a supa of "
+                f"{supa}; a supa is above zero"
+            )
+        else:
+            side.add(supa, hand.repealed)
+        if follower.failed:
+            if hand.repealed:
+                middles[seat].add_repealed(hand.value)
+            else:
+                middles[seat].add(hand.value)
+
+
+def paper_result(data: object) -> dict[str, object]:
+    """One deal log in, one result out, as ``manage.py paper_from_deals`` prints them.
+
+    ``{"seats": [...]}`` for a log the rules accept, ``{"error": "..."}`` (naming the hand) for
+    one they refuse.
+    """
+    try:
+        return draw_paper(parse_log(data)).result_json()
+    except PaperError as error:
+        return {"error": str(error)}
+
+
+def paper_results(logs: Iterable[object]) -> list[dict[str, object]]:
+    """:func:`paper_result` for each log, in order."""
+    return [paper_result(log) for log in logs]

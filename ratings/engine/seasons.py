@@ -1,0 +1,201 @@
+"""Season tables kept current: a row per league, season and player (:class:`SeasonStanding`),
+so a season's table reads one row per player instead of every result of the year.
+
+A season is a calendar year in the club's time zone (:func:`ratings.dates.season_of`). A row
+holds what the season's table shows: the games in the season, the rating before the first and
+after the last of them, the sum of the scores, the first places (and how many were shared: another
+seat of the game had the same score), and the player's games in the league up to the season's end,
+for the league's provisional rule.
+
+- Recording the league's newest game (:func:`record`) updates one row per seat (an upsert):
+  the game is the last of its season for each of its players, and no later season exists.
+- Anything that re-rates from a point (a replay, an import) rebuilds the seasons from the one the
+  point falls in (:func:`rebuild`): one set-based statement over those years' results, in the
+  same order and with the same places as the reads of :mod:`ratings.selectors.sql`.
+
+Only the engine calls these, inside its transaction with the league locked. The rows are derived
+from the games: a backup leaves them out, and restoring replays every league, which rebuilds
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db import connection
+
+from ratings.dates import season_of, season_start
+from ratings.engine.state import GameInput, PlayerState
+from ratings.models import Game, League, Result, SeasonStanding
+from ratings.systems import SYSTEMS
+
+COLUMNS = [
+    *("league_id", "year", "player_id", "games", "career_games", "rating_before", "rating"),
+    *("score_sum", "first_places", "shared_first_places"),
+]
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def record(
+    league: League,
+    prepared: GameInput,
+    before: Sequence[float],
+    after: Sequence[float],
+    states: Sequence[PlayerState],
+) -> None:
+    """Count the league's newest game, rated from ``before`` to ``after``, in its players'
+    season (``states``: each seat's state after the game), in one statement."""
+    lower = league.rating_system.lower_score_is_better
+    keys = [score if lower else -score for score in prepared.scores]
+    best = min(keys)
+    tied_best = keys.count(best) > 1
+    year = season_of(prepared.played_at)
+    rows = [
+        (
+            *(league.pk, year, player_id, 1, state.games, float(old), float(new), score),
+            *(int(key == best), int(key == best and tied_best)),
+        )
+        for player_id, score, key, old, new, state in zip(
+            prepared.player_ids, prepared.scores, keys, before, after, states, strict=True
+        )
+    ]
+    table = _table(SeasonStanding)
+    values = ", ".join(["(" + ", ".join(["%s"] * len(COLUMNS)) + ")"] * len(rows))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            INSERT INTO {table} ({", ".join(COLUMNS)}) VALUES {values}
+            ON CONFLICT (league_id, year, player_id) DO UPDATE SET
+                games = {table}.games + 1,
+                career_games = excluded.career_games,
+                rating = excluded.rating,
+                score_sum = {table}.score_sum + excluded.score_sum,
+                first_places = {table}.first_places + excluded.first_places,
+                shared_first_places = {table}.shared_first_places + excluded.shared_first_places
+            """,
+            [value for row in rows for value in row],
+        )
+
+
+def rebuild(league: League, since: datetime | None = None) -> None:
+    """Rebuild the league's seasons from the one ``since`` falls in (every season when None)."""
+    rebuild_league(league.pk, league.system, None if since is None else season_of(since))
+
+
+def rebuild_league(league_id: int, system: str, first_year: int | None = None) -> None:
+    """Rebuild a league's seasons from ``first_year`` on (all when None), by the league's id and
+    its system's code (so a migration can call it too)."""
+    table, games = _table(SeasonStanding), _table(Game)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        if first_year is None:
+            cursor.execute(f"DELETE FROM {table} WHERE league_id = %s", [league_id])
+        else:
+            cursor.execute(
+                f"DELETE FROM {table} WHERE league_id = %s AND year >= %s", [league_id, first_year]
+            )
+        # Two seeks in the (league, played_at, id) index.
+        span = []
+        for direction in ("ASC", "DESC"):
+            cursor.execute(
+                f"SELECT played_at FROM {games} WHERE league_id = %s"
+                f" ORDER BY played_at {direction} LIMIT 1",
+                [league_id],
+            )
+            row = cursor.fetchone()
+            if row is None:
+                return
+            span.append(row[0])
+        first, last = (_aware(moment) for moment in span)
+        years = range(
+            season_of(first) if first_year is None else max(first_year, season_of(first)),
+            season_of(last) + 1,
+        )
+        if not years:
+            return
+        bounds = [
+            value
+            for year in years
+            for value in (year, adapt(season_start(year)), adapt(season_start(year + 1)))
+        ]
+        cursor.execute(
+            _rebuild_sql(len(years), SYSTEMS[system].lower_score_is_better),
+            [*bounds, league_id, league_id, years[0], league_id],
+        )
+
+
+def _aware(moment) -> datetime:
+    """A time read by a raw cursor as the ORM reads it (SQLite's is naive, in the connection's
+    zone)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=connection.timezone)
+
+
+def _rebuild_sql(year_count: int, lower_score_is_better: bool) -> str:
+    """The statement that inserts a league's seasons for ``year_count`` years, given each
+    year's (year, start, end), then the league's id three times and the first year.
+
+    Each seat's place by RANK over its game, and the seats that share its score (peers in the
+    same window: one sort for both); each player's first and last game of a season by one window
+    over their games of the year; the games up to a season's end as those of the seasons before
+    the first one rebuilt plus a running sum.
+    """
+    table, games, results = _table(SeasonStanding), _table(Game), _table(Result)
+    key = "r.score" if lower_score_is_better else "-(r.score)"
+    # The years' bounds in each database's own types (PostgreSQL cannot guess a VALUES column's).
+    year_row = (
+        "(%s, %s, %s)"
+        if connection.vendor == "sqlite"
+        else "(CAST(%s AS integer), CAST(%s AS timestamptz), CAST(%s AS timestamptz))"
+    )
+    return f"""
+        INSERT INTO {table} ({", ".join(COLUMNS)})
+        WITH years (year, starts, ends) AS (VALUES {", ".join([year_row] * year_count)}),
+        seats AS (
+            SELECT y.year, r.player_id, r.game_id, g.played_at, r.score, r.rating_before,
+                   r.rating_after,
+                   RANK() OVER (PARTITION BY r.game_id ORDER BY {key}) AS place,
+                   COUNT(*) OVER (
+                       PARTITION BY r.game_id ORDER BY {key}
+                       RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+                   ) AS sharing
+            FROM years y
+            JOIN {games} g
+              ON g.league_id = %s AND g.played_at >= y.starts AND g.played_at < y.ends
+            JOIN {results} r ON r.game_id = g.id
+        ),
+        numbered AS (
+            SELECT seats.*, ROW_NUMBER() OVER w AS n, LEAD(game_id) OVER w AS next_game
+            FROM seats
+            WINDOW w AS (PARTITION BY year, player_id ORDER BY played_at, game_id)
+        ),
+        seasons AS (
+            SELECT year, player_id,
+                   COUNT(*) AS games,
+                   MAX(CASE WHEN n = 1 THEN rating_before END) AS rating_before,
+                   MAX(CASE WHEN next_game IS NULL THEN rating_after END) AS rating,
+                   SUM(score) AS score_sum,
+                   SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
+                   SUM(CASE WHEN place = 1 AND sharing > 1 THEN 1 ELSE 0 END) AS shared
+            FROM numbered
+            GROUP BY year, player_id
+        ),
+        earlier AS (
+            SELECT player_id, MAX(career_games) AS games
+            FROM {table}
+            WHERE league_id = %s AND year < %s
+            GROUP BY player_id
+        )
+        SELECT %s, s.year, s.player_id, s.games,
+               COALESCE(e.games, 0) + SUM(s.games) OVER (
+                   PARTITION BY s.player_id ORDER BY s.year ROWS UNBOUNDED PRECEDING
+               ),
+               s.rating_before, s.rating, s.score_sum, s.first_places, s.shared
+        FROM seasons s
+        LEFT JOIN earlier e ON e.player_id = s.player_id
+    """
