@@ -3,15 +3,17 @@
     python bench/rayter_shapes.py                      # 2-5 mixed, then 2, 3, 4, 5; 3 runs each
     python bench/rayter_shapes.py --shapes 2-5 --runs 5
     python bench/rayter_shapes.py --games 10000 --runs 1   # a quick look
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/shapesbench python bench/rayter_shapes.py
 
 A shape is how many players sit at a game: ``2-5`` draws 2 to 5 for each game, ``3`` always
 three. Each shape's file (500 players, 100,000 lowscore games by default) is written once from
 the seed, so the same arguments give the same files. The project's bytecode is written first,
 as pip wrote rayter's (:func:`bench.run.compile_project`). Each run imports the file with
-``python manage.py import_rayter`` into a fresh SQLite database (migrated before the clock
-starts) and runs the rayter command on it back to back, the two taking turns at going first,
-then checks that the league's standings are the command's (names, games, rounded ratings). Per
-shape it prints the median wall time of each, the import / command ratio of the medians and the
+``python manage.py import_rayter`` into a fresh database (migrated before the clock starts:
+SQLite in bench/out, or the PostgreSQL database ``DATABASE_URL`` names, emptied each run) and
+runs the rayter command on it back to back, the two taking turns at going first, then checks
+that the league's standings are the command's (names, games, ratings as rounded). Per shape it
+prints the median wall time of each, the import / command ratio of the medians and the
 range of the runs' own ratios, and the same for CPU time (user + system of the child process,
 which the machine's other load moves less than wall time). rayter dies with RecursionError on
 some files (see :data:`DEEP_RECURSION`); it then runs with a higher recursion limit, and the
@@ -86,10 +88,20 @@ def timed_child(command: list[str], **kwargs):
 
 
 def fresh_database(env: dict[str, str]) -> None:
-    path = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    """An empty, migrated club: SQLite's file deleted first; a PostgreSQL database emptied with
+    ``flush`` (which resets the id sequences and puts the data-version triggers back)."""
+    url = env["DATABASE_URL"]
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
     timed_run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env)
+    if not url.startswith("sqlite:///"):
+        timed_run(
+            [sys.executable, "manage.py", "flush", "--no-input", "--verbosity", "0"],
+            cwd=ROOT,
+            env=env,
+        )
 
 
 # rayter 2.1.0 finds a player's rating by recursing back one game at a time from the last game
@@ -150,18 +162,31 @@ def ratio_line(label: str, ours: list[float], theirs: list[float]) -> str:
     )
 
 
+def database_url() -> str:
+    """PostgreSQL when ``DATABASE_URL`` names one (its database is emptied at every run: never
+    one whose data you keep), else SQLite in bench/out."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        name = url.rsplit("/", 1)[-1].split("?")[0]
+        if name in ("", "test", "postgres") or name.startswith("test_"):
+            sys.exit(f"refusing to empty the database {name!r}: give the benchmark its own")
+        return url
+    return f"sqlite:///{OUT / 'shapes.sqlite3'}"
+
+
 def main() -> None:
     args = parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{OUT / 'shapes.sqlite3'}",
+        "DATABASE_URL": database_url(),
         "DJANGO_SETTINGS_MODULE": "club.settings",
         "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
     }
     names = [f"Hearts{n:04d}" for n in range(args.players)]
+    vendor = "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite"
     print(
-        f"import_rayter / rayter 2.1.0, {args.players:,} players, {args.games:,} games,"
+        f"import_rayter on {vendor} / rayter 2.1.0, {args.players:,} players, {args.games:,} games,"
         f" {args.runs} runs a shape, seed {args.seed}; load average at start"
         f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )

@@ -140,7 +140,31 @@ def skewed_players(rng: random.Random, players: list[int], count: int, weights) 
     return chosen
 
 
-def build_preferans(league, players, games: int, rng: random.Random, start: datetime) -> float:
+# The big league's first game, and the time between two games when they fit before today.
+START = datetime(2015, 1, 1, 19, 0, tzinfo=UTC)
+GAP = timedelta(minutes=7)
+# Left free before today: the club night (a day after the last game, six hours long) and the
+# games recorded to time a write, all in the past when they are recorded.
+ROOM = timedelta(days=3)
+
+
+def game_gap(games: int, start: datetime = START, now: datetime | None = None) -> timedelta:
+    """The time between two games of a league of ``games`` from ``start``: :data:`GAP`, or less
+    (in whole seconds) when that many games :data:`GAP` apart would not end :data:`ROOM` before
+    ``now`` (the engine refuses a game in the future: a million games 7 minutes apart from 2015
+    would run into 2028)."""
+    now = now or datetime.now(UTC)
+    fits = int((now - ROOM - start).total_seconds()) // max(games, 1)
+    if fits < 1:
+        raise SystemExit(f"{games:,} games do not fit between {start:%Y-%m-%d} and today")
+    return min(GAP, timedelta(seconds=fits))
+
+
+def build_preferans(
+    league, players, games: int, rng: random.Random, start: datetime, gap: timedelta = GAP
+) -> float:
+    """``games`` three-player games of ``league``, ``gap`` apart from ``start``, recorded in
+    bulk 20,000 at a time."""
     from ratings import engine
 
     began = time.perf_counter()
@@ -151,7 +175,7 @@ def build_preferans(league, players, games: int, rng: random.Random, start: date
         batch.append(
             engine.prepare_game(
                 league,
-                played_at=start + timedelta(minutes=7 * n),
+                played_at=start + gap * n,
                 entries=[
                     engine.Entry(player_id=pid, paper=paper)
                     for pid, paper in zip(seats, random_paper(rng), strict=True)
@@ -166,6 +190,9 @@ def build_preferans(league, players, games: int, rng: random.Random, start: date
     return time.perf_counter() - began
 
 
+# The games of the player whose page is compared across sizes of the club: about the heavy
+# player's at the default size.
+STEADY_GAMES = 4_000
 EVENT_PLAYERS = 24
 EVENT_ROUNDS = 4
 
@@ -410,19 +437,22 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     rows: list[tuple[str, str]] = []
-    start = datetime(2015, 1, 1, 19, 0, tzinfo=UTC)
+    start, gap = START, game_gap(args.games)
 
-    print(f"Building {args.players:,} players and {args.games:,} Preferans games on {vendor}…")
+    print(
+        f"Building {args.players:,} players and {args.games:,} Preferans games"
+        f" {gap.total_seconds() / 60:g} minutes apart from {start:%Y-%m-%d} on {vendor}…"
+    )
     players = [Player(name=f"Player {n:04d}", slug=f"player-{n:04d}") for n in range(args.players)]
     Player.objects.bulk_create(players, batch_size=2000)
     player_ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     big = League.objects.create(name="Big Preferans", slug="big", system=System.PREFKO)
     small = League.objects.create(name="Small Preferans", slug="small", system=System.PREFKO)
-    build_seconds = build_preferans(big, player_ids, args.games, rng, start)
+    build_seconds = build_preferans(big, player_ids, args.games, rng, start, gap)
     build_preferans(small, player_ids[:40], 1000, rng, start)
     # The club night after the big league's last game, with its own generator: the rest of the
     # club is the same as without it.
-    night = start + timedelta(minutes=7 * args.games, hours=24)
+    night = start + gap * args.games + timedelta(hours=24)
     event = build_event(big, player_ids, random.Random(args.seed + 1), night)
     with connection.cursor() as cursor:
         # Planner statistics for the freshly loaded tables, as autovacuum would gather them.
@@ -441,14 +471,18 @@ def main() -> None:
             )
         )
 
-    heavy_id, heavy_games = (
+    games_of = dict(
         Result.objects.filter(game__league=big)
         .values_list("player_id")
         .annotate(n=Count("id"))
-        .order_by("-n")
-        .first()
+        .values_list("player_id", "n")
     )
-    heavy = Player.objects.get(pk=heavy_id)
+    heavy_id = max(games_of, key=lambda pid: (games_of[pid], -pid))
+    heavy, heavy_games = Player.objects.get(pk=heavy_id), games_of[heavy_id]
+    # A player with as many games at every size of the club: their page's cost should not grow
+    # with the club's (the heavy player's grows with their own games).
+    steady_id = min(games_of, key=lambda pid: (abs(games_of[pid] - STEADY_GAMES), pid))
+    steady = Player.objects.get(pk=steady_id)
     first_game = Game.objects.filter(league=big).chronological().first()
     client = Client(headers={"Accept-Encoding": "gzip"})  # as every browser asks
     pages = [
@@ -456,6 +490,10 @@ def main() -> None:
         ("games list", f"/leagues/{big.slug}/games/"),
         ("game page", f"/games/{first_game.pk}/"),
         (f"heavy player's page ({heavy_games:,} games)", f"/players/{heavy.slug}/"),
+        (
+            f"player's page, the player nearest {STEADY_GAMES:,} games ({games_of[steady_id]:,})",
+            f"/players/{steady.slug}/",
+        ),
         ("players directory", "/players/"),
         ("the league's events", f"/leagues/{big.slug}/events/"),
         (
@@ -518,24 +556,36 @@ def main() -> None:
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     rows.append(("peak memory of the benchmark process", mib(peak)))
-    report(rows, args, vendor)
+    size = (
+        f"{args.players:,} players, {args.games:,} Preferans games {gap.total_seconds() / 60:g}"
+        f" minutes apart from {start:%Y-%m-%d} ({seats:,} results)"
+    )
+    report(rows, size, vendor, args.games)
 
 
-def same_standings(theirs: dict, ours: list[dict]) -> bool:
-    """rayter's JSON (an object keyed by name) against ours: names, games, rounded ratings."""
-    cli = {row["name"]: (row["matches"], round(row["rating"])) for row in theirs.values()}
-    mine = {row["name"]: (row["games"], round(row["rating"])) for row in ours}
-    return mine == cli
+def same_standings(theirs: dict, ours: dict) -> bool:
+    """rayter's JSON (an object keyed by name, ratings rounded to whole points) against ours
+    (``manage.py standings --format json``: the league and its standings, ratings to the cent):
+    the same names and games, and ratings within the two roundings (half a point and half a
+    cent: rayter writes 958.497 as 958, ours as 958.50)."""
+    cli = {row["name"]: (row["matches"], row["rating"]) for row in theirs.values()}
+    mine = {row["name"]: (row["games"], row["rating"]) for row in ours["standings"]}
+    return cli.keys() == mine.keys() and all(
+        mine[name][0] == games and abs(mine[name][1] - rating) <= 0.5 + 0.005 + 1e-9
+        for name, (games, rating) in cli.items()
+    )
 
 
-def report(rows: list[tuple[str, str]], args, vendor: str) -> None:
+def report(rows: list[tuple[str, str]], size: str, vendor: str, games: int) -> None:
+    """Print the figures, and keep them in bench/out/results-VENDOR-GAMES.txt: a run at each
+    size of the club keeps its own, to be read side by side."""
     machine = f"{os.cpu_count()} cores, {vendor}, Python {sys.version.split()[0]}"
-    header = f"Benchmark {datetime.now():%Y-%m-%d}, {machine}"
+    header = f"Benchmark {datetime.now():%Y-%m-%d %H:%M}, {machine}; {size}"
     width = max(len(label) for label, _ in rows)
     lines = [header, ""] + [f"| {label.ljust(width)} | {value} |" for label, value in rows]
     text = "\n".join(lines)
     print(text)
-    (OUT / f"results-{vendor}.txt").write_text(text + "\n")
+    (OUT / f"results-{vendor}-{games}.txt").write_text(text + "\n")
 
 
 if __name__ == "__main__":

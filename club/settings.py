@@ -209,6 +209,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django would only say so at the first query, with a traceback.
     require_extra("postgres", ("psycopg", "psycopg2"), "DATABASE_URL (PostgreSQL)")
+    # No JIT compilation: the club's queries are short, and compiling a big one costs more than
+    # it saves (docs/operations.md). Sent with each connection, unless DATABASE_URL gives its
+    # own ?options=.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

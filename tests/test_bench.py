@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from ratings.models import Event, EventTable, League, Player, System
+from ratings.models import Event, EventTable, Game, League, Player, System
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -24,6 +24,7 @@ def bench_modules():
         import run
 
         yield run, loadtest_pages
+        sys.modules.pop("loadtest_writer", None)
     finally:
         sys.path.remove(str(BENCH))
 
@@ -51,3 +52,39 @@ def test_every_page_of_the_load_test_answers_its_status(client, bench):
         assert client.get(path).status_code == status, (label, path)
     assert loadtest_pages.pages("big") == pages  # the same pages, no second club night
     assert Event.objects.count() == 1
+
+
+def test_a_million_games_end_before_today(bench):
+    """The benchmark died at 880,000 games 7 minutes apart from 2015 ("That date is in the
+    future"): the gap shrinks to fit, and stays 7 minutes where that fits."""
+    run, _pages = bench
+    now = datetime(2026, 11, 26, 12, tzinfo=UTC)
+    assert run.game_gap(200_000, now=now) == timedelta(minutes=7)
+    gap = run.game_gap(1_000_000, now=now)
+    assert gap < timedelta(minutes=7)
+    assert run.START + gap * 1_000_000 + run.ROOM <= now
+    assert gap.microseconds == 0  # whole seconds
+
+
+@pytest.mark.django_db
+def test_the_load_tests_writer_records_a_game_after_the_last(bench):
+    """bench/loadtest_writer.py records through the engine, played now: after every game of
+    the league, so a write never replays."""
+    run, _pages = bench
+    import loadtest_writer
+
+    Player.objects.bulk_create(
+        Player(name=f"Player {n:02d}", slug=f"player-{n:02d}") for n in range(10)
+    )
+    ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
+    big = League.objects.create(name="Big Preferans", slug="big", system=System.PREFKO)
+    run.build_preferans(big, ids, 20, random.Random(1), datetime(2015, 1, 1, 19, tzinfo=UTC))
+    last = Game.objects.filter(league=big).chronological().last()
+
+    game = loadtest_writer.record_one(big, ids, run.skew_weights(len(ids)), random.Random(2))
+
+    assert Game.objects.filter(league=big).count() == 21
+    assert game.played_at > last.played_at
+    assert game.results.count() == 3
+    summary = loadtest_writer.summary([0.010, 0.020, 0.030], errors=0)
+    assert summary.startswith("WRITER games=3 errors=0 p50_ms=20.0 ")

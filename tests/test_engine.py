@@ -13,13 +13,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.models import AuditEntry, Game, League, RatingCorrection, Result, Standing, System
+from ratings.models import (
+    AuditEntry,
+    Game,
+    League,
+    Player,
+    RatingCorrection,
+    Result,
+    Standing,
+    System,
+)
 from tests.builders import (
     GONE,
     SYSTEM_CODES,
     T0,
     elo_chain,
     game_data,
+    hearts_games,
     make_league,
     make_player,
     make_players,
@@ -346,7 +356,8 @@ def test_bulk_datetimes_are_written_as_django_writes_them(zone):
 
 def test_a_bulk_insert_refused_halfway_leaves_no_row():
     """On SQLite a refused multi-row INSERT keeps its earlier rows (OR FAIL) until the
-    transaction's rollback, which every caller lets the error reach."""
+    transaction's rollback, which every caller lets the error reach; on PostgreSQL the refused
+    COPY raises Django's IntegrityError, as an INSERT would."""
     from django.db import transaction
 
     from ratings.engine import writes
@@ -533,6 +544,60 @@ def test_restoring_from_a_damaged_audit_entry_is_refused_not_a_500(make_league, 
         deleted.before = {**deleted.before, **damage}
         with pytest.raises(ValidationError, match="damaged"):
             engine.game_restore(entry=deleted)
+
+
+@pytest.mark.parametrize("system", [System.RAYTER_LOWSCORE, System.OPENSKILL_HIGHSCORE])
+def test_an_import_writes_what_recording_its_games_one_by_one_writes(system):
+    """The bulk path (on PostgreSQL through COPY, its game ids from the sequence; on SQLite one
+    INSERT from JSON and multi-row INSERTs) stores the same rows, to the last bit of each
+    rating, as recording each game alone: run on both databases, the import's results are the
+    same on both. Games at the same time keep the file's order (their ids ascending)."""
+    imported, recorded = make_league(system), make_league(system)
+    games = hearts_games(6)
+    games[3] = engine.ImportedGame(games[2].played_at, games[3].scores)  # two at one time
+
+    summary = engine.games_import(league=imported, games=games)
+    by_name = {player.name: player.pk for player in Player.objects.all()}
+    for game in games:
+        engine.game_record(
+            league=recorded,
+            played_at=game.played_at,
+            entries=[
+                engine.Entry(player_id=by_name[name], score=score) for name, score in game.scores
+            ],
+        )
+
+    def stored(league):
+        columns = ("player_id", "seat", "score", "rating_before", "rating_after")
+        columns += ("mu_before", "sigma_before", "mu_after", "sigma_after")
+        return [
+            (game.played_at, game.bula, game.ended_early, game.note, game.entered_by_id)
+            + tuple(game.results.order_by("seat").values_list(*columns))
+            for game in Game.objects.filter(league=league).order_by("pk")
+        ]
+
+    assert summary.games == len(games)
+    assert stored(imported) == stored(recorded)
+    assert [game.played_at for game in Game.objects.filter(league=imported).order_by("pk")] == [
+        game.played_at for game in games
+    ]
+    standings = Standing.objects.order_by("player_id").values_list("player_id", "rating", "games")
+    assert list(standings.filter(league=imported)) == list(standings.filter(league=recorded))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bulk_write_refuses_a_missing_player_and_writes_nothing():
+    """The foreign keys hold in a bulk write, which on PostgreSQL (where the role may) checks
+    and locks a file's players in one statement instead of once per result."""
+    league = make_league(System.RAYTER_HIGHSCORE)
+    (ann,) = make_players(["Ann"])
+    games = [engine.GameInput(played_at=T0, bula=None, player_ids=[ann.pk, -1], scores=[1, 2])]
+
+    with pytest.raises(IntegrityError):
+        engine.games_record_many(league=league, games=games)
+
+    assert not Game.objects.exists()
+    assert not Result.objects.exists()
 
 
 # Corrections: how an edit, deletion, restore or merge moved each player's rating ----------------

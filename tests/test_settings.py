@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # Variables club/settings.py reads: a test sets those it means to, and no others leak in.
 SETTINGS_VARIABLES = (
@@ -324,3 +326,25 @@ def test_a_redis_cache_without_its_client_says_which_extra_to_install():
     )
     assert done.returncode != 0
     assert "pip install -e '.[redis]'" in done.stderr
+
+
+@pytest.mark.django_db
+def test_postgresql_connections_turn_jit_off():
+    """Set per connection, so no server setting is needed; a ``?options=`` in DATABASE_URL
+    replaces it. On PostgreSQL (DATABASE_URL set) the test's own connection has it."""
+    script = "from django.conf import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    url = "postgres://club@127.0.0.1:5432/club"
+    done = manage("shell", "-c", script, **production(DATABASE_URL=url))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "{'options': '-c jit=off'}"
+    done = manage(
+        "shell", "-c", script, **production(DATABASE_URL=f"{url}?options=-c%20work_mem%3D8MB")
+    )
+    assert done.stdout.splitlines()[-1] == "{'options': '-c work_mem=8MB'}"
+
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW jit")
+            assert cursor.fetchone() == ("off",)

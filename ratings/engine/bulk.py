@@ -143,39 +143,50 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     ):
         league = lock(league)
         latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
-        game_ids = writes.insert_games(league, games, actor)
-        if latest is not None and games[0].played_at < latest:
-            rows = []
-            times = writes.adapted_datetimes([prepared.played_at for prepared in games])
-            for game_id, prepared, at in zip(game_ids, games, times, strict=True):
-                rows += writes.result_rows(league, game_id, prepared, at=at)
-            writes.insert_results(rows)
-            replay(league, since=(games[0].played_at, game_ids[0]))
-            return len(games)
         involved = {pid for prepared in games for pid in prepared.player_ids}
-        states = current_states(league, involved)
-        state_of, rating_of = states.__getitem__, attrgetter("rating")
-        rate, result_rows = rater(league, involved), writes.result_rows
-        # Written a chunk of games at a time, so a file's rows are never all held at once.
-        for start in range(0, len(games), RESULTS_CHUNK):
-            rows: list[tuple] = []
-            chunk = games[start : start + RESULTS_CHUNK]
-            times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
-            for game_id, prepared, at in zip(
-                game_ids[start : start + RESULTS_CHUNK], chunk, times, strict=True
-            ):
-                # In C where it can be: this loop runs once a game, a hundred thousand times.
-                game_states = list(map(state_of, prepared.player_ids))
-                before = list(map(rating_of, game_states))
-                after = rate(prepared, game_states)
-                rows += result_rows(league, game_id, prepared, before, after, at=at)
-                played_at = prepared.played_at
-                for state, new in zip(game_states, after, strict=True):
-                    state.advance(new, played_at)
-            writes.insert_results(rows)
-        writes.save_states(league, states, create=False)
-        seasons.rebuild(league, games[0].played_at)
+        out_of_order = latest is not None and games[0].played_at < latest
+        states = {} if out_of_order else current_states(league, involved)
+        # Only the games and their results inside: see references_locked_at_once.
+        with writes.references_locked_at_once(involved, writes.user_id_of(actor)):
+            game_ids = writes.insert_games(league, games, actor)
+            if out_of_order:
+                rows = []
+                times = writes.adapted_datetimes([prepared.played_at for prepared in games])
+                for game_id, prepared, at in zip(game_ids, games, times, strict=True):
+                    rows += writes.result_rows(league, game_id, prepared, at=at)
+                writes.insert_results(rows)
+            else:
+                _rate_and_insert(league, games, game_ids, states, involved)
+        if out_of_order:
+            replay(league, since=(games[0].played_at, game_ids[0]))
+        else:
+            writes.save_states(league, states, create=False)
+            seasons.rebuild(league, games[0].played_at)
     return len(games)
+
+
+def _rate_and_insert(league, games, game_ids, states, involved) -> None:
+    """Rate games that all come after the league's latest, in memory from ``states`` (advanced
+    as they go), and insert their results."""
+    state_of, rating_of = states.__getitem__, attrgetter("rating")
+    rate, result_rows = rater(league, involved), writes.result_rows
+    # Written a chunk of games at a time, so a file's rows are never all held at once.
+    for start in range(0, len(games), RESULTS_CHUNK):
+        rows: list[tuple] = []
+        chunk = games[start : start + RESULTS_CHUNK]
+        times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
+        for game_id, prepared, at in zip(
+            game_ids[start : start + RESULTS_CHUNK], chunk, times, strict=True
+        ):
+            # In C where it can be: this loop runs once a game, a hundred thousand times.
+            game_states = list(map(state_of, prepared.player_ids))
+            before = list(map(rating_of, game_states))
+            after = rate(prepared, game_states)
+            rows += result_rows(league, game_id, prepared, before, after, at=at)
+            played_at = prepared.played_at
+            for state, new in zip(game_states, after, strict=True):
+                state.advance(new, played_at)
+        writes.insert_results(rows)
 
 
 def _delete_games(league: League) -> None:

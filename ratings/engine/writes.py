@@ -2,14 +2,15 @@
 
 Model instances, ``bulk_create`` and ``bulk_update`` cost more than the database's own work at
 the sizes a replay or an import reaches (hundreds of thousands of rows): these write many rows a
-statement (INSERT) or one prepared statement for many rows (UPDATE). Only the engine calls them,
-inside its transaction with the league locked.
+statement (INSERT) or one prepared statement for many rows (UPDATE). On PostgreSQL games and
+results go through ``COPY`` instead (:func:`copy_rows`): no SQL text to build, quote and parse
+for each row. Only the engine calls them, inside its transaction with the league locked.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import chain, groupby, repeat
@@ -29,6 +30,8 @@ MAX_ROWS_PER_INSERT = 500
 # A result row's columns: the game, its league and time and the seat's place (copies the reads
 # use, kept in step with the game: see Result), the seat, its score and ratings, then the
 # paper's three, left out (NULL) for games without one, so a scored import does not send them.
+# The INSERT and the COPY of results both name their columns from here: a new column of Result
+# is one more name here (and in result_rows).
 RESULT_COLUMNS = [
     *("game_id", "league_id", "played_at", "player_id", "seat", "place"),
     *("score", "rating_before", "rating_after"),
@@ -78,43 +81,176 @@ def adapted_datetimes(values: Sequence[datetime]) -> list:
     return [str(value.astimezone(zone).replace(tzinfo=None)) for value in values]
 
 
+# A game row's columns, as the bulk writes give them (the id comes first on PostgreSQL).
+GAME_COLUMNS = [
+    *("league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"),
+    *("created_at", "updated_at"),
+]
+
+
 def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]:
-    """Insert games in a few multi-row statements; returns their ids in the order given.
+    """Insert games (SQLite: one statement; PostgreSQL: one COPY); returns their ids in the
+    order given.
 
     The league is locked, so no one else adds games to it meanwhile.
     """
-    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
-    user_id = user.pk if user else None
+    user_id = user_id_of(actor)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    table = connection.ops.quote_name(Game._meta.db_table)
-    columns = ["league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"]
-    columns += ["created_at", "updated_at"]
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
+    if connection.vendor == "sqlite":
+        table = connection.ops.quote_name(Game._meta.db_table)
+        with connection.cursor() as cursor:
             game_ids = _insert_games_from_json(
-                cursor, table, columns, league.pk, user_id, now, games
+                cursor, table, GAME_COLUMNS, league.pk, user_id, now, games
+            )
+        if len(game_ids) != len(games):
+            raise RuntimeError("games inserted and counted differ: was the league not locked?")
+        return game_ids
+    # COPY returns no ids: they are taken from the table's sequence first, in the order given.
+    game_ids = allocate_ids(Game, len(games))
+    played = adapted_datetimes([prepared.played_at for prepared in games])
+    _write(
+        Game,
+        [Game._meta.pk.column, *GAME_COLUMNS],
+        [
+            (game_id, league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+            for game_id, at, prepared in zip(game_ids, played, games, strict=True)
+        ],
+    )
+    return game_ids
+
+
+def user_id_of(actor) -> int | None:
+    """The id of the member who enters games (``Game.entered_by``): none for a command."""
+    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    return user.pk if user else None
+
+
+def allocate_ids(model, count: int) -> list[int]:
+    """PostgreSQL: ``count`` new ids for ``model``'s table from its sequence, ascending, in
+    one query. Other writers may take ids in between (a sequence never gives one twice), so
+    they need not be consecutive; rows given them in order keep the order of their ids."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(s.seq::regclass) FROM (SELECT pg_get_serial_sequence(%s, %s) AS seq)"
+            " AS s, generate_series(1, %s)",
+            [quote(model._meta.db_table), model._meta.pk.column, count],
+        )
+        return sorted(row[0] for row in cursor.fetchall())
+
+
+def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
+    """PostgreSQL: ``rows`` of ``columns`` of ``model``'s table with one ``COPY … FROM STDIN``
+    in the binary format, in this connection's transaction (psycopg 3's ``Cursor.copy``: each
+    value packed in C as its column's type, no text to write or parse). The table's triggers
+    run as for an INSERT: the statement's data-version trigger too (see
+    :mod:`ratings.versioning`)."""
+    quote = connection.ops.quote_name
+    table = model._meta.db_table
+    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
+    # The database's names of the types ("bigint", "double precision", "varchar(100)"…), which
+    # psycopg knows without their modifiers.
+    types = [
+        model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
+        for column in columns
+    ]
+    # Django's errors (IntegrityError…), as its cursor's execute raises them.
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.cursor.copy(sql) as copy,
+    ):
+        copy.set_types(types)
+        write_row = copy.write_row
+        for row in rows:
+            write_row(row)
+
+
+def _field_name(model, column: str) -> str:
+    """The name of ``model``'s field stored in ``column`` (``game_id`` is ``game``'s)."""
+    return next(f.name for f in model._meta.concrete_fields if f.column == column)
+
+
+@contextmanager
+def references_locked_at_once(player_ids: Iterable[int], user_id: int | None) -> Iterator[None]:
+    """PostgreSQL, where the role may set ``session_replication_role``: the block's rows go in
+    with no trigger, their references checked and locked beforehand in one statement each.
+
+    PostgreSQL checks a foreign key one row at a time, a query and a row lock for each: for an
+    import, two per result, more than the COPY itself costs. Inside this block the rows written
+    must refer only to the league (locked by the engine), games this transaction inserted, the
+    ``player_ids`` and the user ``user_id``: those are checked here (a missing one is an
+    IntegrityError, as the foreign key would raise) and locked ``FOR KEY SHARE``, as each row's
+    check would have locked them, so none goes away before the commit. The data-version
+    triggers stand aside too: the block belongs inside :func:`ratings.versioning.bulk_write`,
+    which changed the version first, as :func:`~ratings.versioning.row_triggers_dropped` does
+    on SQLite. Elsewhere (SQLite; a role without the right, the usual one) nothing changes.
+    """
+    if not _may_quiet_triggers():
+        yield
+        return
+    from django.contrib.auth import get_user_model
+    from django.db import IntegrityError
+
+    from ratings.models import Player
+
+    quote = connection.ops.quote_name
+    wanted = {(Player, pid) for pid in player_ids}
+    if user_id is not None:
+        wanted.add((get_user_model(), user_id))
+    with connection.cursor() as cursor:
+        for model in {model for model, _pk in wanted}:
+            keys = sorted(pk for m, pk in wanted if m is model)
+            cursor.execute(
+                f"SELECT {quote(model._meta.pk.column)} FROM {quote(model._meta.db_table)}"
+                f" WHERE {quote(model._meta.pk.column)} = ANY(%s) ORDER BY 1 FOR KEY SHARE",
+                [keys],
+            )
+            missing = set(keys) - {row[0] for row in cursor.fetchall()}
+            if missing:
+                raise IntegrityError(f"{model._meta.db_table}: no rows {sorted(missing)}")
+        cursor.execute("SELECT current_setting('session_replication_role')")
+        (previous,) = cursor.fetchone()
+        cursor.execute("SET LOCAL session_replication_role = replica")
+    # On an error the transaction (or its savepoint) rolls back, and the setting with it.
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('session_replication_role', %s, true)", [previous])
+
+
+def _may_quiet_triggers() -> bool:
+    """Whether this PostgreSQL role may set ``session_replication_role`` (a superuser, or one
+    granted ``SET`` on it: PostgreSQL 15 and later); asked once per connection."""
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        return False
+    connection.ensure_connection()
+    cached = getattr(connection, "_club_may_quiet_triggers", None)
+    if cached is not None and cached[0] is connection.connection:
+        return cached[1]
+    with connection.cursor() as cursor:
+        if connection.pg_version >= 150000:
+            cursor.execute(
+                "SELECT current_setting('is_superuser') = 'on'"
+                " OR has_parameter_privilege('session_replication_role', 'SET')"
             )
         else:
-            cursor.execute(f"SELECT MAX(id) FROM {table} WHERE league_id = %s", [league.pk])
-            (highest,) = cursor.fetchone()
-            played = adapted_datetimes([prepared.played_at for prepared in games])
-            _insert(
-                Game,
-                columns,
-                [
-                    (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
-                    for at, prepared in zip(played, games, strict=True)
-                ],
-            )
-            # Read back in insertion order: the locked league has no one else's new games.
-            cursor.execute(
-                f"SELECT id FROM {table} WHERE league_id = %s AND id > %s ORDER BY id",
-                [league.pk, highest or 0],
-            )
-            game_ids = [row[0] for row in cursor.fetchall()]
-    if len(game_ids) != len(games):
-        raise RuntimeError("games inserted and read back differ: was the league not locked?")
-    return game_ids
+            cursor.execute("SELECT current_setting('is_superuser') = 'on'")
+        (may,) = cursor.fetchone()
+    connection._club_may_quiet_triggers = (connection.connection, bool(may))
+    return bool(may)
+
+
+def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
+    """Rows of ``model``: COPY on PostgreSQL with psycopg 3, else multi-row INSERTs (psycopg 2,
+    which the club also runs on, copies another way: it keeps the INSERTs)."""
+    if connection.vendor == "postgresql":
+        # Here only: a club on SQLite may have neither driver.
+        from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+        if is_psycopg3:
+            copy_rows(model, columns, rows)
+            return
+    _insert(model, columns, rows)
 
 
 def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, games) -> list[int]:
@@ -202,9 +338,11 @@ def result_rows(
 def insert_results(rows: list[tuple]) -> None:
     """Insert result rows (see :func:`result_rows`), all of one shape: with papers, with
     skills, or with neither."""
-    if rows:
-        columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
-        _insert(Result, columns[: len(rows[0])], rows)
+    if not rows:
+        return
+    columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
+    columns = columns[: len(rows[0])]
+    _write(Result, columns, rows)
 
 
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
