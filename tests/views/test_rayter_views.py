@@ -307,16 +307,17 @@ def test_download_is_the_leagues_rayter_file(client, league, make_player, record
     assert b"Dahlia  27\nJohn    15\n" in response.content
 
 
-def test_download_costs_two_queries_after_the_version(
+def test_download_costs_three_queries_after_the_version(
     client, league, make_player, record_game, django_assert_num_queries
 ):
-    """The league and every result with its game and player: no query per game (an n+1).
-    First the data version the download is cached by (ratings.download_cache)."""
+    """The league, the club's names (each player's one word in the file, told apart from
+    names written alike) and every result with its game and player: no query per game (an
+    n+1). First the data version the download is cached by (ratings.download_cache)."""
     players = [make_player() for _ in range(4)]
     for n in range(6):
         record_game(league, players[n % 2 : n % 2 + 3], scores=[n, 2, 3])
 
-    with django_assert_num_queries(VERSION + 2):
+    with django_assert_num_queries(VERSION + 3):
         response = client.get(export_url(league))
 
     assert response.content.count(b"\ngame ") == 6
