@@ -354,13 +354,15 @@ def test_bulk_datetimes_are_written_as_django_writes_them(zone):
     assert writes.adapted_datetimes(values) == [adapt(value) for value in values]
 
 
-def test_a_bulk_insert_refused_halfway_leaves_no_row():
+def test_a_bulk_insert_refused_halfway_leaves_no_row(monkeypatch):
     """On SQLite a refused multi-row INSERT keeps its earlier rows (OR FAIL) until the
     transaction's rollback, which every caller lets the error reach; on PostgreSQL the refused
     COPY raises Django's IntegrityError, as an INSERT would."""
     from django.db import transaction
 
     from ratings.engine import writes
+
+    monkeypatch.setattr(writes, "COPY_MIN_ROWS", 1)  # a file's COPY, with a game's few rows
 
     league = make_league(System.RAYTER_HIGHSCORE)
     ann, bob = make_players(["Ann", "Bob"])
@@ -547,11 +549,14 @@ def test_restoring_from_a_damaged_audit_entry_is_refused_not_a_500(make_league, 
 
 
 @pytest.mark.parametrize("system", [System.RAYTER_LOWSCORE, System.OPENSKILL_HIGHSCORE])
-def test_an_import_writes_what_recording_its_games_one_by_one_writes(system):
+def test_an_import_writes_what_recording_its_games_one_by_one_writes(system, monkeypatch):
     """The bulk path (on PostgreSQL through COPY, its game ids from the sequence; on SQLite one
     INSERT from JSON and multi-row INSERTs) stores the same rows, to the last bit of each
     rating, as recording each game alone: run on both databases, the import's results are the
     same on both. Games at the same time keep the file's order (their ids ascending)."""
+    from ratings.engine import writes
+
+    monkeypatch.setattr(writes, "COPY_MIN_ROWS", 1)  # a file's COPY, with a few games
     imported, recorded = make_league(system), make_league(system)
     games = hearts_games(6)
     games[3] = engine.ImportedGame(games[2].played_at, games[3].scores)  # two at one time

@@ -27,6 +27,8 @@ from ratings.systems import SkillRating, skill_of
 BULK_CACHE_KIB = 65_536
 # Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
 MAX_ROWS_PER_INSERT = 500
+# PostgreSQL: fewer rows than this are one INSERT, more a COPY (see _write).
+COPY_MIN_ROWS = 50
 # A result row's columns: the game, its league and time and the seat's place (copies the reads
 # use, kept in step with the game: see Result), the seat, its score and ratings, then the
 # paper's three, left out (NULL) for games without one, so a scored import does not send them.
@@ -242,8 +244,10 @@ def _may_quiet_triggers() -> bool:
 
 def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
     """Rows of ``model``: COPY on PostgreSQL with psycopg 3, else multi-row INSERTs (psycopg 2,
-    which the club also runs on, copies another way: it keeps the INSERTs)."""
-    if connection.vendor == "postgresql":
+    which the club also runs on, copies another way: it keeps the INSERTs). A game's few seats
+    go in one INSERT on every database (fewer than :data:`COPY_MIN_ROWS`): a COPY is for
+    files."""
+    if connection.vendor == "postgresql" and len(rows) >= COPY_MIN_ROWS:
         # Here only: a club on SQLite may have neither driver.
         from django.db.backends.postgresql.psycopg_any import is_psycopg3
 
