@@ -61,6 +61,35 @@ def test_merge_moves_every_result_and_rerates(typo_club):
     assert_equals_a_fresh_replay(league)
 
 
+def test_merging_a_player_whose_games_are_gone_keeps_the_targets_games(typo_club):
+    """The typo's games were deleted, its standing stayed: the merge moves no game, and the
+    target keeps the games and rating they have (it used to be set back to a newcomer's)."""
+    league, pedja, pedia = typo_club
+    for game in Game.objects.filter(results__player=pedia).order_by("-played_at", "-pk"):
+        engine.game_delete(game=game)
+    before = Standing.objects.get(league=league, player=pedja)
+    assert before.games == 2
+
+    engine.player_merge(source=pedia, target=pedja)
+
+    after = Standing.objects.get(league=league, player=pedja)
+    assert (after.games, after.rating) == (before.games, before.rating)
+    assert_equals_a_fresh_replay(league)
+
+
+def test_merging_a_player_without_games_but_with_a_start_rating_rerates_the_target(typo_club):
+    league, pedja, pedia = typo_club
+    for game in Game.objects.filter(results__player=pedia).order_by("-played_at", "-pk"):
+        engine.game_delete(game=game)
+    engine.standing_set_start_rating(league=league, player=pedia, rating=1500)
+
+    engine.player_merge(source=pedia, target=pedja)
+
+    standing = Standing.objects.get(league=league, player=pedja)
+    assert (standing.start_rating, standing.games) == (1500, 2)
+    assert_equals_a_fresh_replay(league)
+
+
 def test_merge_is_in_the_audit_trail_with_before_and_after(typo_club):
     league, pedja, pedia = typo_club
     engine.player_merge(source=pedia, target=pedja)

@@ -13,10 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.engine import writes
 from ratings.engine.games import audit
 from ratings.engine.replay import replay_correction
-from ratings.engine.state import states_before
 from ratings.models import (
     AuditAction,
     Event,
@@ -146,6 +144,8 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         # What corrections did to the source's rating is now the target's history.
         RatingCorrection.objects.filter(player=source).update(player=target)
         EventRound.byes.through.objects.filter(player=source).update(player=target)
+        # The leagues where the target takes the source's own start rating: rated anew.
+        new_start: set[int] = set()
         for league_id, standing in theirs.items():
             mine = ours.get(league_id)
             if mine is None:
@@ -153,6 +153,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 continue
             if mine.start_rating is None and standing.start_rating is not None:
                 Standing.objects.filter(pk=mine.pk).update(start_rating=standing.start_rating)
+                new_start.add(league_id)
             standing.delete()
         if source.user_id is not None and target.user_id is None:
             user_id = source.user_id
@@ -168,11 +169,11 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         if not leagues:
             audit(AuditAction.MERGE, None, actor, player=target, before=before, after=after)
         for league in leagues:
+            # Without the source's games or start rating the league's ratings stand as they
+            # are (the target's own games included).
             rerated = None
-            if moved[league.pk]:
+            if moved[league.pk] or league.pk in new_start:
                 rerated = replay_correction(league, since=None)
-            else:
-                writes.save_states(league, states_before(league, None, {target.pk}))
             audit(
                 AuditAction.MERGE,
                 league,
