@@ -303,10 +303,7 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
     issue #14, so the difference is the statistics' cost), the head-to-head page with the
     opponent they met most often, and the league's table for its busiest year."""
     from django.core.cache import cache
-    from django.db.models import Count
-    from django.db.models.functions import ExtractYear
 
-    from ratings.models import Game
     from ratings.selectors import statistics as club_statistics
     from ratings.views import pages
 
@@ -347,7 +344,22 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
             page_figures(figures),
         )
     )
-    year, games = (
+    year, games = busiest_season(league)
+    figures = time_page(client, f"/leagues/{league.slug}/?season={year}", samples)
+    rows.append(
+        (f"page: leaderboard for the season {year} ({games:,} games)", page_figures(figures))
+    )
+    return rows
+
+
+def busiest_season(league) -> tuple[int, int]:
+    """The league's year with the most games, and how many (the season page to time)."""
+    from django.db.models import Count
+    from django.db.models.functions import ExtractYear
+
+    from ratings.models import Game
+
+    return (
         Game.objects.filter(league=league)
         .annotate(year=ExtractYear("played_at"))
         .values_list("year")
@@ -355,11 +367,6 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
         .order_by("-n")
         .first()
     )
-    figures = time_page(client, f"/leagues/{league.slug}/?season={year}", samples)
-    rows.append(
-        (f"page: leaderboard for the season {year} ({games:,} games)", page_figures(figures))
-    )
-    return rows
 
 
 def write_rayter_file(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run import build_preferans, ms, setup_django  # noqa: E402
+from bench.run import build_preferans, busiest_season, ms, setup_django  # noqa: E402
 
 
 def main() -> None:
@@ -38,8 +38,6 @@ def main() -> None:
 
     from django.core.cache import cache
     from django.db import connection
-    from django.db.models import Count
-    from django.db.models.functions import ExtractYear
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
@@ -63,14 +61,7 @@ def main() -> None:
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
     league = League.objects.get(slug="big")
-    year, games = (
-        Game.objects.filter(league=league)
-        .annotate(year=ExtractYear("played_at"))
-        .values_list("year")
-        .annotate(n=Count("id"))
-        .order_by("-n")
-        .first()
-    )
+    year, games = busiest_season(league)
     url = f"/leagues/{league.slug}/?season={year}"
     client = Client(headers={"Accept-Encoding": "gzip"})
     whole_season = season_reads.season_standings
