@@ -472,8 +472,10 @@ def test_no_module_switches_on_a_system_or_kind_code():
 def test_rows_are_locked_only_after_the_writers_lock():
     """``select_for_update`` only through ratings.versioning.lock_rows, which takes the data
     version's row first: every writer takes the locks in one order, so none waits for another
-    that waits for it (the lock order in ratings/versioning.py)."""
-    for name, text in sources(RATINGS, skip=("ratings/versioning.py",)).items():
+    that waits for it (the lock order in ratings/versioning/__init__.py)."""
+    # lock_rows's module, and the package's design, which names select_for_update.
+    skip = ("ratings/versioning/locks.py", "ratings/versioning/__init__.py")
+    for name, text in sources(RATINGS, skip=skip).items():
         assert "select_for_update" not in text, f"{name}: lock rows with versioning.lock_rows"
 
 

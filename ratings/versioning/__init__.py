@@ -1,0 +1,103 @@
+"""The club's data versions: numbers that change in the same transaction as any write.
+
+Two kinds of row hold them. Each league has its own (:class:`ratings.models.LeagueVersion`),
+changed by every write to a table whose rows belong to one league: games, results, standings,
+events with their rounds, tables and seats, papers and deals, any table whose row leads to a
+league through foreign keys that cannot be empty (:func:`league_paths`, found from the models, so
+a new table of a league is one without anyone listing it). Every other table (players, their
+names, members, permissions, the leagues themselves) changes the club-wide row
+(:class:`ratings.models.DataVersion`), which every page's key holds: a page is keyed by it and
+by the versions of the leagues it shows (:class:`Shows`), so a write in a small league leaves the
+big league's pages cached.
+
+Database triggers change the numbers whoever writes: the engine, the event services, the admin,
+a restore, a raw ``UPDATE``. On PostgreSQL a league's tables have statement triggers that read
+the rows written (``REFERENCING NEW TABLE / OLD TABLE``) and change the version of every league
+those rows belong to, before and after an update; on SQLite, row triggers do the same. A row
+whose league cannot be found (its game deleted before it, in one transaction) changes the
+club-wide number. A bulk write changes each number once (:func:`bulk_write`). A change commits
+or rolls back with the write, so a reader that reads the numbers first and the data after never
+sees data older than the numbers say. That makes them a safe key for the page cache and the
+pages' ETags (:mod:`ratings.page_cache`), all read in one query (:func:`current`).
+
+The triggers are (re)installed after every ``migrate`` and ``flush`` (``post_migrate``), for
+every table the apps have then, so a new model of any app is covered without a migration of
+its own and a table SQLite rebuilds gets its triggers back. ``tests/test_versioning.py`` fails
+on any table of the database that is neither versioned nor listed in :data:`UNVERSIONED`.
+
+Lock order. On PostgreSQL a version row is a lock its writers take, so the writers of one league
+queue on its row, and writers of two leagues do not wait for each other; a writer of club-wide
+tables queues with every other one on the club-wide row. A transaction takes them in one order:
+the club-wide row first if it writes club-wide tables or more than one league (a merge, a
+restore), then its leagues' rows, and these before any row of its own (:func:`begin_write`).
+Then no two writers can wait for each other in a circle: a writer of one league waits for no
+second version row, and the writers of several leagues take turns on the club-wide row. So rows
+are locked only through :func:`lock_rows`, which names the leagues and whether the club's tables
+are written (``tests/test_architecture.py`` finds any other ``select_for_update``); taking the
+club-wide row after a league's, or a second league's without the club-wide one, is refused
+(:class:`LockOrderError`). A writer that declares nothing (the admin, a raw statement) takes the
+rows as its statements reach them; if that ever closes a circle, PostgreSQL ends one of the two
+transactions with an error, never a stale page. SQLite has one writer at a time anyway.
+
+The modules: :mod:`~ratings.versioning.tables` (which tables are versioned, which belong to
+leagues, and the statements that change a version row), :mod:`~ratings.versioning.triggers` (the
+triggers' SQL on PostgreSQL and SQLite, and :func:`install`), :mod:`~ratings.versioning.locks`
+(the writers' locks, :func:`lock_rows`, and :func:`bulk_write`) and
+:mod:`~ratings.versioning.reads` (what a page shows, :class:`Shows`, and :func:`current`). Their
+public names are all here: callers import them from ``ratings.versioning``.
+"""
+
+from ratings.versioning.locks import (
+    LockOrderError,
+    all_league_ids,
+    begin_write,
+    bulk_write,
+    lock_rows,
+    row_triggers_dropped,
+)
+from ratings.versioning.reads import (
+    EVENT_BY_PK,
+    EVENT_TABLE_BY_PK,
+    EVERY_LEAGUE,
+    GAME_BY_PK,
+    LEAGUE_BY_SLUG,
+    Shows,
+    Version,
+    current,
+)
+from ratings.versioning.tables import (
+    LEAGUE_TABLE,
+    LEAGUES,
+    TABLE,
+    UNVERSIONED,
+    UnsupportedDatabase,
+    league_paths,
+    versioned_tables,
+)
+from ratings.versioning.triggers import install, trigger_statements
+
+__all__ = [
+    "EVENT_BY_PK",
+    "EVENT_TABLE_BY_PK",
+    "EVERY_LEAGUE",
+    "GAME_BY_PK",
+    "LEAGUES",
+    "LEAGUE_BY_SLUG",
+    "LEAGUE_TABLE",
+    "TABLE",
+    "UNVERSIONED",
+    "LockOrderError",
+    "Shows",
+    "UnsupportedDatabase",
+    "Version",
+    "all_league_ids",
+    "begin_write",
+    "bulk_write",
+    "current",
+    "install",
+    "league_paths",
+    "lock_rows",
+    "row_triggers_dropped",
+    "trigger_statements",
+    "versioned_tables",
+]

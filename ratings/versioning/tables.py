@@ -1,0 +1,96 @@
+"""Which tables are versioned, and which belong to leagues (see :mod:`ratings.versioning`): the
+version tables' names, :data:`UNVERSIONED`, :func:`versioned_tables`, :func:`league_paths`, and the
+statements that change a version row, which the triggers and the writers' locks both run."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.db.models import Field, Model
+
+TABLE = "ratings_dataversion"
+LEAGUE_TABLE = "ratings_leagueversion"
+LEAGUES = "ratings_league"
+# The tables no page shows, and why; every other table of every installed app is versioned. A
+# table listed here wrongly would leave pages stale; one missing sends every page to be drawn
+# again at each of its writes (a session at every login, axes's records at every attempt).
+UNVERSIONED = {
+    TABLE: "the version itself",
+    LEAGUE_TABLE: "the leagues' versions themselves",
+    "ratings_auditentry": "the audit trail, read in the admin only, whose pages are not cached",
+    "ratings_pendingupload": "a rayter file waiting for its uploader's confirmation",
+    "django_admin_log": "the admin's history, shown in the admin only",
+    "django_session": "written at every login; no page shows a session",
+    "axes_accessattempt": "failed logins (django-axes), written at each attempt",
+    "axes_accessattemptexpiration": "when a failed login is forgotten (django-axes)",
+    "axes_accessfailurelog": "failed logins' log (django-axes)",
+    "axes_accesslog": "logins' log (django-axes), written at every login",
+    "django_migrations": "migrate's record of what it applied (no model's table)",
+    "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
+    "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
+}
+
+# PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
+# import of thousands of statements bumps the row once, not thousands of times.
+BUMP = {
+    "postgresql": (
+        f"UPDATE {TABLE} SET number = number + 1, txid = txid_current() "
+        "WHERE id = 1 AND txid IS DISTINCT FROM txid_current()"
+    ),
+    "sqlite": f"UPDATE {TABLE} SET number = number + 1 WHERE id = 1",
+}
+BUMP_LEAGUE = (
+    f"UPDATE {LEAGUE_TABLE} SET number = number + 1, txid = txid_current() "
+    "WHERE league_id = %s AND txid IS DISTINCT FROM txid_current()"
+)
+
+
+class UnsupportedDatabase(RuntimeError):
+    pass
+
+
+def bump_sql(vendor: str) -> str:
+    try:
+        return BUMP[vendor]
+    except KeyError:
+        raise UnsupportedDatabase(
+            f"The club runs on SQLite or PostgreSQL; {vendor} has no data-version triggers."
+        ) from None
+
+
+def versioned_tables() -> list[str]:
+    """Every table of every installed app, many-to-many tables included, but
+    :data:`UNVERSIONED`: the club's own, and who is logged in with what they may do (a member's
+    page shows their name and the links their permissions give)."""
+    tables = {model._meta.db_table for model in apps.get_models(include_auto_created=True)}
+    return sorted(tables - UNVERSIONED.keys())
+
+
+def models_by_table() -> dict[str, type[Model]]:
+    return {m._meta.db_table: m for m in apps.get_models(include_auto_created=True)}
+
+
+def _paths(model: type[Model], seen: frozenset = frozenset()) -> list[tuple[Field, ...]]:
+    """Every chain of foreign keys that cannot be empty from ``model`` to a league."""
+    league = apps.get_model("ratings", "League")
+    if model is league:
+        return []
+    paths = []
+    for field in model._meta.concrete_fields:
+        if not field.is_relation or field.null or not (field.many_to_one or field.one_to_one):
+            continue
+        target = field.related_model
+        if target is league:
+            paths.append((field,))
+        elif target not in seen and target is not model:
+            paths += [(field, *rest) for rest in _paths(target, seen | {model})]
+    return paths
+
+
+def league_paths() -> dict[str, list[tuple[Field, ...]]]:
+    """The versioned tables whose rows belong to a league, each with the chains of foreign keys
+    that lead to it (its own ``league`` column, or through its game, its round, its paper…):
+    their writes change the versions of those leagues. Every other versioned table is
+    club-wide."""
+    models = models_by_table()
+    found = {table: _paths(models[table]) for table in versioned_tables()}
+    return {table: paths for table, paths in found.items() if paths}

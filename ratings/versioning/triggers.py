@@ -1,0 +1,279 @@
+"""The triggers that change the data versions, whoever writes (see :mod:`ratings.versioning`):
+PostgreSQL's statement triggers and functions, SQLite's row triggers, and :func:`install`, run
+after every ``migrate`` and ``flush``."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Field
+
+from ratings.versioning.tables import (
+    BUMP,
+    BUMP_LEAGUE,
+    LEAGUE_TABLE,
+    LEAGUES,
+    TABLE,
+    bump_sql,
+    league_paths,
+    models_by_table,
+    versioned_tables,
+)
+
+
+def _unseen_columns() -> dict[str, set[str]]:
+    """Columns no page shows, whose updates leave the version alone: a member's last login,
+    written at every login, would otherwise send every page to be drawn again."""
+    return {get_user_model()._meta.db_table: {"last_login"}}
+
+
+def _updated_columns(table: str) -> str:
+    """``UPDATE`` or ``UPDATE OF`` the columns a page may show, for a trigger on ``table``."""
+    unseen = _unseen_columns().get(table)
+    if not unseen:
+        return "UPDATE"
+    model = models_by_table()[table]
+    columns = [f'"{f.column}"' for f in model._meta.concrete_fields if f.column not in unseen]
+    return f"UPDATE OF {', '.join(columns)}"
+
+
+def _pg_leagues_of_rows(path: tuple[Field, ...]) -> str:
+    """PostgreSQL, in a statement trigger's function: add to ``ids`` the leagues of the
+    statement's rows (its transition table ``new_rows`` or ``old_rows``) along ``path``, and set
+    ``orphan`` if a row's parent is gone.
+
+    A query of a transition table is planned at every statement, a join costly: so those read
+    only the first column, and each step to the league is a query of its own on an array,
+    whose plan PL/pgSQL keeps.
+    """
+    first = path[0].column
+    steps = [
+        "keys := '{}'",
+        f"IF TG_OP <> 'DELETE' THEN keys := ARRAY(SELECT DISTINCT \"{first}\" FROM new_rows); "
+        "END IF",
+        f"IF TG_OP <> 'INSERT' THEN keys := keys || ARRAY(SELECT DISTINCT \"{first}\" "
+        "FROM old_rows); END IF",
+    ]
+    for field, parent in zip(path[1:], path, strict=False):
+        table = parent.related_model._meta.db_table
+        column, key = f'"{field.column}"', f'"{parent.target_field.column}"'
+        steps += [
+            # One row (most statements): a lookup by key, several times cheaper than ANY.
+            f'IF cardinality(keys) = 1 THEN SELECT {column} INTO key FROM "{table}" '
+            f"WHERE {key} = keys[1]; orphan := orphan OR NOT FOUND; "
+            "keys := CASE WHEN FOUND THEN ARRAY[key] ELSE '{}' END; ELSE "
+            "wanted := (SELECT count(DISTINCT k) FROM unnest(keys) AS k); "
+            f"SELECT count(*), COALESCE(array_agg(DISTINCT {column}), '{{}}') "
+            f'INTO matched, keys FROM "{table}" WHERE {key} = ANY(keys); '
+            "orphan := orphan OR matched < wanted; END IF",
+        ]
+    return "; ".join([*steps, "ids := ids || keys"]) + ";"
+
+
+def _league_of_row(path: tuple[Field, ...], row: str) -> str:
+    """SQLite: the league id of the trigger's row ``row`` (NEW or OLD) along ``path``."""
+    if len(path) == 1:
+        return f'{row}."{path[0].column}"'
+    joins, source = [], "j1"
+    first = path[0].related_model._meta.db_table
+    for n, field in enumerate(path[1:-1], start=2):
+        target = field.related_model._meta.db_table
+        joins.append(
+            f'JOIN "{target}" j{n} ON j{n}."{field.target_field.column}" = '
+            f'{source}."{field.column}"'
+        )
+        source = f"j{n}"
+    return (
+        f'(SELECT {source}."{path[-1].column}" FROM "{first}" j1 {" ".join(joins)} '
+        f'WHERE j1."{path[0].target_field.column}" = {row}."{path[0].column}")'
+    )
+
+
+def _function_name(table: str, kind: str = "") -> str:
+    prefix = f"ratings_league_{kind}version_" if kind else "ratings_league_version_"
+    name = f"{prefix}{table}"
+    if len(name) > 63:  # PostgreSQL's longest name
+        name = f"{prefix}{hashlib.sha256(table.encode()).hexdigest()[:16]}"
+    return name
+
+
+_PG_EVENTS = (
+    ("insert", "INSERT", "NEW"),
+    ("update", "UPDATE", "OLD NEW"),
+    ("delete", "DELETE", "OLD"),
+)
+
+
+def trigger_statements(vendor: str, table: str) -> list[str]:
+    """The SQL that makes every write to ``table`` change the data version: its leagues' if its
+    rows belong to leagues, else the club-wide one (idempotent)."""
+    bump = bump_sql(vendor)
+    paths = league_paths().get(table)
+    if vendor == "postgresql":
+        drop = [
+            f'DROP TRIGGER IF EXISTS "ratings_data_version{suffix}" ON "{table}"'
+            for suffix in ("", *(f"_{name}" for name, _event, _rows in _PG_EVENTS))
+        ]
+        if not paths:
+            # Before the statement touches a row: its first write takes the version row's lock
+            # before any row of its own (see "Lock order", ratings.versioning).
+            return [
+                *drop[1:],
+                f"CREATE OR REPLACE TRIGGER ratings_data_version BEFORE INSERT OR "
+                f'{_updated_columns(table)} OR DELETE ON "{table}" '
+                "FOR EACH STATEMENT EXECUTE FUNCTION ratings_bump_data_version()",
+            ]
+        # An insert or a delete: after the statement, which of its rows' leagues it wrote (a
+        # transition table per event: PostgreSQL takes one per trigger).
+        function = _function_name(table)
+        body = (
+            "DECLARE ids bigint[] := '{}'; keys bigint[]; key bigint; matched bigint; "
+            "wanted bigint; "
+            "orphan boolean := FALSE; BEGIN "
+            + " ".join(_pg_leagues_of_rows(path) for path in paths)
+            + " PERFORM ratings_bump_leagues(ids, orphan); RETURN NULL; END"
+        )
+        # An update, row by row before it is written: most are one row a statement (a replay's
+        # ratings), where a transition table's query costs more than the row's own work.
+        row_function = _function_name(table, "row")
+        found = [_league_of_row(path, row) for row in ("OLD", "NEW") for path in paths]
+        row_body = (
+            "DECLARE league bigint; ids bigint[] := '{}'; orphan boolean := FALSE; "
+            "done text := COALESCE(current_setting('ratings.versions_changed', TRUE), ''); "
+            "BEGIN "
+            + " ".join(
+                f"league := {expression}; IF league IS NULL THEN orphan := TRUE; "
+                "ELSIF position(',' || league || ',' IN done) = 0 THEN ids := ids || league; "
+                "END IF;"
+                for expression in found
+            )
+            + " IF orphan OR cardinality(ids) > 0 THEN "
+            "PERFORM ratings_bump_leagues(ids, orphan); END IF; RETURN NEW; END"
+        )
+        statements = [
+            drop[0],
+            f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql "
+            f"AS $$ {body} $$",
+            f"CREATE OR REPLACE FUNCTION {row_function}() RETURNS trigger LANGUAGE plpgsql "
+            f"AS $$ {row_body} $$",
+            drop[2],
+            f'CREATE TRIGGER "ratings_data_version_update" BEFORE UPDATE ON "{table}" '
+            f"FOR EACH ROW EXECUTE FUNCTION {row_function}()",
+        ]
+        for name, event, rows in _PG_EVENTS:
+            if name == "update":
+                continue
+            referencing = " ".join(f"{kind} TABLE AS {kind.lower()}_rows" for kind in rows.split())
+            statements.append(
+                f'CREATE OR REPLACE TRIGGER "ratings_data_version_{name}" AFTER {event} '
+                f'ON "{table}" REFERENCING {referencing} FOR EACH STATEMENT '
+                f"EXECUTE FUNCTION {function}()"
+            )
+        return statements
+    # SQLite's triggers are per row and per event; a bulk write quiets them (see locks.bulk_write).
+    statements = []
+    for name, event, rows in (
+        ("insert", "INSERT", ("NEW",)),
+        ("update", _updated_columns(table), ("OLD", "NEW")),
+        ("delete", "DELETE", ("OLD",)),
+    ):
+        trigger = f'"{table}_data_version_{name}"'
+        statements.append(f"DROP TRIGGER IF EXISTS {trigger}")
+        if not paths:
+            statements.append(
+                f'CREATE TRIGGER {trigger} AFTER {event} ON "{table}" '
+                f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 BEGIN {bump}; END"
+            )
+            continue
+        ids = [_league_of_row(path, row) for row in rows for path in paths]
+        # Quiet only when every league the row belongs to is in a bulk write.
+        quiet = " AND ".join(
+            f"COALESCE((SELECT bulk FROM {LEAGUE_TABLE} WHERE league_id = {id_}), 0)" for id_ in ids
+        )
+        orphan = " OR ".join(f"{id_} IS NULL" for id_ in ids if "SELECT" in id_)
+        actions = [
+            f"UPDATE {LEAGUE_TABLE} SET number = number + 1 WHERE league_id IN ({', '.join(ids)})"
+        ]
+        if orphan:
+            actions.append(f"{bump} AND ({orphan})")
+        statements.append(
+            f'CREATE TRIGGER {trigger} AFTER {event} ON "{table}" '
+            f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 AND NOT ({quiet}) "
+            f"BEGIN {'; '.join(actions)}; END"
+        )
+    return statements
+
+
+_PG_FUNCTIONS = [
+    "CREATE OR REPLACE FUNCTION ratings_bump_data_version() RETURNS trigger "
+    f"LANGUAGE plpgsql AS $$ BEGIN {BUMP['postgresql']}; RETURN NULL; END $$",
+    # The leagues of the rows a statement wrote, by id; with ``orphan`` (a row whose league is
+    # gone) the club-wide number too. The leagues this transaction changed already are noted
+    # in a setting of the transaction's (undone with it, or with its savepoint): most
+    # statements of a write then cost no update of a version row.
+    "CREATE OR REPLACE FUNCTION ratings_bump_leagues(ids bigint[], orphan boolean) "
+    "RETURNS void LANGUAGE plpgsql AS $$ DECLARE league bigint; "
+    "done text := COALESCE(current_setting('ratings.versions_changed', TRUE), ''); BEGIN "
+    f"IF orphan THEN {BUMP['postgresql']}; END IF; "
+    "FOR league IN SELECT DISTINCT id FROM unnest(ids) AS id WHERE id IS NOT NULL ORDER BY id "
+    "LOOP CONTINUE WHEN position(',' || league || ',' IN done) > 0; "
+    f"{BUMP_LEAGUE.replace('%s', 'league')}; done := done || ',' || league || ','; "
+    "PERFORM set_config('ratings.versions_changed', done, TRUE); END LOOP; END $$",
+    # A new league's row, made with it (the league's own insert changes the club's number).
+    "CREATE OR REPLACE FUNCTION ratings_new_league_version() RETURNS trigger "
+    f"LANGUAGE plpgsql AS $$ BEGIN INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) "
+    "VALUES (NEW.id, 0, FALSE) ON CONFLICT DO NOTHING; RETURN NULL; END $$",
+]
+
+
+def _new_league_trigger(vendor: str) -> list[str]:
+    if vendor == "postgresql":
+        return [
+            "CREATE OR REPLACE TRIGGER ratings_new_league_version AFTER INSERT ON "
+            f'"{LEAGUES}" FOR EACH ROW EXECUTE FUNCTION ratings_new_league_version()'
+        ]
+    return [
+        f'DROP TRIGGER IF EXISTS "{LEAGUES}_new_league_version"',
+        f'CREATE TRIGGER "{LEAGUES}_new_league_version" AFTER INSERT ON "{LEAGUES}" BEGIN '
+        # Not OR IGNORE: a conflict policy of the statement that fired it (a restore's OR
+        # FAIL) would override it.
+        f"INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) SELECT NEW.id, 0, 0 "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {LEAGUE_TABLE} WHERE league_id = NEW.id); END",
+    ]
+
+
+def install(using: str = DEFAULT_DB_ALIAS, **_kwargs) -> None:
+    """Create the version rows if missing, and the triggers on every versioned table.
+
+    Connected to ``post_migrate`` (ratings/apps.py); safe to run any number of times. A league's
+    row made here (not with its league) changes the club-wide number too: a row made again
+    starts again from 0, and no page keyed by its old numbers may be served.
+    """
+    from ratings.models import DataVersion
+
+    connection = connections[using]
+    vendor = connection.vendor
+    existing = set(connection.introspection.table_names())
+    if TABLE not in existing or LEAGUE_TABLE not in existing:
+        return  # migrating backwards, or not yet this far
+    with transaction.atomic(using=using):
+        DataVersion.objects.using(using).get_or_create(pk=1)
+        with connection.cursor() as cursor:
+            if vendor == "postgresql":
+                for statement in _PG_FUNCTIONS:
+                    cursor.execute(statement)
+            for statement in _new_league_trigger(vendor):
+                cursor.execute(statement)
+            for table in versioned_tables():
+                if table in existing:
+                    for statement in trigger_statements(vendor, table):
+                        cursor.execute(statement)
+            cursor.execute(
+                f"INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) SELECT id, 0, %s "
+                f"FROM {LEAGUES} WHERE id NOT IN (SELECT league_id FROM {LEAGUE_TABLE})",
+                [False],
+            )
+            if cursor.rowcount:
+                cursor.execute(bump_sql(vendor))
