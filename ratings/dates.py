@@ -17,6 +17,7 @@ more, no less). Django only: no import from the rest of the project.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -113,7 +114,14 @@ def season_start(year: int) -> datetime:
 
 def season_of(moment: datetime) -> int:
     """The season (the year in the club's time zone) a moment falls in."""
-    return timezone.localtime(moment).year
+    return seasons_of()(moment)
+
+
+def seasons_of() -> Callable[[datetime], int]:
+    """:func:`season_of` for many moments (an import's games): the zone is looked up once, not
+    once a game."""
+    zone = timezone.get_current_timezone()
+    return lambda moment: moment.astimezone(zone).year
 
 
 def earliest_day() -> date:

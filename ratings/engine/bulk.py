@@ -156,20 +156,22 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                     rows += writes.result_rows(league, game_id, prepared, at=at)
                 writes.insert_results(rows)
             else:
-                _rate_and_insert(league, games, game_ids, states, involved)
+                tally = _rate_and_insert(league, games, game_ids, states, involved)
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
             writes.save_states(league, states, create=False)
-            seasons.rebuild(league, games[0].played_at)
+            tally.write()
     return len(games)
 
 
-def _rate_and_insert(league, games, game_ids, states, involved) -> None:
+def _rate_and_insert(league, games, game_ids, states, involved) -> seasons.SeasonTally:
     """Rate games that all come after the league's latest, in memory from ``states`` (advanced
-    as they go), and insert their results."""
+    as they go), and insert their results; returns their seasons, counted."""
     state_of, rating_of = states.__getitem__, attrgetter("rating")
     rate, result_rows = rater(league, involved), writes.result_rows
+    tally = seasons.SeasonTally(league)
+    count = tally.add
     # Written a chunk of games at a time, so a file's rows are never all held at once.
     for start in range(0, len(games), RESULTS_CHUNK):
         rows: list[tuple] = []
@@ -186,7 +188,9 @@ def _rate_and_insert(league, games, game_ids, states, involved) -> None:
             played_at = prepared.played_at
             for state, new in zip(game_states, after, strict=True):
                 state.advance(new, played_at)
+            count(prepared, before, after, game_states)
         writes.insert_results(rows)
+    return tally
 
 
 def _delete_games(league: League) -> None:

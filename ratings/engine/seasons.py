@@ -8,7 +8,9 @@ seat of the game had the same score), and the player's games in the league up to
 for the league's provisional rule.
 
 - Recording the league's newest game (:func:`record`) updates one row per seat (an upsert):
-  the game is the last of its season for each of its players, and no later season exists.
+  the game is the last of its season for each of its players, and no later season exists. An
+  import of games newer than all the league's counts them the same way as it rates them
+  (:class:`SeasonTally`), one upsert for the file.
 - Anything that re-rates from a point (a replay, an import) rebuilds the seasons from the one the
   point falls in (:func:`rebuild`): one set-based statement over those years' results, in the
   same order and with the same places as the reads of :mod:`ratings.selectors.sql`.
@@ -25,11 +27,13 @@ from datetime import datetime
 
 from django.db import connection
 
-from ratings.dates import season_of, season_start
+from ratings.dates import season_of, season_start, seasons_of
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, SeasonStanding
 from ratings.systems import SYSTEMS
 
+# Rows per upsert statement (ten parameters a row).
+UPSERT_ROWS = 500
 COLUMNS = [
     *("league_id", "year", "player_id", "games", "career_games", "rating_before", "rating"),
     *("score_sum", "first_places", "shared_first_places"),
@@ -49,36 +53,83 @@ def record(
 ) -> None:
     """Count the league's newest game, rated from ``before`` to ``after``, in its players'
     season (``states``: each seat's state after the game), in one statement."""
-    lower = league.rating_system.lower_score_is_better
-    keys = [score if lower else -score for score in prepared.scores]
-    best = min(keys)
-    tied_best = keys.count(best) > 1
-    year = season_of(prepared.played_at)
-    rows = [
-        (
-            *(league.pk, year, player_id, 1, state.games, float(old), float(new), score),
-            *(int(key == best), int(key == best and tied_best)),
-        )
+    tally = SeasonTally(league)
+    tally.add(prepared, before, after, states)
+    tally.write()
+
+
+class SeasonTally:
+    """The season rows that games newer than all of the league's add, counted as they are rated
+    (:meth:`add`, a game at a time, in order) and written in one upsert per chunk
+    (:meth:`write`): an import of a file counts its seasons in the pass that rates it instead of
+    rebuilding them from the results afterwards."""
+
+    def __init__(self, league: League):
+        self.league_id = league.pk
+        self.lower = league.rating_system.lower_score_is_better
+        # (year, player) -> [games, career games, rating before, rating, score sum, first
+        # places, shared first places]
+        self.rows: dict[tuple[int, int], list] = {}
+        self.season_of = seasons_of()
+
+    def add(
+        self,
+        prepared: GameInput,
+        before: Sequence[float],
+        after: Sequence[float],
+        states: Sequence[PlayerState],
+    ) -> None:
+        """Count a game rated from ``before`` to ``after`` (``states``: each seat's state after
+        it)."""
+        keys = [score if self.lower else -score for score in prepared.scores]
+        best = min(keys)
+        tied_best = keys.count(best) > 1
+        year = self.season_of(prepared.played_at)
+        rows = self.rows
         for player_id, score, key, old, new, state in zip(
             prepared.player_ids, prepared.scores, keys, before, after, states, strict=True
-        )
-    ]
-    table = _table(SeasonStanding)
-    values = ", ".join(["(" + ", ".join(["%s"] * len(COLUMNS)) + ")"] * len(rows))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            INSERT INTO {table} ({", ".join(COLUMNS)}) VALUES {values}
-            ON CONFLICT (league_id, year, player_id) DO UPDATE SET
-                games = {table}.games + 1,
-                career_games = excluded.career_games,
-                rating = excluded.rating,
-                score_sum = {table}.score_sum + excluded.score_sum,
-                first_places = {table}.first_places + excluded.first_places,
-                shared_first_places = {table}.shared_first_places + excluded.shared_first_places
-            """,
-            [value for row in rows for value in row],
-        )
+        ):
+            first = key == best
+            row = rows.get((year, player_id))
+            if row is None:
+                rows[year, player_id] = [
+                    *(1, state.games, float(old), float(new), score),
+                    *(int(first), int(first and tied_best)),
+                ]
+            else:
+                row[0] += 1
+                row[1] = state.games
+                row[3] = float(new)
+                row[4] += score
+                row[5] += first
+                row[6] += first and tied_best
+
+    def write(self) -> None:
+        """Add the counted rows to the league's seasons: a season it has already adds the
+        games, scores and places, and takes the newer rating and games count."""
+        table = _table(SeasonStanding)
+        rows = [
+            (self.league_id, year, player_id, *row) for (year, player_id), row in self.rows.items()
+        ]
+        with connection.cursor() as cursor:
+            for start in range(0, len(rows), UPSERT_ROWS):
+                chunk = rows[start : start + UPSERT_ROWS]
+                values = ", ".join(["(" + ", ".join(["%s"] * len(COLUMNS)) + ")"] * len(chunk))
+                cursor.execute(
+                    f"""
+                    INSERT INTO {table} ({", ".join(COLUMNS)}) VALUES {values}
+                    ON CONFLICT (league_id, year, player_id) DO UPDATE SET
+                        games = {table}.games + excluded.games,
+                        career_games = excluded.career_games,
+                        rating = excluded.rating,
+                        score_sum = {table}.score_sum + excluded.score_sum,
+                        first_places = {table}.first_places + excluded.first_places,
+                        shared_first_places =
+                            {table}.shared_first_places + excluded.shared_first_places
+                    """,
+                    [value for row in chunk for value in row],
+                )
+        self.rows = {}
 
 
 def rebuild(league: League, since: datetime | None = None) -> None:
