@@ -71,3 +71,21 @@ def test_no_index_repeats_another():
                     assert set(columns) != set(other_columns), (
                         f"{table}: {name} {columns} has the columns of unique {other}"
                     )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has no INCLUDE")
+def test_a_players_reads_are_covered_by_the_results_indexes():
+    """What the reads of a player's games take from a result is carried in the two unique
+    indexes (migration 0020), so those reads never visit the table row by row."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ratings_result'"
+        )
+        definitions = dict(cursor.fetchall())
+    assert definitions["result_player_once"].endswith(
+        "(player_id, league_id, played_at, game_id) INCLUDE (score, rating_before, rating_after,"
+        " place)"
+    )
+    assert definitions["result_seat_once"].endswith(
+        "(game_id, seat) INCLUDE (player_id, place, score)"
+    )

@@ -101,7 +101,9 @@ class Result(models.Model):
     # played_at, game), which keeps a player to one seat a game (league and time follow from
     # the game) and holds a player's history in a league as one range in rating order; the
     # game result_seat_once's (game, seat), which serves a game's results. A third index, on
-    # (game, player), would hold the same rule again and cost every result written.
+    # (game, player), would hold the same rule again and cost every result written. On
+    # PostgreSQL both also carry the columns a player's reads take (migration 0020), so those
+    # reads never visit the table.
     game = models.ForeignKey(
         Game,
         verbose_name=_("game"),
