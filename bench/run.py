@@ -312,7 +312,7 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
     # run, and both medians should meet the same. The process's CPU time (SQLite runs in it)
     # is given too: other processes' load moves it far less than the wall-clock time.
     url = f"/players/{heavy.slug}/"
-    panels = {"with": pages.statistics_panels, "without": lambda player, leagues: {}}
+    panels = {"with": pages.statistics_panels, "without": lambda player, leagues, history: {}}
     wall: dict[str, list[float]] = {"with": [], "without": []}
     cpu: dict[str, list[float]] = {"with": [], "without": []}
     try:

@@ -126,7 +126,9 @@ def player_standings(slug: str) -> list[Standing]:
     return standings
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a history has thousands of rows, and a frozen dataclass's __init__ (a
+# object.__setattr__ per field) costs about ten times a plain one's.
+@dataclass(slots=True)
 class HistoryRow:
     """One of a player's games, as their history on the player page shows it: ``at``, when it
     was played in seconds since 1970 (a chart needs only the number), and ``played_at`` made
@@ -138,6 +140,10 @@ class HistoryRow:
     score: float
     rating_before: float
     rating_after: float
+    # The player's place at the table (ratings.selectors.sql), and whether it was a first place
+    # another seat shared.
+    place: int
+    shared_first: bool
 
     @property
     def played_at(self) -> datetime:
@@ -177,7 +183,7 @@ def rating_histories(
     query = " UNION ALL ".join(
         f"""SELECT * FROM (
             SELECT r.league_id, r.player_id, r.game_id, {sql.seconds_sql("r.played_at")},
-                   r.score, r.rating_before, r.rating_after
+                   r.score, r.rating_before, r.rating_after, r.place, {sql.shared_first_sql("r")}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -186,9 +192,14 @@ def rating_histories(
     )
     rows = sql.sql_rows(query, [value for key in ranges for value in key])
     read = sql.seconds_reader()
-    for league_id, player_id, game_id, at, *numbers in rows:
+    for league_id, player_id, game_id, at, score, before, after, place, shared in rows:
         histories[league_id, player_id].append(
-            HistoryRow(league_id, game_id, at if read is None else read(at), *numbers)
+            HistoryRow(
+                league_id,
+                game_id,
+                at if read is None else read(at),
+                *(score, before, after, place, shared == 1),
+            )
         )
     if len(ranges) > 1:
         for history in histories.values():
@@ -230,7 +241,8 @@ def player_history_and_corrections(
     query = f"""
         SELECT * FROM (
             SELECT 0, r.league_id, r.game_id, {sql.seconds_sql("r.played_at")}, r.score,
-                   r.rating_before, r.rating_after, '', CAST(NULL AS DOUBLE PRECISION)
+                   r.rating_before, r.rating_after, '', CAST(NULL AS DOUBLE PRECISION),
+                   r.place, {sql.shared_first_sql("r")}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -238,7 +250,8 @@ def player_history_and_corrections(
         UNION ALL
         SELECT * FROM (
             SELECT 1, c.league_id, c.id, {sql.seconds_sql("c.at")}, c.change,
-                   c.rating - c.change, c.rating, c.action, {sql.seconds_sql("c.game_played_at")}
+                   c.rating - c.change, c.rating, c.action, {sql.seconds_sql("c.game_played_at")},
+                   0, 0
             FROM {CORRECTION} c
             WHERE c.player_id = %s
             ORDER BY c.at, c.id
@@ -247,11 +260,12 @@ def player_history_and_corrections(
     history: dict[int, list[HistoryRow]] = defaultdict(list)
     corrections: dict[int, list[CorrectionRow]] = defaultdict(list)
     read = sql.seconds_reader() or float
-    for kind, league_id, row_id, at, score, before, after, action, game_at in sql.sql_rows(
-        query, [player.pk, player.pk]
-    ):
+    rows = sql.sql_rows(query, [player.pk, player.pk])
+    for kind, league_id, row_id, at, score, before, after, action, game_at, place, shared in rows:
         if kind == 0:
-            history[league_id].append(HistoryRow(league_id, row_id, read(at), score, before, after))
+            history[league_id].append(
+                HistoryRow(league_id, row_id, read(at), score, before, after, place, shared == 1)
+            )
         else:
             corrections[league_id].append(
                 CorrectionRow(

@@ -78,6 +78,12 @@ def tied_sql(seat: str) -> str:
     )"""
 
 
+def shared_first_sql(seat: str) -> str:
+    """SQL for 1 when ``seat`` took a first place another seat of its game shares, else 0:
+    the other seats are looked up for first places only."""
+    return f"(CASE WHEN {seat}.place = 1 AND {tied_sql(seat)} THEN 1 ELSE 0 END)"
+
+
 def seats_join(game: str, alias: str, condition: str) -> str:
     """SQL that joins each row to the seats ``alias`` (player_id, place) of its game (``game``:
     the game id's column) that meet ``condition``, found through the index on (game, seat).

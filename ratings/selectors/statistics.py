@@ -1,14 +1,16 @@
 """Reads for the statistics: a player's record per league, two players' record against each other.
 
-Everything is computed by the database, each group of statistics in one query whatever the length
-of the history or the number of leagues (the page tests pin the counts), and nothing here writes.
+Each group of statistics costs one query whatever the length of the history or the number of
+leagues (the page tests pin the counts), and nothing here writes.
 
 Places, first places and finishing ahead are those of :mod:`ratings.selectors.sql`: each
 result holds its place, league and time (the engine writes them), so a player's games are one
 range of the index of their results, and no query here reads the games or, but for the
-opponents and a shared first place, the other seats. The queries are SQL rather than the ORM
-because they aggregate over window functions (ROW_NUMBER over a player's games), which Django's
-ORM cannot group by; they run unchanged on SQLite and PostgreSQL.
+opponents and a shared first place, the other seats. A player's own numbers (games, places,
+bests, streaks) are worked out in one pass of Python over their history, which the player page
+reads anyway for its chart (:func:`league_statistics`); what involves other players is
+aggregated by the database, in SQL rather than the ORM (window functions, seat joins) that runs
+unchanged on SQLite and PostgreSQL.
 
 What they cost follows the players' own games (``bench/run.py`` measures a player with 4,000
 games), not the club's: two players' games together are found by joining their two ranges on
@@ -20,47 +22,29 @@ player's games (opponents, companions) are looked up game by game
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import connection
 from django.utils import timezone
 
-from ratings.models import Player
+from ratings.models import League, Player
+from ratings.selectors.players import HistoryRow, player_history_and_corrections
 from ratings.selectors.sql import (
-    LEAGUE,
     PLAYER,
     RESULT,
     moment_of,
-    moment_reader,
-    rating_key,
-    score_key,
     seats_join,
     seconds_reader,
     seconds_sql,
     sql_rows,
-    tied_sql,
 )
+from ratings.systems import SYSTEMS, RatingSystem
 
 # "Games in the last 30 days" on the player page.
 RECENT_DAYS = 30
 # How many opponents, and third players at the table, a league's statistics name.
 MOST_MET = 5
-
-
-def _player_games_sql() -> str:
-    """SQL for a CTE: each of one player's results (the parameter is their id) with its
-    league, system, time and ``place``, and ``shared_first`` (1 for a first place another seat
-    of the game shares, looked up for first places only)."""
-    return f"""
-        SELECT r.league_id, r.game_id, r.played_at, l.system, r.score, r.rating_before,
-               r.rating_after, r.place,
-               CASE WHEN r.place = 1 THEN (CASE WHEN {tied_sql("r")} THEN 1 ELSE 0 END)
-                    ELSE 0 END AS shared_first
-        FROM {RESULT} r
-        JOIN {LEAGUE} l ON l.id = r.league_id
-        WHERE r.player_id = %s
-    """
 
 
 # A player's statistics --------------------------------------------------------------------------
@@ -124,132 +108,89 @@ class LeagueStatistics(FirstPlaces):
 def player_statistics(
     player: Player, *, now: datetime | None = None
 ) -> dict[int, LeagueStatistics]:
-    """The player's statistics in every league they played in, by league id: one query.
+    """The player's statistics in every league they played in, by league id: their history
+    (:func:`~ratings.selectors.players.player_history_and_corrections`, one query) and their
+    leagues' systems (one more), then :func:`league_statistics` for each league. The player page
+    has both already and calls :func:`league_statistics` itself."""
+    history, _corrections = player_history_and_corrections(player)
+    systems = dict(League.objects.filter(pk__in=list(history)).values_list("pk", "system"))
+    since = recent_since(now)
+    return {
+        league_id: league_statistics(rows, SYSTEMS[systems[league_id]], since)
+        for league_id, rows in history.items()
+    }
 
-    Each game is numbered in the player's order (``n``). The best and worst rating and game are
-    found in passes over those numbered games rather than a sort for each: the best and worst
-    values first, then (for the games) the best and worst change between equal scores, then the
-    first game that reached them. Gaps and islands for the streaks: numbering the first places
-    apart, the difference of the two numbers is the same all along a run of first places in a
-    row and changes after any other place, so grouping by it gives the runs.
+
+def recent_since(now: datetime | None = None) -> float:
+    """The start of "the last :data:`RECENT_DAYS` days", in seconds since 1970."""
+    return ((now or timezone.now()) - timedelta(days=RECENT_DAYS)).timestamp()
+
+
+def league_statistics(
+    games: Sequence[HistoryRow], system: RatingSystem, recent_from: float
+) -> LeagueStatistics:
+    """A player's statistics in one league from their games there, oldest first (at least one),
+    in one pass: ``recent_from`` starts the recent games, in seconds since 1970.
+
+    The history carries what a game's statistics need (its place, and whether a first place was
+    shared), and a page that shows the statistics reads the history anyway, for its chart: the
+    pass over a few thousand rows costs less than a second query over them. Each best and worst
+    is the first game that reached it: a later game replaces it only when strictly better (or
+    worse). Keys are lower for better, in the system's directions: the rating's for the ratings
+    and a game's rating change, the score's for a game's score (the change decides between
+    equal scores).
     """
-    since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
-    sql = f"""
-        WITH games AS ({_player_games_sql()}),
-        mine AS (
-            SELECT league_id, game_id, played_at, score, place, shared_first, rating_after,
-                   CASE WHEN place = 1 THEN 1 ELSE 0 END AS is_first,
-                   {rating_key("rating_after", "system")} AS rating_key,
-                   {score_key("score", "system")} AS score_key,
-                   {rating_key("rating_after - rating_before", "system")} AS change_key,
-                   ROW_NUMBER() OVER (PARTITION BY league_id ORDER BY played_at, game_id) AS n
-            FROM games
-        ),
-        bounds AS (
-            SELECT league_id,
-                   MIN(rating_key) AS best_rating, MAX(rating_key) AS worst_rating,
-                   MIN(score_key) AS best_score, MAX(score_key) AS worst_score
-            FROM mine
-            GROUP BY league_id
-        ),
-        ties AS (
-            SELECT m.league_id,
-                   MIN(CASE WHEN m.score_key = b.best_score THEN m.change_key END)
-                       AS best_change,
-                   MAX(CASE WHEN m.score_key = b.worst_score THEN m.change_key END)
-                       AS worst_change
-            FROM mine m
-            JOIN bounds b ON b.league_id = m.league_id
-            GROUP BY m.league_id
-        ),
-        firsts_reached AS (
-            SELECT m.league_id,
-                   MIN(CASE WHEN m.rating_key = b.best_rating THEN m.n END) AS best_rating_n,
-                   MIN(CASE WHEN m.rating_key = b.worst_rating THEN m.n END) AS worst_rating_n,
-                   MIN(
-                       CASE WHEN m.score_key = b.best_score AND m.change_key = t.best_change
-                       THEN m.n END
-                   ) AS best_game_n,
-                   MIN(
-                       CASE WHEN m.score_key = b.worst_score AND m.change_key = t.worst_change
-                       THEN m.n END
-                   ) AS worst_game_n
-            FROM mine m
-            JOIN bounds b ON b.league_id = m.league_id
-            JOIN ties t ON t.league_id = m.league_id
-            GROUP BY m.league_id
-        ),
-        totals AS (
-            SELECT m.league_id,
-                   COUNT(*) AS games,
-                   SUM(is_first) AS firsts,
-                   SUM(shared_first) AS shared,
-                   AVG(place) AS average_place,
-                   AVG(score) AS average_score,
-                   SUM(CASE WHEN played_at >= %s THEN 1 ELSE 0 END) AS recent,
-                   MAX(CASE WHEN n = f.best_rating_n THEN game_id END) AS best_rating_game,
-                   MAX(CASE WHEN n = f.best_rating_n THEN played_at END) AS best_rating_at,
-                   MAX(CASE WHEN n = f.best_rating_n THEN rating_after END) AS best_rating,
-                   MAX(CASE WHEN n = f.worst_rating_n THEN game_id END) AS worst_rating_game,
-                   MAX(CASE WHEN n = f.worst_rating_n THEN played_at END) AS worst_rating_at,
-                   MAX(CASE WHEN n = f.worst_rating_n THEN rating_after END) AS worst_rating,
-                   MAX(CASE WHEN n = f.best_game_n THEN game_id END) AS best_game,
-                   MAX(CASE WHEN n = f.best_game_n THEN played_at END) AS best_game_at,
-                   MAX(CASE WHEN n = f.best_game_n THEN score END) AS best_score,
-                   MAX(CASE WHEN n = f.worst_game_n THEN game_id END) AS worst_game,
-                   MAX(CASE WHEN n = f.worst_game_n THEN played_at END) AS worst_game_at,
-                   MAX(CASE WHEN n = f.worst_game_n THEN score END) AS worst_score
-            FROM mine m
-            JOIN firsts_reached f ON f.league_id = m.league_id
-            GROUP BY m.league_id
-        ),
-        runs AS (
-            SELECT league_id, COUNT(*) AS length, MAX(n) AS last_n
-            FROM (
-                SELECT league_id, n,
-                       n - ROW_NUMBER() OVER (PARTITION BY league_id ORDER BY n) AS run
-                FROM mine
-                WHERE is_first = 1
-            ) firsts
-            GROUP BY league_id, run
-        ),
-        streaks AS (
-            SELECT runs.league_id,
-                   MAX(CASE WHEN runs.last_n = totals.games THEN runs.length ELSE 0 END)
-                       AS current_streak,
-                   MAX(runs.length) AS longest_streak
-            FROM runs
-            JOIN totals ON totals.league_id = runs.league_id
-            GROUP BY runs.league_id
+    rating_sign = 1 if system.lower_is_better else -1
+    score_sign = 1 if system.lower_score_is_better else -1
+    first_places = shared = recent = place_sum = run = longest = 0
+    score_sum = 0.0
+    best_rating = worst_rating = best_game = worst_game = games[0]
+    best_rating_key = worst_rating_key = rating_sign * games[0].rating_after
+    first_change = rating_sign * (games[0].rating_after - games[0].rating_before)
+    best_game_key = worst_game_key = (score_sign * games[0].score, first_change)
+    for game in games:
+        place_sum += game.place
+        score_sum += game.score
+        if game.at >= recent_from:
+            recent += 1
+        if game.place == 1:
+            first_places += 1
+            shared += game.shared_first
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+        rating_key = rating_sign * game.rating_after
+        if rating_key < best_rating_key:
+            best_rating, best_rating_key = game, rating_key
+        if rating_key > worst_rating_key:
+            worst_rating, worst_rating_key = game, rating_key
+        game_key = (
+            score_sign * game.score,
+            rating_sign * (game.rating_after - game.rating_before),
         )
-        SELECT totals.*, COALESCE(streaks.current_streak, 0), COALESCE(streaks.longest_streak, 0)
-        FROM totals
-        LEFT JOIN streaks ON streaks.league_id = totals.league_id
-    """
-    rows = sql_rows(sql, [player.pk, connection.ops.adapt_datetimefield_value(since)])
-    statistics = {}
-    moment = moment_reader()
-    for row in rows:
-        (league_id, games, firsts, shared, average_place, average_score, recent) = row[:7]
-        moments = [
-            Moment(int(row[i]), moment(row[i + 1]), float(row[i + 2])) for i in (7, 10, 13, 16)
-        ]
-        statistics[league_id] = LeagueStatistics(
-            league_id=league_id,
-            games=int(games),
-            first_places=int(firsts),
-            shared_first_places=int(shared),
-            average_place=float(average_place),
-            average_score=float(average_score),
-            recent_games=int(recent),
-            best_rating=moments[0],
-            worst_rating=moments[1],
-            best_game=moments[2],
-            worst_game=moments[3],
-            current_streak=int(row[19]),
-            longest_streak=int(row[20]),
-        )
-    return statistics
+        if game_key < best_game_key:
+            best_game, best_game_key = game, game_key
+        if game_key > worst_game_key:
+            worst_game, worst_game_key = game, game_key
+    count = len(games)
+    return LeagueStatistics(
+        league_id=games[0].league_id,
+        games=count,
+        first_places=first_places,
+        shared_first_places=shared,
+        average_place=place_sum / count,
+        average_score=score_sum / count,
+        recent_games=recent,
+        best_rating=Moment(best_rating.game_id, best_rating.played_at, best_rating.rating_after),
+        worst_rating=Moment(
+            worst_rating.game_id, worst_rating.played_at, worst_rating.rating_after
+        ),
+        best_game=Moment(best_game.game_id, best_game.played_at, best_game.score),
+        worst_game=Moment(worst_game.game_id, worst_game.played_at, worst_game.score),
+        current_streak=run,
+        longest_streak=longest,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from ratings.formatting import number_text, rating_text, when_html
 from ratings.links import url_maker
 from ratings.models import League, Player
 from ratings.selectors import statistics
+from ratings.selectors.players import HistoryRow
 from ratings.systems import RatingSystem
 from ratings.tables.base import NUMBER_CELLS, ClubTable, card, score_labels
 
@@ -274,18 +275,21 @@ class StatisticsPanel:
         return score_labels(self.league.rating_system)[1]
 
 
-def statistics_panels(player: Player, leagues: list[League]) -> dict[int, StatisticsPanel]:
-    """The player's statistics in each of these leagues, by league id: two queries in all."""
-    numbers = statistics.player_statistics(player)
+def statistics_panels(
+    player: Player, leagues: list[League], history: dict[int, list[HistoryRow]]
+) -> dict[int, StatisticsPanel]:
+    """The player's statistics in each of these leagues, by league id, from their ``history``
+    (the page has read it for the charts) and their opponents: one query in all."""
+    since = statistics.recent_since()
     opponents = statistics.player_opponents(player)
     return {
         league.pk: StatisticsPanel(
             league=league,
-            numbers=numbers[league.pk],
+            numbers=statistics.league_statistics(history[league.pk], league.rating_system, since),
             opponents=OpponentsTable(
                 opponents.get(league.pk, []), player=player, system=league.rating_system
             ),
         )
         for league in leagues
-        if league.pk in numbers
+        if history.get(league.pk)
     }

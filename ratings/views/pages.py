@@ -372,7 +372,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
         alias = get_object_or_404(PlayerAlias.objects.select_related("player"), slug=slug)
         return redirect(alias.player, permanent=True)
     history, corrections = selectors.player_history_and_corrections(player)
-    panels = statistics_panels(player, [standing.league for standing in standings])
+    panels = statistics_panels(player, [standing.league for standing in standings], history)
     config = RequestConfig(request, paginate=PAGINATION)
     sections = []
     for standing in standings:
