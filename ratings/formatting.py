@@ -28,14 +28,15 @@ reads the same wherever it is shown. The rules, decided once:
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Context, Decimal
+from functools import lru_cache
 
 from django.utils import timezone
 from django.utils.formats import date_format, get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import ngettext
+from django.utils.translation import get_language, ngettext
 
 MINUS = "\u2212"  # a real minus sign: "−27" reads better than "-27" and is not a hyphen
 NONE = "—"  # a number that is not there (a player's first game has no last change)
@@ -166,10 +167,17 @@ def when_html(value: datetime | None, *, time: bool = True) -> SafeString | str:
     if value is None:
         return NONE
     local = timezone.localtime(value)
-    day = format_html('<span class="nowrap">{}</span>', date_format(local, "SHORT_DATE_FORMAT"))
+    day = _day_html(local.date(), get_language())
     if not time:
         return day
     return format_html('{} <span class="nowrap">{}</span>', day, date_format(local, "TIME_FORMAT"))
+
+
+@lru_cache(maxsize=1024)
+def _day_html(day: date, language: str | None) -> SafeString:
+    """A day in a table cell, in ``language`` (the active one: the key of the cache): the rows of
+    a page are a few days' games, and Django's date formatting parses its format each time."""
+    return format_html('<span class="nowrap">{}</span>', date_format(day, "SHORT_DATE_FORMAT"))
 
 
 def machine_number(value: float | None, places: int) -> float | int | None:

@@ -285,23 +285,31 @@ def player_history_and_corrections(
     return history, corrections
 
 
-def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, list[Player]]:
+@dataclass(slots=True)
+class Opponent:
+    """Another player at the table of one of a player's games, as its row names them."""
+
+    name: str
+    slug: str
+
+
+def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, list[Opponent]]:
     """The other players of the given games, in seat order, keyed by game id: one query.
 
     Only the games on the pages being shown are asked for, so the cost does not grow with the
-    player's history.
+    player's history. Names and slugs only: a link needs no more, and a model instance per
+    seat would cost more than the query.
     """
     ids = list(game_ids)
-    opponents: dict[int, list[Player]] = defaultdict(list)
+    opponents: dict[int, list[Opponent]] = defaultdict(list)
     if not ids:
         return opponents
-    results = (
+    rows = (
         Result.objects.filter(game_id__in=ids)
         .exclude(player=player)
-        .select_related("player")
-        .only("game_id", "seat", "player__name", "player__slug")
         .order_by("game_id", "seat")
+        .values_list("game_id", "player__name", "player__slug")
     )
-    for result in results:
-        opponents[result.game_id].append(result.player)
+    for game_id, name, slug in rows:
+        opponents[game_id].append(Opponent(name, slug))
     return opponents
