@@ -47,7 +47,14 @@ def parse_args():
     parser.add_argument("--scored", type=int, default=100_000, help="games in the rayter file")
     parser.add_argument("--samples", type=int, default=30, help="timed repetitions per figure")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--keep", action="store_true", help="reuse bench/out's database as is")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="measure the club the database holds, built by an earlier run with these arguments",
+    )
+    parser.add_argument(
+        "--build-only", action="store_true", help="build the club, then stop (see --keep)"
+    )
     return parser.parse_args()
 
 
@@ -432,24 +439,13 @@ def standings_command(league: str) -> list[str]:
     return [sys.executable, "manage.py", "standings", league, "--format", "json"]
 
 
-def main() -> None:
-    args = parse_args()
-    vendor = setup_django(fresh=not args.keep)
+def build_club(args, rng: random.Random, start: datetime, gap: timedelta, night: datetime):
+    """The benchmark's club: its players, the big and the small league, the club night.
+    Returns (player ids, big, small, the event, seconds to build the big league)."""
     from django.db import connection
-    from django.db.models import Count
-    from django.test import Client
 
-    from ratings import engine
-    from ratings.models import Game, League, Player, Result, System
+    from ratings.models import League, Player, System
 
-    rng = random.Random(args.seed)
-    rows: list[tuple[str, str]] = []
-    start, gap = START, game_gap(args.games)
-
-    print(
-        f"Building {args.players:,} players and {args.games:,} Preferans games"
-        f" {gap.total_seconds() / 60:g} minutes apart from {start:%Y-%m-%d} on {vendor}…"
-    )
     players = [Player(name=f"Player {n:04d}", slug=f"player-{n:04d}") for n in range(args.players)]
     Player.objects.bulk_create(players, batch_size=2000)
     player_ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
@@ -459,15 +455,53 @@ def main() -> None:
     build_preferans(small, player_ids[:40], 1000, rng, start)
     # The club night after the big league's last game, with its own generator: the rest of the
     # club is the same as without it.
-    night = start + gap * args.games + timedelta(hours=24)
     event = build_event(big, player_ids, random.Random(args.seed + 1), night)
     with connection.cursor() as cursor:
         # What autovacuum does soon after a load: the planner's statistics and, on PostgreSQL,
         # the map of pages all visible that lets a read of an index skip the table.
-        cursor.execute("VACUUM ANALYZE" if vendor == "postgresql" else "ANALYZE")
-    rows.append(
-        ("build: Preferans games bulk-recorded", f"{args.games:,} in {build_seconds:.1f} s")
-    )
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+    return player_ids, big, small, event, build_seconds
+
+
+def main() -> None:
+    args = parse_args()
+    vendor = setup_django(fresh=not args.keep)
+    from django.db.models import Count
+    from django.test import Client
+
+    from ratings import engine
+    from ratings.models import Game, League, Player, Result
+
+    rng = random.Random(args.seed)
+    rows: list[tuple[str, str]] = []
+    start, gap = START, game_gap(args.games)
+
+    night = start + gap * args.games + timedelta(hours=24)
+    if args.keep:
+        # A club built before (--build-only, or a run whose figures changed it a little: a few
+        # games recorded after the club night, its first game edited and replayed back).
+        from ratings.events.models import Event
+
+        player_ids = list(
+            Player.objects.filter(slug__startswith="player-")
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        big, small = League.objects.get(slug="big"), League.objects.get(slug="small")
+        event = Event.objects.filter(league=big).earliest("starts_at")
+        print(f"Measuring the club the database holds ({vendor})…")
+    else:
+        print(
+            f"Building {args.players:,} players and {args.games:,} Preferans games"
+            f" {gap.total_seconds() / 60:g} minutes apart from {start:%Y-%m-%d} on {vendor}…"
+        )
+        player_ids, big, small, event, build_seconds = build_club(args, rng, start, gap, night)
+        rows.append(
+            ("build: Preferans games bulk-recorded", f"{args.games:,} in {build_seconds:.1f} s")
+        )
+        if args.build_only:
+            print(f"Built in {build_seconds:.1f} s (the big league's games).")
+            return
 
     end = night + timedelta(minutes=90 * EVENT_ROUNDS + 60)  # after the club night's games
     for league, label in ((small, "1,000"), (big, f"{args.games:,}")):
