@@ -261,6 +261,35 @@ def time_recording(league, players, rng, samples: int, start: datetime) -> list[
     return times
 
 
+class WritesBeside(threading.Thread):
+    """Games recorded into another league, one every half second, on a connection of their own,
+    while the main thread replays a league: how long a write waits for a replay elsewhere
+    (on PostgreSQL; SQLite has one writer at a time)."""
+
+    def __init__(self, league, players: list[int], start: datetime):
+        super().__init__(daemon=True)
+        self.league, self.players, self.first_at = league, players, start
+        self.done = threading.Event()
+        self.times: list[float] = []
+
+    def run(self):
+        from django.db import connection
+
+        rng = random.Random(7)
+        try:
+            # The replay takes its lock first; a write before it would not wait for anything.
+            while not self.done.wait(0.5):
+                self.times += time_recording(
+                    self.league,
+                    self.players,
+                    rng,
+                    1,
+                    self.first_at + timedelta(minutes=len(self.times)),
+                )
+        finally:
+            connection.close()
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
 
@@ -549,6 +578,9 @@ def main() -> None:
 
     results = list(first_game.results.order_by("seat"))
     papers = [(r.left + 2, r.middle, r.right) for r in results]
+    beside = WritesBeside(small, player_ids, end + timedelta(days=1))
+    if vendor == "postgresql":
+        beside.start()
     with PeakMemory() as memory:
         began = time.perf_counter()
         engine.game_update(
@@ -561,6 +593,9 @@ def main() -> None:
             bula=first_game.bula,
         )
         replay = time.perf_counter() - began
+    beside.done.set()
+    if beside.is_alive():
+        beside.join()
     seats = Result.objects.filter(game__league=big).count()
     rows.append(
         (
@@ -568,6 +603,14 @@ def main() -> None:
             f"{replay:.1f} s, peak memory {mib(memory.peak)}",
         )
     )
+    if beside.times:
+        rows.append(
+            (
+                "record a game, history 1,000, while the big league replays",
+                f"median {ms(statistics.median(beside.times))}, max {ms(max(beside.times))}"
+                f" ({len(beside.times)} games)",
+            )
+        )
 
     if args.scored:
         names = [f"Hearts{n:04d}" for n in range(min(args.players, 400))]
