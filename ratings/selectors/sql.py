@@ -1,5 +1,5 @@
-"""The pieces of SQL the reads share: table names, a league's direction written as ``CASE``
-expressions, reading rows and times without the ORM, and the ORM's correlated count.
+"""The pieces of SQL the reads share: table names, what a place is, reading rows and times
+without the ORM, and the ORM's correlated count.
 :mod:`~ratings.selectors.statistics`, :mod:`~ratings.selectors.seasons`,
 :mod:`~ratings.selectors.players` and :mod:`ratings.events.selectors` import them from here.
 
@@ -12,14 +12,10 @@ the player's own results, one range of the index ``result_player_once`` (player,
 played_at, game), and never joins the games. A **first place** is place 1, shared or not; in a
 game of two a first place alone is a win and a shared one a draw. One player **finished ahead**
 of another when their place is better (a lower number): equal places are equal scores.
-
-The systems' directions come from :mod:`ratings.systems`, written into the SQL as CASE
-expressions over a league's ``system``, so one query covers leagues of either direction.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -29,43 +25,10 @@ from django.db.models import Count, IntegerField, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from ratings.models import Game, League, Player, Result, SeasonStanding
-from ratings.systems import SYSTEMS
 
 RESULT, GAME, LEAGUE, PLAYER, SEASON_STANDING = (
     m._meta.db_table for m in (Result, Game, League, Player, SeasonStanding)
 )
-
-_CODE = re.compile(r"[a-z_]+")
-
-
-def code_sql(code: str) -> str:
-    """A system's code as an SQL literal (for a query about one league)."""
-    assert _CODE.fullmatch(code), code
-    return f"'{code}'"
-
-
-def _codes(*, scores: bool) -> str:
-    """The codes of the systems where a lower score (or rating) is better, as an SQL list.
-
-    Written into the SQL rather than passed as parameters: they are our own constants, and the
-    same list appears in several window clauses of one statement.
-    """
-    codes = [
-        system.code
-        for system in SYSTEMS.values()
-        if (system.lower_score_is_better if scores else system.lower_is_better)
-    ]
-    return ", ".join(code_sql(code) for code in codes) or "NULL"
-
-
-def score_key(score: str, system: str) -> str:
-    """SQL for a number that is lower for a better game score, in the league's direction."""
-    return f"(CASE WHEN {system} IN ({_codes(scores=True)}) THEN {score} ELSE -({score}) END)"
-
-
-def rating_key(rating: str, system: str) -> str:
-    """SQL for a number that is lower for a better rating (or change), in the league's direction."""
-    return f"(CASE WHEN {system} IN ({_codes(scores=False)}) THEN {rating} ELSE -({rating}) END)"
 
 
 def tied_sql(seat: str) -> str:

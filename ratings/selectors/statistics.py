@@ -1,7 +1,7 @@
 """Reads for the statistics: a player's record per league, two players' record against each other.
 
-Each group of statistics costs one query whatever the length of the history or the number of
-leagues (the page tests pin the counts), and nothing here writes.
+Each group of statistics costs one query at most whatever the length of the history or the
+number of leagues (the page tests pin the counts), and nothing here writes.
 
 Places, first places and finishing ahead are those of :mod:`ratings.selectors.sql`: each
 result holds its place, league and time (the engine writes them), so a player's games are one
