@@ -107,17 +107,26 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
         if len(game_ids) != len(games):
             raise RuntimeError("games inserted and counted differ: was the league not locked?")
         return game_ids
-    # COPY returns no ids: they are taken from the table's sequence first, in the order given.
-    game_ids = allocate_ids(Game, len(games))
+    # COPY returns no ids. The column's default gives them as the rows go in, one after the
+    # other in the order given, and they are read back: the league's games above the last id
+    # the sequence had given before. The league is locked, so no one else adds games to it
+    # meanwhile, and a sequence never goes back. (Taking the ids first, a nextval() a game,
+    # cost about as much as the COPY.)
+    floor = last_id_given(Game)
     played = adapted_datetimes([prepared.played_at for prepared in games])
     _write(
         Game,
-        [Game._meta.pk.column, *GAME_COLUMNS],
+        GAME_COLUMNS,
         [
-            (game_id, league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
-            for game_id, at, prepared in zip(game_ids, played, games, strict=True)
+            (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+            for at, prepared in zip(played, games, strict=True)
         ],
     )
+    game_ids = list(
+        Game.objects.filter(league=league, pk__gt=floor).order_by("pk").values_list("pk", flat=True)
+    )
+    if len(game_ids) != len(games):
+        raise RuntimeError("games inserted and read back differ: was the league not locked?")
     return game_ids
 
 
@@ -127,18 +136,20 @@ def user_id_of(actor) -> int | None:
     return user.pk if user else None
 
 
-def allocate_ids(model, count: int) -> list[int]:
-    """PostgreSQL: ``count`` new ids for ``model``'s table from its sequence, ascending, in
-    one query. Other writers may take ids in between (a sequence never gives one twice), so
-    they need not be consecutive; rows given them in order keep the order of their ids."""
+def last_id_given(model) -> int:
+    """PostgreSQL: the last id the sequence of ``model``'s table has given (0 before any): every
+    row inserted from now on without an id gets a greater one."""
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT nextval(s.seq::regclass) FROM (SELECT pg_get_serial_sequence(%s, %s) AS seq)"
-            " AS s, generate_series(1, %s)",
-            [quote(model._meta.db_table), model._meta.pk.column, count],
+            "SELECT pg_get_serial_sequence(%s, %s)",
+            [quote(model._meta.db_table), model._meta.pk.column],
         )
-        return sorted(row[0] for row in cursor.fetchall())
+        (sequence,) = cursor.fetchone()
+        # The name comes quoted as needed from PostgreSQL itself.
+        cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
+        last_value, is_called = cursor.fetchone()
+    return last_value if is_called else last_value - 1
 
 
 def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
