@@ -7,7 +7,8 @@ import math
 from datetime import datetime, timedelta
 
 from django.utils import timezone
-from django.utils.formats import date_format
+
+from ratings.formatting import date_texts
 
 # club.css's size for .rating-chart text, in viewBox units, and the width of a digit or an
 # average letter at that size, generously.
@@ -101,4 +102,4 @@ def _date_ticks(t_lo: float, t_hi: float, sample: datetime, most: int) -> list[t
 
 
 def _label(ticks: list[datetime], t_lo: float, t_hi: float, fmt: str) -> list[tuple[float, str]]:
-    return [(t.timestamp(), date_format(t, fmt)) for t in ticks if t_lo <= t.timestamp() <= t_hi]
+    return [(t.timestamp(), date_texts(t, fmt)[0]) for t in ticks if t_lo <= t.timestamp() <= t_hi]

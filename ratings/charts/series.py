@@ -8,10 +8,9 @@ from datetime import UTC, datetime
 from typing import NamedTuple, Protocol, overload
 
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from ratings.formatting import change_text, rating_text
+from ratings.formatting import change_text, date_texts, rating_text
 from ratings.links import url_maker
 
 
@@ -46,7 +45,7 @@ def point_title(
     with the system's decimals (an OpenSkill ordinal: "12.4 (+0.8)"), a change that rounds to
     zero included: "(0)".
     """
-    text = f"{date_format(local(when), 'DATE_FORMAT')}: {rating_text(rating, places)}"
+    text = f"{day_text(when)}: {rating_text(rating, places)}"
     if change is not None:
         text += f" ({change_text(change, places)})"
     return text
@@ -150,7 +149,7 @@ def correction_text(correction: Correction, places: int = 0) -> str:
     change = change_text(correction.change, places)
     if correction.game_played_at is None:
         return _("Re-rated after two players were merged: %(change)s") % {"change": change}
-    day = date_format(local(correction.game_played_at), "DATE_FORMAT")
+    day = day_text(correction.game_played_at)
     return _("Re-rated after a correction to the game of %(date)s: %(change)s") % {
         "date": day,
         "change": change,
@@ -182,8 +181,7 @@ def history_series(
                 correction.at,
                 correction.rating,
                 "",
-                f"{date_format(local(correction.at), 'DATE_FORMAT')}: "
-                f"{correction_text(correction, places)}",
+                f"{day_text(correction.at)}: {correction_text(correction, places)}",
             )
             for correction in corrections
         ],
@@ -204,3 +202,8 @@ def local(when: datetime | float) -> datetime:
     """A point's time in the current time zone (as it was, when naive)."""
     when = moment(when)
     return timezone.localtime(when) if timezone.is_aware(when) else when
+
+
+def day_text(when: datetime | float) -> str:
+    """A point's day in the active language's date format ("March 12, 2026")."""
+    return date_texts(local(when), "DATE_FORMAT")[0]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from django.utils.formats import date_format
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -14,7 +13,7 @@ from django.utils.translation import ngettext
 
 from ratings.charts import axes, sampling
 from ratings.charts.axes import CHAR, FONT
-from ratings.charts.series import ChartSeries, local, moment, point_columns, seconds
+from ratings.charts.series import ChartSeries, day_text, moment, point_columns, seconds
 from ratings.formatting import decimal_text, rating_text
 
 MAX_MARKERS = 200
@@ -265,8 +264,8 @@ def _summary(drawn: Sequence[ChartSeries]) -> tuple[str, str]:
             % {
                 "league": s.label,
                 "count": len(s.points),
-                "start": date_format(local(first.when), "DATE_FORMAT"),
-                "end": date_format(local(last.when), "DATE_FORMAT"),
+                "start": day_text(first.when),
+                "end": day_text(last.when),
             }
         )
     name = _("Rating history: %(series)s") % {"series": "; ".join(names)}
