@@ -496,7 +496,8 @@ def test_rating_lines_come_in_order_whatever_order_the_database_gives(
     make_league, make_player, record_game, monkeypatch
 ):
     """SQL keeps no order of a UNION's parts: rows given back to front still make each
-    player's line oldest first, and each line's rows, columns and slices agree."""
+    player's line oldest first, and each line's rows, columns and slices agree; a chart's read
+    leaves the places out."""
     from ratings.selectors import players as reads
 
     league, other = make_league(System.ELO), make_league(System.ELO)
@@ -526,6 +527,17 @@ def test_rating_lines_come_in_order_whatever_order_the_database_gives(
         assert line[1:3] == rows[1:3]
         assert list(line.times) == [row.at for row in rows]
         assert list(line.ratings_after) == [row.rating_after for row in rows]
+    # Without places (a chart's read): the same games, no place looked up.
+    lines = selectors.rating_histories([ana, bojan], [league.pk, other.pk], places=False)
+
+    def games(read):
+        return {
+            key: [(r.game_id, r.at, r.rating_after) for r in rows] for key, rows in read.items()
+        }
+
+    assert games(lines) == games(in_order)
+    assert {r.place for line in lines.values() for r in line} == {None}
+    assert {r.place for line in in_order.values() for r in line} == {1, 2}
 
 
 def test_a_players_reads_never_read_the_games(make_league, make_player, record_game):

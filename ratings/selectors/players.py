@@ -161,7 +161,8 @@ class HistoryRow:
 class RatingLine(Sequence[HistoryRow]):
     """One player's games in one league, oldest first: a sequence of :class:`HistoryRow`, held
     as columns (``game_ids``, ``times`` in seconds since 1970, ``scores``, ``ratings_before``,
-    ``ratings_after``, ``places``, ``shared_firsts``). A chart draws its line from the columns
+    ``ratings_after``, ``places``, ``shared_firsts``: None each where the read left places
+    out). A chart draws its line from the columns
     (:func:`ratings.charts.history_series`), and a row is made only when asked for: building
     thousands of them for a line that keeps a few hundred points would cost more than reading
     them."""
@@ -223,10 +224,13 @@ class RatingLine(Sequence[HistoryRow]):
 
 
 def rating_histories(
-    players: Iterable[Player], league_ids: Iterable[int] | None = None
+    players: Iterable[Player], league_ids: Iterable[int] | None = None, *, places: bool = True
 ) -> dict[tuple[int, int], RatingLine]:
     """Every game of these players, oldest first, by (league id, player id): in the given
     leagues, or in all. One query, for the API's history of a player and head to head's chart.
+    ``places=False`` leaves out each game's place and shared first place (None in the rows):
+    a shared first place is looked up among the other seats of every first place, which a
+    chart's line does not need.
 
     Each player's games in a league are one range of the index of their results (player,
     league, played_at, game), read in its order: no game is read, nothing is sorted, whatever
@@ -245,12 +249,13 @@ def rating_histories(
         ranges = [(pid, lid) for pid in player_ids for lid in sorted(set(league_ids))]
         if not ranges:
             return histories
+    place_columns = f"r.place, {sql.shared_first_sql('r')}" if places else "NULL, NULL"
     # One SELECT per player (and league), each an ordered range of the index: an IN over the
     # players or leagues would leave the database to sort the rows it finds.
     query = " UNION ALL ".join(
         f"""SELECT * FROM (
             SELECT r.player_id, r.league_id, {sql.seconds_sql("r.played_at")}, r.game_id,
-                   r.score, r.rating_before, r.rating_after, r.place, {sql.shared_first_sql("r")}
+                   r.score, r.rating_before, r.rating_after, {place_columns}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -274,7 +279,7 @@ def rating_histories(
         end = bisect_right(rows, (player_id, league_id, math.inf), start)
         _players, _leagues, times, game_ids, *numbers, shared = zip(*rows[start:end], strict=True)
         histories[league_id, player_id] = RatingLine(
-            league_id, game_ids, times, *numbers, tuple(map(bool, shared))
+            league_id, game_ids, times, *numbers, tuple(map(bool, shared)) if places else shared
         )
         start = end
     return histories
