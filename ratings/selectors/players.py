@@ -249,13 +249,13 @@ def rating_histories(
         ranges = [(pid, lid) for pid in player_ids for lid in sorted(set(league_ids))]
         if not ranges:
             return histories
-    place_columns = f"r.place, {sql.shared_first_sql('r')}" if places else "NULL, NULL"
+    place_columns = f", r.place, {sql.shared_first_sql('r')}" if places else ""
     # One SELECT per player (and league), each an ordered range of the index: an IN over the
     # players or leagues would leave the database to sort the rows it finds.
     query = " UNION ALL ".join(
         f"""SELECT * FROM (
             SELECT r.player_id, r.league_id, {sql.seconds_sql("r.played_at")}, r.game_id,
-                   r.score, r.rating_before, r.rating_after, {place_columns}
+                   r.score, r.rating_before, r.rating_after{place_columns}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -277,10 +277,12 @@ def rating_histories(
     while start < len(rows):
         player_id, league_id = rows[start][:2]
         end = bisect_right(rows, (player_id, league_id, math.inf), start)
-        _players, _leagues, times, game_ids, *numbers, shared = zip(*rows[start:end], strict=True)
-        histories[league_id, player_id] = RatingLine(
-            league_id, game_ids, times, *numbers, tuple(map(bool, shared)) if places else shared
-        )
+        _players, _leagues, times, game_ids, *numbers = zip(*rows[start:end], strict=True)
+        if places:
+            numbers[-1] = tuple(map(bool, numbers[-1]))  # shared first place: 0 or 1
+        else:
+            numbers += [(None,) * (end - start)] * 2
+        histories[league_id, player_id] = RatingLine(league_id, game_ids, times, *numbers)
         start = end
     return histories
 
