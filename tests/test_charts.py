@@ -360,3 +360,42 @@ def test_the_page_chart_has_a_phone_and_a_wide_layout_and_says_when_it_leaves_ga
     assert "chart-note" not in short
     assert "the table below lists every game" in long
     assert rating_history_chart([]).count("<svg") == 1
+
+
+def test_a_history_read_as_columns_draws_what_its_points_draw():
+    """history_series draws a long history from its times and ratings and makes a point, link
+    and tooltip only for a marker: the chart is the one its ChartPoints would draw."""
+    from types import SimpleNamespace
+
+    from ratings.charts import GamePoints, PointTitle, history_series
+    from ratings.links import url_maker
+
+    game_url = url_maker("ratings:game")
+    games = []
+    for i in range(4000):
+        rating = 1000 + (i % 37) * 3 - (i % 11) * 7 + i / 50
+        change = (i % 9) - 4.5
+        at = START.timestamp() + i * 5400.0
+        games.append(SimpleNamespace(game_id=i + 1, at=at, rating_after=rating, change=change))
+    points = [
+        ChartPoint(g.at, g.rating_after, game_url(g.game_id), PointTitle(g.at, g.rating_after,
+                                                                        g.change, 1))
+        for g in games
+    ]  # fmt: skip
+    expected = rating_history_chart([ChartSeries("Preferans", points)], lower_is_better=True)
+    from_rows = history_series("Preferans", games, 1)
+    assert isinstance(from_rows.points, GamePoints)
+    assert rating_history_chart([from_rows], lower_is_better=True) == expected
+
+    class Columns(list):
+        """Rows that hold their columns too, as a RatingLine does."""
+
+    as_columns = Columns(games)
+    as_columns.times = [g.at for g in games]
+    as_columns.ratings_after = [g.rating_after for g in games]
+    drawn = history_series("Preferans", as_columns, 1)
+    assert drawn.points.times is as_columns.times
+    assert rating_history_chart([drawn], lower_is_better=True) == expected
+    assert len(drawn.points._made) < 300  # points made for the markers only
+    assert drawn.points[-1] == points[-1]._replace(title=drawn.points[-1].title)
+    assert str(drawn.points[-1].title) == str(points[-1].title)

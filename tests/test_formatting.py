@@ -241,3 +241,35 @@ def test_the_filters_show_openskill_ordinals_to_one_decimal(make_league):
         )
     with translation.override("ru"):
         assert render("{{ x|rating:league }}", x=7.25, league=hearts) == "7,3"
+
+
+@pytest.mark.parametrize("language", ["en", "sr-latn", "ru"])
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Belgrade", "America/New_York"])
+def test_date_texts_write_what_date_format_writes(language, zone):
+    """The fast path for a page's hundreds of dates gives Django's texts, for every format
+    character, across a change of clocks (2026-03-29 and 2026-10-25 in Belgrade)."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+    from django.utils.formats import date_format
+
+    formats = [
+        "DATE_FORMAT",
+        "SHORT_DATE_FORMAT",
+        "TIME_FORMAT",
+        "SHORT_DATETIME_FORMAT",
+        "MONTH_DAY_FORMAT",
+        "YEAR_MONTH_FORMAT",
+        "Y",
+        r"\Y\e\s j. N E F M b D l S w z W t L o y n m d a A f g G h H i s u e I O P r T Z U c",
+    ]
+    start = datetime(2026, 3, 28, 22, 45, 30, 123456, tzinfo=UTC)
+    with translation.override(language), timezone.override(ZoneInfo(zone)):
+        for hours in range(0, 24 * 220, 7):
+            moment = timezone.localtime(start + timedelta(hours=hours))
+            expected = [date_format(moment, name) for name in formats]
+            assert formatting.date_texts(moment, *formats) == expected
+        assert formatting.date_texts(start.date(), "DATE_FORMAT") == [
+            date_format(start.date(), "DATE_FORMAT")
+        ]

@@ -492,6 +492,54 @@ def test_histories_read_every_game_as_the_orm_does(make_league, make_player, rec
     }
 
 
+def test_rating_lines_come_in_order_whatever_order_the_database_gives(
+    make_league, make_player, record_game, monkeypatch
+):
+    """SQL keeps no order of a UNION's parts: rows given back to front still make each
+    player's line oldest first, and each line's rows, columns and slices agree; a chart's read
+    leaves the places out."""
+    from ratings.selectors import players as reads
+
+    league, other = make_league(System.ELO), make_league(System.ELO)
+    ana, bojan = make_player("Ana"), make_player("Bojan")
+    for n in range(5):
+        record_game(league, [ana, bojan], scores=[n % 2, 1 - n % 2], played_at=T0 + timedelta(n))
+    record_game(other, [bojan, ana], scores=[1, 0], played_at=T0)
+    in_order = selectors.rating_histories([ana, bojan], [league.pk, other.pk])
+    given = reads.sql.sql_rows
+    monkeypatch.setattr(reads.sql, "sql_rows", lambda *args: given(*args)[::-1])
+    reversed_rows = selectors.rating_histories([ana, bojan], [league.pk, other.pk])
+    assert (
+        list(reversed_rows)
+        == list(in_order)
+        == [
+            (league.pk, ana.pk),
+            (other.pk, ana.pk),
+            (league.pk, bojan.pk),
+            (other.pk, bojan.pk),
+        ]
+    )
+    for key, line in in_order.items():
+        rows = list(line)
+        assert list(reversed_rows[key]) == rows
+        assert [row.at for row in rows] == sorted(row.at for row in rows)
+        assert [line[i] for i in range(-len(line), len(line))] == rows + rows
+        assert line[1:3] == rows[1:3]
+        assert list(line.times) == [row.at for row in rows]
+        assert list(line.ratings_after) == [row.rating_after for row in rows]
+    # Without places (a chart's read): the same games, no place looked up.
+    lines = selectors.rating_histories([ana, bojan], [league.pk, other.pk], places=False)
+
+    def games(read):
+        return {
+            key: [(r.game_id, r.at, r.rating_after) for r in rows] for key, rows in read.items()
+        }
+
+    assert games(lines) == games(in_order)
+    assert {r.place for line in lines.values() for r in line} == {None}
+    assert {r.place for line in in_order.values() for r in line} == {1, 2}
+
+
 def test_a_players_reads_never_read_the_games(make_league, make_player, record_game):
     """History, statistics, opponents and head to head read the players' own results (their
     league, time and place are copies on each): their cost follows the players' games, not the

@@ -3,11 +3,15 @@ rating history (games and corrections), and the opponents of their games."""
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from operator import attrgetter
+from itertools import islice, repeat
+from operator import attrgetter, gt
+from typing import overload
 
 from django.db.models import (
     Count,
@@ -154,20 +158,89 @@ class HistoryRow:
         return self.rating_after - self.rating_before
 
 
+class RatingLine(Sequence[HistoryRow]):
+    """One player's games in one league, oldest first: a sequence of :class:`HistoryRow`, held
+    as columns (``game_ids``, ``times`` in seconds since 1970, ``scores``, ``ratings_before``,
+    ``ratings_after``, ``places``, ``shared_firsts``: None each where the read left places
+    out). A chart draws its line from the columns
+    (:func:`ratings.charts.history_series`), and a row is made only when asked for: building
+    thousands of them for a line that keeps a few hundred points would cost more than reading
+    them."""
+
+    __slots__ = (
+        "game_ids",
+        "league_id",
+        "places",
+        "ratings_after",
+        "ratings_before",
+        "scores",
+        "shared_firsts",
+        "times",
+    )
+
+    def __init__(
+        self,
+        league_id: int,
+        game_ids: Sequence[int],
+        times: Sequence[float],
+        scores: Sequence[float],
+        ratings_before: Sequence[float],
+        ratings_after: Sequence[float],
+        places: Sequence[int],
+        shared_firsts: Sequence[bool],
+    ) -> None:
+        self.league_id, self.game_ids, self.times = league_id, game_ids, times
+        self.scores, self.ratings_before, self.ratings_after = scores, ratings_before, ratings_after
+        self.places, self.shared_firsts = places, shared_firsts
+
+    def _columns(self) -> tuple[Sequence, ...]:
+        return (
+            self.game_ids,
+            self.times,
+            self.scores,
+            self.ratings_before,
+            self.ratings_after,
+            self.places,
+            self.shared_firsts,
+        )
+
+    def __len__(self) -> int:
+        return len(self.game_ids)
+
+    @overload
+    def __getitem__(self, index: int) -> HistoryRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[HistoryRow]: ...
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return HistoryRow(self.league_id, *(column[index] for column in self._columns()))
+
+    def __iter__(self) -> Iterator[HistoryRow]:
+        return map(HistoryRow, repeat(self.league_id), *self._columns())
+
+    def __repr__(self) -> str:
+        return f"<RatingLine league={self.league_id}: {len(self)} games>"
+
+
 def rating_histories(
-    players: Iterable[Player], league_ids: Iterable[int] | None = None
-) -> dict[tuple[int, int], list[HistoryRow]]:
+    players: Iterable[Player], league_ids: Iterable[int] | None = None, *, places: bool = True
+) -> dict[tuple[int, int], RatingLine]:
     """Every game of these players, oldest first, by (league id, player id): in the given
-    leagues, or in all. One query, for the player page's history and chart and for head to head's.
+    leagues, or in all. One query, for the API's history of a player and head to head's chart.
+    ``places=False`` leaves out each game's place and shared first place (None in the rows):
+    a shared first place is looked up among the other seats of every first place, which a
+    chart's line does not need.
 
     Each player's games in a league are one range of the index of their results (player,
     league, played_at, game), read in its order: no game is read, nothing is sorted, whatever
     the size of the club. Plain rows rather than model instances, and SQL rather than the ORM: a
     player with thousands of games needs all of them for the chart, and building that many
     objects, or datetimes, would dominate the page's time; the times are read as numbers
-    (:func:`~ratings.selectors.sql.seconds_sql`).
+    (:func:`~ratings.selectors.sql.seconds_sql`), the rows turned into columns at once
+    (:class:`RatingLine`).
     """
-    histories: dict[tuple[int, int], list[HistoryRow]] = defaultdict(list)
+    histories: dict[tuple[int, int], RatingLine] = {}
     player_ids = sorted({player.pk for player in players})
     if not player_ids:
         return histories
@@ -176,14 +249,13 @@ def rating_histories(
         ranges = [(pid, lid) for pid in player_ids for lid in sorted(set(league_ids))]
         if not ranges:
             return histories
+    place_columns = f", r.place, {sql.shared_first_sql('r')}" if places else ""
     # One SELECT per player (and league), each an ordered range of the index: an IN over the
-    # players or leagues would leave the database to sort the rows it finds. SQL keeps no order
-    # of a UNION's parts, so with more than one range each history is sorted again here: in
-    # order already, a linear pass.
+    # players or leagues would leave the database to sort the rows it finds.
     query = " UNION ALL ".join(
         f"""SELECT * FROM (
-            SELECT r.league_id, r.player_id, r.game_id, {sql.seconds_sql("r.played_at")},
-                   r.score, r.rating_before, r.rating_after, r.place, {sql.shared_first_sql("r")}
+            SELECT r.player_id, r.league_id, {sql.seconds_sql("r.played_at")}, r.game_id,
+                   r.score, r.rating_before, r.rating_after{place_columns}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -191,19 +263,27 @@ def rating_histories(
         for index, key in enumerate(ranges)
     )
     rows = sql.sql_rows(query, [value for key in ranges for value in key])
+    if not rows:
+        return histories
     read = sql.seconds_reader()
-    for league_id, player_id, game_id, at, score, before, after, place, shared in rows:
-        histories[league_id, player_id].append(
-            HistoryRow(
-                league_id,
-                game_id,
-                at if read is None else read(at),
-                *(score, before, after, place, shared == 1),
-            )
-        )
-    if len(ranges) > 1:
-        for history in histories.values():
-            history.sort(key=_rating_order)
+    if read is not None:
+        rows = [(*row[:2], read(row[2]), *row[3:]) for row in rows]
+    # SQL keeps no order of a UNION's parts. A row starts with its place in the order wanted
+    # (player, league, time, game: unique), so the rows compare as they should come: they are
+    # checked in one pass and sorted only if a part came out of its turn.
+    if any(map(gt, rows, islice(rows, 1, None))):
+        rows.sort()
+    start = 0
+    while start < len(rows):
+        player_id, league_id = rows[start][:2]
+        end = bisect_right(rows, (player_id, league_id, math.inf), start)
+        _players, _leagues, times, game_ids, *numbers = zip(*rows[start:end], strict=True)
+        if places:
+            numbers[-1] = tuple(map(bool, numbers[-1]))  # shared first place: 0 or 1
+        else:
+            numbers += [(None,) * (end - start)] * 2
+        histories[league_id, player_id] = RatingLine(league_id, game_ids, times, *numbers)
+        start = end
     return histories
 
 
@@ -211,7 +291,7 @@ def _rating_order(row: HistoryRow) -> tuple[float, int]:
     return row.at, row.game_id
 
 
-def player_history(player: Player) -> dict[int, list[HistoryRow]]:
+def player_history(player: Player) -> dict[int, RatingLine]:
     """Every game the player played, oldest first, by league id (:func:`rating_histories`)."""
     return {league_id: rows for (league_id, _), rows in rating_histories([player]).items()}
 

@@ -84,8 +84,18 @@ class ClubTable(tables.Table):
     def body_html(self) -> SafeString:
         cells = [self._cell_renderer(column) for column in self.columns]
         rows = []
+        # Without row_attrs a row's attributes are django-tables2's even or odd class only:
+        # each of the two openings is written once.
+        openings: dict[str, str] | None = None if self.row_attrs else {}
         for row in self.paginated_rows:
-            html = [f"<tr {row.attrs.as_html()}>"]
+            if openings is None:
+                opening = f"<tr {row.attrs.as_html()}>"
+            else:
+                parity = row.get_even_odd_css_class()
+                opening = openings.get(parity) or openings.setdefault(
+                    parity, f"<tr {row.attrs.as_html()}>"
+                )
+            html = [opening]
             html += [render(row) for render in cells]
             html.append("</tr>")
             rows.append("".join(html))
@@ -110,7 +120,7 @@ class ClubTable(tables.Table):
         opening = f"<td {bound_column.attrs['td'].as_html()}>"
         accessor = Accessor(bound_column.accessor)
         render = bound_column.render
-        wanted, everything = signature(render)
+        wanted, everything = _signature(render)
         empty, default = column.empty_values, bound_column.default
 
         def cell(row: BoundRow) -> str:
@@ -134,6 +144,22 @@ class ClubTable(tables.Table):
             return opening + conditional_escape(localize(template_localtime(content))) + "</td>"
 
         return cell
+
+
+def _signature(render: Callable) -> tuple[tuple[str, ...], str | None]:
+    """django-tables2's ``signature`` of a column's render method, worked out once per
+    function rather than once per table (``inspect`` takes its time): a bound method's
+    arguments are its function's."""
+    function = getattr(render, "__func__", None)
+    if function is None:
+        return signature(render)
+    found = _SIGNATURES.get(function)
+    if found is None:
+        found = _SIGNATURES[function] = signature(render)
+    return found
+
+
+_SIGNATURES: dict[Callable, tuple[tuple[str, ...], str | None]] = {}
 
 
 # Numbers in the cells only: the headers of these tables are long and may wrap on a phone (a

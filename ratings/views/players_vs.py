@@ -82,7 +82,7 @@ def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
         leagues = League.objects.filter(pk__in=records).order_by("name")
         games = statistics.head_to_head_games(player_a, player_b)
         companions = statistics.head_to_head_companions(player_a, player_b)
-        histories = selectors.rating_histories([player_a, player_b], records)
+        histories = selectors.rating_histories([player_a, player_b], records, places=False)
         deals = pair_deal_statistics(player_a, player_b)
         config = RequestConfig(request, paginate=PAGINATION)
         for league in leagues:
