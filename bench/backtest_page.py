@@ -3,11 +3,11 @@
     python bench/backtest_page.py                 # SQLite file bench/out/backtest.sqlite3
     python bench/backtest_page.py --games 2000    # a smaller league
 
-It builds the league with ``bench/run.py``'s helpers (200 players, the club's skew), times
-``backtest`` (the replay under every fitting system, stored for the page), then the page drawn
-(the page cache emptied first, as for the first visitor after a write) and served from the
-cache, with their SQL queries; and the page of a league of ``LIVE_GAMES`` games, the biggest
-still replayed when its page is drawn.
+It builds the league with ``bench/synthetic_club.py``'s builders (200 players, the club's
+skew), times ``backtest`` (the replay under every fitting system, stored for the page), then the
+page drawn (the page cache emptied first, as for the first visitor after a write) and served
+from the cache, with their SQL queries; and the page of a league of ``LIVE_GAMES`` games, the
+biggest still replayed when its page is drawn.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import run  # noqa: E402
+from bench import run, synthetic_club  # noqa: E402
 
 
 def main() -> None:
@@ -46,8 +46,8 @@ def main() -> None:
     start = datetime(2020, 1, 1, tzinfo=UTC)
     big = League.objects.create(name="Big", slug="big", system=System.PREFKO)
     small = League.objects.create(name="Small", slug="small", system=System.PREFKO)
-    run.build_preferans(big, players, args.games, rng, start)
-    run.build_preferans(small, players, backtest.LIVE_GAMES, rng, start)
+    synthetic_club.build_preferans(big, players, args.games, rng, start)
+    synthetic_club.build_preferans(small, players, backtest.LIVE_GAMES, rng, start)
 
     began = time.perf_counter()
     call_command("backtest", "big", stdout=StringIO())

@@ -33,7 +33,7 @@ OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from run import random_paper, skew_weights, skewed_players  # noqa: E402  (bench/run.py)
+from synthetic_club import random_paper, skew_weights, skewed_players  # noqa: E402  (bench/synthetic_club.py)
 
 
 def parse_args():

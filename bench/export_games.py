@@ -5,8 +5,8 @@
     DATABASE_URL=postgres://... python bench/export_games.py
     python bench/export_games.py --games 20000    # a smaller league
 
-It builds the league with ``bench/run.py``'s helper (2,000 players, the same skew), then runs
-``python manage.py export_games big --format csv|json -o /dev/null`` as a separate process
+It builds the league with ``bench/synthetic_club.py``'s builder (2,000 players, the same skew),
+then runs ``python manage.py export_games big --format csv|json -o /dev/null`` as a separate process
 ``--runs`` times per format (the formats taking turns), and prints the wall and CPU time (median
 and range) and the process's peak resident memory (Django's start-up included: the same command
 on an empty league is shown for scale), the size of each file, and the download view's time
@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import OUT, PeakMemory, build_preferans, mib, setup_django  # noqa: E402
+from bench.run import OUT, PeakMemory, mib, setup_django  # noqa: E402
+from bench.synthetic_club import build_preferans  # noqa: E402
 
 FORMATS = ("csv", "json")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import build_event  # noqa: E402
+from synthetic_club import build_event  # noqa: E402
 
 
 def setup_django() -> None:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loadtest_pages import setup_django  # noqa: E402
-from run import random_paper, skew_weights, skewed_players  # noqa: E402
+from synthetic_club import random_paper, skew_weights, skewed_players  # noqa: E402
 
 
 def record_one(league, players: list[int], weights, rng: random.Random):

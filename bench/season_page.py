@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run import build_preferans, busiest_season, ms, setup_django  # noqa: E402
+from bench.run import busiest_season, ms, setup_django  # noqa: E402
+from bench.synthetic_club import build_preferans  # noqa: E402
 
 
 def main() -> None:
