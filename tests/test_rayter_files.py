@@ -29,6 +29,7 @@ from ratings import engine, selectors
 from ratings.algorithms import rayter_format
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.rayter import files as rayter_files
+from ratings.rayter import names as rayter_names
 from ratings.rayter import standings as rayter_standings
 from ratings.selectors import league_standings_rows
 from tests.algorithms import rayter_reference
@@ -672,15 +673,15 @@ def test_names_written_alike_get_a_suffix_and_come_back_to_their_players(
 
 
 def test_a_players_rayter_word_stays_when_others_join():
-    first = rayter_files.rayter_words([(1, "Anna Maria"), (2, "O'Brien"), (3, "Anna.Maria")])
-    later = rayter_files.rayter_words(
+    first = rayter_names.rayter_words([(1, "Anna Maria"), (2, "O'Brien"), (3, "Anna.Maria")])
+    later = rayter_names.rayter_words(
         [(1, "Anna Maria"), (2, "O'Brien"), (3, "Anna.Maria"), (4, "Anna-Maria"), (5, "O Brien")]
     )
 
     assert first == {"Anna Maria": "Anna_Maria", "O'Brien": "O_Brien", "Anna.Maria": "Anna_Maria+2"}
     assert later == first | {"O Brien": "O_Brien+2", "Anna-Maria": "Anna-Maria"}
     # A suffix never takes a word another name has.
-    assert rayter_files.rayter_words([(1, "a b"), (2, "a.b"), (3, "a_b+2")]) == {
+    assert rayter_names.rayter_words([(1, "a b"), (2, "a.b"), (3, "a_b+2")]) == {
         "a b": "a_b",
         "a.b": "a_b+3",
         "a_b+2": "a_b+2",
@@ -695,11 +696,11 @@ def test_export_refuses_other_kinds_of_league(make_league):
 
 
 def test_rayter_names():
-    assert rayter_files.rayter_name("Anna  Maria") == "Anna_Maria"
-    assert rayter_files.rayter_name("O'Brien Jr.") == "O_Brien_Jr_"
-    assert rayter_files.rayter_name("Zoë+1") == "Zoë+1"
-    assert rayter_files.rayter_name("game") == "game_"
-    assert rayter_files.rayter_name("Jose\u0301") == "José"  # combining accent: composed first
+    assert rayter_names.rayter_name("Anna  Maria") == "Anna_Maria"
+    assert rayter_names.rayter_name("O'Brien Jr.") == "O_Brien_Jr_"
+    assert rayter_names.rayter_name("Zoë+1") == "Zoë+1"
+    assert rayter_names.rayter_name("game") == "game_"
+    assert rayter_names.rayter_name("Jose\u0301") == "José"  # combining accent: composed first
 
 
 # Round trip: any league, exported and imported into a new league, has the same standings ---------

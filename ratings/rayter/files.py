@@ -15,15 +15,13 @@ What the club does differently from the ``rayter`` command, on purpose:
 - Player names are the club's: "john" in a file is the club's John. One file spelling a name two
   ways ("John" and "john") is refused, since rayter would rate them as two players.
 - rayter names cannot hold spaces or punctuation, so the export writes "Anna Maria" as
-  ``Anna_Maria`` (see :func:`rayter_name`), and ``Anna_Maria+2`` when the club also has an
-  "Anna_Maria" (:func:`rayter_words`); the import reads each such word back as its player.
+  ``Anna_Maria``, and ``Anna_Maria+2`` when the club also has an "Anna_Maria"
+  (:mod:`ratings.rayter.names`); the import reads each such word back as its player.
 """
 
 from __future__ import annotations
 
 import itertools
-import unicodedata
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -40,6 +38,7 @@ from ratings.engine.validation import latest_allowed
 from ratings.models import EventTable, Game, League, Player, Result
 from ratings.names import NameIndex
 from ratings.player_names import clean_player_name, name_key
+from ratings.rayter.names import rayter_words
 from ratings.selectors import league_standings_rows
 from ratings.systems import for_rayter_score_type
 
@@ -47,7 +46,6 @@ PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
 LEAGUE_NAME_MAX = League._meta.get_field("name").max_length
 LEAGUE_SLUG_MAX = League._meta.get_field("slug").max_length
 GAME_NAME_MAX = League._meta.get_field("game_name").max_length
-_NAME_MARKS = "_+-"
 _PROGRESS_STEP = 20_000
 
 
@@ -180,50 +178,6 @@ def _ticking(lines: list[str], bar: NoProgress) -> Iterator[str]:
 
 
 # Names -----------------------------------------------------------------------------------------
-
-
-def rayter_name(name: str) -> str:
-    """How a club player's name is written in a rayter file (names there are one word).
-
-    Letters, digits, ``_``, ``+`` and ``-`` are kept; anything else (a space, an apostrophe, a
-    dot) becomes ``_``; a name that is one of the file's keywords gets a trailing ``_``. So
-    "Anna Maria" is ``Anna_Maria`` and "O'Brien" is ``O_Brien``.
-    """
-    name = unicodedata.normalize("NFC", "_".join(name.split()))
-    written = "".join(c if c.isalnum() or c in _NAME_MARKS else "_" for c in name) or "_"
-    return written + "_" if written in rayter_format.KEYWORDS else written
-
-
-def rayter_words(players: Iterable[tuple[int, str]]) -> dict[str, str]:
-    """Each of the club's players (id, name) as one word of a rayter file, no two words the same
-    name to the club (:func:`ratings.player_names.name_key`), so the export never refuses a
-    league and its import reads each word back as its own player (:func:`_club_spellings`).
-
-    A name's word is :func:`rayter_name`'s. Where names share a word ("Anna Maria" and
-    "Anna_Maria"), the player whose name is already that word keeps it, else the oldest (lowest
-    id); the others get ``+2``, ``+3``... in the order they joined, skipping any word another
-    name has. Depending only on the club's names and their order, a player's word stays the same
-    from one export to the next, whatever players join later.
-    """
-    groups: dict[str, list[tuple[bool, int, str, str]]] = defaultdict(list)
-    taken: set[str] = set()
-    for pk, name in players:
-        word = rayter_name(name)
-        groups[name_key(word)].append((word != name, pk, name, word))
-        taken.add(name_key(name))
-    taken.update(groups)
-    words = {}
-    for members in groups.values():
-        (_renamed, _pk, name, word), *others = sorted(members)
-        words[name] = word
-        number = 2
-        for _renamed, _pk, name, word in others:
-            while name_key(f"{word}+{number}") in taken:
-                number += 1
-            words[name] = f"{word}+{number}"
-            taken.add(name_key(words[name]))
-            number += 1
-    return words
 
 
 def _line_of(lines: list[str], game_line: int, name: str) -> int:

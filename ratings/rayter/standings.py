@@ -4,7 +4,7 @@ and its games as a rayter file. (The standings as CSV or JSON are the leaderboar
 
 The ``standings`` and ``export_rayter`` commands and the download page come through here. The rows
 are :func:`ratings.selectors.league_standings_rows`; names are written the way
-:func:`ratings.rayter.files.rayter_words` says, the rule the import reads them back by; the file
+:func:`ratings.rayter.names.rayter_words` says, the rule the import reads them back by; the file
 format is :mod:`ratings.algorithms.rayter_format`'s.
 """
 
@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from ratings.algorithms import rayter, rayter_format
 from ratings.models import League, Player, Result
-from ratings.rayter.files import rayter_words
+from ratings.rayter.names import rayter_words
 from ratings.selectors import Status
 
 
@@ -64,7 +64,7 @@ def export_rayter(league: League) -> str:
 
     Games in rating order ((played_at, id)), times in the club's time zone to the minute (games
     in the same minute keep their order, since an import keeps file order), seats in order,
-    whole-number scores without ".0", names as :func:`ratings.rayter.files.rayter_words` writes
+    whole-number scores without ".0", names as :func:`ratings.rayter.names.rayter_words` writes
     them (one word each, two names written alike told apart by a suffix). Two queries. Raises
     :class:`RayterExportError` for a league that is not a scored one or a score that is not a
     whole number.
