@@ -18,7 +18,9 @@ The package, one module per seam:
 
 - :mod:`~ratings.engine.validation`: the one validator every game passes;
 - :mod:`~ratings.engine.state`: games as rated and players' states, read from the database;
-- :mod:`~ratings.engine.games`: record, edit, delete, restore, start ratings, with the audit trail;
+- :mod:`~ratings.engine.games`: record, edit, delete, restore, start ratings;
+- :mod:`~ratings.engine.audit`: the audit trail those changes leave (a game's snapshot, the
+  entry, the rating corrections);
 - :mod:`~ratings.engine.bulk`: many games at once (imports);
 - :mod:`~ratings.engine.players`: merging and renaming players;
 - :mod:`~ratings.engine.replay`: rating the newest game, replaying from an earlier one;
@@ -29,6 +31,7 @@ The package, one module per seam:
 Callers use the names below (``from ratings import engine; engine.game_record(...)``).
 """
 
+from ratings.engine.audit import game_snapshot
 from ratings.engine.bulk import ImportedGame, ImportSummary, games_import, games_record_many
 from ratings.engine.games import (
     SubmissionReused,
@@ -36,7 +39,6 @@ from ratings.engine.games import (
     game_preview,
     game_record,
     game_restore,
-    game_snapshot,
     game_update,
     league_recompute,
     read_snapshot,

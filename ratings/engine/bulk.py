@@ -17,7 +17,8 @@ from django.db import connection, transaction
 from django.db.models import Max
 
 from ratings.engine import seasons, writes
-from ratings.engine.games import audit, audit_league_deletion, lock
+from ratings.engine.audit import audit, audit_league_deletion
+from ratings.engine.games import lock
 from ratings.engine.replay import replay
 from ratings.engine.state import (
     GameInput,

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.engine.games import audit
+from ratings.engine.audit import audit
 from ratings.engine.replay import replay_correction
 from ratings.models import (
     AuditAction,
