@@ -4,7 +4,9 @@ Model instances, ``bulk_create`` and ``bulk_update`` cost more than the database
 the sizes a replay or an import reaches (hundreds of thousands of rows): these write many rows a
 statement (INSERT) or one prepared statement for many rows (UPDATE). On PostgreSQL games and
 results go through ``COPY`` instead (:func:`copy_rows`): no SQL text to build, quote and parse
-for each row. Only the engine calls them, inside its transaction with the league locked.
+for each row; a replay's new ratings too, copied into a temporary table that one UPDATE reads
+(:func:`update_ratings`). Only the engine calls them, inside its transaction with the league
+locked.
 """
 
 from __future__ import annotations
@@ -158,15 +160,19 @@ def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
     value packed in C as its column's type, no text to write or parse). The table's triggers
     run as for an INSERT: the statement's data-version trigger too (see
     :mod:`ratings.versioning`)."""
-    quote = connection.ops.quote_name
-    table = model._meta.db_table
-    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
     # The database's names of the types ("bigint", "double precision", "varchar(100)"…), which
     # psycopg knows without their modifiers.
     types = [
         model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
         for column in columns
     ]
+    _copy(model._meta.db_table, columns, types, rows)
+
+
+def _copy(table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence]):
+    """:func:`copy_rows` into any table, the columns' types named."""
+    quote = connection.ops.quote_name
+    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
     # Django's errors (IntegrityError…), as its cursor's execute raises them.
     with (
         connection.wrap_database_errors,
@@ -258,13 +264,9 @@ def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
     which the club also runs on, copies another way: it keeps the INSERTs). A game's few seats
     go in one INSERT on every database (fewer than :data:`COPY_MIN_ROWS`): a COPY is for
     files."""
-    if connection.vendor == "postgresql" and len(rows) >= COPY_MIN_ROWS:
-        # Here only: a club on SQLite may have neither driver.
-        from django.db.backends.postgresql.psycopg_any import is_psycopg3
-
-        if is_psycopg3:
-            copy_rows(model, columns, rows)
-            return
+    if len(rows) >= COPY_MIN_ROWS and _copies():
+        copy_rows(model, columns, rows)
+        return
     _insert(model, columns, rows)
 
 
@@ -363,14 +365,57 @@ def insert_results(rows: list[tuple]) -> None:
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
     """Set (rating_before, rating_after) of results by id, and the skills a rating carries
     (:class:`~ratings.systems.SkillRating`: null for a rating that is one number)."""
-    if not updates or type(updates[0][1]) is not SkillRating:
-        _executemany(Result, ["rating_before", "rating_after"], updates)
-        return
-    _executemany(
-        Result,
-        ["rating_before", "rating_after", "mu_before", "sigma_before", "mu_after", "sigma_after"],
-        [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates],
-    )
+    columns = ["rating_before", "rating_after"]
+    if updates and type(updates[0][1]) is SkillRating:
+        columns += ["mu_before", "sigma_before", "mu_after", "sigma_after"]
+        updates = [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates]
+    if len(updates) >= COPY_MIN_ROWS and _copies():
+        _update_from_copy(Result, columns, updates)
+    else:
+        _executemany(Result, columns, updates)
+
+
+def _copies() -> bool:
+    """Whether this connection writes many rows with COPY: PostgreSQL with psycopg 3 (psycopg
+    2, which the club also runs on, copies another way)."""
+    if connection.vendor != "postgresql":
+        return False
+    # Here only: a club on SQLite may have neither driver.
+    from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+    return is_psycopg3
+
+
+# The temporary table that carries the new values of an UPDATE from a COPY.
+UPDATE_TABLE = "engine_update_rows"
+
+
+def _update_from_copy(model, columns: list[str], rows: list[tuple]) -> None:
+    """PostgreSQL: set ``columns`` of ``model``'s rows by id, each row the values then the id,
+    with one COPY into a temporary table and one UPDATE from it: a prepared UPDATE per row
+    costs the server a statement run per row, as an INSERT per row would."""
+    quote = connection.ops.quote_name
+    pk = model._meta.pk.column
+    names = [*columns, pk]
+    types = [
+        model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
+        for column in names
+    ]
+    sets = ", ".join(f"{quote(column)} = u.{quote(column)}" for column in columns)
+    table = quote(model._meta.db_table)
+    with connection.cursor() as cursor:
+        # Dropped at the commit, or here: a transaction may replay several leagues.
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {UPDATE_TABLE} ("
+            + ", ".join(f"{quote(n)} {t}" for n, t in zip(names, types, strict=True))
+            + ") ON COMMIT DROP"
+        )
+        _copy(UPDATE_TABLE, names, types, rows)
+        cursor.execute(
+            f"UPDATE {table} SET {sets} FROM {UPDATE_TABLE} u"
+            f" WHERE {table}.{quote(pk)} = u.{quote(pk)}"
+        )
+        cursor.execute(f"DROP TABLE {UPDATE_TABLE}")
 
 
 def result_places(league: League) -> None:
