@@ -236,9 +236,10 @@ def _three_numbers(name: str, values: Sequence[float]) -> tuple[float, float, fl
         raise ValueError(f"prefko rates exactly 3 players, got {len(items)} {name}")
     # Plain ints and floats, as the engine gives them (a replay, millions), pass without the
     # checks' names and abstract types; anything else, or a number out of range, gets them.
-    if all(type(item) in _PLAIN for item in items):
+    first, second, third = items
+    if type(first) in _PLAIN and type(second) in _PLAIN and type(third) in _PLAIN:
         with suppress(OverflowError):
-            first, second, third = map(float, items)
+            first, second, third = float(first), float(second), float(third)
             if math.isfinite(first) and math.isfinite(second) and math.isfinite(third):
                 return first, second, third
     first, second, third = (finite_number(f"{name}[{i}]", v) for i, v in enumerate(items))

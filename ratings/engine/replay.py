@@ -19,7 +19,7 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.models import Game, League, Result, Standing
-from ratings.systems import skill_of
+from ratings.systems import SkillRating, skill_of
 from ratings.versioning import bulk_write
 
 
@@ -53,6 +53,10 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
         state.advance(new, prepared.played_at)
     writes.save_states(league, states, create=False)
     seasons.record(league, prepared, before, after, game_states)
+
+
+# What a result of a rating that is one number stores for (mu, sigma) before and after.
+NO_SKILLS = (None, None, None, None)
 
 
 def _after(since: OrderKey, game: str = "id") -> Q:
@@ -117,11 +121,15 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
         before = [state.rating for state in game_states]
         after = rate(prepared, game_states)
         for seat, state, new in zip(seats, game_states, after, strict=True):
-            # A two-number rating (OpenSkill's) can move in sigma alone while its ordinal, the
-            # rating, stays the same float: compare what the row stores, all of it.
-            stored = (seat[4], seat[5], *seat[6:])
-            if stored != (state.rating, new, *skill_of(state.rating), *skill_of(new)):
-                updates.append((state.rating, new, seat[1]))
+            old = state.rating
+            if type(new) is SkillRating:
+                # A two-number rating (OpenSkill's) can move in sigma alone while its ordinal,
+                # the rating, stays the same float: compare what the row stores, all of it.
+                moved = (seat[4], seat[5], *seat[6:]) != (old, new, *skill_of(old), *skill_of(new))
+            else:
+                moved = seat[4] != old or seat[5] != new or seat[6:] != NO_SKILLS
+            if moved:
+                updates.append((old, new, seat[1]))
             state.advance(new, played_at)
         tally.add(prepared, before, after, game_states)
         game_count += 1

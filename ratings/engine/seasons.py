@@ -31,6 +31,7 @@ from datetime import datetime
 from django.db import connection
 
 from ratings.dates import season_of, season_start, seasons_of
+from ratings.engine import writes
 from ratings.engine.state import GameInput, OrderKey, PlayerState
 from ratings.models import Game, League, Result, SeasonStanding
 from ratings.systems import SYSTEMS
@@ -75,6 +76,9 @@ class SeasonTally:
         # places, shared first places]
         self.rows: dict[tuple[int, int], list] = {}
         self.season_of = seasons_of()
+        # The season of the last game added, and its bounds: the next game, in order, is
+        # most likely in it.
+        self.season = (0, None, None)
 
     def add(
         self,
@@ -85,28 +89,32 @@ class SeasonTally:
     ) -> None:
         """Count a game rated from ``before`` to ``after`` (``states``: each seat's state after
         it)."""
-        keys = [score if self.lower else -score for score in prepared.scores]
-        best = min(keys)
-        tied_best = keys.count(best) > 1
-        year = self.season_of(prepared.played_at)
+        scores = prepared.scores
+        best = min(scores) if self.lower else max(scores)
+        shared = scores.count(best) > 1
+        year, starts, ends = self.season
+        if starts is None or not starts <= prepared.played_at < ends:
+            year = self.season_of(prepared.played_at)
+            self.season = (year, season_start(year), season_start(year + 1))
         rows = self.rows
-        for player_id, score, key, old, new, state in zip(
-            prepared.player_ids, prepared.scores, keys, before, after, states, strict=True
+        for player_id, score, old, new, state in zip(
+            prepared.player_ids, scores, before, after, states, strict=True
         ):
-            first = key == best
             row = rows.get((year, player_id))
             if row is None:
+                first = score == best
                 rows[year, player_id] = [
                     *(1, state.games, float(old), float(new), score),
-                    *(int(first), int(first and tied_best)),
+                    *(int(first), int(first and shared)),
                 ]
             else:
                 row[0] += 1
                 row[1] = state.games
                 row[3] = float(new)
                 row[4] += score
-                row[5] += first
-                row[6] += first and tied_best
+                if score == best:
+                    row[5] += 1
+                    row[6] += shared
 
     def write(self) -> None:
         """Add the counted rows to the league's seasons: a season it has already adds the
@@ -115,25 +123,31 @@ class SeasonTally:
         rows = [
             (self.league_id, year, player_id, *row) for (year, player_id), row in self.rows.items()
         ]
+        self.rows = {}
+        upsert = f"""
+            ON CONFLICT (league_id, year, player_id) DO UPDATE SET
+                games = {table}.games + excluded.games,
+                career_games = excluded.career_games,
+                rating = excluded.rating,
+                score_sum = {table}.score_sum + excluded.score_sum,
+                first_places = {table}.first_places + excluded.first_places,
+                shared_first_places = {table}.shared_first_places + excluded.shared_first_places
+        """
+        columns = ", ".join(COLUMNS)
+        if len(rows) >= writes.COPY_MIN_ROWS and writes.copies():
+            with writes.copied(SeasonStanding, COLUMNS, rows) as source, connection.cursor() as c:
+                c.execute(
+                    f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {source} {upsert}"
+                )
+            return
         with connection.cursor() as cursor:
             for start in range(0, len(rows), UPSERT_ROWS):
                 chunk = rows[start : start + UPSERT_ROWS]
                 values = ", ".join(["(" + ", ".join(["%s"] * len(COLUMNS)) + ")"] * len(chunk))
                 cursor.execute(
-                    f"""
-                    INSERT INTO {table} ({", ".join(COLUMNS)}) VALUES {values}
-                    ON CONFLICT (league_id, year, player_id) DO UPDATE SET
-                        games = {table}.games + excluded.games,
-                        career_games = excluded.career_games,
-                        rating = excluded.rating,
-                        score_sum = {table}.score_sum + excluded.score_sum,
-                        first_places = {table}.first_places + excluded.first_places,
-                        shared_first_places =
-                            {table}.shared_first_places + excluded.shared_first_places
-                    """,
+                    f"INSERT INTO {table} ({columns}) VALUES {values} {upsert}",
                     [value for row in chunk for value in row],
                 )
-        self.rows = {}
 
 
 def replaced_from(league: League, since: OrderKey | None) -> None:

@@ -160,13 +160,16 @@ def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
     value packed in C as its column's type, no text to write or parse). The table's triggers
     run as for an INSERT: the statement's data-version trigger too (see
     :mod:`ratings.versioning`)."""
-    # The database's names of the types ("bigint", "double precision", "varchar(100)"…), which
-    # psycopg knows without their modifiers.
-    types = [
+    _copy(model._meta.db_table, columns, _copy_types(model, columns), rows)
+
+
+def _copy_types(model, columns: Sequence[str]) -> list[str]:
+    """The database's names of the types of ``model``'s ``columns`` ("bigint", "double
+    precision", "varchar(100)"…), which psycopg knows without their modifiers."""
+    return [
         model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
         for column in columns
     ]
-    _copy(model._meta.db_table, columns, types, rows)
 
 
 def _copy(table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence]):
@@ -264,7 +267,7 @@ def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
     which the club also runs on, copies another way: it keeps the INSERTs). A game's few seats
     go in one INSERT on every database (fewer than :data:`COPY_MIN_ROWS`): a COPY is for
     files."""
-    if len(rows) >= COPY_MIN_ROWS and _copies():
+    if len(rows) >= COPY_MIN_ROWS and copies():
         copy_rows(model, columns, rows)
         return
     _insert(model, columns, rows)
@@ -369,13 +372,13 @@ def update_ratings(updates: list[tuple[float, float, int]]) -> None:
     if updates and type(updates[0][1]) is SkillRating:
         columns += ["mu_before", "sigma_before", "mu_after", "sigma_after"]
         updates = [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates]
-    if len(updates) >= COPY_MIN_ROWS and _copies():
+    if len(updates) >= COPY_MIN_ROWS and copies():
         _update_from_copy(Result, columns, updates)
     else:
         _executemany(Result, columns, updates)
 
 
-def _copies() -> bool:
+def copies() -> bool:
     """Whether this connection writes many rows with COPY: PostgreSQL with psycopg 3 (psycopg
     2, which the club also runs on, copies another way)."""
     if connection.vendor != "postgresql":
@@ -386,36 +389,43 @@ def _copies() -> bool:
     return is_psycopg3
 
 
-# The temporary table that carries the new values of an UPDATE from a COPY.
-UPDATE_TABLE = "engine_update_rows"
-
-
 def _update_from_copy(model, columns: list[str], rows: list[tuple]) -> None:
     """PostgreSQL: set ``columns`` of ``model``'s rows by id, each row the values then the id,
     with one COPY into a temporary table and one UPDATE from it: a prepared UPDATE per row
     costs the server a statement run per row, as an INSERT per row would."""
     quote = connection.ops.quote_name
     pk = model._meta.pk.column
-    names = [*columns, pk]
-    types = [
-        model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
-        for column in names
-    ]
-    sets = ", ".join(f"{quote(column)} = u.{quote(column)}" for column in columns)
     table = quote(model._meta.db_table)
+    sets = ", ".join(f"{quote(column)} = u.{quote(column)}" for column in columns)
+    with copied(model, [*columns, pk], rows) as source, connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {sets} FROM {source} u WHERE {table}.{quote(pk)} = u.{quote(pk)}"
+        )
+
+
+# The temporary table copied rows wait in for the statement that reads them.
+COPIED_TABLE = "engine_copied_rows"
+
+
+@contextmanager
+def copied(model, columns: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:
+    """PostgreSQL with psycopg 3 (:func:`copies`): ``rows`` of ``columns``, typed as in
+    ``model``'s table, in a temporary table by one COPY, for the block's statement to read
+    (an UPDATE or an upsert from it); yields the table's name, and drops the table after.
+
+    A statement with the rows as parameters costs psycopg and the server the parsing of all
+    those placeholders and values, more than the write itself."""
+    quote = connection.ops.quote_name
     with connection.cursor() as cursor:
-        # Dropped at the commit, or here: a transaction may replay several leagues.
+        # Dropped here, or at the commit if the block fails (its transaction is over then).
         cursor.execute(
-            f"CREATE TEMPORARY TABLE {UPDATE_TABLE} ("
-            + ", ".join(f"{quote(n)} {t}" for n, t in zip(names, types, strict=True))
-            + ") ON COMMIT DROP"
+            f"CREATE TEMPORARY TABLE {COPIED_TABLE} ON COMMIT DROP AS SELECT"
+            f" {', '.join(map(quote, columns))} FROM {quote(model._meta.db_table)} WITH NO DATA"
         )
-        _copy(UPDATE_TABLE, names, types, rows)
-        cursor.execute(
-            f"UPDATE {table} SET {sets} FROM {UPDATE_TABLE} u"
-            f" WHERE {table}.{quote(pk)} = u.{quote(pk)}"
-        )
-        cursor.execute(f"DROP TABLE {UPDATE_TABLE}")
+    _copy(COPIED_TABLE, columns, _copy_types(model, columns), rows)
+    yield COPIED_TABLE
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {COPIED_TABLE}")
 
 
 def result_places(league: League) -> None:
