@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import lru_cache
@@ -234,16 +233,5 @@ def _three_numbers(name: str, values: Sequence[float]) -> tuple[float, float, fl
     items = list(values)
     if len(items) != SEATS:
         raise ValueError(f"prefko rates exactly 3 players, got {len(items)} {name}")
-    # Plain ints and floats, as the engine gives them (a replay, millions), pass without the
-    # checks' names and abstract types; anything else, or a number out of range, gets them.
-    first, second, third = items
-    if type(first) in _PLAIN and type(second) in _PLAIN and type(third) in _PLAIN:
-        with suppress(OverflowError):
-            first, second, third = float(first), float(second), float(third)
-            if math.isfinite(first) and math.isfinite(second) and math.isfinite(third):
-                return first, second, third
     first, second, third = (finite_number(f"{name}[{i}]", v) for i, v in enumerate(items))
     return first, second, third
-
-
-_PLAIN = (int, float)
