@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from ratings import engine
 from ratings.dates import season_start
+from ratings.engine import seasons
 from ratings.models import AuditAction, AuditEntry, Game, SeasonStanding, System
 from ratings.selectors import season_standings
 from tests.builders import (
@@ -210,3 +211,55 @@ def test_a_replay_from_scratch_rebuilds_the_rows_the_engine_kept(record_game):
     assert {row[1] for row in kept} == {2024, 2025, 2026}
     engine.league_recompute(league=league)
     assert rows() == kept
+
+
+def test_a_replay_from_the_middle_of_a_season_gives_the_rows_a_rebuild_gives(record_game):
+    """A replay counts the part of the season before its first game by SQL and the rest as it
+    rates: an edit, a deletion and a back-dated game in the middle of a season, and games at the
+    same moment (ordered by id), leave the rows a rebuild of every season gives."""
+    league = make_league(System.ELO)
+    people = make_players(4)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    games = []
+    for day in [*range(0, 500, 25), 150, 150, 150]:  # three games at one moment mid-2024
+        games.append(
+            record_game(
+                league,
+                [people[day % 4], people[(day // 25 + 1) % 4]],
+                scores=((day // 25) % 2, 1 - (day // 25) % 2),
+                played_at=start + timedelta(days=day),
+            )
+        )
+
+    def rows():
+        return sorted(
+            SeasonStanding.objects.filter(league=league).values_list(
+                *(field.attname for field in SeasonStanding._meta.fields if field.attname != "id")
+            )
+        )
+
+    def assert_rebuilt():
+        kept = rows()
+        seasons.rebuild(league)
+        assert rows() == kept
+        assert_seasons_match_results(league)
+
+    tied = [game for game in games if game.played_at == start + timedelta(days=150)]
+    engine.game_update(
+        game=tied[1],
+        played_at=tied[1].played_at,
+        entries=score_entries([people[2], people[3]], [0, 1]),
+    )
+    assert_rebuilt()
+    engine.game_delete(game=games[9])  # 2024-08-07
+    assert_rebuilt()
+    record_game(
+        league, [people[0], people[3]], scores=(1, 0), played_at=start + timedelta(days=410)
+    )
+    assert_rebuilt()
+    engine.game_update(
+        game=games[3],
+        played_at=start + timedelta(days=430),
+        entries=score_entries([people[1], people[2]], [1, 0]),
+    )
+    assert_rebuilt()

@@ -25,7 +25,7 @@ The package, one module per seam:
 - :mod:`~ratings.engine.players`: merging and renaming players;
 - :mod:`~ratings.engine.replay`: rating the newest game, replaying from an earlier one;
 - :mod:`~ratings.engine.seasons`: the season standings, kept with the games (one row per seat for
-  the newest game, the seasons from a replay's start rebuilt);
+  the newest game, the seasons from a replay's start counted again in its pass);
 - :mod:`~ratings.engine.writes`: the SQL that writes games, results and standings.
 
 Callers use the names below (``from ratings import engine; engine.game_record(...)``).

@@ -19,7 +19,7 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.models import Game, League, Result, Standing
-from ratings.systems import skill_of
+from ratings.systems import SkillRating, skill_of
 from ratings.versioning import bulk_write
 
 
@@ -55,15 +55,20 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
     seasons.record(league, prepared, before, after, game_states)
 
 
-def _after(since: OrderKey) -> Q:
+# What a result of a rating that is one number stores for (mu, sigma) before and after.
+NO_SKILLS = (None, None, None, None)
+
+
+def _after(since: OrderKey, game: str = "id") -> Q:
+    """From ``since`` on, in (played_at, id) order; ``game`` names the game's id."""
     played_at, game_id = since
-    return Q(played_at__gt=played_at) | Q(played_at=played_at, id__gte=game_id)
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, **{f"{game}__gte": game_id})
 
 
 def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) -> int:
-    """Re-rate the league's games from ``since`` on (all of them when None), and rebuild its
-    seasons from the one ``since`` falls in, holding the league's writers' lock only: other
-    leagues' writers go on meanwhile.
+    """Re-rate the league's games from ``since`` on (all of them when None), and count its
+    seasons again from the one ``since`` falls in, holding the league's writers' lock only:
+    other leagues' writers go on meanwhile.
 
     ``touched`` names players whose standing must be refreshed even if they play no game from
     ``since`` on (e.g. the players of a deleted game). Returns the number of games rated.
@@ -74,9 +79,11 @@ def replay(league: League, since: OrderKey | None, touched: Iterable[int] = ()) 
 
 def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> int:
     games = Game.objects.filter(league=league)
+    # Results carry their game's league and time (see Result): read without a join to games.
+    results = Result.objects.filter(league=league)
     if since is not None:
         games = games.filter(_after(since))
-    results = Result.objects.filter(game__in=games.values("id"))
+        results = results.filter(_after(since, game="game_id"))
 
     player_ids = set(results.values_list("player_id", flat=True).distinct()) | set(touched)
     if since is None:
@@ -85,9 +92,11 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
         )
     states = states_before(league, since, player_ids)
     rate = rater(league, player_ids)
+    seasons.replaced_from(league, since)
+    tally = seasons.SeasonTally(league)
 
     # Two cursors walk the same (played_at, id) order: the games, and their results by seat.
-    result_rows = results.order_by("game__played_at", "game_id", "seat").values_list(
+    result_rows = results.order_by("played_at", "game_id", "seat").values_list(
         *("game_id", "id", "player_id", "score", "rating_before", "rating_after"),
         *("mu_before", "sigma_before", "mu_after", "sigma_after"),
     )
@@ -109,18 +118,25 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
             player_ids=[seat[2] for seat in seats],
             scores=[seat[3] for seat in seats],
         )
-        for seat, state, new in zip(seats, game_states, rate(prepared, game_states), strict=True):
-            # A two-number rating (OpenSkill's) can move in sigma alone while its ordinal, the
-            # rating, stays the same float: compare what the row stores, all of it.
-            stored = (seat[4], seat[5], *seat[6:])
-            if stored != (state.rating, new, *skill_of(state.rating), *skill_of(new)):
-                updates.append((state.rating, new, seat[1]))
+        before = [state.rating for state in game_states]
+        after = rate(prepared, game_states)
+        for seat, state, new in zip(seats, game_states, after, strict=True):
+            old = state.rating
+            if type(new) is SkillRating:
+                # A two-number rating (OpenSkill's) can move in sigma alone while its ordinal,
+                # the rating, stays the same float: compare what the row stores, all of it.
+                moved = (seat[4], seat[5], *seat[6:]) != (old, new, *skill_of(old), *skill_of(new))
+            else:
+                moved = seat[4] != old or seat[5] != new or seat[6:] != NO_SKILLS
+            if moved:
+                updates.append((old, new, seat[1]))
             state.advance(new, played_at)
+        tally.add(prepared, before, after, game_states)
         game_count += 1
 
     writes.update_ratings(updates)
     writes.save_states(league, states)
-    seasons.rebuild(league, since[0] if since is not None else None)
+    tally.write()
     return game_count
 
 

@@ -11,9 +11,12 @@ for the league's provisional rule.
   the game is the last of its season for each of its players, and no later season exists. An
   import of games newer than all the league's counts them the same way as it rates them
   (:class:`SeasonTally`), one upsert for the file.
-- Anything that re-rates from a point (a replay, an import) rebuilds the seasons from the one the
-  point falls in (:func:`rebuild`): one set-based statement over those years' results, in the
-  same order and with the same places as the reads of :mod:`ratings.selectors.sql`.
+- A replay from a point counts the seasons from the one the point falls in as it re-rates
+  (:func:`replaced_from`, then a :class:`SeasonTally` of the games it rates): the part of that
+  season before the point is counted by one set-based statement over its results, in the same
+  order and with the same places as the reads of :mod:`ratings.selectors.sql`, and the replayed
+  games add onto it. Deleting a league's games rebuilds its seasons (:func:`rebuild`) with the
+  same statement over whole years; so does the migration that made the rows.
 
 Only the engine calls these, inside its transaction with the league locked. The rows are derived
 from the games: a backup leaves them out, and restoring replays every league, which rebuilds
@@ -28,7 +31,8 @@ from datetime import datetime
 from django.db import connection
 
 from ratings.dates import season_of, season_start, seasons_of
-from ratings.engine.state import GameInput, PlayerState
+from ratings.engine import writes
+from ratings.engine.state import GameInput, OrderKey, PlayerState
 from ratings.models import Game, League, Result, SeasonStanding
 from ratings.systems import SYSTEMS
 
@@ -59,10 +63,11 @@ def record(
 
 
 class SeasonTally:
-    """The season rows that games newer than all of the league's add, counted as they are rated
-    (:meth:`add`, a game at a time, in order) and written in one upsert per chunk
-    (:meth:`write`): an import of a file counts its seasons in the pass that rates it instead of
-    rebuilding them from the results afterwards."""
+    """The season rows that games newer than all of the league's seasons add, counted as they
+    are rated (:meth:`add`, a game at a time, in order) and written in one upsert per chunk
+    (:meth:`write`): an import of a file, and a replay (after :func:`replaced_from`), count their
+    seasons in the pass that rates them instead of rebuilding them from the results
+    afterwards."""
 
     def __init__(self, league: League):
         self.league_id = league.pk
@@ -71,6 +76,9 @@ class SeasonTally:
         # places, shared first places]
         self.rows: dict[tuple[int, int], list] = {}
         self.season_of = seasons_of()
+        # The season of the last game added, and its bounds: the next game, in order, is
+        # most likely in it.
+        self.season = (0, None, None)
 
     def add(
         self,
@@ -81,28 +89,32 @@ class SeasonTally:
     ) -> None:
         """Count a game rated from ``before`` to ``after`` (``states``: each seat's state after
         it)."""
-        keys = [score if self.lower else -score for score in prepared.scores]
-        best = min(keys)
-        tied_best = keys.count(best) > 1
-        year = self.season_of(prepared.played_at)
+        scores = prepared.scores
+        best = min(scores) if self.lower else max(scores)
+        shared = scores.count(best) > 1
+        year, starts, ends = self.season
+        if starts is None or not starts <= prepared.played_at < ends:
+            year = self.season_of(prepared.played_at)
+            self.season = (year, season_start(year), season_start(year + 1))
         rows = self.rows
-        for player_id, score, key, old, new, state in zip(
-            prepared.player_ids, prepared.scores, keys, before, after, states, strict=True
+        for player_id, score, old, new, state in zip(
+            prepared.player_ids, scores, before, after, states, strict=True
         ):
-            first = key == best
             row = rows.get((year, player_id))
             if row is None:
+                first = score == best
                 rows[year, player_id] = [
                     *(1, state.games, float(old), float(new), score),
-                    *(int(first), int(first and tied_best)),
+                    *(int(first), int(first and shared)),
                 ]
             else:
                 row[0] += 1
                 row[1] = state.games
                 row[3] = float(new)
                 row[4] += score
-                row[5] += first
-                row[6] += first and tied_best
+                if score == best:
+                    row[5] += 1
+                    row[6] += shared
 
     def write(self) -> None:
         """Add the counted rows to the league's seasons: a season it has already adds the
@@ -111,25 +123,57 @@ class SeasonTally:
         rows = [
             (self.league_id, year, player_id, *row) for (year, player_id), row in self.rows.items()
         ]
+        self.rows = {}
+        upsert = f"""
+            ON CONFLICT (league_id, year, player_id) DO UPDATE SET
+                games = {table}.games + excluded.games,
+                career_games = excluded.career_games,
+                rating = excluded.rating,
+                score_sum = {table}.score_sum + excluded.score_sum,
+                first_places = {table}.first_places + excluded.first_places,
+                shared_first_places = {table}.shared_first_places + excluded.shared_first_places
+        """
+        columns = ", ".join(COLUMNS)
+        if len(rows) >= writes.COPY_MIN_ROWS and writes.copies():
+            with writes.copied(SeasonStanding, COLUMNS, rows) as source, connection.cursor() as c:
+                c.execute(
+                    f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {source} {upsert}"
+                )
+            return
         with connection.cursor() as cursor:
             for start in range(0, len(rows), UPSERT_ROWS):
                 chunk = rows[start : start + UPSERT_ROWS]
                 values = ", ".join(["(" + ", ".join(["%s"] * len(COLUMNS)) + ")"] * len(chunk))
                 cursor.execute(
-                    f"""
-                    INSERT INTO {table} ({", ".join(COLUMNS)}) VALUES {values}
-                    ON CONFLICT (league_id, year, player_id) DO UPDATE SET
-                        games = {table}.games + excluded.games,
-                        career_games = excluded.career_games,
-                        rating = excluded.rating,
-                        score_sum = {table}.score_sum + excluded.score_sum,
-                        first_places = {table}.first_places + excluded.first_places,
-                        shared_first_places =
-                            {table}.shared_first_places + excluded.shared_first_places
-                    """,
+                    f"INSERT INTO {table} ({columns}) VALUES {values} {upsert}",
                     [value for row in chunk for value in row],
                 )
-        self.rows = {}
+
+
+def replaced_from(league: League, since: OrderKey | None) -> None:
+    """Before a replay from ``since`` (every game when None): delete the league's seasons from
+    the one ``since`` falls in, and count again the part of that season before ``since`` (the
+    games before it in (played_at, id) order), so that a :class:`SeasonTally` of the replayed
+    games adds onto it. Its rows keep their rating before the season's first game; the tally
+    brings the rating after the last and the games up to the season's end."""
+    table = _table(SeasonStanding)
+    with connection.cursor() as cursor:
+        if since is None:
+            cursor.execute(f"DELETE FROM {table} WHERE league_id = %s", [league.pk])
+            return
+        played_at, game_id = since
+        year = season_of(played_at)
+        cursor.execute(
+            f"DELETE FROM {table} WHERE league_id = %s AND year >= %s", [league.pk, year]
+        )
+        adapt = connection.ops.adapt_datetimefield_value
+        cursor.execute(
+            _rebuild_sql(1, league.rating_system.lower_score_is_better, before_game=True),
+            [
+                *(year, adapt(season_start(year)), adapt(played_at)),
+                *(league.pk, game_id, league.pk, year, league.pk),
+            ],
+        )
 
 
 def rebuild(league: League, since: datetime | None = None) -> None:
@@ -187,9 +231,11 @@ def _aware(moment) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=connection.timezone)
 
 
-def _rebuild_sql(year_count: int, lower_score_is_better: bool) -> str:
+def _rebuild_sql(year_count: int, lower_score_is_better: bool, before_game: bool = False) -> str:
     """The statement that inserts a league's seasons for ``year_count`` years, given each
-    year's (year, start, end), then the league's id three times and the first year.
+    year's (year, start, end), then the league's id three times and the first year. With
+    ``before_game`` the end is a game's time, and that game's id follows the first league id:
+    the year's games up to it, without it and the games at the same time with a higher id.
 
     Each seat's place by RANK over its game, and the seats that share its score (peers in the
     same window: one sort for both); each player's first and last game of a season by one window
@@ -198,6 +244,11 @@ def _rebuild_sql(year_count: int, lower_score_is_better: bool) -> str:
     """
     table, games, results = _table(SeasonStanding), _table(Game), _table(Result)
     key = "r.score" if lower_score_is_better else "-(r.score)"
+    before_end = (
+        "g.played_at <= y.ends AND (g.played_at < y.ends OR g.id < %s)"
+        if before_game
+        else "g.played_at < y.ends"
+    )
     # The years' bounds in each database's own types (PostgreSQL cannot guess a VALUES column's).
     year_row = (
         "(%s, %s, %s)"
@@ -217,7 +268,7 @@ def _rebuild_sql(year_count: int, lower_score_is_better: bool) -> str:
                    ) AS sharing
             FROM years y
             JOIN {games} g
-              ON g.league_id = %s AND g.played_at >= y.starts AND g.played_at < y.ends
+              ON g.league_id = %s AND g.played_at >= y.starts AND {before_end}
             JOIN {results} r ON r.game_id = g.id
         ),
         numbered AS (

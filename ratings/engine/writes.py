@@ -4,7 +4,9 @@ Model instances, ``bulk_create`` and ``bulk_update`` cost more than the database
 the sizes a replay or an import reaches (hundreds of thousands of rows): these write many rows a
 statement (INSERT) or one prepared statement for many rows (UPDATE). On PostgreSQL games and
 results go through ``COPY`` instead (:func:`copy_rows`): no SQL text to build, quote and parse
-for each row. Only the engine calls them, inside its transaction with the league locked.
+for each row; a replay's new ratings too, copied into a temporary table that one UPDATE reads
+(:func:`update_ratings`). Only the engine calls them, inside its transaction with the league
+locked.
 """
 
 from __future__ import annotations
@@ -158,15 +160,22 @@ def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
     value packed in C as its column's type, no text to write or parse). The table's triggers
     run as for an INSERT: the statement's data-version trigger too (see
     :mod:`ratings.versioning`)."""
-    quote = connection.ops.quote_name
-    table = model._meta.db_table
-    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
-    # The database's names of the types ("bigint", "double precision", "varchar(100)"…), which
-    # psycopg knows without their modifiers.
-    types = [
+    _copy(model._meta.db_table, columns, _copy_types(model, columns), rows)
+
+
+def _copy_types(model, columns: Sequence[str]) -> list[str]:
+    """The database's names of the types of ``model``'s ``columns`` ("bigint", "double
+    precision", "varchar(100)"…), which psycopg knows without their modifiers."""
+    return [
         model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
         for column in columns
     ]
+
+
+def _copy(table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence]):
+    """:func:`copy_rows` into any table, the columns' types named."""
+    quote = connection.ops.quote_name
+    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
     # Django's errors (IntegrityError…), as its cursor's execute raises them.
     with (
         connection.wrap_database_errors,
@@ -258,13 +267,9 @@ def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
     which the club also runs on, copies another way: it keeps the INSERTs). A game's few seats
     go in one INSERT on every database (fewer than :data:`COPY_MIN_ROWS`): a COPY is for
     files."""
-    if connection.vendor == "postgresql" and len(rows) >= COPY_MIN_ROWS:
-        # Here only: a club on SQLite may have neither driver.
-        from django.db.backends.postgresql.psycopg_any import is_psycopg3
-
-        if is_psycopg3:
-            copy_rows(model, columns, rows)
-            return
+    if len(rows) >= COPY_MIN_ROWS and copies():
+        copy_rows(model, columns, rows)
+        return
     _insert(model, columns, rows)
 
 
@@ -363,14 +368,64 @@ def insert_results(rows: list[tuple]) -> None:
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
     """Set (rating_before, rating_after) of results by id, and the skills a rating carries
     (:class:`~ratings.systems.SkillRating`: null for a rating that is one number)."""
-    if not updates or type(updates[0][1]) is not SkillRating:
-        _executemany(Result, ["rating_before", "rating_after"], updates)
-        return
-    _executemany(
-        Result,
-        ["rating_before", "rating_after", "mu_before", "sigma_before", "mu_after", "sigma_after"],
-        [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates],
-    )
+    columns = ["rating_before", "rating_after"]
+    if updates and type(updates[0][1]) is SkillRating:
+        columns += ["mu_before", "sigma_before", "mu_after", "sigma_after"]
+        updates = [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates]
+    if len(updates) >= COPY_MIN_ROWS and copies():
+        _update_from_copy(Result, columns, updates)
+    else:
+        _executemany(Result, columns, updates)
+
+
+def copies() -> bool:
+    """Whether this connection writes many rows with COPY: PostgreSQL with psycopg 3 (psycopg
+    2, which the club also runs on, copies another way)."""
+    if connection.vendor != "postgresql":
+        return False
+    # Here only: a club on SQLite may have neither driver.
+    from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+    return is_psycopg3
+
+
+def _update_from_copy(model, columns: list[str], rows: list[tuple]) -> None:
+    """PostgreSQL: set ``columns`` of ``model``'s rows by id, each row the values then the id,
+    with one COPY into a temporary table and one UPDATE from it: a prepared UPDATE per row
+    costs the server a statement run per row, as an INSERT per row would."""
+    quote = connection.ops.quote_name
+    pk = model._meta.pk.column
+    table = quote(model._meta.db_table)
+    sets = ", ".join(f"{quote(column)} = u.{quote(column)}" for column in columns)
+    with copied(model, [*columns, pk], rows) as source, connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {sets} FROM {source} u WHERE {table}.{quote(pk)} = u.{quote(pk)}"
+        )
+
+
+# The temporary table copied rows wait in for the statement that reads them.
+COPIED_TABLE = "engine_copied_rows"
+
+
+@contextmanager
+def copied(model, columns: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:
+    """PostgreSQL with psycopg 3 (:func:`copies`): ``rows`` of ``columns``, typed as in
+    ``model``'s table, in a temporary table by one COPY, for the block's statement to read
+    (an UPDATE or an upsert from it); yields the table's name, and drops the table after.
+
+    A statement with the rows as parameters costs psycopg and the server the parsing of all
+    those placeholders and values, more than the write itself."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        # Dropped here, or at the commit if the block fails (its transaction is over then).
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {COPIED_TABLE} ON COMMIT DROP AS SELECT"
+            f" {', '.join(map(quote, columns))} FROM {quote(model._meta.db_table)} WITH NO DATA"
+        )
+    _copy(COPIED_TABLE, columns, _copy_types(model, columns), rows)
+    yield COPIED_TABLE
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {COPIED_TABLE}")
 
 
 def result_places(league: League) -> None:
