@@ -358,7 +358,7 @@ def standings_command(league: str) -> list[str]:
 def main() -> None:
     args = parse_args()
     vendor = setup_django(fresh=not args.keep)
-    from django.db.models import Count
+    from django.db.models import Count, Max
     from django.test import Client
 
     from ratings import engine
@@ -396,6 +396,10 @@ def main() -> None:
             return
 
     end = night + timedelta(minutes=90 * EVENT_ROUNDS + 60)  # after the club night's games
+    if args.keep:
+        # After the games an earlier run recorded, or each game timed here would replay them.
+        latest = Game.objects.aggregate(latest=Max("played_at"))["latest"]
+        end = max(end, latest + timedelta(minutes=1))
     for league, label in ((small, "1,000"), (big, f"{args.games:,}")):
         times = time_recording(league, player_ids, rng, args.samples, end)
         rows.append(
@@ -441,7 +445,8 @@ def main() -> None:
 
     results = list(first_game.results.order_by("seat"))
     papers = [(r.left + 2, r.middle, r.right) for r in results]
-    beside = WritesBeside(small, player_ids, end + timedelta(days=1))
+    # After the games timed above, each the newest of its league.
+    beside = WritesBeside(small, player_ids, end + timedelta(minutes=args.samples))
     if vendor == "postgresql":
         beside.start()
     with PeakMemory() as memory:
