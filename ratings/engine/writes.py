@@ -85,7 +85,7 @@ def adapted_datetimes(values: Sequence[datetime]) -> list:
     return [str(value.astimezone(zone).replace(tzinfo=None)) for value in values]
 
 
-# A game row's columns, as the bulk writes give them (the id comes first on PostgreSQL).
+# A game row's columns, as the bulk writes give them (the id is the table's to give).
 GAME_COLUMNS = [
     *("league_id", "played_at", "bula", "ended_early", "note", "entered_by_id"),
     *("created_at", "updated_at"),
