@@ -7,19 +7,30 @@
   it proves that none of them left the league in a state a replay would not reach.
 
 Both also check the league's season standings (:func:`assert_seasons_match_results`): every
-season's table read from them equals the one read from the results.
+season's table read from them equals the one read from the results; and its opponents' tallies
+(:func:`assert_opponents_match_results`): every pair's row equals a count of its games.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter, defaultdict
 
 from django.utils import timezone
 
 from ratings import engine
 from ratings.algorithms import elo, preferans, rayter
 from ratings.dates import season_of, season_start
-from ratings.models import Game, League, Player, Result, SeasonStanding, Standing, System
+from ratings.models import (
+    Game,
+    League,
+    OpponentTally,
+    Player,
+    Result,
+    SeasonStanding,
+    Standing,
+    System,
+)
 from ratings.selectors import SeasonOrder, season_standings
 from ratings.selectors.seasons import period_standings
 from ratings.systems import age_on
@@ -128,6 +139,37 @@ def assert_equals_independent_replay(league: League) -> None:
             assert standing.games == 0
             assert standing.rating == standing.initial_rating(league)
     assert_seasons_match_results(league)
+    assert_opponents_match_results(league)
+
+
+def assert_opponents_match_results(league: League) -> None:
+    """The opponents' tallies the engine keeps for ``league`` (ratings/engine/opponents.py) equal
+    a count of its games' seats in Python: a row per ordered pair of players who sat at one
+    table, and none for any other pair."""
+    seats = defaultdict(list)
+    for game_id, player_id, place in Result.objects.filter(league=league).values_list(
+        "game_id", "player_id", "place"
+    ):
+        seats[game_id].append((player_id, place))
+    expected = Counter()
+    for table in seats.values():
+        for player, place in table:
+            for opponent, other in table:
+                if opponent != player:
+                    expected[player, opponent, "games"] += 1
+                    side = "ahead" if place < other else "level" if place == other else "behind"
+                    expected[player, opponent, side] += 1
+    kept = {
+        (player, opponent): (games, ahead, level, behind)
+        for player, opponent, games, ahead, level, behind in OpponentTally.objects.filter(
+            league=league
+        ).values_list("player_id", "opponent_id", "games", "ahead", "level", "behind")
+    }
+    pairs = {(player, opponent) for player, opponent, _side in expected}
+    assert kept == {
+        pair: tuple(expected[(*pair, side)] for side in ("games", "ahead", "level", "behind"))
+        for pair in pairs
+    }
 
 
 def assert_seasons_match_results(league: League) -> None:
@@ -189,6 +231,8 @@ def assert_unchanged_by_recompute(league: League) -> None:
 
     before = stored()
     assert_seasons_match_results(league)
+    assert_opponents_match_results(league)
     engine.league_recompute(league=league)
     assert stored() == before
     assert_seasons_match_results(league)
+    assert_opponents_match_results(league)

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
-from ratings.models import AuditAction, AuditEntry, Game, League, Result, System
+from ratings.models import AuditAction, AuditEntry, Game, League, OpponentTally, Result, System
 from tests.builders import (
     FUZZ,
     T0,
@@ -22,6 +22,7 @@ from tests.builders import (
     make_players,
     score_entries,
 )
+from tests.replays import assert_opponents_match_results
 
 
 def wrong_copies() -> list[tuple]:
@@ -107,7 +108,8 @@ def test_every_path_that_writes_results_keeps_the_copies():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_restored_backup_works_its_copies_out_again(tmp_path):
-    """The file's copies are not trusted: a changed one comes back as the game says."""
+    """The file's copies are not trusted: a changed one comes back as the game says, and the
+    opponents' tallies, which the file leaves out, are counted again."""
     league = make_league(System.RAYTER_HIGHSCORE)
     ann, bob = make_players(["Ann", "Bob"])
     record(league, [ann, bob], [3, 1], T0)
@@ -121,6 +123,10 @@ def test_a_restored_backup_works_its_copies_out_again(tmp_path):
     call_command("restore_club", str(backup), stdout=StringIO())
     assert Result.objects.count() == 4
     assert not wrong_copies()
+    assert '"ratings.opponenttally"' not in text
+    [restored] = League.objects.all()
+    assert OpponentTally.objects.count() == 2
+    assert_opponents_match_results(restored)
 
 
 # A property: any sequence of records, edits and deletions -------------------------------------

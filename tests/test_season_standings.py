@@ -27,7 +27,7 @@ from tests.builders import (
     paper_entries,
     score_entries,
 )
-from tests.replays import assert_seasons_match_results
+from tests.replays import assert_opponents_match_results, assert_seasons_match_results
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +130,9 @@ def apply(league, players, merged: set[int], op) -> None:
 
 
 @given(operations())
-def test_any_sequence_of_writes_keeps_every_season_as_its_results_give_it(case):
+def test_any_sequence_of_writes_keeps_every_season_and_tally_as_its_results_give_it(case):
+    """The seasons, and the opponents' tallies (ratings/engine/opponents.py), which the same
+    writes keep."""
     system, zone, ops = case
     with override_settings(TIME_ZONE=zone):
         extra = {"start_rating": 2350} if system == System.FIDE else {}
@@ -140,8 +142,10 @@ def test_any_sequence_of_writes_keeps_every_season_as_its_results_give_it(case):
         for op in ops:
             apply(league, players, merged, op)
             assert_seasons_match_results(league)
+            assert_opponents_match_results(league)
         engine.league_recompute(league=league)
         assert_seasons_match_results(league)
+        assert_opponents_match_results(league)
 
 
 def test_recording_the_newest_game_updates_one_row_per_seat_in_one_statement(record_game):

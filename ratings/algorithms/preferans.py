@@ -26,7 +26,7 @@ turned into a ``float`` first.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import lru_cache
@@ -111,23 +111,34 @@ def rating_terms(ratings: Sequence[float], scores: Sequence[float], bula: float)
     ``ratings`` are the ratings before the game and ``scores`` the final scores (see
     :func:`final_scores`), both in seating order; ``bula`` is the starting bula.
     """
-    r = _three_numbers("ratings", ratings)
-    s = _three_numbers("scores", scores)
+    r1, r2, r3 = _three_numbers("ratings", ratings)
+    s1, s2, s3 = _three_numbers("scores", scores)
     bula_value = finite_number("bula", bula)
     if bula_value <= 0:
         raise ValueError(f"bula must be a positive number, got {bula!r}")
 
+    # Each term for the pairs (1, 2), (1, 3) and (2, 3), written out: a replay rates every game
+    # of a league, and a call per term would cost more than its arithmetic.
+    rnd = _mathjs_round
     # The library's _calcD: chain(score_i).subtract(score_j).divide(bula), rounded to 3 decimals.
-    d = _per_pair(lambda i, j: _mathjs_round((s[i] - s[j]) / bula_value, 3))
+    d = (
+        rnd((s1 - s2) / bula_value, 3),
+        rnd((s1 - s3) / bula_value, 3),
+        rnd((s2 - s3) / bula_value, 3),
+    )
     # _calcT: chain(rating_j).subtract(rating_i).multiply(2.8).divide(100), rounded to 3.
-    t = _per_pair(lambda i, j: _mathjs_round((r[j] - r[i]) * MAGIC / 100, 3))
+    t = (
+        rnd((r2 - r1) * MAGIC / 100, 3),
+        rnd((r3 - r1) * MAGIC / 100, 3),
+        rnd((r3 - r2) * MAGIC / 100, 3),
+    )
     # _calcN: a tie gives 0 (the seed's text says otherwise; the library is the reference).
-    n = _per_pair(lambda i, j: _n_term(s[i], s[j], bula_value))
+    n = (_n_term(s1, s2, bula_value), _n_term(s1, s3, bula_value), _n_term(s2, s3, bula_value))
     # _calculateChanges: C = D + T + N, left to right.
-    c12, c13, c23 = (d[k] + t[k] + n[k] for k in range(3))
+    c12, c13, c23 = d[0] + t[0] + n[0], d[1] + t[1] + n[1], d[2] + t[2] + n[2]
     averages = ((c12 + c13) / 2, (-c12 + c23) / 2, (-c13 + -c23) / 2)
-    raw = (_mathjs_round(averages[0]), _mathjs_round(averages[1]), _mathjs_round(averages[2]))
-    if not all(math.isfinite(value) for value in (*d, *t, c12, c13, c23, *raw)):
+    raw = (rnd(averages[0]), rnd(averages[1]), rnd(averages[2]))
+    if not all(map(math.isfinite, (*d, *t, c12, c13, c23, *raw))):
         raise ValueError("the ratings, scores or bula are too large to rate this game")
     return PrefkoTerms(
         d=d,
@@ -149,11 +160,6 @@ def rating_changes(ratings: Sequence[float], scores: Sequence[float], bula: floa
     [-27, 2, 25]
     """
     return list(rating_terms(ratings, scores, bula).changes)
-
-
-def _per_pair(term: Callable[[int, int], float]) -> tuple[float, float, float]:
-    """The term for the pairs (1, 2), (1, 3) and (2, 3), in that order."""
-    return term(0, 1), term(0, 2), term(1, 2)
 
 
 def _n_term(score_i: float, score_j: float, bula: float) -> float:
@@ -233,5 +239,19 @@ def _three_numbers(name: str, values: Sequence[float]) -> tuple[float, float, fl
     items = list(values)
     if len(items) != SEATS:
         raise ValueError(f"prefko rates exactly 3 players, got {len(items)} {name}")
+    first, second, third = items
+    # Plain ints and floats, as the engine passes, are checked at once; anything else (or a
+    # number too large) goes through finite_number, which names the one it refuses.
+    if type(first) in _PLAIN and type(second) in _PLAIN and type(third) in _PLAIN:
+        try:
+            numbers = (float(first), float(second), float(third))
+        except OverflowError:
+            pass
+        else:
+            if math.isfinite(numbers[0] + numbers[1] + numbers[2]):
+                return numbers
     first, second, third = (finite_number(f"{name}[{i}]", v) for i, v in enumerate(items))
     return first, second, third
+
+
+_PLAIN = frozenset({int, float})

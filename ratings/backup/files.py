@@ -31,13 +31,15 @@ BACKED_UP = ("auth.group", "auth.user", "ratings")
 # Uploads waiting a day at most for their confirmation are no part of the club's record; the data
 # versions belong to the database (a restored club gets the new database's, never an old number);
 # a stored backtest is derived from the games (the backtest command makes it again), and so are
-# the season standings (restore_club's replay of every league rebuilds them).
+# the season standings (restore_club's replay of every league rebuilds them) and the opponents'
+# tallies (counted again from the restored results).
 NOT_BACKED_UP = (
     "ratings.pendingupload",
     "ratings.dataversion",
     "ratings.leagueversion",
     "ratings.storedbacktest",
     "ratings.seasonstanding",
+    "ratings.opponenttally",
 )
 
 MiB = 2**20

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from django.db import connection, transaction
 from django.db.models import Max
 
-from ratings.engine import seasons, writes
+from ratings.engine import opponents, seasons, writes
 from ratings.engine.audit import audit, audit_league_deletion
 from ratings.engine.games import lock
 from ratings.engine.replay import replay
@@ -28,7 +28,7 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.engine.validation import birth_dates, prepare_scored_games
-from ratings.models import AuditAction, EventTable, Game, League, Player, Result
+from ratings.models import AuditAction, EventTable, Game, League, OpponentTally, Player, Result
 from ratings.player_names import name_key
 from ratings.versioning import bulk_write, row_triggers_dropped
 
@@ -78,6 +78,7 @@ def games_import(
             # Each deleted game stays restorable from the audit trail, as a single deletion is.
             summary.replaced = audit_league_deletion(league, actor)
             Result.objects.filter(game__league=league).delete()
+            opponents.forget(league)
             _delete_games(league)
             writes.save_states(league, states_before(league, None, league_player_ids(league)))
             seasons.rebuild(league)
@@ -139,7 +140,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     with (
         transaction.atomic(),
         bulk_write([league]),
-        row_triggers_dropped([Game, Result]),
+        row_triggers_dropped([Game, Result, OpponentTally]),
         writes.bulk_page_cache(),
     ):
         league = lock(league)
@@ -158,6 +159,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                 writes.insert_results(rows)
             else:
                 tally = _rate_and_insert(league, games, game_ids, states, involved)
+        opponents.count_from(league, min(game_ids))
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ratings.engine import writes
+from ratings.engine import opponents, writes
 from ratings.engine.audit import audit, game_snapshot
 from ratings.engine.replay import rate_newest, replay, replay_correction
 from ratings.engine.state import Entry, GameInput, PlayerState, rater, states_before
@@ -110,6 +110,7 @@ def game_record(
         else:
             writes.insert_results(writes.result_rows(league, game.pk, prepared))
             replay(league, since=game.order_key)
+        opponents.count(league, [game.pk])
         audit(AuditAction.CREATE, league, entered_by, game=game, after=game_snapshot(game))
     return game
 
@@ -218,8 +219,10 @@ def game_update(
         if note is not None:
             game.note = note
         game.save()
+        opponents.count(league, [game.pk], sign=-1)
         game.results.all().delete()
         writes.insert_results(writes.result_rows(league, game.pk, prepared))
+        opponents.count(league, [game.pk])
         rerated = replay_correction(league, since=min(old_key, game.order_key), touched=old_players)
         audit(
             AuditAction.UPDATE,
@@ -244,6 +247,7 @@ def game_delete(*, game: Game, actor=None) -> None:
         before = game_snapshot(game)
         key = game.order_key
         players = set(game.results.values_list("player_id", flat=True))
+        opponents.count(league, [game.pk], sign=-1)
         game.delete()
         rerated = replay_correction(league, since=key, touched=players)
         audit(
@@ -302,6 +306,7 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
             Game.objects.filter(pk=game.pk).update(created_at=entered)
             game.created_at = entered
         writes.insert_results(writes.result_rows(league, game.pk, prepared))
+        opponents.count(league, [game.pk])
         rerated = replay_correction(league, since=game.order_key)
         audit(
             AuditAction.RESTORE,
@@ -450,5 +455,6 @@ def league_recompute(*, league: League) -> int:
     with transaction.atomic():
         league = lock(league)
         # A change of system may have turned which score wins.
-        writes.result_places(league)
+        if writes.result_places(league):
+            opponents.rebuild(league)
         return replay(league, since=None)

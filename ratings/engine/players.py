@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings.engine import opponents
 from ratings.engine.audit import audit
 from ratings.engine.replay import replay_correction
 from ratings.models import (
@@ -138,6 +139,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         before = {"source": _player_data(source), "target": _player_data(target)}
         after = {"target": _player_data(target)}
         Result.objects.filter(player=source).update(player=target)
+        opponents.merge(source.pk, target.pk)
         # Their events too: never both present at one (refused above), so nothing collides.
         EventPlayer.objects.filter(player=source).update(player=target)
         TableSeat.objects.filter(player=source).update(player=target)

@@ -21,6 +21,7 @@ from operator import itemgetter
 from django.db import connection
 from django.utils import timezone
 
+from ratings.engine import opponents
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
 from ratings.systems import SkillRating, skill_of
@@ -428,10 +429,10 @@ def copied(model, columns: Sequence[str], rows: Iterable[Sequence]) -> Iterator[
         cursor.execute(f"DROP TABLE {COPIED_TABLE}")
 
 
-def result_places(league: League) -> None:
+def result_places(league: League) -> int:
     """Set the places of the league's results again from their scores, by the league's system,
     writing only those that differ: after a change of system (lowest score wins, or highest),
-    and after a restore, whose file's copies are not trusted."""
+    and after a restore, whose file's copies are not trusted. Returns how many changed."""
     places = league.rating_system.places
     rows = (
         Result.objects.filter(league=league)
@@ -448,11 +449,13 @@ def result_places(league: League) -> None:
             if stored != place:
                 updates.append((place, pk))
     _executemany(Result, ["place"], updates)
+    return len(updates)
 
 
 def result_copies_from_games() -> None:
-    """Copy each game's league and time onto its results, and work out their places: for a
-    restore, which loads results as the file gives them, and trusts none of those copies."""
+    """Copy each game's league and time onto its results, work out their places and count the
+    opponents' tallies: for a restore, which loads results as the file gives them, and trusts
+    none of those copies."""
     quote = connection.ops.quote_name
     result, game = quote(Result._meta.db_table), quote(Game._meta.db_table)
     with connection.cursor() as cursor:
@@ -462,6 +465,7 @@ def result_copies_from_games() -> None:
         )
     for league in League.objects.filter(pk__in=Game.objects.values("league_id")):
         result_places(league)
+        opponents.rebuild(league)  # a backup holds no tallies
 
 
 def save_states(league: League, states: dict[int, PlayerState], create: bool = True) -> None:

@@ -1,6 +1,6 @@
 """The club's data, a module per thing: the players (:mod:`~ratings.models.players`), leagues
 (:mod:`~ratings.models.leagues`), games and each player's result in a game
-(:mod:`~ratings.models.games`), standings and season standings
+(:mod:`~ratings.models.games`), standings, season standings and opponent tallies
 (:mod:`~ratings.models.standings`), the audit trail
 (:mod:`~ratings.models.audit`), rayter files waiting for confirmation
 (:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`), a
@@ -32,7 +32,12 @@ from ratings.models.games import Game, GameQuerySet, Result
 from ratings.models.leagues import League
 from ratings.models.players import Player, PlayerAlias, PlayerQuerySet
 from ratings.models.reports import GameReport
-from ratings.models.standings import SeasonStanding, Standing, StandingQuerySet
+from ratings.models.standings import (
+    OpponentTally,
+    SeasonStanding,
+    Standing,
+    StandingQuerySet,
+)
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion, LeagueVersion
 from ratings.papers.models import Deal, DigitalPaper
@@ -65,6 +70,7 @@ __all__ = [
     "PlayerQuerySet",
     "Result",
     "Scoring",
+    "OpponentTally",
     "SeasonStanding",
     "Speed",
     "Standing",

@@ -105,3 +105,45 @@ class SeasonStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.league}, {self.year}: {self.rating:g}"
+
+
+class OpponentTally(models.Model):
+    """A player's record against one opponent in a league: the games they sat at one table, and
+    how often the player finished ahead of, level with and behind them. Kept by the engine
+    (:mod:`ratings.engine.opponents`) so the player page's opponents read a player's own rows
+    instead of the other seats of every game they played. Derived from the games: never backed
+    up, counted again on a restore. Each pair has two rows, one from either side."""
+
+    league = models.ForeignKey(
+        League,
+        verbose_name=_("league"),
+        on_delete=models.CASCADE,
+        related_name="opponent_tallies",
+    )
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="opponent_tallies",
+        db_index=False,  # the unique constraint's index leads with the player
+    )
+    opponent = models.ForeignKey(
+        Player, verbose_name=_("opponent"), on_delete=models.CASCADE, related_name="+"
+    )
+    games = models.PositiveIntegerField(_("games together"))
+    ahead = models.PositiveIntegerField(_("finished ahead"))
+    level = models.PositiveIntegerField(_("finished level"))
+    behind = models.PositiveIntegerField(_("finished behind"))
+
+    class Meta:
+        verbose_name = _("opponent tally")
+        verbose_name_plural = _("opponent tallies")
+        constraints = [
+            # A player's rows, league by league: what the player page reads.
+            models.UniqueConstraint(
+                fields=["player", "league", "opponent"], name="opponent_tally_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} against {self.opponent} in {self.league}: {self.games} games"

@@ -24,10 +24,10 @@ from django.db import connection
 from django.db.models import Count, IntegerField, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from ratings.models import Game, League, Player, Result, SeasonStanding
+from ratings.models import Game, League, OpponentTally, Player, Result, SeasonStanding
 
-RESULT, GAME, LEAGUE, PLAYER, SEASON_STANDING = (
-    m._meta.db_table for m in (Result, Game, League, Player, SeasonStanding)
+RESULT, GAME, LEAGUE, PLAYER, SEASON_STANDING, OPPONENT_TALLY = (
+    m._meta.db_table for m in (Result, Game, League, Player, SeasonStanding, OpponentTally)
 )
 
 

@@ -5,17 +5,18 @@ number of leagues (the page tests pin the counts), and nothing here writes.
 
 Places, first places and finishing ahead are those of :mod:`ratings.selectors.sql`: each
 result holds its place, league and time (the engine writes them), so a player's games are one
-range of the index of their results, and no query here reads the games or, but for the
-opponents and a shared first place, the other seats. A player's own numbers (games, places,
-bests, streaks) are worked out in one pass of Python over their history, which the player page
-reads anyway for its chart (:func:`league_statistics`); what involves other players is
-aggregated by the database, in SQL rather than the ORM (window functions, seat joins) that runs
-unchanged on SQLite and PostgreSQL.
+range of the index of their results, and no query here reads the games or, but for a shared
+first place and the third players two met together, the other seats. A player's own numbers
+(games, places, bests, streaks) are worked out in one pass of Python over their history, which
+the player page reads anyway for its chart (:func:`league_statistics`); their opponents are the
+tallies the engine keeps per league, player and opponent (:mod:`ratings.engine.opponents`); what
+involves other players is aggregated by the database, in SQL rather than the ORM (window
+functions, seat joins) that runs unchanged on SQLite and PostgreSQL.
 
 What they cost follows the players' own games (``bench/run.py`` measures a player with 4,000
 games), not the club's: two players' games together are found by joining their two ranges on
-the game (league, time and game, the index's columns after the player). The other seats of a
-player's games (opponents, companions) are looked up game by game
+the game (league, time and game, the index's columns after the player). The other seats of two
+players' games together (companions) are looked up game by game
 (:func:`~ratings.selectors.sql.seats_join`).
 """
 
@@ -31,6 +32,7 @@ from django.utils import timezone
 from ratings.models import League, Player
 from ratings.selectors.players import HistoryRow, player_history_and_corrections
 from ratings.selectors.sql import (
+    OPPONENT_TALLY,
     PLAYER,
     RESULT,
     moment_of,
@@ -210,34 +212,31 @@ class OpponentRecord:
 
 def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list[OpponentRecord]]:
     """The ``limit`` players the player met most often in each league, most games first (then by
-    name), each with the player's record against them, by league id: one query."""
+    name), each with the player's record against them, by league id: one query of the player's
+    own tallies (:mod:`ratings.engine.opponents`), names only for those that may be shown."""
     sql = f"""
-        WITH pairs AS (
-            SELECT r.league_id, o.player_id,
-                   COUNT(*) AS games,
-                   SUM(CASE WHEN r.place < o.place THEN 1 ELSE 0 END) AS ahead,
-                   SUM(CASE WHEN r.place = o.place THEN 1 ELSE 0 END) AS level,
-                   SUM(CASE WHEN r.place > o.place THEN 1 ELSE 0 END) AS behind
-            FROM {RESULT} r
-            {seats_join("r.game_id", "o", "o.player_id <> r.player_id")}
-            WHERE r.player_id = %s
-            GROUP BY r.league_id, o.player_id
+        WITH mine AS (
+            SELECT t.league_id, t.opponent_id, t.games, t.ahead, t.level, t.behind,
+                   RANK() OVER (PARTITION BY t.league_id ORDER BY t.games DESC) AS by_games
+            FROM {OPPONENT_TALLY} t
+            WHERE t.player_id = %s
         ),
         ranked AS (
-            SELECT pairs.*, p.name, p.slug,
+            SELECT mine.*, p.name, p.slug,
                    ROW_NUMBER() OVER (
-                       PARTITION BY pairs.league_id ORDER BY pairs.games DESC, p.name, p.id
+                       PARTITION BY mine.league_id ORDER BY mine.games DESC, p.name, p.id
                    ) AS n
-            FROM pairs
-            JOIN {PLAYER} p ON p.id = pairs.player_id
+            FROM mine
+            JOIN {PLAYER} p ON p.id = mine.opponent_id
+            WHERE mine.by_games <= %s
         )
-        SELECT league_id, player_id, name, slug, games, ahead, level, behind
+        SELECT league_id, opponent_id, name, slug, games, ahead, level, behind
         FROM ranked
         WHERE n <= %s
         ORDER BY league_id, n
     """
     opponents: dict[int, list[OpponentRecord]] = defaultdict(list)
-    for league_id, player_id, name, slug, *numbers in sql_rows(sql, [player.pk, limit]):
+    for league_id, player_id, name, slug, *numbers in sql_rows(sql, [player.pk, limit, limit]):
         opponents[league_id].append(
             OpponentRecord(league_id, player_id, name, slug, *(int(n) for n in numbers))
         )

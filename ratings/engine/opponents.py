@@ -1,0 +1,132 @@
+"""Each player's record against each opponent in a league, kept current (:class:`OpponentTally`),
+so the player page's "met most often" reads the player's own rows instead of looking up the other
+seats of every game they played.
+
+A game adds to the row of every ordered pair of its seats: one game together, and whether the
+first finished ahead of, level with or behind the second (their places, which the results
+hold). What a game adds follows from its seats alone, never from ratings, so a replay leaves the
+tallies as they are, and every change is a game's seats coming or going:
+
+- a game's results written (recorded, edited, restored, imported) count it in (:func:`count`),
+  and before they are deleted (an edit, a deletion) count it out (``sign=-1``): one statement
+  each, whatever the league's size (imports count their games in one statement over the new
+  ids);
+- a merge moves the merged player's rows onto the player they become (:func:`merge`): two
+  players who sat at one table are never merged, so rows only add up;
+- a league's places worked out again (a change of system, a restore, whose file holds no
+  tallies) count the league again from its results (:func:`rebuild`); a league's games all
+  deleted before an import replaces them take its rows with them (:func:`forget`).
+
+Only the engine calls these, inside its transaction with the league locked, as for the seasons.
+The counts are the same SQL on SQLite and PostgreSQL (an upsert that adds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection
+from django.db.models import Q
+
+from ratings.models import League, OpponentTally, Result
+
+COLUMNS = "league_id, player_id, opponent_id, games, ahead, level, behind"
+COUNTS = ("games", "ahead", "level", "behind")
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _pairs(where: str) -> str:
+    """Every ordered pair of seats of the results ``a`` that ``where`` selects, summed per league,
+    player and opponent, with the tally's column names."""
+    return f"""
+        SELECT a.league_id AS league_id, a.player_id AS player_id, b.player_id AS opponent_id,
+               COUNT(*) AS games,
+               SUM(CASE WHEN a.place < b.place THEN 1 ELSE 0 END) AS ahead,
+               SUM(CASE WHEN a.place = b.place THEN 1 ELSE 0 END) AS level,
+               SUM(CASE WHEN a.place > b.place THEN 1 ELSE 0 END) AS behind
+        FROM {_table(Result)} a
+        JOIN {_table(Result)} b ON b.game_id = a.game_id AND b.player_id <> a.player_id
+        WHERE {where}
+        GROUP BY a.league_id, a.player_id, b.player_id
+    """
+
+
+def _upsert(select: str, params: list) -> None:
+    table = _table(OpponentTally)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({COLUMNS}) {select} "
+            f"ON CONFLICT (player_id, league_id, opponent_id) DO UPDATE SET "
+            + ", ".join(f"{column} = {table}.{column} + excluded.{column}" for column in COUNTS),
+            params,
+        )
+
+
+def count(league: League, game_ids: Iterable[int], *, sign: int = 1) -> None:
+    """Count these games of ``league``, whose results are written, into its tallies (``sign=-1``:
+    out of them, before their results are deleted: rows left at no games go)."""
+    game_ids = sorted(set(game_ids))
+    if not game_ids:
+        return
+    marks = ", ".join(["%s"] * len(game_ids))
+    pairs = _pairs(f"a.game_id IN ({marks}) AND a.league_id = %s")
+    if sign > 0:
+        _upsert(pairs, [*game_ids, league.pk])
+        return
+    # An update, not an upsert of negative counts: the counts' CHECK (never below zero) is
+    # checked on the row an upsert proposes, before it finds the row to add to.
+    table = _table(OpponentTally)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET "
+            + ", ".join(f"{column} = {table}.{column} - d.{column}" for column in COUNTS)
+            + f" FROM ({pairs}) d WHERE {table}.player_id = d.player_id "
+            f"AND {table}.league_id = d.league_id AND {table}.opponent_id = d.opponent_id",
+            [*game_ids, league.pk],
+        )
+        cursor.execute(
+            f"DELETE FROM {table} WHERE games = 0 AND league_id = %s "
+            f"AND player_id IN (SELECT player_id FROM {_table(Result)} "
+            f"WHERE game_id IN ({marks}))",
+            [league.pk, *game_ids],
+        )
+
+
+def count_from(league: League, first_game_id: int) -> None:
+    """Count the games of ``league`` from ``first_game_id`` on, all just written (an import: new
+    games take ids after every other game's), in one statement."""
+    _upsert(_pairs("a.game_id >= %s AND a.league_id = %s"), [first_game_id, league.pk])
+
+
+def merge(source_id: int, target_id: int) -> None:
+    """Move ``source``'s rows, from either side, onto ``target``, whom they never met."""
+    table = _table(OpponentTally)
+    _upsert(
+        f"SELECT league_id, %s, opponent_id, games, ahead, level, behind FROM {table} "
+        "WHERE player_id = %s",
+        [target_id, source_id],
+    )
+    _upsert(
+        f"SELECT league_id, player_id, %s, games, ahead, level, behind FROM {table} "
+        "WHERE opponent_id = %s",
+        [target_id, source_id],
+    )
+    OpponentTally.objects.filter(Q(player_id=source_id) | Q(opponent_id=source_id)).delete()
+
+
+def forget(league: League) -> None:
+    """Delete the league's tallies (its games are being deleted)."""
+    OpponentTally.objects.filter(league=league).delete()
+
+
+def rebuild(league: League) -> None:
+    """Count the league's tallies again from all its results."""
+    forget(league)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_table(OpponentTally)} ({COLUMNS}) {_pairs('a.league_id = %s')}",
+            [league.pk],
+        )
