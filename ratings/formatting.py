@@ -208,6 +208,20 @@ def _format_pieces(format_string: str) -> tuple[tuple[bool, str], ...]:
     )
 
 
+def date_text(day: date) -> str:
+    """A day in the active language's long format: "March 12, 2026", "12 марта 2026 г."."""
+    return _date_text(day, get_language())
+
+
+@lru_cache(maxsize=1024)
+def _date_text(day: date, language: str | None) -> str:
+    """:func:`date_text` in ``language`` (the active one: the key of the cache): a chart's
+    tooltips are a few hundred games on fewer days, each day's text written once. Written from
+    the day's midnight by :func:`date_texts`: a date format has no time in it."""
+    (text,) = date_texts(datetime(day.year, day.month, day.day), "DATE_FORMAT")
+    return text
+
+
 @lru_cache(maxsize=1024)
 def _day_html(day: date, language: str | None) -> SafeString:
     """A day in a table cell, in ``language`` (the active one: the key of the cache): the rows of

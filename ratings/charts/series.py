@@ -10,7 +10,7 @@ from typing import NamedTuple, Protocol, overload
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.formatting import change_text, date_texts, rating_text
+from ratings.formatting import change_text, date_text, rating_text
 from ratings.links import url_maker
 
 
@@ -206,4 +206,4 @@ def local(when: datetime | float) -> datetime:
 
 def day_text(when: datetime | float) -> str:
     """A point's day in the active language's date format ("March 12, 2026")."""
-    return date_texts(local(when), "DATE_FORMAT")[0]
+    return date_text(local(when).date())
