@@ -208,9 +208,10 @@ def _format_pieces(format_string: str) -> tuple[tuple[bool, str], ...]:
     )
 
 
-def date_text(day: date) -> str:
-    """A day in the active language's long format: "March 12, 2026", "12 марта 2026 г."."""
-    return _date_text(day, get_language())
+def date_text(day: date, language: str | None = None) -> str:
+    """A day in ``language``'s long format, the active language's by default: "March 12, 2026",
+    "12 марта 2026 г."."""
+    return _date_text(day, language or get_language())
 
 
 @lru_cache(maxsize=1024)
