@@ -150,7 +150,9 @@ def change_html(
     if number == 0:
         return text
     css = "better" if (number < 0) == lower_is_better else "worse"
-    return format_html('<span class="{}">{}</span>', css, text)
+    # A class of ours and a number's digits, sign and separator: nothing to escape (a table
+    # writes hundreds of these, and format_html escapes each of its arguments).
+    return SafeString(f'<span class="{css}">{text}</span>')
 
 
 def when_text(value: datetime | None, *, time: bool = True) -> str:
@@ -206,6 +208,21 @@ def _format_pieces(format_string: str) -> tuple[tuple[bool, str], ...]:
         for i, piece in enumerate(pieces)
         if i % 2 or piece
     )
+
+
+def date_text(day: date, language: str | None = None) -> str:
+    """A day in ``language``'s long format, the active language's by default: "March 12, 2026",
+    "12 марта 2026 г."."""
+    return _date_text(day, language or get_language())
+
+
+@lru_cache(maxsize=1024)
+def _date_text(day: date, language: str | None) -> str:
+    """:func:`date_text` in ``language`` (the active one: the key of the cache): a chart's
+    tooltips are a few hundred games on fewer days, each day's text written once. Written from
+    the day's midnight by :func:`date_texts`: a date format has no time in it."""
+    (text,) = date_texts(datetime(day.year, day.month, day.day), "DATE_FORMAT")
+    return text
 
 
 @lru_cache(maxsize=1024)

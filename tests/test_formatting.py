@@ -273,3 +273,16 @@ def test_date_texts_write_what_date_format_writes(language, zone):
         assert formatting.date_texts(start.date(), "DATE_FORMAT") == [
             date_format(start.date(), "DATE_FORMAT")
         ]
+
+
+def test_a_days_text_is_the_date_format_in_the_active_language():
+    """A day's text is kept per language: switching languages does not give the last one's."""
+    from datetime import date, timedelta
+
+    from django.utils.formats import date_format
+
+    days = [date(2026, 1, 1) + timedelta(days=n) for n in range(0, 400, 9)]
+    for language in ["en", "ru", "sr-latn", "en"]:
+        with translation.override(language):
+            for day in days:
+                assert formatting.date_text(day) == date_format(day, "DATE_FORMAT")

@@ -35,10 +35,12 @@ def largest_triangle_three_buckets(
         avg_x = sum(xs[next_start:next_end]) / count
         avg_y = sum(ys[next_start:next_end]) / count
         px, py = xs[previous], ys[previous]
+        # Out of the inner loop, which runs for every point: the same products, the same areas.
+        to_avg_x, to_avg_y = px - avg_x, avg_y - py
         best, best_area = start, -1.0
         for i in range(start, end):
             # Twice the triangle's area: the factor does not change which is largest.
-            area = abs((px - avg_x) * (ys[i] - py) - (px - xs[i]) * (avg_y - py))
+            area = abs(to_avg_x * (ys[i] - py) - (px - xs[i]) * to_avg_y)
             if area > best_area:
                 best, best_area = i, area
         chosen.append(best)

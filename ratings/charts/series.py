@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import NamedTuple, Protocol, overload
 
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from ratings.formatting import change_text, date_texts, rating_text
+from ratings.formatting import change_text, date_text, rating_text
 from ratings.links import url_maker
 
 
@@ -37,15 +38,20 @@ class ChartSeries:
 
 
 def point_title(
-    when: datetime | float, rating: float, change: float | None = None, places: int = 0
+    when: datetime | float,
+    rating: float,
+    change: float | None = None,
+    places: int = 0,
+    *,
+    days: Days | None = None,
 ) -> str:
     """A marker's tooltip: "March 12, 2026: 1173 (−27)", in the active language.
 
     The rating and the change read exactly as in the page's tables (:mod:`ratings.formatting`),
     with the system's decimals (an OpenSkill ordinal: "12.4 (+0.8)"), a change that rounds to
-    zero included: "(0)".
+    zero included: "(0)". ``days`` writes the day: the one a series' tooltips share.
     """
-    text = f"{day_text(when)}: {rating_text(rating, places)}"
+    text = f"{(days or Days()).text(when)}: {rating_text(rating, places)}"
     if change is not None:
         text += f" ({change_text(change, places)})"
     return text
@@ -59,16 +65,21 @@ class PointTitle:
     the rest of the page together.
     """
 
-    __slots__ = ("_text", "change", "places", "rating", "when")
+    __slots__ = ("_text", "change", "days", "places", "rating", "when")
 
-    def __init__(self, when, rating: float, change: float, places: int) -> None:
+    def __init__(
+        self, when, rating: float, change: float, places: int, days: Days | None = None
+    ) -> None:
         self.when, self.rating, self.change, self.places = when, rating, change, places
+        self.days = days
         self._text: str | None = None
 
     def __str__(self) -> str:
         # Once: the phone's and the wide screen's drawings mark many of the same points.
         if self._text is None:
-            self._text = point_title(self.when, self.rating, self.change, self.places)
+            self._text = point_title(
+                self.when, self.rating, self.change, self.places, days=self.days
+            )
         return self._text
 
 
@@ -97,7 +108,7 @@ class GamePoints(Sequence[ChartPoint]):
     only when asked for, and the chart asks only for the points it marks (a few dozen of a
     history of thousands); once, as the two layouts mark many of the same points."""
 
-    __slots__ = ("_made", "_url", "games", "places", "ratings", "times")
+    __slots__ = ("_days", "_made", "_url", "games", "places", "ratings", "times")
 
     def __init__(
         self,
@@ -110,6 +121,7 @@ class GamePoints(Sequence[ChartPoint]):
         self.times = [game.at for game in games] if times is None else times
         self.ratings = [game.rating_after for game in games] if ratings is None else ratings
         self._url = url_maker("ratings:game")
+        self._days = Days()
         self._made: dict[int, ChartPoint] = {}
 
     def __len__(self) -> int:
@@ -130,7 +142,7 @@ class GamePoints(Sequence[ChartPoint]):
                 game.at,
                 game.rating_after,
                 self._url(game.game_id),
-                PointTitle(game.at, game.rating_after, game.change, self.places),
+                PointTitle(game.at, game.rating_after, game.change, self.places, self._days),
             )
         return point
 
@@ -198,12 +210,31 @@ def moment(when: datetime | float) -> datetime:
     return when if isinstance(when, datetime) else datetime.fromtimestamp(when, UTC)
 
 
-def local(when: datetime | float) -> datetime:
-    """A point's time in the current time zone (as it was, when naive)."""
+def local(when: datetime | float, zone: tzinfo | None = None) -> datetime:
+    """A point's time in ``zone``, the current time zone by default (as it was, when naive)."""
     when = moment(when)
-    return timezone.localtime(when) if timezone.is_aware(when) else when
+    return timezone.localtime(when, zone) if timezone.is_aware(when) else when
 
 
 def day_text(when: datetime | float) -> str:
     """A point's day in the active language's date format ("March 12, 2026")."""
-    return date_texts(local(when), "DATE_FORMAT")[0]
+    return Days().text(when)
+
+
+class Days:
+    """Points' days as text ("March 12, 2026"), in the time zone and language active when the
+    first is written. A series' tooltips share one, so both are looked up once, not per tooltip:
+    each lookup (a thread-local, through asgiref) costs more than the day's text, which comes
+    from a cache. (A tooltip is written once and kept: the first one fixed them before too.)"""
+
+    __slots__ = ("_where",)
+
+    def __init__(self) -> None:
+        self._where: tuple[tzinfo, str | None] | None = None
+
+    def text(self, when: datetime | float) -> str:
+        """``when``'s day where it was played (as it was, when naive)."""
+        if self._where is None:
+            self._where = timezone.get_current_timezone(), get_language()
+        zone, language = self._where
+        return date_text(local(when, zone).date(), language)

@@ -47,10 +47,11 @@ def rating_history_chart(
     drawn = [s for s in series if s.points]
     if not drawn:
         return _empty_svg()
-    phone = rating_history_svg(drawn, width=PHONE[0], height=PHONE[1],
-                               lower_is_better=lower_is_better, layout="phone")  # fmt: skip
-    wide = rating_history_svg(drawn, width=WIDE[0], height=WIDE[1],
-                              lower_is_better=lower_is_better, layout="wide")  # fmt: skip
+    # What the two drawings share is worked out once: a history of thousands of games has
+    # columns of thousands to scan, and most markers are the same games in both.
+    data = _ChartData(drawn, lower_is_better)
+    phone = _draw(data, width=PHONE[0], height=PHONE[1], layout="phone")
+    wide = _draw(data, width=WIDE[0], height=WIDE[1], layout="wide")
     markup = phone + wide
     if phone.markers < sum(len(s.points) for s in drawn):
         note = _("The chart marks the games it can show apart; the table below lists every game.")
@@ -88,6 +89,66 @@ def rating_history_svg(
     drawn = [s for s in series if s.points]
     if not drawn:
         return _empty_svg()
+    data = _ChartData(drawn, lower_is_better)
+    return _draw(data, width=width, height=height, max_markers=max_markers, layout=layout)
+
+
+class _ChartData:
+    """What every layout of a chart draws from, worked out once: each series' columns (times
+    and ratings) and its extreme points, the span of times and ratings, the chart's name and
+    description, and the markup around each marker (its link and tooltip)."""
+
+    def __init__(self, drawn: Sequence[ChartSeries], lower_is_better: bool) -> None:
+        self.drawn, self.lower_is_better = drawn, lower_is_better
+        # Scales. Timestamps work for aware and naive datetimes alike.
+        self.columns = [point_columns(s.points) for s in drawn]
+        self.extremes = [sampling.extremes(ratings) for _ts, ratings in self.columns]
+        fixes = [p for s in drawn for p in s.corrections]
+        times = [ts for ts, _ratings in self.columns]
+        t_lo = min([t[0] for t in times] + [seconds(p.when) for p in fixes])
+        t_hi = max([t[-1] for t in times] + [seconds(p.when) for p in fixes])
+        if t_hi - t_lo < 2 * 86400:  # a single day's games: show a few days around them
+            middle = (t_lo + t_hi) / 2
+            t_lo, t_hi = middle - 86400 * 1.5, middle + 86400 * 1.5
+        self.t_lo, self.t_hi = t_lo, t_hi
+        self.lowest = min(
+            [min(ratings) for _ts, ratings in self.columns] + [p.rating for p in fixes]
+        )
+        self.highest = max(
+            [max(ratings) for _ts, ratings in self.columns] + [p.rating for p in fixes]
+        )
+        self.name, self.description = _summary(drawn)
+        if lower_is_better:
+            # A date may end in its own full stop ("2026 г.", "2026."): one stop, never two.
+            stop = "" if self.description.endswith(".") else "."
+            self.description += (
+                stop + " " + _("Lower ratings are better; the axis is reversed so up is better.")
+            )
+        self._markers: list[dict[int, tuple[str, str]]] = [{} for _s in drawn]
+
+    def marker(self, n: int, i: int) -> tuple[str, str]:
+        """The markup before and after the circle of point ``i`` of series ``n``: its link and
+        tooltip, the same in every layout."""
+        around = self._markers[n].get(i)
+        if around is None:
+            p = self.drawn[n].points[i]
+            title = f"<title>{escape(p.title)}</title>" if p.title else ""
+            if _safe_url(p.url):
+                around = (f'<a href="{escape(p.url)}" tabindex="-1">{title}', "</a>")
+            elif title:
+                around = (f"<g>{title}", "</g>")
+            else:
+                around = ("", "")
+            self._markers[n][i] = around
+        return around
+
+
+def _draw(
+    data: _ChartData, *, width: int, height: int, max_markers: int = MAX_MARKERS, layout: str
+) -> SafeString:
+    """One layout of the chart, ``width`` × ``height`` units (:func:`rating_history_svg`)."""
+    drawn, lower_is_better = data.drawn, data.lower_is_better
+    t_lo, t_hi = data.t_lo, data.t_hi
 
     # Legend rows at the top.
     columns = 1 if len(drawn) == 1 or width < 480 else 2
@@ -99,18 +160,7 @@ def rating_history_svg(
         bottom = top + 80
         height = bottom + _BOTTOM
 
-    # Scales. Timestamps work for aware and naive datetimes alike.
-    lines = [point_columns(s.points) for s in drawn]
-    times = [ts for ts, _ratings in lines]
-    fixes = [p for s in drawn for p in s.corrections]
-    t_lo = min([t[0] for t in times] + [seconds(p.when) for p in fixes])
-    t_hi = max([t[-1] for t in times] + [seconds(p.when) for p in fixes])
-    if t_hi - t_lo < 2 * 86400:  # a single day's games: show a few days around them
-        middle = (t_lo + t_hi) / 2
-        t_lo, t_hi = middle - 86400 * 1.5, middle + 86400 * 1.5
-    lowest = min([min(ratings) for _ts, ratings in lines] + [p.rating for p in fixes])
-    highest = max([max(ratings) for _ts, ratings in lines] + [p.rating for p in fixes])
-    y_ticks = axes.nice_ticks(lowest, highest, target=max(3, int((bottom - top) / 45)))
+    y_ticks = axes.nice_ticks(data.lowest, data.highest, target=max(3, int((bottom - top) / 45)))
     y_lo, y_hi = y_ticks[0], y_ticks[-1]
     decimals = axes.decimals(y_ticks[1] - y_ticks[0])
     y_texts = [decimal_text(value, decimals, trim=False) for value in y_ticks]
@@ -135,13 +185,7 @@ def rating_history_svg(
             return bottom - (r - y_lo) * y_scale
 
     out: list[str] = []
-    name, description = _summary(drawn)
-    if lower_is_better:
-        # A date may end in its own full stop ("2026 г.", "2026."): one stop, never two.
-        stop = "" if description.endswith(".") else "."
-        description += (
-            stop + " " + _("Lower ratings are better; the axis is reversed so up is better.")
-        )
+    name, description = data.name, data.description
     classes = f"rating-chart {layout}".strip()
     out.append(
         f'<svg class="{classes}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
@@ -186,14 +230,15 @@ def rating_history_svg(
 
     # Each line, downsampled to a point per two units of width, then its markers on top.
     marked = 0
-    for n, (s, (ts, ratings)) in enumerate(zip(drawn, lines, strict=True)):
+    for n, (s, (ts, ratings), extremes) in enumerate(
+        zip(drawn, data.columns, data.extremes, strict=True)
+    ):
         # x_of and y_of, written out: a call a point costs more than the arithmetic.
         xs = [left + (t - t_lo) * x_scale for t in ts]
         if lower_is_better:
             ys = [top + (r - y_lo) * y_scale for r in ratings]
         else:
             ys = [bottom - (r - y_lo) * y_scale for r in ratings]
-        extremes = sampling.extremes(ratings)
         keep = int((right - left) * _LINE_DENSITY)
         line = sorted(set(sampling.largest_triangle_three_buckets(xs, ys, keep)) | set(extremes))
         coords = [f"{xs[i]:.1f},{ys[i]:.1f}" for i in line]
@@ -207,13 +252,11 @@ def rating_history_svg(
         indices = _marker_indices(xs, line, extremes, max_markers)
         marked += len(indices)
         for i in indices:
-            p = s.points[i]
-            circle = f'<circle class="dot" cx="{xs[i]:.1f}" cy="{ys[i]:.1f}" r="{_RADIUS}"/>'
-            title = f"<title>{escape(p.title)}</title>" if p.title else ""
-            if _safe_url(p.url):
-                out.append(f'<a href="{escape(p.url)}" tabindex="-1">{title}{circle}</a>')
-            else:
-                out.append(f"<g>{title}{circle}</g>" if title else circle)
+            before, after = data.marker(n, i)
+            out.append(
+                f'{before}<circle class="dot" cx="{xs[i]:.1f}" cy="{ys[i]:.1f}" r="{_RADIUS}"/>'
+                f"{after}"
+            )
         for p in s.corrections:
             x, y, r = x_of(seconds(p.when)), y_of(p.rating), _RADIUS + 1
             out.append(

@@ -249,12 +249,17 @@ def rating_histories(
         ranges = [(pid, lid) for pid in player_ids for lid in sorted(set(league_ids))]
         if not ranges:
             return histories
+    # A row starts with the index of its range, which names its player and league (the league
+    # follows when the leagues are not given): a number or two fewer to read than the ids, in
+    # each of thousands of rows.
+    key_width = 1 if league_ids is not None else 2
+    league_column = "" if league_ids is not None else " r.league_id,"
     place_columns = f", r.place, {sql.shared_first_sql('r')}" if places else ""
     # One SELECT per player (and league), each an ordered range of the index: an IN over the
     # players or leagues would leave the database to sort the rows it finds.
     query = " UNION ALL ".join(
         f"""SELECT * FROM (
-            SELECT r.player_id, r.league_id, {sql.seconds_sql("r.played_at")}, r.game_id,
+            SELECT {index},{league_column} {sql.seconds_sql("r.played_at")}, r.game_id,
                    r.score, r.rating_before, r.rating_after{place_columns}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
@@ -267,21 +272,24 @@ def rating_histories(
         return histories
     read = sql.seconds_reader()
     if read is not None:
-        rows = [(*row[:2], read(row[2]), *row[3:]) for row in rows]
+        rows = [(*row[:key_width], read(row[key_width]), *row[key_width + 1 :]) for row in rows]
     # SQL keeps no order of a UNION's parts. A row starts with its place in the order wanted
-    # (player, league, time, game: unique), so the rows compare as they should come: they are
-    # checked in one pass and sorted only if a part came out of its turn.
+    # (range, league, time, game: unique; the ranges are in player and league order), so the
+    # rows compare as they should come: they are checked in one pass and sorted only if a part
+    # came out of its turn.
     if any(map(gt, rows, islice(rows, 1, None))):
         rows.sort()
     start = 0
     while start < len(rows):
-        player_id, league_id = rows[start][:2]
-        end = bisect_right(rows, (player_id, league_id, math.inf), start)
-        _players, _leagues, times, game_ids, *numbers = zip(*rows[start:end], strict=True)
+        key = rows[start][:key_width]
+        end = bisect_right(rows, (*key, math.inf), start)
+        times, game_ids, *numbers = list(zip(*rows[start:end], strict=True))[key_width:]
         if places:
             numbers[-1] = tuple(map(bool, numbers[-1]))  # shared first place: 0 or 1
         else:
             numbers += [(None,) * (end - start)] * 2
+        player_id, *league = ranges[key[0]]
+        league_id = league[0] if league else key[1]
         histories[league_id, player_id] = RatingLine(league_id, game_ids, times, *numbers)
         start = end
     return histories
