@@ -561,6 +561,7 @@ def test_a_players_reads_never_read_the_games(make_league, make_player, record_g
         assert statistics.head_to_head(ana, bojan)[scored.pk].level == 1
         assert len(statistics.head_to_head_games(ana, bojan)[scored.pk]) == 2
         assert statistics.head_to_head_companions(ana, bojan)[scored.pk][0].player_id == cveta.pk
-    # One each; the statistics two: the history, then its leagues' systems.
-    assert len(queries) == 9
+    # One each; the statistics three: the history, its leagues' systems, the shared first
+    # places (from the season standings).
+    assert len(queries) == 10
     assert not [query["sql"] for query in queries if game_table in query["sql"]]

@@ -144,10 +144,8 @@ class HistoryRow:
     score: float
     rating_before: float
     rating_after: float
-    # The player's place at the table (ratings.selectors.sql), and whether it was a first place
-    # another seat shared.
+    # The player's place at the table (ratings.selectors.sql).
     place: int
-    shared_first: bool
 
     @property
     def played_at(self) -> datetime:
@@ -161,11 +159,10 @@ class HistoryRow:
 class RatingLine(Sequence[HistoryRow]):
     """One player's games in one league, oldest first: a sequence of :class:`HistoryRow`, held
     as columns (``game_ids``, ``times`` in seconds since 1970, ``scores``, ``ratings_before``,
-    ``ratings_after``, ``places``, ``shared_firsts``: None each where the read left places
-    out). A chart draws its line from the columns
-    (:func:`ratings.charts.history_series`), and a row is made only when asked for: building
-    thousands of them for a line that keeps a few hundred points would cost more than reading
-    them."""
+    ``ratings_after``, ``places``: None each where the read left places out). A chart draws its
+    line from the columns (:func:`ratings.charts.history_series`), and a row is made only when
+    asked for: building thousands of them for a line that keeps a few hundred points would cost
+    more than reading them."""
 
     __slots__ = (
         "game_ids",
@@ -174,7 +171,6 @@ class RatingLine(Sequence[HistoryRow]):
         "ratings_after",
         "ratings_before",
         "scores",
-        "shared_firsts",
         "times",
     )
 
@@ -187,11 +183,10 @@ class RatingLine(Sequence[HistoryRow]):
         ratings_before: Sequence[float],
         ratings_after: Sequence[float],
         places: Sequence[int],
-        shared_firsts: Sequence[bool],
     ) -> None:
         self.league_id, self.game_ids, self.times = league_id, game_ids, times
         self.scores, self.ratings_before, self.ratings_after = scores, ratings_before, ratings_after
-        self.places, self.shared_firsts = places, shared_firsts
+        self.places = places
 
     def _columns(self) -> tuple[Sequence, ...]:
         return (
@@ -201,7 +196,6 @@ class RatingLine(Sequence[HistoryRow]):
             self.ratings_before,
             self.ratings_after,
             self.places,
-            self.shared_firsts,
         )
 
     def __len__(self) -> int:
@@ -228,9 +222,8 @@ def rating_histories(
 ) -> dict[tuple[int, int], RatingLine]:
     """Every game of these players, oldest first, by (league id, player id): in the given
     leagues, or in all. One query, for the API's history of a player and head to head's chart.
-    ``places=False`` leaves out each game's place and shared first place (None in the rows):
-    a shared first place is looked up among the other seats of every first place, which a
-    chart's line does not need.
+    ``places=False`` leaves out each game's place (None in the rows), which a chart's line does
+    not need.
 
     Each player's games in a league are one range of the index of their results (player,
     league, played_at, game), read in its order: no game is read, nothing is sorted, whatever
@@ -254,13 +247,13 @@ def rating_histories(
     # each of thousands of rows.
     key_width = 1 if league_ids is not None else 2
     league_column = "" if league_ids is not None else " r.league_id,"
-    place_columns = f", r.place, {sql.shared_first_sql('r')}" if places else ""
+    place_column = ", r.place" if places else ""
     # One SELECT per player (and league), each an ordered range of the index: an IN over the
     # players or leagues would leave the database to sort the rows it finds.
     query = " UNION ALL ".join(
         f"""SELECT * FROM (
             SELECT {index},{league_column} {sql.seconds_sql("r.played_at")}, r.game_id,
-                   r.score, r.rating_before, r.rating_after{place_columns}
+                   r.score, r.rating_before, r.rating_after{place_column}
             FROM {sql.RESULT} r
             WHERE r.player_id = %s{" AND r.league_id = %s" if len(key) > 1 else ""}
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -284,10 +277,8 @@ def rating_histories(
         key = rows[start][:key_width]
         end = bisect_right(rows, (*key, math.inf), start)
         times, game_ids, *numbers = list(zip(*rows[start:end], strict=True))[key_width:]
-        if places:
-            numbers[-1] = tuple(map(bool, numbers[-1]))  # shared first place: 0 or 1
-        else:
-            numbers += [(None,) * (end - start)] * 2
+        if not places:
+            numbers.append((None,) * (end - start))
         player_id, *league = ranges[key[0]]
         league_id = league[0] if league else key[1]
         histories[league_id, player_id] = RatingLine(league_id, game_ids, times, *numbers)
@@ -330,7 +321,7 @@ def player_history_and_corrections(
         SELECT * FROM (
             SELECT 0, r.league_id, r.game_id, {sql.seconds_sql("r.played_at")}, r.score,
                    r.rating_before, r.rating_after, '', CAST(NULL AS DOUBLE PRECISION),
-                   r.place, {sql.shared_first_sql("r")}
+                   r.place
             FROM {sql.RESULT} r
             WHERE r.player_id = %s
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -339,7 +330,7 @@ def player_history_and_corrections(
         SELECT * FROM (
             SELECT 1, c.league_id, c.id, {sql.seconds_sql("c.at")}, c.change,
                    c.rating - c.change, c.rating, c.action, {sql.seconds_sql("c.game_played_at")},
-                   0, 0
+                   0
             FROM {CORRECTION} c
             WHERE c.player_id = %s
             ORDER BY c.at, c.id
@@ -349,10 +340,10 @@ def player_history_and_corrections(
     corrections: dict[int, list[CorrectionRow]] = defaultdict(list)
     read = sql.seconds_reader() or float
     rows = sql.sql_rows(query, [player.pk, player.pk])
-    for kind, league_id, row_id, at, score, before, after, action, game_at, place, shared in rows:
+    for kind, league_id, row_id, at, score, before, after, action, game_at, place in rows:
         if kind == 0:
             history[league_id].append(
-                HistoryRow(league_id, row_id, read(at), score, before, after, place, shared == 1)
+                HistoryRow(league_id, row_id, read(at), score, before, after, place)
             )
         else:
             corrections[league_id].append(

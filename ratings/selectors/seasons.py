@@ -171,9 +171,7 @@ def period_standings(
                    MAX(CASE WHEN n = 1 THEN rating_before END) AS rating_before,
                    AVG(score) AS average_score,
                    SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS first_places,
-                   SUM(
-                       CASE WHEN place = 1 AND {sql.tied_sql("numbered")} THEN 1 ELSE 0 END
-                   ) AS shared
+                   SUM({sql.shared_first_sql("numbered")}) AS shared
             FROM numbered
             GROUP BY player_id
             HAVING COUNT(*) >= %s

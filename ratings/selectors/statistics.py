@@ -27,9 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db.models import Sum
 from django.utils import timezone
 
-from ratings.models import League, Player
+from ratings.models import League, Player, SeasonStanding
 from ratings.selectors.players import HistoryRow, player_history_and_corrections
 from ratings.selectors.sql import (
     OPPONENT_TALLY,
@@ -111,16 +112,32 @@ def player_statistics(
     player: Player, *, now: datetime | None = None
 ) -> dict[int, LeagueStatistics]:
     """The player's statistics in every league they played in, by league id: their history
-    (:func:`~ratings.selectors.players.player_history_and_corrections`, one query) and their
-    leagues' systems (one more), then :func:`league_statistics` for each league. The player page
-    has both already and calls :func:`league_statistics` itself."""
+    (:func:`~ratings.selectors.players.player_history_and_corrections`, one query), their
+    leagues' systems and their shared first places (one query each), then
+    :func:`league_statistics` for each league. The player page has the history and the leagues
+    already and calls :func:`league_statistics` itself."""
     history, _corrections = player_history_and_corrections(player)
     systems = dict(League.objects.filter(pk__in=list(history)).values_list("pk", "system"))
+    shared = shared_first_places(player)
     since = recent_since(now)
     return {
-        league_id: league_statistics(rows, SYSTEMS[systems[league_id]], since)
+        league_id: league_statistics(
+            rows, SYSTEMS[systems[league_id]], since, shared.get(league_id, 0)
+        )
         for league_id, rows in history.items()
     }
+
+
+def shared_first_places(player: Player) -> dict[int, int]:
+    """How many first places the player shared with another seat (the same score), by league
+    id: the sum of their season standings' (:mod:`ratings.engine.seasons` counts them with the
+    games), so no game's other seats are looked up. One query."""
+    return dict(
+        SeasonStanding.objects.filter(player=player)
+        .values("league_id")
+        .annotate(shared=Sum("shared_first_places"))
+        .values_list("league_id", "shared")
+    )
 
 
 def recent_since(now: datetime | None = None) -> float:
@@ -129,14 +146,16 @@ def recent_since(now: datetime | None = None) -> float:
 
 
 def league_statistics(
-    games: Sequence[HistoryRow], system: RatingSystem, recent_from: float
+    games: Sequence[HistoryRow], system: RatingSystem, recent_from: float, shared_first_places: int
 ) -> LeagueStatistics:
     """A player's statistics in one league from their games there, oldest first (at least one),
-    in one pass: ``recent_from`` starts the recent games, in seconds since 1970.
+    in one pass: ``recent_from`` starts the recent games, in seconds since 1970;
+    ``shared_first_places`` is how many of their first places another seat shared
+    (:func:`shared_first_places`).
 
-    The history carries what a game's statistics need (its place, and whether a first place was
-    shared), and a page that shows the statistics reads the history anyway, for its chart: the
-    pass over a few thousand rows costs less than a second query over them. Each best and worst
+    The history carries what a game's statistics need (its place), and a page that shows the
+    statistics reads the history anyway, for its chart: the pass over a few thousand rows costs
+    less than a second query over them. Each best and worst
     is the first game that reached it: a later game replaces it only when strictly better (or
     worse). Keys are lower for better, in the system's directions: the rating's for the ratings
     and a game's rating change, the score's for a game's score (the change decides between
@@ -144,7 +163,7 @@ def league_statistics(
     """
     rating_sign = 1 if system.lower_is_better else -1
     score_sign = 1 if system.lower_score_is_better else -1
-    first_places = shared = recent = place_sum = run = longest = 0
+    first_places = recent = place_sum = run = longest = 0
     score_sum = 0.0
     best_rating = worst_rating = best_game = worst_game = games[0]
     best_rating_key = worst_rating_key = rating_sign * games[0].rating_after
@@ -157,7 +176,6 @@ def league_statistics(
             recent += 1
         if game.place == 1:
             first_places += 1
-            shared += game.shared_first
             run += 1
             longest = max(longest, run)
         else:
@@ -180,7 +198,7 @@ def league_statistics(
         league_id=games[0].league_id,
         games=count,
         first_places=first_places,
-        shared_first_places=shared,
+        shared_first_places=shared_first_places,
         average_place=place_sum / count,
         average_score=score_sum / count,
         recent_games=recent,

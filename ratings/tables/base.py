@@ -3,6 +3,7 @@ pass) and the column attributes and labels the tables share."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 import django_tables2 as tables
@@ -69,7 +70,7 @@ class ClubTable(tables.Table):
         return url_maker("ratings:game")
 
     def player_link(self, player) -> SafeString:
-        return format_html('<a href="{}">{}</a>', self.player_url(player.slug), player.name)
+        return link_html(self.player_url(player.slug), player.name)
 
     # How every table of a league writes a rating and a change: in its system's direction and
     # places (a subclass sets ``system``). Its ``render_<column>`` methods name these.
@@ -140,10 +141,26 @@ class ClubTable(tables.Table):
                 if not everything:
                     arguments = {name: arguments[name] for name in wanted}
                 content = render(**arguments)
-            # What the template engine does to a value it prints: localise, then escape.
-            return opening + conditional_escape(localize(template_localtime(content))) + "</td>"
+            return opening + cell_html(content) + "</td>"
 
         return cell
+
+
+def cell_html(content) -> str:
+    """What the template engine does to a value it prints: localise, then escape. Markup and
+    text, most of a table's cells, go straight through (localising either gives it back): a page
+    writes hundreds of cells, and Django's escape checks each argument for a lazy string."""
+    kind = type(content)
+    if kind is SafeString:
+        return content
+    if kind is str:
+        return html.escape(content)  # Django's escape, without the check
+    return conditional_escape(localize(template_localtime(content)))
+
+
+def link_html(url: str, text) -> SafeString:
+    """``<a href="url">text</a>``, both escaped (as ``format_html`` would)."""
+    return SafeString(f'<a href="{html.escape(url)}">{cell_html(text)}</a>')
 
 
 def _signature(render: Callable) -> tuple[tuple[str, ...], str | None]:

@@ -20,7 +20,7 @@ from ratings.models import League, Player
 from ratings.selectors import statistics
 from ratings.selectors.players import HistoryRow
 from ratings.systems import RatingSystem
-from ratings.tables.base import NUMBER_CELLS, ClubTable, card, score_labels
+from ratings.tables.base import NUMBER_CELLS, ClubTable, card, link_html, score_labels
 
 # Player page ------------------------------------------------------------------------------------
 
@@ -61,10 +61,10 @@ class PlayerGamesTable(ClubTable):
         self.opponents: dict[int, list] = {}
 
     def render_played_at(self, value: datetime, record) -> SafeString:
-        return format_html('<a href="{}">{}</a>', self.game_url(record.game_id), when_html(value))
+        return link_html(self.game_url(record.game_id), when_html(value))
 
     def render_opponents(self, value: int) -> SafeString:
-        return format_html_join(", ", "{}", ((self.player_link(p),) for p in self.opponents[value]))
+        return SafeString(", ".join([self.player_link(p) for p in self.opponents[value]]))
 
     def render_score(self, value: float) -> str:
         return self.system.score_text(value)
@@ -238,7 +238,7 @@ class HeadToHeadGamesTable(ClubTable):
         self.a, self.b, self.system = a, b, system
 
     def render_played_at(self, value: datetime, record) -> SafeString:
-        return format_html('<a href="{}">{}</a>', self.game_url(record.game_id), when_html(value))
+        return link_html(self.game_url(record.game_id), when_html(value))
 
     def render_a_score(self, value: float) -> str:
         return self.system.score_text(value)
@@ -279,13 +279,17 @@ def statistics_panels(
     player: Player, leagues: list[League], history: dict[int, list[HistoryRow]]
 ) -> dict[int, StatisticsPanel]:
     """The player's statistics in each of these leagues, by league id, from their ``history``
-    (the page has read it for the charts) and their opponents: one query in all."""
+    (the page has read it for the charts), their shared first places and their opponents: two
+    queries in all."""
     since = statistics.recent_since()
     opponents = statistics.player_opponents(player)
+    shared = statistics.shared_first_places(player)
     return {
         league.pk: StatisticsPanel(
             league=league,
-            numbers=statistics.league_statistics(history[league.pk], league.rating_system, since),
+            numbers=statistics.league_statistics(
+                history[league.pk], league.rating_system, since, shared.get(league.pk, 0)
+            ),
             opponents=OpponentsTable(
                 opponents.get(league.pk, []), player=player, system=league.rating_system
             ),

@@ -46,11 +46,12 @@ QUERIES = {
     "game": 3,  # the game with its league, who entered it and its neighbours; its results
     # The player's standings with the player; the ranked players better than them in each
     # league where they are ranked (one aggregate); their whole history; the opponents on the pages
-    # shown; the opponents they met most often in every league; the results of the events
-    # they played (their places worked out from them). The whole history holds the games and
-    # the corrections that moved their rating (one query for both), and with each game its
-    # place, from which the statistics of every league are worked out (no query of their own).
-    "player": 7,
+    # shown; the opponents they met most often in every league (their tallies); their shared
+    # first places in every league (their season standings); the results of the events they
+    # played (their places worked out from them). The whole history holds the games and the
+    # corrections that moved their rating (one query for both), and with each game its place,
+    # from which the rest of the statistics of every league are worked out.
+    "player": 8,
     # both players; their record per league; those leagues; their games together; the third
     # players at their tables; both rating histories in those leagues; the deals of the
     # digital papers they both sat at
