@@ -525,6 +525,12 @@ def test_rating_lines_come_in_order_whatever_order_the_database_gives(
         assert [row.at for row in rows] == sorted(row.at for row in rows)
         assert [line[i] for i in range(-len(line), len(line))] == rows + rows
         assert line[1:3] == rows[1:3]
+        newest = line.newest_first()
+        assert list(newest) == rows[::-1]
+        assert [newest[i] for i in range(-len(line), len(line))] == rows[::-1] * 2
+        assert newest[1:3] == rows[::-1][1:3]
+        with pytest.raises(IndexError):
+            newest[len(line)]
         assert list(line.times) == [row.at for row in rows]
         assert list(line.ratings_after) == [row.rating_after for row in rows]
     # Without places (a chart's read): the same games, no place looked up.

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice, repeat
-from operator import attrgetter, gt
+from operator import gt
 from typing import overload
 
 from django.db.models import (
@@ -216,6 +216,34 @@ class RatingLine(Sequence[HistoryRow]):
     def __repr__(self) -> str:
         return f"<RatingLine league={self.league_id}: {len(self)} games>"
 
+    def newest_first(self) -> NewestFirst:
+        return NewestFirst(self)
+
+
+class NewestFirst(Sequence[HistoryRow]):
+    """A :class:`RatingLine` read from its newest game: a row made only when asked for, so that
+    a table showing a page of a long history builds that page's rows only."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: RatingLine) -> None:
+        self.line = line
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    @overload
+    def __getitem__(self, index: int) -> HistoryRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[HistoryRow]: ...
+    def __getitem__(self, index):
+        count = len(self.line)
+        if isinstance(index, slice):
+            return [self.line[count - 1 - i] for i in range(*index.indices(count))]
+        if not -count <= index < count:
+            raise IndexError("history index out of range")
+        return self.line[count - 1 - index % count]
+
 
 def rating_histories(
     players: Iterable[Player], league_ids: Iterable[int] | None = None, *, places: bool = True
@@ -266,28 +294,32 @@ def rating_histories(
     read = sql.seconds_reader()
     if read is not None:
         rows = [(*row[:key_width], read(row[key_width]), *row[key_width + 1 :]) for row in rows]
-    # SQL keeps no order of a UNION's parts. A row starts with its place in the order wanted
-    # (range, league, time, game: unique; the ranges are in player and league order), so the
-    # rows compare as they should come: they are checked in one pass and sorted only if a part
-    # came out of its turn.
+    # The rows start with their place in the order wanted (range, league, time, game: unique;
+    # the ranges are in player and league order).
+    for key, (times, game_ids, *numbers) in _ranges(rows, key_width):
+        if not places:
+            numbers.append((None,) * len(times))
+        player_id, *league = ranges[key[0]]
+        league_id = league[0] if league else key[1]
+        histories[league_id, player_id] = RatingLine(league_id, game_ids, times, *numbers)
+    return histories
+
+
+def _ranges(rows: list[tuple], key_width: int) -> Iterator[tuple[tuple, list[tuple]]]:
+    """Rows that start with their place in the order wanted, split into the ranges their first
+    ``key_width`` values name: each range's key and its columns after the key.
+
+    SQL keeps no order of a UNION's parts, but the rows compare as they should come: they are
+    checked in one pass and sorted only if a part came out of its turn.
+    """
     if any(map(gt, rows, islice(rows, 1, None))):
         rows.sort()
     start = 0
     while start < len(rows):
         key = rows[start][:key_width]
         end = bisect_right(rows, (*key, math.inf), start)
-        times, game_ids, *numbers = list(zip(*rows[start:end], strict=True))[key_width:]
-        if not places:
-            numbers.append((None,) * (end - start))
-        player_id, *league = ranges[key[0]]
-        league_id = league[0] if league else key[1]
-        histories[league_id, player_id] = RatingLine(league_id, game_ids, times, *numbers)
+        yield key, list(zip(*rows[start:end], strict=True))[key_width:]
         start = end
-    return histories
-
-
-def _rating_order(row: HistoryRow) -> tuple[float, int]:
-    return row.at, row.game_id
 
 
 def player_history(player: Player) -> dict[int, RatingLine]:
@@ -311,56 +343,57 @@ class CorrectionRow:
 
 def player_history_and_corrections(
     player: Player,
-) -> tuple[dict[int, list[HistoryRow]], dict[int, list[CorrectionRow]]]:
+) -> tuple[dict[int, RatingLine], dict[int, list[CorrectionRow]]]:
     """Every game the player played (:func:`player_history`) and every correction by staff that
     moved their rating (an edit, deletion, restore or merge), each oldest first, by league id:
     one query for both, the games and the corrections side by side (``UNION ALL``). The games
     are the range of the player's results in the index, as :func:`rating_histories` reads them,
-    the times as numbers."""
+    the times as numbers, turned into columns at once (:class:`RatingLine`)."""
+    # Both parts' rows start with their place in the order wanted: games first (0), then
+    # corrections (1), each by league, time and id.
     query = f"""
         SELECT * FROM (
-            SELECT 0, r.league_id, r.game_id, {sql.seconds_sql("r.played_at")}, r.score,
-                   r.rating_before, r.rating_after, '', CAST(NULL AS DOUBLE PRECISION),
-                   r.place
+            SELECT 0, r.league_id, {sql.seconds_sql("r.played_at")}, r.game_id, r.score,
+                   r.rating_before, r.rating_after, r.place, '', CAST(NULL AS DOUBLE PRECISION)
             FROM {sql.RESULT} r
             WHERE r.player_id = %s
             ORDER BY r.league_id, r.played_at, r.game_id
         ) games
         UNION ALL
         SELECT * FROM (
-            SELECT 1, c.league_id, c.id, {sql.seconds_sql("c.at")}, c.change,
-                   c.rating - c.change, c.rating, c.action, {sql.seconds_sql("c.game_played_at")},
-                   0
+            SELECT 1, c.league_id, {sql.seconds_sql("c.at")}, c.id, c.change,
+                   c.rating - c.change, c.rating, 0, c.action,
+                   {sql.seconds_sql("c.game_played_at")}
             FROM {CORRECTION} c
             WHERE c.player_id = %s
-            ORDER BY c.at, c.id
+            ORDER BY c.league_id, c.at, c.id
         ) corrections
     """
-    history: dict[int, list[HistoryRow]] = defaultdict(list)
-    corrections: dict[int, list[CorrectionRow]] = defaultdict(list)
-    read = sql.seconds_reader() or float
     rows = sql.sql_rows(query, [player.pk, player.pk])
-    for kind, league_id, row_id, at, score, before, after, action, game_at, place in rows:
+    read = sql.seconds_reader()
+    if read is not None:
+        rows = [(*row[:2], read(row[2]), *row[3:]) for row in rows]
+    moment = sql.moment_of
+    history: dict[int, RatingLine] = {}
+    corrections: dict[int, list[CorrectionRow]] = {}
+    for (kind, league_id), columns in _ranges(rows, 2):
+        times, ids, scores, befores, afters, places, actions, game_times = columns
         if kind == 0:
-            history[league_id].append(
-                HistoryRow(league_id, row_id, read(at), score, before, after, place)
-            )
+            history[league_id] = RatingLine(league_id, ids, times, scores, befores, afters, places)
         else:
-            corrections[league_id].append(
+            corrections[league_id] = [
                 CorrectionRow(
                     league_id,
-                    sql.moment_of(read(at)),
+                    moment(float(at)),
                     action,
-                    None if game_at is None else sql.moment_of(read(game_at)),
+                    None if game_at is None else moment((read or float)(game_at)),
                     after,
-                    score,
+                    change,
                 )
-            )
-    # SQL keeps no order of a UNION's parts: each list sorted again, in order already.
-    for rows in history.values():
-        rows.sort(key=_rating_order)
-    for fixes in corrections.values():
-        fixes.sort(key=attrgetter("at"))
+                for at, change, after, action, game_at in zip(
+                    times, scores, afters, actions, game_times, strict=True
+                )
+            ]
     return history, corrections
 
 

@@ -22,8 +22,8 @@ players' games together (companions) are looked up game by game
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -31,7 +31,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from ratings.models import League, Player, SeasonStanding
-from ratings.selectors.players import HistoryRow, player_history_and_corrections
+from ratings.selectors.players import RatingLine, player_history_and_corrections
 from ratings.selectors.sql import (
     OPPONENT_TALLY,
     PLAYER,
@@ -146,68 +146,63 @@ def recent_since(now: datetime | None = None) -> float:
 
 
 def league_statistics(
-    games: Sequence[HistoryRow], system: RatingSystem, recent_from: float, shared_first_places: int
+    games: RatingLine, system: RatingSystem, recent_from: float, shared_first_places: int
 ) -> LeagueStatistics:
-    """A player's statistics in one league from their games there, oldest first (at least one),
-    in one pass: ``recent_from`` starts the recent games, in seconds since 1970;
-    ``shared_first_places`` is how many of their first places another seat shared
-    (:func:`shared_first_places`).
+    """A player's statistics in one league from their games there, oldest first (at least one):
+    ``recent_from`` starts the recent games, in seconds since 1970; ``shared_first_places`` is
+    how many of their first places another seat shared (:func:`shared_first_places`).
 
     The history carries what a game's statistics need (its place), and a page that shows the
-    statistics reads the history anyway, for its chart: the pass over a few thousand rows costs
-    less than a second query over them. Each best and worst
-    is the first game that reached it: a later game replaces it only when strictly better (or
-    worse). Keys are lower for better, in the system's directions: the rating's for the ratings
-    and a game's rating change, the score's for a game's score (the change decides between
-    equal scores).
+    statistics reads the history anyway, for its chart: a few passes over its columns, most of
+    them in C, cost less than a second query over them. Each best and worst is the first game
+    that reached it. Keys are lower for better, in the system's directions: the rating's for
+    the ratings and a game's rating change, the score's for a game's score (the change decides
+    between equal scores).
     """
-    rating_sign = 1 if system.lower_is_better else -1
-    score_sign = 1 if system.lower_score_is_better else -1
-    first_places = recent = place_sum = run = longest = 0
-    score_sum = 0.0
-    best_rating = worst_rating = best_game = worst_game = games[0]
-    best_rating_key = worst_rating_key = rating_sign * games[0].rating_after
-    first_change = rating_sign * (games[0].rating_after - games[0].rating_before)
-    best_game_key = worst_game_key = (score_sign * games[0].score, first_change)
-    for game in games:
-        place_sum += game.place
-        score_sum += game.score
-        if game.at >= recent_from:
-            recent += 1
-        if game.place == 1:
-            first_places += 1
+    places, scores, times = games.places, games.scores, games.times
+    befores, afters = games.ratings_before, games.ratings_after
+    count = len(places)
+    run = longest = 0
+    for place in places:
+        if place == 1:
             run += 1
             longest = max(longest, run)
         else:
             run = 0
-        rating_key = rating_sign * game.rating_after
-        if rating_key < best_rating_key:
-            best_rating, best_rating_key = game, rating_key
-        if rating_key > worst_rating_key:
-            worst_rating, worst_rating_key = game, rating_key
-        game_key = (
-            score_sign * game.score,
-            rating_sign * (game.rating_after - game.rating_before),
-        )
-        if game_key < best_game_key:
-            best_game, best_game_key = game, game_key
-        if game_key > worst_game_key:
-            worst_game, worst_game_key = game, game_key
-    count = len(games)
+    lowest, highest = afters.index(min(afters)), afters.index(max(afters))
+    best_rating, worst_rating = (lowest, highest) if system.lower_is_better else (highest, lowest)
+
+    rating_sign = 1 if system.lower_is_better else -1
+
+    def change_key(i: int) -> float:
+        return rating_sign * (afters[i] - befores[i])
+
+    def games_scoring(score: float) -> list[int]:
+        return [i for i, s in enumerate(scores) if s == score]
+
+    low_score, high_score = min(scores), max(scores)
+    best_score, worst_score = (
+        (low_score, high_score) if system.lower_score_is_better else (high_score, low_score)
+    )
+    best_game = min(games_scoring(best_score), key=change_key)
+    worst_game = max(games_scoring(worst_score), key=change_key)
+
+    def moment(i: int, value: float) -> Moment:
+        return Moment(games.game_ids[i], moment_of(times[i]), value)
+
     return LeagueStatistics(
-        league_id=games[0].league_id,
+        league_id=games.league_id,
         games=count,
-        first_places=first_places,
+        first_places=places.count(1),
         shared_first_places=shared_first_places,
-        average_place=place_sum / count,
-        average_score=score_sum / count,
-        recent_games=recent,
-        best_rating=Moment(best_rating.game_id, best_rating.played_at, best_rating.rating_after),
-        worst_rating=Moment(
-            worst_rating.game_id, worst_rating.played_at, worst_rating.rating_after
-        ),
-        best_game=Moment(best_game.game_id, best_game.played_at, best_game.score),
-        worst_game=Moment(worst_game.game_id, worst_game.played_at, worst_game.score),
+        average_place=sum(places) / count,
+        average_score=sum(scores) / count,
+        # The times only grow: the recent games are those from the first recent one on.
+        recent_games=count - bisect_left(times, recent_from),
+        best_rating=moment(best_rating, afters[best_rating]),
+        worst_rating=moment(worst_rating, afters[worst_rating]),
+        best_game=moment(best_game, scores[best_game]),
+        worst_game=moment(worst_game, scores[worst_game]),
         current_streak=run,
         longest_streak=longest,
     )

@@ -3,22 +3,24 @@ panels of the player page."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 import django_tables2 as tables
+from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django_tables2.data import TableListData
 
 from ratings.formatting import number_text, rating_text, when_html
 from ratings.links import url_maker
 from ratings.models import League, Player
 from ratings.selectors import statistics
-from ratings.selectors.players import HistoryRow
+from ratings.selectors.players import HistoryRow, RatingLine
 from ratings.systems import RatingSystem
 from ratings.tables.base import NUMBER_CELLS, ClubTable, card, link_html, score_labels
 
@@ -55,8 +57,8 @@ class PlayerGamesTable(ClubTable):
         attrs = {"class": "player-games cards"}
         per_page = 50
 
-    def __init__(self, rows, *, system: RatingSystem, prefix: str):
-        super().__init__(rows, prefix=prefix)
+    def __init__(self, rows: Sequence[HistoryRow], *, system: RatingSystem, prefix: str):
+        super().__init__(_HistoryData(rows), prefix=prefix)
         self.system = system
         self.opponents: dict[int, list] = {}
 
@@ -73,6 +75,16 @@ class PlayerGamesTable(ClubTable):
 
     def render_rating_after(self, value: float) -> str:
         return self.rating_cell(value)
+
+
+class _HistoryData(TableListData):
+    """A history as a table's data, kept as the sequence it is: django-tables2 makes a list of
+    any other data, which would build every row of a long history for the page of fifty shown.
+    No column of the table is orderable, so there is never an order to apply."""
+
+    def order_by(self, aliases) -> None:
+        if aliases:
+            raise ImproperlyConfigured("a player's games are shown in their order only")
 
 
 # Player directory -------------------------------------------------------------------------------
@@ -276,7 +288,7 @@ class StatisticsPanel:
 
 
 def statistics_panels(
-    player: Player, leagues: list[League], history: dict[int, list[HistoryRow]]
+    player: Player, leagues: list[League], history: dict[int, RatingLine]
 ) -> dict[int, StatisticsPanel]:
     """The player's statistics in each of these leagues, by league id, from their ``history``
     (the page has read it for the charts), their shared first places and their opponents: two

@@ -6,6 +6,7 @@ however big the league or the player's history (pinned in ``tests/views/test_pag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -347,7 +348,7 @@ class LeagueSection:
 
 def _chart(
     league: League,
-    rows: list[selectors.HistoryRow],
+    rows: Sequence[selectors.HistoryRow],
     corrections: list[selectors.CorrectionRow],
 ) -> SafeString:
     return rating_history_chart(
@@ -377,14 +378,18 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     sections = []
     for standing in standings:
         league = standing.league
-        rows = history.get(league.pk, [])
+        line = history.get(league.pk)
         fixes = corrections.get(league.pk, [])
-        table = PlayerGamesTable(rows[::-1], system=league.rating_system, prefix=f"{league.slug}-")
+        table = PlayerGamesTable(
+            line.newest_first() if line else [],
+            system=league.rating_system,
+            prefix=f"{league.slug}-",
+        )
         config.configure(table)
         sections.append(
             LeagueSection(
                 standing=standing,
-                chart=_chart(league, rows, fixes),
+                chart=_chart(league, line or [], fixes),
                 table=table,
                 statistics=panels.get(league.pk),
                 corrections=[
