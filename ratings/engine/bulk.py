@@ -148,7 +148,9 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         involved = {pid for prepared in games for pid in prepared.player_ids}
         out_of_order = latest is not None and games[0].played_at < latest
         states = {} if out_of_order else current_states(league, involved)
-        # Only the games and their results inside: see references_locked_at_once.
+        # Only the games, their results and their players' tallies inside, which refer to
+        # nothing else: see references_locked_at_once. The tallies too: otherwise each of their
+        # rows queues three foreign-key checks for the commit.
         with writes.references_locked_at_once(involved, writes.user_id_of(actor)):
             game_ids = writes.insert_games(league, games, actor)
             if out_of_order:
@@ -159,7 +161,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                 writes.insert_results(rows)
             else:
                 tally = _rate_and_insert(league, games, game_ids, states, involved)
-        opponents.count_from(league, min(game_ids))
+            opponents.count_from(league, min(game_ids))
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
@@ -175,24 +177,26 @@ def _rate_and_insert(league, games, game_ids, states, involved) -> seasons.Seaso
     rate, result_rows = rater(league, involved), writes.result_rows
     tally = seasons.SeasonTally(league)
     count = tally.add
-    # Written a chunk of games at a time, so a file's rows are never all held at once.
-    for start in range(0, len(games), RESULTS_CHUNK):
-        rows: list[tuple] = []
-        chunk = games[start : start + RESULTS_CHUNK]
-        times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
-        for game_id, prepared, at in zip(
-            game_ids[start : start + RESULTS_CHUNK], chunk, times, strict=True
-        ):
-            # In C where it can be: this loop runs once a game, a hundred thousand times.
-            game_states = list(map(state_of, prepared.player_ids))
-            before = list(map(rating_of, game_states))
-            after = rate(prepared, game_states)
-            rows += result_rows(league, game_id, prepared, before, after, at=at)
-            played_at = prepared.played_at
-            for state, new in zip(game_states, after, strict=True):
-                state.advance(new, played_at)
-            count(prepared, before, after, game_states)
-        writes.insert_results(rows)
+    # Written a chunk of games at a time, so a file's rows are never all held at once, and
+    # (streamed) stored by the server while the next chunk is rated.
+    with writes.results_streamed() as insert_results:
+        for start in range(0, len(games), RESULTS_CHUNK):
+            rows: list[tuple] = []
+            chunk = games[start : start + RESULTS_CHUNK]
+            times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
+            for game_id, prepared, at in zip(
+                game_ids[start : start + RESULTS_CHUNK], chunk, times, strict=True
+            ):
+                # In C where it can be: this loop runs once a game, a hundred thousand times.
+                game_states = list(map(state_of, prepared.player_ids))
+                before = list(map(rating_of, game_states))
+                after = rate(prepared, game_states)
+                rows += result_rows(league, game_id, prepared, before, after, at=at)
+                played_at = prepared.played_at
+                for state, new in zip(game_states, after, strict=True):
+                    state.advance(new, played_at)
+                count(prepared, before, after, game_states)
+            insert_results(rows)
     return tally
 
 

@@ -98,7 +98,12 @@ def count(league: League, game_ids: Iterable[int], *, sign: int = 1) -> None:
 def count_from(league: League, first_game_id: int) -> None:
     """Count the games of ``league`` from ``first_game_id`` on, all just written (an import: new
     games take ids after every other game's), in one statement."""
-    _upsert(_pairs("a.game_id >= %s AND a.league_id = %s"), [first_game_id, league.pk])
+    # In the order of the tallies' unique index, which then takes the rows one after the other
+    # instead of each at a random place.
+    _upsert(
+        _pairs("a.game_id >= %s AND a.league_id = %s") + " ORDER BY a.player_id, b.player_id",
+        [first_game_id, league.pk],
+    )
 
 
 def merge(source_id: int, target_id: int) -> None:

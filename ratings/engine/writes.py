@@ -12,8 +12,8 @@ locked.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from itertools import chain, groupby, repeat
 from operator import itemgetter
@@ -175,6 +175,17 @@ def _copy_types(model, columns: Sequence[str]) -> list[str]:
 
 def _copy(table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence]):
     """:func:`copy_rows` into any table, the columns' types named."""
+    with _copying(table, columns, types) as write_row:
+        for row in rows:
+            write_row(row)
+
+
+@contextmanager
+def _copying(table: str, columns: Sequence[str], types: Sequence[str]) -> Iterator:
+    """A ``COPY … FROM STDIN`` in the binary format into ``table``, open for the block: yields
+    the function that writes a row. psycopg sends the rows as its buffer fills, so the server
+    stores them while the block goes on; the COPY ends with the block, which must run no other
+    statement meanwhile."""
     quote = connection.ops.quote_name
     sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
     # Django's errors (IntegrityError…), as its cursor's execute raises them.
@@ -184,9 +195,7 @@ def _copy(table: str, columns: Sequence[str], types: Sequence[str], rows: Iterab
         cursor.cursor.copy(sql) as copy,
     ):
         copy.set_types(types)
-        write_row = copy.write_row
-        for row in rows:
-            write_row(row)
+        yield copy.write_row
 
 
 def _field_name(model, column: str) -> str:
@@ -361,9 +370,47 @@ def insert_results(rows: list[tuple]) -> None:
     skills, or with neither."""
     if not rows:
         return
-    columns = SKILL_COLUMNS if len(rows[0]) == len(SKILL_COLUMNS) else RESULT_COLUMNS
-    columns = columns[: len(rows[0])]
-    _write(Result, columns, rows)
+    _write(Result, _result_columns(rows[0]), rows)
+
+
+def _result_columns(row: tuple) -> list[str]:
+    """The columns of a result row of this shape (see :func:`result_rows`)."""
+    columns = SKILL_COLUMNS if len(row) == len(SKILL_COLUMNS) else RESULT_COLUMNS
+    return columns[: len(row)]
+
+
+@contextmanager
+def results_streamed() -> Iterator[Callable[[list[tuple]], None]]:
+    """For the block, a function that inserts result rows as :func:`insert_results` does, a
+    batch at a time (an import's chunks), with no other statement between the batches.
+
+    Where results are copied (:func:`copies`), the batches go into one COPY kept open across
+    them (a new one when a batch's rows change shape): the server stores a batch while the
+    caller rates the next, instead of the two taking turns.
+    """
+    if not copies():
+        yield insert_results
+        return
+    with ExitStack() as open_copy:
+        shape: list = [None, None]  # the open COPY's row length and its write_row
+
+        def write(rows: list[tuple]) -> None:
+            if not rows:
+                return
+            if len(rows[0]) != shape[0]:
+                open_copy.close()
+                columns = _result_columns(rows[0])
+                shape[:] = [
+                    len(rows[0]),
+                    open_copy.enter_context(
+                        _copying(Result._meta.db_table, columns, _copy_types(Result, columns))
+                    ),
+                ]
+            write_row = shape[1]
+            for row in rows:
+                write_row(row)
+
+        yield write
 
 
 def update_ratings(updates: list[tuple[float, float, int]]) -> None:
