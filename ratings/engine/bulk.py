@@ -159,9 +159,10 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                 for game_id, prepared, at in zip(game_ids, games, times, strict=True):
                     rows += writes.result_rows(league, game_id, prepared, at=at)
                 writes.insert_results(rows)
+                opponents.count_from(league, min(game_ids))
             else:
-                tally = _rate_and_insert(league, games, game_ids, states, involved)
-            opponents.count_from(league, min(game_ids))
+                tally, counted = _rate_and_insert(league, games, game_ids, states, involved)
+                _write_opponents(league, game_ids, counted)
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
@@ -170,13 +171,19 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
     return len(games)
 
 
-def _rate_and_insert(league, games, game_ids, states, involved) -> seasons.SeasonTally:
+def _rate_and_insert(
+    league, games, game_ids, states, involved
+) -> tuple[seasons.SeasonTally, opponents.NewGames | None]:
     """Rate games that all come after the league's latest, in memory from ``states`` (advanced
-    as they go), and insert their results; returns their seasons, counted."""
+    as they go), and insert their results; returns their seasons, counted, and where results
+    are copied their opponents' tallies, counted (else None: see :func:`_write_opponents`)."""
     state_of, rating_of = states.__getitem__, attrgetter("rating")
     rate, result_rows = rater(league, involved), writes.result_rows
+    places_of = league.rating_system.places
     tally = seasons.SeasonTally(league)
     count = tally.add
+    counted = opponents.NewGames(league) if writes.copies() else None
+    count_opponents = counted.add if counted is not None else None
     # Written a chunk of games at a time, so a file's rows are never all held at once, and
     # (streamed) stored by the server while the next chunk is rated.
     with writes.results_streamed() as insert_results:
@@ -191,13 +198,32 @@ def _rate_and_insert(league, games, game_ids, states, involved) -> seasons.Seaso
                 game_states = list(map(state_of, prepared.player_ids))
                 before = list(map(rating_of, game_states))
                 after = rate(prepared, game_states)
-                rows += result_rows(league, game_id, prepared, before, after, at=at)
+                places = places_of(prepared.scores)
+                rows += result_rows(league, game_id, prepared, before, after, at=at, places=places)
+                if count_opponents is not None:
+                    count_opponents(prepared.player_ids, places)
                 played_at = prepared.played_at
                 for state, new in zip(game_states, after, strict=True):
                     state.advance(new, played_at)
                 count(prepared, before, after, game_states)
             insert_results(rows)
-    return tally
+    return tally, counted
+
+
+def _write_opponents(league, game_ids, counted: opponents.NewGames | None) -> None:
+    """Add the new games to the league's opponents' tallies: ``counted`` in the rating pass and
+    copied (straight into the table when the league has none yet, as a new league's import),
+    or without counts counted by the database from the results (:func:`opponents.count_from`).
+    """
+    if counted is None:
+        opponents.count_from(league, min(game_ids))
+        return
+    columns = opponents.COLUMNS.split(", ")
+    if not OpponentTally.objects.filter(league=league).exists():
+        writes.copy_rows(OpponentTally, columns, counted.rows())
+        return
+    with writes.copied(OpponentTally, columns, counted.rows()) as source:
+        opponents.add_from(source)
 
 
 def _delete_games(league: League) -> None:

@@ -329,11 +329,13 @@ def result_rows(
     after: Sequence[float] | None = None,
     *,
     at=None,
+    places: Sequence[int] | None = None,
 ) -> list[tuple]:
     """A game's result rows (:data:`RESULT_COLUMNS`, the paper's only for Preferans): each
     seat's rating ``before`` and ``after`` the game, or without them placeholders a replay
     fills in; ``at`` is the game's time as the database takes it (:func:`adapted_datetimes`),
-    worked out here when not given."""
+    and ``places`` the seats' places by the league's system, each worked out here when not
+    given."""
     seats = len(prepared.player_ids)
     if before is None or after is None:
         before = after = [0.0] * seats
@@ -346,7 +348,7 @@ def result_rows(
         repeat(at, seats),
         prepared.player_ids,
         range(seats),
-        league.rating_system.places(prepared.scores),
+        league.rating_system.places(prepared.scores) if places is None else places,
         prepared.scores,
     )
     if type(after[0]) is SkillRating:
