@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations, permutations
-from operator import itemgetter
 
 from django.db import connection
 from django.db.models import Q
@@ -35,6 +34,8 @@ from ratings.models import League, OpponentTally, Result
 
 COLUMNS = "league_id, player_id, opponent_id, games, ahead, level, behind"
 COUNTS = ("games", "ahead", "level", "behind")
+# Pairs NewGames gathers before it counts them.
+PAIRS_AT_ONCE = 100_000
 
 
 def _table(model) -> str:
@@ -123,30 +124,44 @@ class NewGames:
         self.league_id = league.pk
         self.games: Counter[tuple[int, int]] = Counter()
         self.ahead: Counter[tuple[int, int]] = Counter()
+        # The pairs of the games added since the last count: gathered a game at a time by
+        # list.extend, counted many games at a time by Counter.update (both loops in C).
+        self._pairs: list[tuple[int, int]] = []
+        self._ahead: list[tuple[int, int]] = []
 
     def add(self, player_ids: Sequence[int], places: Sequence[int]) -> None:
         """Count a game: its seats' players and places (1 the best)."""
-        # Counter.update counts an iterable in C: a call or two a game, whatever its seats.
-        self.games.update(permutations(player_ids, 2))
+        self._pairs.extend(permutations(player_ids, 2))
         by_place = sorted(zip(places, player_ids, strict=True))
         if len(set(places)) == len(places):
-            self.ahead.update(combinations(map(itemgetter(1), by_place), 2))
+            self._ahead.extend(combinations([player for _place, player in by_place], 2))
         else:
-            self.ahead.update(
+            self._ahead.extend(
                 (first, second)
                 for (at, first), (then, second) in combinations(by_place, 2)
                 if at < then
             )
+        if len(self._pairs) >= PAIRS_AT_ONCE:
+            self._count()
+
+    def _count(self) -> None:
+        self.games.update(self._pairs)
+        self.ahead.update(self._ahead)
+        self._pairs.clear()
+        self._ahead.clear()
 
     def rows(self) -> list[tuple]:
         """The counts as rows of :data:`COLUMNS`, in the order of the tallies' unique index
         (which then takes them one after the other)."""
-        ahead, league_id = self.ahead, self.league_id
-        return [
-            (league_id, player, opponent, games, won, games - won - lost, lost)
-            for (player, opponent), games in sorted(self.games.items())
-            for won, lost in [(ahead.get((player, opponent), 0), ahead.get((opponent, player), 0))]
-        ]
+        self._count()
+        games, ahead = self.games, self.ahead.get
+        league_id = self.league_id
+        rows = []
+        for pair in sorted(games):
+            player, opponent = pair
+            together, won, lost = games[pair], ahead(pair, 0), ahead((opponent, player), 0)
+            rows.append((league_id, player, opponent, together, won, together - won - lost, lost))
+        return rows
 
 
 def add_from(table: str) -> None:
