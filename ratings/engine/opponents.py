@@ -10,7 +10,7 @@ tallies as they are, and every change is a game's seats coming or going:
 - a game's results written (recorded, edited, restored, imported) count it in (:func:`count`),
   and before they are deleted (an edit, a deletion) count it out (``sign=-1``): one statement
   each, whatever the league's size (imports count their games in one statement over the new
-  ids);
+  ids, or, where the engine copies rows, in the pass that rates them: :class:`NewGames`);
 - a merge moves the merged player's rows onto the player they become (:func:`merge`): two
   players who sat at one table are never merged, so rows only add up;
 - a league's places worked out again (a change of system, a restore, whose file holds no
@@ -18,7 +18,8 @@ tallies as they are, and every change is a game's seats coming or going:
   deleted before an import replaces them take its rows with them (:func:`forget`).
 
 Only the engine calls these, inside its transaction with the league locked, as for the seasons.
-The counts are the same SQL on SQLite and PostgreSQL (an upsert that adds).
+The counts are the same SQL on SQLite and PostgreSQL (an upsert that adds), but for an import's
+on PostgreSQL, copied in (:class:`NewGames`), checked against the same rule by the tests.
 """
 
 from __future__ import annotations
