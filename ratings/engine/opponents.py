@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import combinations, permutations
+from itertools import combinations
 
 from django.db import connection
 from django.db.models import Q
@@ -118,11 +118,13 @@ class NewGames:
     Python. Elsewhere the same counts are :func:`count_from`'s.
 
     The rule is the one above: a game adds one to every ordered pair of its seats, and marks the
-    first ahead of the second when its place is better. Only the pairs ahead are counted; the
-    pair the other way round is behind, and the rest level."""
+    first ahead of the second when its place is better. Only the games together of each pair
+    (once for both ways round) and the pairs ahead are counted; the pair the other way round is
+    behind, and the rest level."""
 
     def __init__(self, league: League):
         self.league_id = league.pk
+        # (player, opponent) -> games together, the player's id the smaller.
         self.games: Counter[tuple[int, int]] = Counter()
         self.ahead: Counter[tuple[int, int]] = Counter()
         # The pairs of the games added since the last count: gathered a game at a time by
@@ -132,7 +134,6 @@ class NewGames:
 
     def add(self, player_ids: Sequence[int], places: Sequence[int]) -> None:
         """Count a game: its seats' players and places (1 the best)."""
-        self._pairs.extend(permutations(player_ids, 2))
         by_place = sorted(zip(places, player_ids, strict=True))
         if len(set(places)) == len(places):
             self._ahead.extend(combinations([player for _place, player in by_place], 2))
@@ -142,6 +143,8 @@ class NewGames:
                 for (at, first), (then, second) in combinations(by_place, 2)
                 if at < then
             )
+        # A pair's games together are the same both ways round: counted once, smaller id first.
+        self._pairs.extend(combinations(sorted(player_ids), 2))
         if len(self._pairs) >= PAIRS_AT_ONCE:
             self._count()
 
@@ -152,16 +155,19 @@ class NewGames:
         self._ahead.clear()
 
     def rows(self) -> list[tuple]:
-        """The counts as rows of :data:`COLUMNS`, in the order of the tallies' unique index
-        (which then takes them one after the other)."""
+        """The counts as rows of :data:`COLUMNS`, both ways round, in the order of the tallies'
+        unique index (which then takes them one after the other)."""
         self._count()
-        games, ahead = self.games, self.ahead.get
-        league_id = self.league_id
+        ahead, league_id = self.ahead.get, self.league_id
         rows = []
-        for pair in sorted(games):
+        append = rows.append
+        for pair, together in self.games.items():
             player, opponent = pair
-            together, won, lost = games[pair], ahead(pair, 0), ahead((opponent, player), 0)
-            rows.append((league_id, player, opponent, together, won, together - won - lost, lost))
+            won, lost = ahead(pair, 0), ahead((opponent, player), 0)
+            level = together - won - lost
+            append((league_id, player, opponent, together, won, level, lost))
+            append((league_id, opponent, player, together, lost, level, won))
+        rows.sort()
         return rows
 
 
