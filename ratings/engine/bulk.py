@@ -159,10 +159,10 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                 for game_id, prepared, at in zip(game_ids, games, times, strict=True):
                     rows += writes.result_rows(league, game_id, prepared, at=at)
                 writes.insert_results(rows)
-                opponents.count_from(league, min(game_ids))
+                counted = None
             else:
                 tally, counted = _rate_and_insert(league, games, game_ids, states, involved)
-                _write_opponents(league, game_ids, counted)
+            _write_opponents(league, game_ids, counted)
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
