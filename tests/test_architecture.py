@@ -119,8 +119,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers")
 # The engine is used through ratings.engine's names; these reach into one of its modules, why:
 ENGINE_MODULES_USED_BY = {
-    # restore_club writes a backup's stored rows with the engine's bulk insert.
-    "ratings.backup.restore": {"ratings.engine.writes"},
+    # restore_club writes a backup's stored rows with the engine's bulk insert, then the
+    # results' copies of their games.
+    "ratings.backup.restore": {"ratings.engine.sql", "ratings.engine.writes"},
     # the import checks a file's times against the engine's latest allowed moment, once a file.
     "ratings.rayter.files": {"ratings.engine.validation"},
 }

@@ -361,9 +361,9 @@ def test_a_bulk_insert_refused_halfway_leaves_no_row(monkeypatch):
     COPY raises Django's IntegrityError, as an INSERT would."""
     from django.db import transaction
 
-    from ratings.engine import writes
+    from ratings.engine import sql, writes
 
-    monkeypatch.setattr(writes, "COPY_MIN_ROWS", 1)  # a file's COPY, with a game's few rows
+    monkeypatch.setattr(sql, "COPY_MIN_ROWS", 1)  # a file's COPY, with a game's few rows
 
     league = make_league(System.RAYTER_HIGHSCORE)
     ann, bob = make_players(["Ann", "Bob"])
@@ -555,9 +555,9 @@ def test_an_import_writes_what_recording_its_games_one_by_one_writes(system, mon
     INSERT from JSON and multi-row INSERTs) stores the same rows, to the last bit of each
     rating, as recording each game alone: run on both databases, the import's results are the
     same on both. Games at the same time keep the file's order (their ids ascending)."""
-    from ratings.engine import writes
+    from ratings.engine import sql
 
-    monkeypatch.setattr(writes, "COPY_MIN_ROWS", 1)  # a file's COPY, with a few games
+    monkeypatch.setattr(sql, "COPY_MIN_ROWS", 1)  # a file's COPY, with a few games
     imported, recorded = make_league(system), make_league(system)
     games = hearts_games(6)
     games[3] = engine.ImportedGame(games[2].played_at, games[3].scores)  # two at one time

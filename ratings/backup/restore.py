@@ -41,7 +41,8 @@ from ratings.backup.checks import (
     check_players,
     check_ratings,
 )
-from ratings.engine.writes import insert_rows, result_copies_from_games
+from ratings.engine.sql import insert_rows
+from ratings.engine.writes import result_copies_from_games
 from ratings.models import Game, League, Player
 from ratings.names import search_key
 from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH

@@ -13,7 +13,7 @@ from operator import itemgetter
 from django.db import connection
 from django.utils import timezone
 
-from ratings.engine import writes
+from ratings.engine import sql
 from ratings.engine.replay import Rerated
 from ratings.models import AuditAction, AuditEntry, Game, League, RatingCorrection, Result
 
@@ -98,7 +98,7 @@ def audit_league_deletion(league: League, actor) -> int:
     count = 0
     snapshots = league_snapshots(league)
     while batch := list(itertools.islice(snapshots, SNAPSHOT_BATCH)):
-        writes._insert(
+        sql.insert(
             AuditEntry,
             columns,
             [

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from django.db import connection, transaction
 from django.db.models import Max
 
-from ratings.engine import opponents, seasons, writes
+from ratings.engine import opponents, seasons, sql, writes
 from ratings.engine.audit import audit, audit_league_deletion
 from ratings.engine.games import lock
 from ratings.engine.replay import replay
@@ -153,16 +153,19 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         # rows queues three foreign-key checks for the commit.
         with writes.references_locked_at_once(involved, writes.user_id_of(actor)):
             game_ids = writes.insert_games(league, games, actor)
+            counted = opponents.NewGames(league)
             if out_of_order:
                 rows = []
+                places_of = league.rating_system.places
                 times = writes.adapted_datetimes([prepared.played_at for prepared in games])
                 for game_id, prepared, at in zip(game_ids, games, times, strict=True):
-                    rows += writes.result_rows(league, game_id, prepared, at=at)
+                    places = places_of(prepared.scores)
+                    rows += writes.result_rows(league, game_id, prepared, at=at, places=places)
+                    counted.add(prepared.player_ids, places)
                 writes.insert_results(rows)
-                counted = None
             else:
-                tally, counted = _rate_and_insert(league, games, game_ids, states, involved)
-            _write_opponents(league, game_ids, counted)
+                tally = _rate_and_insert(league, games, game_ids, states, involved, counted)
+            _write_opponents(league, counted)
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
@@ -172,18 +175,16 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
 
 
 def _rate_and_insert(
-    league, games, game_ids, states, involved
-) -> tuple[seasons.SeasonTally, opponents.NewGames | None]:
+    league, games, game_ids, states, involved, counted: opponents.NewGames
+) -> seasons.SeasonTally:
     """Rate games that all come after the league's latest, in memory from ``states`` (advanced
-    as they go), and insert their results; returns their seasons, counted, and where results
-    are copied their opponents' tallies, counted (else None: see :func:`_write_opponents`)."""
+    as they go), insert their results and count them into ``counted``; returns their seasons,
+    counted."""
     state_of, rating_of = states.__getitem__, attrgetter("rating")
     rate, result_rows = rater(league, involved), writes.result_rows
     places_of = league.rating_system.places
     tally = seasons.SeasonTally(league)
-    count = tally.add
-    counted = opponents.NewGames(league) if writes.copies() else None
-    count_opponents = counted.add if counted is not None else None
+    count, count_opponents = tally.add, counted.add
     # Written a chunk of games at a time, so a file's rows are never all held at once, and
     # (streamed) stored by the server while the next chunk is rated.
     with writes.results_streamed() as insert_results:
@@ -200,30 +201,29 @@ def _rate_and_insert(
                 after = rate(prepared, game_states)
                 places = places_of(prepared.scores)
                 rows += result_rows(league, game_id, prepared, before, after, at=at, places=places)
-                if count_opponents is not None:
-                    count_opponents(prepared.player_ids, places)
+                count_opponents(prepared.player_ids, places)
                 played_at = prepared.played_at
                 for state, new in zip(game_states, after, strict=True):
                     state.advance(new, played_at)
                 count(prepared, before, after, game_states)
             insert_results(rows)
-    return tally, counted
+    return tally
 
 
-def _write_opponents(league, game_ids, counted: opponents.NewGames | None) -> None:
-    """Add the new games to the league's opponents' tallies: ``counted`` in the rating pass and
-    copied (straight into the table when the league has none yet, as a new league's import),
-    or without counts counted by the database from the results (:func:`opponents.count_from`).
-    """
-    if counted is None:
-        opponents.count_from(league, min(game_ids))
-        return
-    columns = opponents.COLUMNS.split(", ")
-    if not OpponentTally.objects.filter(league=league).exists():
-        writes.copy_rows(OpponentTally, columns, counted.rows())
-        return
-    with writes.copied(OpponentTally, columns, counted.rows()) as source:
-        opponents.add_from(source)
+def _write_opponents(league: League, counted: opponents.NewGames) -> None:
+    """Add the new games, ``counted`` as they were rated, to the league's opponents' tallies:
+    straight in when it has none yet (a new league's import)."""
+    rows = counted.rows()
+    if OpponentTally.objects.filter(league=league).exists():
+        sql.add_rows(
+            OpponentTally,
+            opponents.COLUMNS,
+            rows,
+            key=("player_id", "league_id", "opponent_id"),
+            adds=opponents.COUNTS,
+        )
+    else:
+        sql.write(OpponentTally, opponents.COLUMNS, rows)
 
 
 def _delete_games(league: League) -> None:

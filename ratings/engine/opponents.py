@@ -7,10 +7,10 @@ first finished ahead of, level with or behind the second (their places, which th
 hold). What a game adds follows from its seats alone, never from ratings, so a replay leaves the
 tallies as they are, and every change is a game's seats coming or going:
 
-- a game's results written (recorded, edited, restored, imported) count it in (:func:`count`),
-  and before they are deleted (an edit, a deletion) count it out (``sign=-1``): one statement
-  each, whatever the league's size (imports count their games in one statement over the new
-  ids, or, where the engine copies rows, in the pass that rates them: :class:`NewGames`);
+- a game's results written (recorded, edited, restored) count it in (:func:`count`), and
+  before they are deleted (an edit, a deletion) count it out (``sign=-1``): one statement each,
+  whatever the league's size; an import counts its games in the pass that rates them
+  (:class:`NewGames`) and adds the counts onto the tallies at the end;
 - a merge moves the merged player's rows onto the player they become (:func:`merge`): two
   players who sat at one table are never merged, so rows only add up;
 - a league's places worked out again (a change of system, a restore, whose file holds no
@@ -18,8 +18,8 @@ tallies as they are, and every change is a game's seats coming or going:
   deleted before an import replaces them take its rows with them (:func:`forget`).
 
 Only the engine calls these, inside its transaction with the league locked, as for the seasons.
-The counts are the same SQL on SQLite and PostgreSQL (an upsert that adds), but for an import's
-on PostgreSQL, copied in (:class:`NewGames`), checked against the same rule by the tests.
+The counts are the same SQL on SQLite and PostgreSQL (an upsert that adds), but for an import's,
+counted in Python (:class:`NewGames`); the tests check both against the same rule.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from django.db.models import Q
 
 from ratings.models import League, OpponentTally, Result
 
-COLUMNS = "league_id, player_id, opponent_id, games, ahead, level, behind"
+COLUMNS = ["league_id", "player_id", "opponent_id", "games", "ahead", "level", "behind"]
 COUNTS = ("games", "ahead", "level", "behind")
 # Pairs NewGames gathers before it counts them.
 PAIRS_AT_ONCE = 100_000
@@ -63,7 +63,7 @@ def _upsert(select: str, params: list) -> None:
     table = _table(OpponentTally)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} ({COLUMNS}) {select} "
+            f"INSERT INTO {table} ({', '.join(COLUMNS)}) {select} "
             f"ON CONFLICT (player_id, league_id, opponent_id) DO UPDATE SET "
             + ", ".join(f"{column} = {table}.{column} + excluded.{column}" for column in COUNTS),
             params,
@@ -100,22 +100,12 @@ def count(league: League, game_ids: Iterable[int], *, sign: int = 1) -> None:
         )
 
 
-def count_from(league: League, first_game_id: int) -> None:
-    """Count the games of ``league`` from ``first_game_id`` on, all just written (an import: new
-    games take ids after every other game's), in one statement."""
-    # In the order of the tallies' unique index, which then takes the rows one after the other
-    # instead of each at a random place.
-    _upsert(
-        _pairs("a.game_id >= %s AND a.league_id = %s") + " ORDER BY a.player_id, b.player_id",
-        [first_game_id, league.pk],
-    )
-
-
 class NewGames:
-    """The tallies an import's new games add, counted in the pass that rates them (:meth:`add`)
-    and written with COPY at the end (:meth:`rows`, the engine's bulk path): where the engine
-    copies, the self-join of :func:`count_from` costs the server more than these counts cost
-    Python. Elsewhere the same counts are :func:`count_from`'s.
+    """The tallies an import's new games add, counted as the engine rates them (:meth:`add`)
+    and written at the end (:meth:`rows`; the engine's bulk path adds them to the tallies):
+    the self-join of the results that :func:`count` runs costs the database more, on a file's
+    hundred thousand games, than these counts cost Python, and SQLite runs in the import's own
+    process.
 
     The rule is the one above: a game adds one to every ordered pair of its seats, and marks the
     first ahead of the second when its place is better. Only the games together of each pair
@@ -171,11 +161,6 @@ class NewGames:
         return rows
 
 
-def add_from(table: str) -> None:
-    """Add the rows of ``table`` (:data:`COLUMNS`, a temporary table's) to the tallies."""
-    _upsert(f"SELECT {COLUMNS} FROM {table} ORDER BY player_id, opponent_id", [])
-
-
 def merge(source_id: int, target_id: int) -> None:
     """Move ``source``'s rows, from either side, onto ``target``, whom they never met."""
     table = _table(OpponentTally)
@@ -202,6 +187,7 @@ def rebuild(league: League) -> None:
     forget(league)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {_table(OpponentTally)} ({COLUMNS}) {_pairs('a.league_id = %s')}",
+            f"INSERT INTO {_table(OpponentTally)} ({', '.join(COLUMNS)}) "
+            + _pairs("a.league_id = %s"),
             [league.pk],
         )

@@ -31,13 +31,11 @@ from datetime import datetime
 from django.db import connection
 
 from ratings.dates import season_of, season_start, seasons_of
-from ratings.engine import writes
+from ratings.engine import sql
 from ratings.engine.state import GameInput, OrderKey, PlayerState
 from ratings.models import Game, League, Result, SeasonStanding
 from ratings.systems import SYSTEMS
 
-# Rows per upsert statement (ten parameters a row).
-UPSERT_ROWS = 500
 COLUMNS = [
     *("league_id", "year", "player_id", "games", "career_games", "rating_before", "rating"),
     *("score_sum", "first_places", "shared_first_places"),
@@ -119,35 +117,18 @@ class SeasonTally:
     def write(self) -> None:
         """Add the counted rows to the league's seasons: a season it has already adds the
         games, scores and places, and takes the newer rating and games count."""
-        table = _table(SeasonStanding)
         rows = [
             (self.league_id, year, player_id, *row) for (year, player_id), row in self.rows.items()
         ]
         self.rows = {}
-        upsert = f"""
-            ON CONFLICT (league_id, year, player_id) DO UPDATE SET
-                games = {table}.games + excluded.games,
-                career_games = excluded.career_games,
-                rating = excluded.rating,
-                score_sum = {table}.score_sum + excluded.score_sum,
-                first_places = {table}.first_places + excluded.first_places,
-                shared_first_places = {table}.shared_first_places + excluded.shared_first_places
-        """
-        columns = ", ".join(COLUMNS)
-        if len(rows) >= writes.COPY_MIN_ROWS and writes.copies():
-            with writes.copied(SeasonStanding, COLUMNS, rows) as source, connection.cursor() as c:
-                c.execute(
-                    f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {source} {upsert}"
-                )
-            return
-        with connection.cursor() as cursor:
-            for start in range(0, len(rows), UPSERT_ROWS):
-                chunk = rows[start : start + UPSERT_ROWS]
-                values = ", ".join(["(" + ", ".join(["%s"] * len(COLUMNS)) + ")"] * len(chunk))
-                cursor.execute(
-                    f"INSERT INTO {table} ({columns}) VALUES {values} {upsert}",
-                    [value for row in chunk for value in row],
-                )
+        sql.add_rows(
+            SeasonStanding,
+            COLUMNS,
+            rows,
+            key=("league_id", "year", "player_id"),
+            adds=("games", "score_sum", "first_places", "shared_first_places"),
+            takes=("career_games", "rating"),
+        )
 
 
 def replaced_from(league: League, since: OrderKey | None) -> None:

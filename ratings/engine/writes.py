@@ -1,12 +1,11 @@
 """The engine's write layer: rows of games, results and standings written with plain SQL.
 
 Model instances, ``bulk_create`` and ``bulk_update`` cost more than the database's own work at
-the sizes a replay or an import reaches (hundreds of thousands of rows): these write many rows a
-statement (INSERT) or one prepared statement for many rows (UPDATE). On PostgreSQL games and
-results go through ``COPY`` instead (:func:`copy_rows`): no SQL text to build, quote and parse
-for each row; a replay's new ratings too, copied into a temporary table that one UPDATE reads
-(:func:`update_ratings`). Only the engine calls them, inside its transaction with the league
-locked.
+the sizes a replay or an import reaches (hundreds of thousands of rows). This module says which
+rows a game, a result or a standing is, and :mod:`~ratings.engine.sql` how many rows travel at
+once: INSERTs of many rows and prepared UPDATEs, or on PostgreSQL ``COPY`` (games, results, and
+a replay's new ratings through a temporary table that one UPDATE reads: :func:`update_ratings`).
+Only the engine calls them, inside its transaction with the league locked.
 """
 
 from __future__ import annotations
@@ -15,23 +14,19 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
-from itertools import chain, groupby, repeat
+from itertools import groupby, repeat
 from operator import itemgetter
 
 from django.db import connection
 from django.utils import timezone
 
-from ratings.engine import opponents
+from ratings.engine import opponents, sql
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
 from ratings.systems import SkillRating, skill_of
 
 # SQLite's page cache during a bulk write, in KiB (its default is 2,000).
 BULK_CACHE_KIB = 65_536
-# Rows per INSERT statement in bulk writes (fewer when the database takes fewer parameters).
-MAX_ROWS_PER_INSERT = 500
-# PostgreSQL: fewer rows than this are one INSERT, more a COPY (see _write).
-COPY_MIN_ROWS = 50
 # A result row's columns: the game, its league and time and the seat's place (copies the reads
 # use, kept in step with the game: see Result), the seat, its score and ratings, then the
 # paper's three, left out (NULL) for games without one, so a scored import does not send them.
@@ -117,7 +112,7 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
     # cost about as much as the COPY.)
     floor = last_id_given(Game)
     played = adapted_datetimes([prepared.played_at for prepared in games])
-    _write(
+    sql.write(
         Game,
         GAME_COLUMNS,
         [
@@ -153,54 +148,6 @@ def last_id_given(model) -> int:
         cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
         last_value, is_called = cursor.fetchone()
     return last_value if is_called else last_value - 1
-
-
-def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
-    """PostgreSQL: ``rows`` of ``columns`` of ``model``'s table with one ``COPY … FROM STDIN``
-    in the binary format, in this connection's transaction (psycopg 3's ``Cursor.copy``: each
-    value packed in C as its column's type, no text to write or parse). The table's triggers
-    run as for an INSERT: the statement's data-version trigger too (see
-    :mod:`ratings.versioning`)."""
-    _copy(model._meta.db_table, columns, _copy_types(model, columns), rows)
-
-
-def _copy_types(model, columns: Sequence[str]) -> list[str]:
-    """The database's names of the types of ``model``'s ``columns`` ("bigint", "double
-    precision", "varchar(100)"…), which psycopg knows without their modifiers."""
-    return [
-        model._meta.get_field(_field_name(model, column)).db_type(connection).split("(")[0]
-        for column in columns
-    ]
-
-
-def _copy(table: str, columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence]):
-    """:func:`copy_rows` into any table, the columns' types named."""
-    with _copying(table, columns, types) as write_row:
-        for row in rows:
-            write_row(row)
-
-
-@contextmanager
-def _copying(table: str, columns: Sequence[str], types: Sequence[str]) -> Iterator:
-    """A ``COPY … FROM STDIN`` in the binary format into ``table``, open for the block: yields
-    the function that writes a row. psycopg sends the rows as its buffer fills, so the server
-    stores them while the block goes on; the COPY ends with the block, which must run no other
-    statement meanwhile."""
-    quote = connection.ops.quote_name
-    sql = f"COPY {quote(table)} ({', '.join(map(quote, columns))}) FROM STDIN (FORMAT BINARY)"
-    # Django's errors (IntegrityError…), as its cursor's execute raises them.
-    with (
-        connection.wrap_database_errors,
-        connection.cursor() as cursor,
-        cursor.cursor.copy(sql) as copy,
-    ):
-        copy.set_types(types)
-        yield copy.write_row
-
-
-def _field_name(model, column: str) -> str:
-    """The name of ``model``'s field stored in ``column`` (``game_id`` is ``game``'s)."""
-    return next(f.name for f in model._meta.concrete_fields if f.column == column)
 
 
 @contextmanager
@@ -270,17 +217,6 @@ def _may_quiet_triggers() -> bool:
         (may,) = cursor.fetchone()
     connection._club_may_quiet_triggers = (connection.connection, bool(may))
     return bool(may)
-
-
-def _write(model, columns: list[str], rows: Sequence[tuple]) -> None:
-    """Rows of ``model``: COPY on PostgreSQL with psycopg 3, else multi-row INSERTs (psycopg 2,
-    which the club also runs on, copies another way: it keeps the INSERTs). A game's few seats
-    go in one INSERT on every database (fewer than :data:`COPY_MIN_ROWS`): a COPY is for
-    files."""
-    if len(rows) >= COPY_MIN_ROWS and copies():
-        copy_rows(model, columns, rows)
-        return
-    _insert(model, columns, rows)
 
 
 def _insert_games_from_json(cursor, table, columns, league_id, user_id, now, games) -> list[int]:
@@ -372,7 +308,7 @@ def insert_results(rows: list[tuple]) -> None:
     skills, or with neither."""
     if not rows:
         return
-    _write(Result, _result_columns(rows[0]), rows)
+    sql.write(Result, _result_columns(rows[0]), rows)
 
 
 def _result_columns(row: tuple) -> list[str]:
@@ -390,7 +326,7 @@ def results_streamed() -> Iterator[Callable[[list[tuple]], None]]:
     them (a new one when a batch's rows change shape): the server stores a batch while the
     caller rates the next, instead of the two taking turns.
     """
-    if not copies():
+    if not sql.copies():
         yield insert_results
         return
     with ExitStack() as open_copy:
@@ -405,7 +341,7 @@ def results_streamed() -> Iterator[Callable[[list[tuple]], None]]:
                 shape[:] = [
                     len(rows[0]),
                     open_copy.enter_context(
-                        _copying(Result._meta.db_table, columns, _copy_types(Result, columns))
+                        sql.copying(Result._meta.db_table, columns, sql.copy_types(Result, columns))
                     ),
                 ]
             write_row = shape[1]
@@ -422,60 +358,10 @@ def update_ratings(updates: list[tuple[float, float, int]]) -> None:
     if updates and type(updates[0][1]) is SkillRating:
         columns += ["mu_before", "sigma_before", "mu_after", "sigma_after"]
         updates = [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates]
-    if len(updates) >= COPY_MIN_ROWS and copies():
-        _update_from_copy(Result, columns, updates)
+    if len(updates) >= sql.COPY_MIN_ROWS and sql.copies():
+        sql.update_from_copy(Result, columns, updates)
     else:
-        _executemany(Result, columns, updates)
-
-
-def copies() -> bool:
-    """Whether this connection writes many rows with COPY: PostgreSQL with psycopg 3 (psycopg
-    2, which the club also runs on, copies another way)."""
-    if connection.vendor != "postgresql":
-        return False
-    # Here only: a club on SQLite may have neither driver.
-    from django.db.backends.postgresql.psycopg_any import is_psycopg3
-
-    return is_psycopg3
-
-
-def _update_from_copy(model, columns: list[str], rows: list[tuple]) -> None:
-    """PostgreSQL: set ``columns`` of ``model``'s rows by id, each row the values then the id,
-    with one COPY into a temporary table and one UPDATE from it: a prepared UPDATE per row
-    costs the server a statement run per row, as an INSERT per row would."""
-    quote = connection.ops.quote_name
-    pk = model._meta.pk.column
-    table = quote(model._meta.db_table)
-    sets = ", ".join(f"{quote(column)} = u.{quote(column)}" for column in columns)
-    with copied(model, [*columns, pk], rows) as source, connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {sets} FROM {source} u WHERE {table}.{quote(pk)} = u.{quote(pk)}"
-        )
-
-
-# The temporary table copied rows wait in for the statement that reads them.
-COPIED_TABLE = "engine_copied_rows"
-
-
-@contextmanager
-def copied(model, columns: Sequence[str], rows: Iterable[Sequence]) -> Iterator[str]:
-    """PostgreSQL with psycopg 3 (:func:`copies`): ``rows`` of ``columns``, typed as in
-    ``model``'s table, in a temporary table by one COPY, for the block's statement to read
-    (an UPDATE or an upsert from it); yields the table's name, and drops the table after.
-
-    A statement with the rows as parameters costs psycopg and the server the parsing of all
-    those placeholders and values, more than the write itself."""
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        # Dropped here, or at the commit if the block fails (its transaction is over then).
-        cursor.execute(
-            f"CREATE TEMPORARY TABLE {COPIED_TABLE} ON COMMIT DROP AS SELECT"
-            f" {', '.join(map(quote, columns))} FROM {quote(model._meta.db_table)} WITH NO DATA"
-        )
-    _copy(COPIED_TABLE, columns, _copy_types(model, columns), rows)
-    yield COPIED_TABLE
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE {COPIED_TABLE}")
+        sql.executemany(Result, columns, updates)
 
 
 def result_places(league: League) -> int:
@@ -497,7 +383,7 @@ def result_places(league: League) -> int:
         ):
             if stored != place:
                 updates.append((place, pk))
-    _executemany(Result, ["place"], updates)
+    sql.executemany(Result, ["place"], updates)
     return len(updates)
 
 
@@ -528,7 +414,7 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
             ignore_conflicts=True,
         )
     adapt = connection.ops.adapt_datetimefield_value
-    _executemany(
+    sql.executemany(
         Standing,
         ["rating", "games", "peak_rating", "last_change", "last_played_at", "mu", "sigma"],
         [
@@ -541,58 +427,3 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
         ],
         where=("league_id", "player_id"),
     )
-
-
-def _insert(model, columns: list[str], rows: Sequence[tuple]) -> None:
-    """INSERT rows of ``columns`` of ``model``, as many rows per statement as the database takes.
-
-    A statement per row costs the database a statement run per row, and PostgreSQL a round
-    trip per row.
-    """
-    if not rows:
-        return
-    fields = [model._meta.get_field(column) for column in columns]
-    batch = max(1, min(MAX_ROWS_PER_INSERT, connection.ops.bulk_batch_size(fields, rows)))
-    insert_rows(model._meta.db_table, columns, rows, batch=batch)
-
-
-def insert_rows(table: str, columns: Sequence[str], rows: Sequence, *, batch: int) -> None:
-    """INSERT ``rows`` into ``table``, ``batch`` rows a statement (one prepared statement for
-    all the full batches, one more for the rest).
-
-    Inside a transaction only, whose caller lets a database error end it (or its savepoint):
-    on SQLite a statement that fails may leave its earlier rows for the rollback to remove.
-    """
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    # So that a multi-row INSERT a constraint may abort can be undone alone, SQLite first copies
-    # each page it changes to a statement journal. An import's results come in game order, so
-    # the index by player takes them at random: a page copied for nearly every row. OR FAIL
-    # leaves the undoing to the transaction's rollback.
-    verb = "INSERT OR FAIL INTO" if connection.vendor == "sqlite" else "INSERT INTO"
-    head = f"{verb} {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
-    row = f"({', '.join(['%s'] * len(columns))})"
-    whole = len(rows) - len(rows) % batch
-    with connection.cursor() as cursor:
-        if whole:
-            # A generator: the statement's parameters are made batch by batch, not all at once.
-            cursor.executemany(
-                head + ", ".join([row] * batch),
-                (list(chain.from_iterable(rows[at : at + batch])) for at in range(0, whole, batch)),
-            )
-        if whole < len(rows):
-            rest = rows[whole:]
-            cursor.execute(head + ", ".join([row] * len(rest)), list(chain.from_iterable(rest)))
-
-
-def _executemany(model, columns: list[str], rows: list[tuple], where=("id",)) -> None:
-    """UPDATE many rows with one prepared statement: far cheaper than bulk_update's CASE."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    sets = ", ".join(f"{quote(column)} = %s" for column in columns)
-    conditions = " AND ".join(f"{quote(column)} = %s" for column in where)
-    sql = f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {conditions}"
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
