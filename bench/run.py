@@ -10,8 +10,9 @@ drawn and played through the events' services; a 1,000-game Preferans league and
 ``import_rayter``, a 100,000-game scored league; then it prints a table of: recording a new game
 at history sizes 1,000 and 200,000; the leaderboard, games list, game page, players directory,
 the league's events and the club night's page, and a heavy player's page (with its statistics,
-and without them in the same run), the heavy player's head-to-head page and the leaderboard of
-the busiest season, through Django's test client asking for gzip as a browser does, with their
+and without them in the same run), the player's page nearest 4,000 games, the head-to-head
+pages of the heavy player and of the player nearest 4,000 games (each with a rival: see
+:func:`steady_rival`), the leaderboard of the busiest season, through Django's test client asking for gzip as a browser does, with their
 SQL query counts; a full replay after editing the league's first game; peak memory; and
 ``import_rayter`` of the 100,000-game file next to the ``rayter`` 2.1.0 CLI on the same file
 (installed into bench/out/rayter-venv on first use).
@@ -275,6 +276,20 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
     return rows
 
 
+def steady_rival(league, steady, games_of: dict[int, int]):
+    """Of the players ``steady`` met at least ten times, the one whose games are nearest
+    :data:`STEADY_GAMES`: their head to head reads about as many rows at every size of the club
+    (the heavy player's rival's grows with the club)."""
+    from ratings.models import OpponentTally, Player
+
+    met = OpponentTally.objects.filter(league=league, player=steady, games__gte=10)
+    rival_id = min(
+        met.values_list("opponent_id", flat=True),
+        key=lambda pid: (abs(games_of[pid] - STEADY_GAMES), pid),
+    )
+    return Player.objects.get(pk=rival_id)
+
+
 def busiest_season(league) -> tuple[int, int]:
     """The league's year with the most games, and how many (the season page to time)."""
     from django.db.models import Count
@@ -442,6 +457,15 @@ def main() -> None:
     for label, url in pages:
         rows.append((f"page: {label}", page_figures(time_page(client, url, args.samples))))
     rows += time_statistics_pages(client, big, heavy, args.samples)
+    rival = steady_rival(big, steady, games_of)
+    figures = time_page(client, f"/players/{steady.slug}/vs/{rival.slug}/", args.samples)
+    rows.append(
+        (
+            f"page: head to head, the player nearest {STEADY_GAMES:,} games and the opponent"
+            f" nearest it ({games_of[steady_id]:,} and {games_of[rival.pk]:,} games)",
+            page_figures(figures),
+        )
+    )
 
     results = list(first_game.results.order_by("seat"))
     papers = [(r.left + 2, r.middle, r.right) for r in results]
