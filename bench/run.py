@@ -10,12 +10,12 @@ drawn and played through the events' services; a 1,000-game Preferans league and
 ``import_rayter``, a 100,000-game scored league; then it prints a table of: recording a new game
 at history sizes 1,000 and 200,000; the leaderboard, games list, game page, players directory,
 the league's events and the club night's page, and a heavy player's page (with its statistics,
-and without them in the same run), the player's page nearest 4,000 games, the head-to-head
+and without them in the same run), the page of the player nearest 4,000 games, the head-to-head
 pages of the heavy player and of the player nearest 4,000 games (each with a rival: see
-:func:`steady_rival`), the leaderboard of the busiest season, through Django's test client asking for gzip as a browser does, with their
-SQL query counts; a full replay after editing the league's first game; peak memory; and
-``import_rayter`` of the 100,000-game file next to the ``rayter`` 2.1.0 CLI on the same file
-(installed into bench/out/rayter-venv on first use).
+:func:`steady_rival`), the leaderboard of the busiest season, through Django's test client
+asking for gzip as a browser does, with their SQL query counts; a full replay after editing the
+league's first game; peak memory; and ``import_rayter`` of the 100,000-game file next to the
+``rayter`` 2.1.0 CLI on the same file (installed into bench/out/rayter-venv on first use).
 """
 
 from __future__ import annotations
