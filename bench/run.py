@@ -280,11 +280,15 @@ def steady_rival(league, steady, games_of: dict[int, int]):
     """Of the players ``steady`` met at least ten times, the one whose games are nearest
     :data:`STEADY_GAMES`: their head to head reads about as many rows at every size of the club
     (the heavy player's rival's grows with the club)."""
+    from django.db.models import Q
+
     from ratings.models import OpponentTally, Player
 
-    met = OpponentTally.objects.filter(league=league, player=steady, games__gte=10)
+    met = OpponentTally.objects.filter(
+        Q(player=steady) | Q(opponent=steady), league=league, games__gte=10
+    ).values_list("player_id", "opponent_id")
     rival_id = min(
-        met.values_list("opponent_id", flat=True),
+        (first if second == steady.pk else second for first, second in met),
         key=lambda pid: (abs(games_of[pid] - STEADY_GAMES), pid),
     )
     return Player.objects.get(pk=rival_id)

@@ -19,6 +19,14 @@ def indexes(table: str) -> list[tuple[str, tuple[str, ...], bool]]:
     """(name, columns, unique) of each index of ``table``, the primary key's included."""
     with connection.cursor() as cursor:
         constraints = connection.introspection.get_constraints(cursor, table)
+        if connection.vendor == "sqlite":
+            # Django lists a primary key's columns in the table's order; the pragma gives each
+            # column's place in the key (a composite key's order, its index's), 0 if none.
+            cursor.execute(f"PRAGMA table_info({connection.ops.quote_name(table)})")
+            places = {row[1]: row[5] for row in cursor.fetchall() if row[5]}
+            for info in constraints.values():
+                if info["primary_key"]:
+                    info["columns"] = sorted(info["columns"], key=places.__getitem__)
     return [
         (name, tuple(info["columns"]), bool(info["unique"] or info["primary_key"]))
         for name, info in constraints.items()

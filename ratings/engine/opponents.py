@@ -2,10 +2,12 @@
 so the player page's "met most often" reads the player's own rows instead of looking up the other
 seats of every game they played.
 
-A game adds to the row of every ordered pair of its seats: one game together, and whether the
-first finished ahead of, level with or behind the second (their places, which the results
-hold). What a game adds follows from its seats alone, never from ratings, so a replay leaves the
-tallies as they are, and every change is a game's seats coming or going:
+A pair of players has one row, the smaller id first (``player``, then ``opponent``). A game adds
+to the row of every pair of its seats: one game together, and whether the first finished ahead
+of, level with or behind the second (their places, which the results hold); the second's record
+is the same row with ahead and behind swapped. What a game adds follows from its seats alone,
+never from ratings, so a replay leaves the tallies as they are, and every change is a game's
+seats coming or going:
 
 - a game's results written (recorded, edited, restored) count it in (:func:`count`), and
   before they are deleted (an edit, a deletion) count it out (``sign=-1``): one statement each,
@@ -44,8 +46,8 @@ def _table(model) -> str:
 
 
 def _pairs(where: str) -> str:
-    """Every ordered pair of seats of the results ``a`` that ``where`` selects, summed per league,
-    player and opponent, with the tally's column names."""
+    """Every pair of seats of the results ``a`` that ``where`` selects, the smaller player id
+    first, summed per league and pair, with the tally's column names."""
     return f"""
         SELECT a.league_id AS league_id, a.player_id AS player_id, b.player_id AS opponent_id,
                COUNT(*) AS games,
@@ -53,7 +55,7 @@ def _pairs(where: str) -> str:
                SUM(CASE WHEN a.place = b.place THEN 1 ELSE 0 END) AS level,
                SUM(CASE WHEN a.place > b.place THEN 1 ELSE 0 END) AS behind
         FROM {_table(Result)} a
-        JOIN {_table(Result)} b ON b.game_id = a.game_id AND b.player_id <> a.player_id
+        JOIN {_table(Result)} b ON b.game_id = a.game_id AND b.player_id > a.player_id
         WHERE {where}
         GROUP BY a.league_id, a.player_id, b.player_id
     """
@@ -107,12 +109,12 @@ class NewGames:
     hundred thousand games, than these counts cost Python, and SQLite runs in the import's own
     process.
 
-    The rule is the one above: a game adds one to every ordered pair of its seats, and marks the
-    first ahead of the second when its place is better. Each pair of a game is counted once, as
-    it stands: the better placed first when one is ahead, else (level) the smaller id first.
-    The rest follows: a pair's games together are its games ahead either way round and level,
-    and one's ahead the other's behind. Counting each pair of a game once, not its games
-    together as well, halves the dictionary updates, which are most of the cost."""
+    The rule is the one above: a game adds one to every pair of its seats, and marks one ahead
+    of the other when its place is better. Each pair of a game is counted once, as it stands:
+    the better placed first when one is ahead, else (level) the smaller id first. The rest
+    follows: a pair's games together are its games ahead either way round and level, and one's
+    ahead the other's behind. Counting each pair of a game once, not its games together as
+    well, halves the dictionary updates, which are most of the cost."""
 
     def __init__(self, league: League):
         self.league_id = league.pk
@@ -144,40 +146,47 @@ class NewGames:
         self._level.clear()
 
     def rows(self) -> list[tuple]:
-        """The counts as rows of :data:`COLUMNS`, both ways round, in the order of the tallies'
-        unique index (which then takes them one after the other)."""
+        """The counts as rows of :data:`COLUMNS`, a row a pair, in the order of the tallies'
+        primary key (which then takes them one after the other)."""
         self._count()
         ahead, league_id = self.ahead, self.league_id
         level = dict(self.level)  # emptied of the pairs that were also ahead either way round
         rows = []
         append = rows.append
         for (player, opponent), won in ahead.items():
-            lost = ahead.get((opponent, player), 0)
-            if lost and opponent < player:
-                continue  # both rows came with the pair the other way round
-            even = level.pop((player, opponent) if player < opponent else (opponent, player), 0)
-            together = won + lost + even
-            append((league_id, player, opponent, together, won, even, lost))
-            append((league_id, opponent, player, together, lost, even, won))
+            if player > opponent:
+                if (opponent, player) in ahead:
+                    continue  # the pair's row comes with it the other way round
+                player, opponent, won, lost = opponent, player, 0, won
+            else:
+                lost = ahead.get((opponent, player), 0)
+            even = level.pop((player, opponent), 0)
+            append((league_id, player, opponent, won + lost + even, won, even, lost))
         for (player, opponent), even in level.items():
             append((league_id, player, opponent, even, 0, even, 0))
-            append((league_id, opponent, player, even, 0, even, 0))
         rows.sort()
         return rows
 
 
 def merge(source_id: int, target_id: int) -> None:
-    """Move ``source``'s rows, from either side, onto ``target``, whom they never met."""
+    """Move ``source``'s rows, from either side, onto ``target``, whom they never met: each
+    pair with ``target`` in ``source``'s place, put in order again (ahead and behind swapped
+    when ``target`` and the other player change places)."""
     table = _table(OpponentTally)
-    _upsert(
-        f"SELECT league_id, %s, opponent_id, games, ahead, level, behind FROM {table} "
-        "WHERE player_id = %s",
-        [target_id, source_id],
+    # Source's record against each other player, seen from source.
+    records = (
+        f"SELECT league_id, opponent_id AS other, games, ahead, level, behind FROM {table} "
+        f"WHERE player_id = %s UNION ALL "
+        f"SELECT league_id, player_id, games, behind, level, ahead FROM {table} "
+        f"WHERE opponent_id = %s"
     )
+    first = "CASE WHEN %s < other THEN {} ELSE {} END"
     _upsert(
-        f"SELECT league_id, player_id, %s, games, ahead, level, behind FROM {table} "
-        "WHERE opponent_id = %s",
-        [target_id, source_id],
+        f"SELECT league_id, {first.format('%s', 'other')}, {first.format('other', '%s')}, "
+        f"games, {first.format('ahead', 'behind')}, level, {first.format('behind', 'ahead')} "
+        # WHERE: SQLite reads ON CONFLICT after a bare FROM as a join's.
+        f"FROM ({records}) mine WHERE true",
+        [*(target_id,) * 6, source_id, source_id],
     )
     OpponentTally.objects.filter(Q(player_id=source_id) | Q(opponent_id=source_id)).delete()
 

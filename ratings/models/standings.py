@@ -108,12 +108,17 @@ class SeasonStanding(models.Model):
 
 
 class OpponentTally(models.Model):
-    """A player's record against one opponent in a league: the games they sat at one table, and
-    how often the player finished ahead of, level with and behind them. Kept by the engine
-    (:mod:`ratings.engine.opponents`) so the player page's opponents read a player's own rows
-    instead of the other seats of every game they played. Derived from the games: never backed
-    up, counted again on a restore. Each pair has two rows, one from either side."""
+    """Two players' record in a league: the games they sat at one table, and how often the first
+    (``player``, the smaller id of the two) finished ahead of, level with and behind the second
+    (``opponent``). Kept by the engine (:mod:`ratings.engine.opponents`) so the player page's
+    opponents read a player's own rows instead of the other seats of every game they played.
+    Derived from the games: never backed up, counted again on a restore.
 
+    One row a pair: a player's rows are those where they are either of the two, read from the
+    other side with ahead and behind swapped. The pair is the primary key, so the rows carry no
+    id and its index."""
+
+    pk = models.CompositePrimaryKey("player", "league", "opponent")
     league = models.ForeignKey(
         League,
         verbose_name=_("league"),
@@ -125,7 +130,7 @@ class OpponentTally(models.Model):
         verbose_name=_("player"),
         on_delete=models.CASCADE,
         related_name="opponent_tallies",
-        db_index=False,  # the unique constraint's index leads with the player
+        db_index=False,  # the primary key leads with the player
     )
     opponent = models.ForeignKey(
         Player, verbose_name=_("opponent"), on_delete=models.CASCADE, related_name="+"
@@ -139,9 +144,9 @@ class OpponentTally(models.Model):
         verbose_name = _("opponent tally")
         verbose_name_plural = _("opponent tallies")
         constraints = [
-            # A player's rows, league by league: what the player page reads.
-            models.UniqueConstraint(
-                fields=["player", "league", "opponent"], name="opponent_tally_once"
+            models.CheckConstraint(
+                condition=models.Q(player__lt=models.F("opponent")),
+                name="opponent_tally_pair_in_order",
             ),
         ]
 

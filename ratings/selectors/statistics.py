@@ -226,13 +226,22 @@ class OpponentRecord:
 def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list[OpponentRecord]]:
     """The ``limit`` players the player met most often in each league, most games first (then by
     name), each with the player's record against them, by league id: one query of the player's
-    own tallies (:mod:`ratings.engine.opponents`), names only for those that may be shown."""
+    own tallies (:mod:`ratings.engine.opponents`: a pair's row, read from the second player's
+    side with ahead and behind swapped), names only for those that may be shown."""
     sql = f"""
-        WITH mine AS (
-            SELECT t.league_id, t.opponent_id, t.games, t.ahead, t.level, t.behind,
-                   RANK() OVER (PARTITION BY t.league_id ORDER BY t.games DESC) AS by_games
+        WITH pairs AS (
+            SELECT t.league_id, t.opponent_id, t.games, t.ahead, t.level, t.behind
             FROM {OPPONENT_TALLY} t
             WHERE t.player_id = %s
+            UNION ALL
+            SELECT t.league_id, t.player_id, t.games, t.behind, t.level, t.ahead
+            FROM {OPPONENT_TALLY} t
+            WHERE t.opponent_id = %s
+        ),
+        mine AS (
+            SELECT pairs.*,
+                   RANK() OVER (PARTITION BY pairs.league_id ORDER BY pairs.games DESC) AS by_games
+            FROM pairs
         ),
         ranked AS (
             SELECT mine.*, p.name, p.slug,
@@ -249,7 +258,8 @@ def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list
         ORDER BY league_id, n
     """
     opponents: dict[int, list[OpponentRecord]] = defaultdict(list)
-    for league_id, player_id, name, slug, *numbers in sql_rows(sql, [player.pk, limit, limit]):
+    rows = sql_rows(sql, [player.pk, player.pk, limit, limit])
+    for league_id, player_id, name, slug, *numbers in rows:
         opponents[league_id].append(
             OpponentRecord(league_id, player_id, name, slug, *(int(n) for n in numbers))
         )
