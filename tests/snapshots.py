@@ -38,13 +38,21 @@ def _models() -> list[type[Model]]:
     ]
 
 
-def _keys(cursor, table: str, pk: str) -> list:
-    cursor.execute(f'SELECT "{pk}" FROM "{table}"')
-    return [key for (key,) in cursor.fetchall()]
+def _key(model: type[Model]) -> str:
+    """The columns of ``model``'s primary key, quoted (a pair's tally has three)."""
+    return ", ".join(f'"{field.column}"' for field in model._meta.pk_fields)
 
 
-def _in(column: str, keys: list) -> tuple[str, list]:
-    return f'"{column}" IN ({", ".join(["%s"] * len(keys))})', keys
+def _keys(cursor, table: str, key: str) -> list[tuple]:
+    cursor.execute(f'SELECT {key} FROM "{table}"')
+    return cursor.fetchall()
+
+
+def _in(key: str, keys: list[tuple]) -> tuple[str, list]:
+    row = f"({', '.join(['%s'] * len(keys[0]))})"
+    return f"({key}) IN (VALUES {', '.join([row] * len(keys))})", [
+        value for values in keys for value in values
+    ]
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ def take(name: str, build: Callable[[], T]) -> tuple[Snapshot, T]:
     """
     models = {model._meta.db_table: model for model in _models()}
     with connection.cursor() as cursor:
-        before = {table: _keys(cursor, table, m._meta.pk.column) for table, m in models.items()}
+        before = {table: _keys(cursor, table, _key(m)) for table, m in models.items()}
     version = DataVersion.objects.values_list("number", flat=True).get(pk=1)
 
     result = build()
@@ -79,11 +87,12 @@ def take(name: str, build: Callable[[], T]) -> tuple[Snapshot, T]:
     copied = []
     with transaction.atomic(), connection.cursor() as cursor:
         for table, model in models.items():
-            copy, pk, old = f"{COPY_PREFIX}{name}_{table}", model._meta.pk.column, before[table]
+            copy, old = f"{COPY_PREFIX}{name}_{table}", before[table]
             cursor.execute(f'DROP TABLE IF EXISTS "{copy}"')
-            new_rows = f" WHERE NOT {_in(pk, old)[0]}" if old else ""
-            cursor.execute(f'CREATE TABLE "{copy}" AS SELECT * FROM "{table}"{new_rows}', old)
-            cursor.execute(f'DELETE FROM "{table}"{new_rows}', old)
+            condition, params = _in(_key(model), old) if old else ("", [])
+            new_rows = f" WHERE NOT {condition}" if old else ""
+            cursor.execute(f'CREATE TABLE "{copy}" AS SELECT * FROM "{table}"{new_rows}', params)
+            cursor.execute(f'DELETE FROM "{table}"{new_rows}', params)
             cursor.execute(f'SELECT COUNT(*) FROM "{copy}"')
             if cursor.fetchone()[0]:
                 copied.append((table, copy))
