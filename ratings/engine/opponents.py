@@ -180,10 +180,11 @@ def merge(source_id: int, target_id: int) -> None:
         f"SELECT league_id, player_id, games, behind, level, ahead FROM {table} "
         f"WHERE opponent_id = %s"
     )
-    first = "CASE WHEN %s < other THEN {} ELSE {} END"
+    # The first value when target comes first in the pair, else the second.
+    target_first = "CASE WHEN %s < other THEN {} ELSE {} END".format
     _upsert(
-        f"SELECT league_id, {first.format('%s', 'other')}, {first.format('other', '%s')}, "
-        f"games, {first.format('ahead', 'behind')}, level, {first.format('behind', 'ahead')} "
+        f"SELECT league_id, {target_first('%s', 'other')}, {target_first('other', '%s')}, "
+        f"games, {target_first('ahead', 'behind')}, level, {target_first('behind', 'ahead')} "
         # WHERE: SQLite reads ON CONFLICT after a bare FROM as a join's.
         f"FROM ({records}) mine WHERE true",
         [*(target_id,) * 6, source_id, source_id],
