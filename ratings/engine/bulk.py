@@ -219,7 +219,7 @@ def _write_opponents(league: League, counted: opponents.NewGames) -> None:
             OpponentTally,
             opponents.COLUMNS,
             rows,
-            key=("player_id", "league_id", "opponent_id"),
+            key=opponents.KEY,
             adds=opponents.COUNTS,
         )
     else:

@@ -36,6 +36,8 @@ from django.db.models import Q
 from ratings.models import League, OpponentTally, Result
 
 COLUMNS = ["league_id", "player_id", "opponent_id", "games", "ahead", "level", "behind"]
+# A pair's row: its primary key, what an upsert of counts finds its row by.
+KEY = ("player_id", "league_id", "opponent_id")
 COUNTS = ("games", "ahead", "level", "behind")
 # Pairs NewGames gathers before it counts them.
 PAIRS_AT_ONCE = 100_000
@@ -66,7 +68,7 @@ def _upsert(select: str, params: list) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({', '.join(COLUMNS)}) {select} "
-            f"ON CONFLICT (player_id, league_id, opponent_id) DO UPDATE SET "
+            f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET "
             + ", ".join(f"{column} = {table}.{column} + excluded.{column}" for column in COUNTS),
             params,
         )
