@@ -32,7 +32,7 @@ def test_new_games_count_every_ordered_pair_as_the_places_say(seats_of_games):
             expected[player, opponent, kind] += 1
     rows = counted.rows()
     assert rows == sorted(rows, key=lambda row: (row[1], row[2]))
-    assert len({(row[1], row[2]) for row in rows}) == len(rows)  # a row per ordered pair
+    assert len({(row[1], row[2]) for row in rows}) == len(rows)  # a row a pair
     assert {
         (player, opponent): (league, games, ahead, level, behind)
         for league, player, opponent, games, ahead, level, behind in rows
