@@ -108,6 +108,32 @@ def test_each_system_refuses_scores_that_are_not_finite_numbers(system):
             system.checked_scores([bad] * system.seats[0])
 
 
+# Scores as a file or a caller may bring them: mostly whole numbers, with what a rule refuses.
+ANY_SCORE = st.one_of(
+    st.integers(-(10**15), 10**15),
+    st.sampled_from([0.5, 1.0, 0.0, 2.5, math.nan, math.inf, 10**400, True, None]),
+)
+
+
+@given(code=SYSTEM_CODES, games=st.lists(st.lists(ANY_SCORE, min_size=1, max_size=4), max_size=6))
+def test_a_files_scores_checked_at_once_are_each_games_own(code, games):
+    """checked_scores_of_games says yes only when every game's checked_scores would, and gives
+    the same floats: the import's fast path never takes a game the rule refuses."""
+    system = SYSTEMS[code]
+    at_once = system.checked_scores_of_games(games)
+    one_by_one = []
+    for scores in games:
+        try:
+            one_by_one.append(system.checked_scores(scores))
+        except ValidationError:
+            one_by_one = None
+            break
+    if at_once is not None:
+        assert at_once == one_by_one
+    elif system.scores_judged_apart:
+        assert one_by_one is None
+
+
 @given(data=st.data())
 def test_each_system_rates_any_valid_game_of_its_own(data):
     code = data.draw(SYSTEM_CODES)

@@ -403,6 +403,7 @@ def test_a_rule_added_to_a_systems_score_predicate_applies_on_every_path(monkeyp
         (System.RAYTER_HIGHSCORE, [10**15 - 1, 0], True),
         (System.RAYTER_HIGHSCORE, [10**15, 0], False),
         (System.RAYTER_HIGHSCORE, [10**400, 0], False),
+        (System.RAYTER_HIGHSCORE, [10**400, None], False),
         (System.RAYTER_HIGHSCORE, [True, 0], False),
         (System.RAYTER_HIGHSCORE, [float("nan"), 0], False),
         (System.RAYTER_HIGHSCORE, [2.5, 0], False),

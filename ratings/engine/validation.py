@@ -150,9 +150,14 @@ def prepare_scored_games(
     ``born`` holds the players' :func:`birth_dates`, read once); raises :class:`InvalidGame` with
     the position of the first game refused.
     """
+    games = list(games)
     system = league.rating_system
     seats = system.seats
     latest = latest_allowed()
+    # Every game's scores at once where the system's rule allows (a file's hundred thousand
+    # games in a few passes in C); else, or when a score is refused, each game's on its own,
+    # which says which game and why.
+    checked_at_once = system.checked_scores_of_games([scores for _at, _ids, scores in games])
     checked_scores = system.checked_scores
     prepared = []
     for index, (played_at, player_ids, scores) in enumerate(games):
@@ -166,7 +171,7 @@ def prepare_scored_games(
                 raise ValidationError(message)
             if len(scores) != len(player_ids):
                 raise ValidationError(_("Every seat needs a score that is a finite number."))
-            checked = checked_scores(scores)
+            checked = checked_scores(scores) if checked_at_once is None else checked_at_once[index]
         except ValidationError as error:
             raise InvalidGame(" ".join(error.messages), index=index) from error
         prepared.append(
