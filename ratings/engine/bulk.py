@@ -152,20 +152,35 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         # nothing else: see references_locked_at_once. The tallies too: otherwise each of their
         # rows queues three foreign-key checks for the commit.
         with writes.references_locked_at_once(involved, writes.user_id_of(actor)):
-            game_ids = writes.insert_games(league, games, actor)
             counted = opponents.NewGames(league)
+            places: list[list[int]] = []  # each game's seats' places, in order
+            places_of = league.rating_system.places
+
+            def count(prepared: GameInput) -> None:
+                # The places and the opponents' tallies need neither ids nor ratings: worked out
+                # while the database stores the games.
+                seat_places = places_of(prepared.scores)
+                places.append(seat_places)
+                counted.add(prepared.player_ids, seat_places)
+
+            game_ids = writes.insert_games(league, games, actor, each=count)
             if out_of_order:
                 rows = []
-                places_of = league.rating_system.places
                 times = writes.adapted_datetimes([prepared.played_at for prepared in games])
-                for game_id, prepared, at in zip(game_ids, games, times, strict=True):
-                    places = places_of(prepared.scores)
-                    rows += writes.result_rows(league, game_id, prepared, at=at, places=places)
-                    counted.add(prepared.player_ids, places)
+                for game_id, prepared, at, seat_places in zip(
+                    game_ids, games, times, places, strict=True
+                ):
+                    rows += writes.result_rows(league, game_id, prepared, at=at, places=seat_places)
                 writes.insert_results(rows)
+                opponent_rows = counted.rows()
             else:
-                tally = _rate_and_insert(league, games, game_ids, states, involved, counted)
-            _write_opponents(league, counted)
+                with writes.results_streamed() as insert_results:
+                    tally = _rate_and_insert(
+                        league, games, game_ids, places, states, involved, insert_results
+                    )
+                    # Counted while the database stores the last results.
+                    opponent_rows = counted.rows()
+            _write_opponents(league, opponent_rows)
         if out_of_order:
             replay(league, since=(games[0].played_at, game_ids[0]))
         else:
@@ -175,45 +190,41 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
 
 
 def _rate_and_insert(
-    league, games, game_ids, states, involved, counted: opponents.NewGames
+    league, games, game_ids, places, states, involved, insert_results
 ) -> seasons.SeasonTally:
     """Rate games that all come after the league's latest, in memory from ``states`` (advanced
-    as they go), insert their results and count them into ``counted``; returns their seasons,
-    counted."""
+    as they go), and insert their results with ``insert_results`` (``places``: each game's
+    seats' places); returns their seasons, counted."""
     state_of, rating_of = states.__getitem__, attrgetter("rating")
     rate, result_rows = rater(league, involved), writes.result_rows
-    places_of = league.rating_system.places
     tally = seasons.SeasonTally(league)
-    count, count_opponents = tally.add, counted.add
+    count = tally.add
     # Written a chunk of games at a time, so a file's rows are never all held at once, and
     # (streamed) stored by the server while the next chunk is rated.
-    with writes.results_streamed() as insert_results:
-        for start in range(0, len(games), RESULTS_CHUNK):
-            rows: list[tuple] = []
-            chunk = games[start : start + RESULTS_CHUNK]
-            times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
-            for game_id, prepared, at in zip(
-                game_ids[start : start + RESULTS_CHUNK], chunk, times, strict=True
-            ):
-                # In C where it can be: this loop runs once a game, a hundred thousand times.
-                game_states = list(map(state_of, prepared.player_ids))
-                before = list(map(rating_of, game_states))
-                after = rate(prepared, game_states)
-                places = places_of(prepared.scores)
-                rows += result_rows(league, game_id, prepared, before, after, at=at, places=places)
-                count_opponents(prepared.player_ids, places)
-                played_at = prepared.played_at
-                for state, new in zip(game_states, after, strict=True):
-                    state.advance(new, played_at)
-                count(prepared, before, after, game_states)
-            insert_results(rows)
+    for start in range(0, len(games), RESULTS_CHUNK):
+        rows: list[tuple] = []
+        end = start + RESULTS_CHUNK
+        chunk = games[start:end]
+        times = writes.adapted_datetimes([prepared.played_at for prepared in chunk])
+        for game_id, prepared, at, seat_places in zip(
+            game_ids[start:end], chunk, times, places[start:end], strict=True
+        ):
+            # In C where it can be: this loop runs once a game, a hundred thousand times.
+            game_states = list(map(state_of, prepared.player_ids))
+            before = list(map(rating_of, game_states))
+            after = rate(prepared, game_states)
+            rows += result_rows(league, game_id, prepared, before, after, at=at, places=seat_places)
+            played_at = prepared.played_at
+            for state, new in zip(game_states, after, strict=True):
+                state.advance(new, played_at)
+            count(prepared, before, after, game_states)
+        insert_results(rows)
     return tally
 
 
-def _write_opponents(league: League, counted: opponents.NewGames) -> None:
-    """Add the new games, ``counted`` as they were rated, to the league's opponents' tallies:
-    straight in when it has none yet (a new league's import)."""
-    rows = counted.rows()
+def _write_opponents(league: League, rows: list[tuple]) -> None:
+    """Add the new games' tallies (:meth:`opponents.NewGames.rows`) to the league's opponents'
+    tallies: straight in when it has none yet (a new league's import)."""
     if OpponentTally.objects.filter(league=league).exists():
         sql.add_rows(
             OpponentTally,

@@ -88,9 +88,16 @@ GAME_COLUMNS = [
 ]
 
 
-def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]:
+def insert_games(
+    league: League,
+    games: Sequence[GameInput],
+    actor,
+    *,
+    each: Callable[[GameInput], None] | None = None,
+) -> list[int]:
     """Insert games (SQLite: one statement; PostgreSQL: one COPY); returns their ids in the
-    order given.
+    order given. ``each`` is called with every game, in order: on PostgreSQL as its row is
+    sent, so that the database stores the rows while the caller works out what needs no ids.
 
     The league is locked, so no one else adds games to it meanwhile.
     """
@@ -104,28 +111,40 @@ def insert_games(league: League, games: Sequence[GameInput], actor) -> list[int]
             )
         if len(game_ids) != len(games):
             raise RuntimeError("games inserted and counted differ: was the league not locked?")
-        return game_ids
-    # COPY returns no ids. The column's default gives them as the rows go in, one after the
-    # other in the order given, and they are read back: the league's games above the last id
-    # the sequence had given before. The league is locked, so no one else adds games to it
-    # meanwhile, and a sequence never goes back. (Taking the ids first, a nextval() a game,
-    # cost about as much as the COPY.)
-    floor = last_id_given(Game)
-    played = adapted_datetimes([prepared.played_at for prepared in games])
-    sql.write(
-        Game,
-        GAME_COLUMNS,
-        [
+    else:
+        # COPY returns no ids. The column's default gives them as the rows go in, one after
+        # the other in the order given, and they are read back: the league's games above the
+        # last id the sequence had given before. The league is locked, so no one else adds
+        # games to it meanwhile, and a sequence never goes back. (Taking the ids first, a
+        # nextval() a game, cost about as much as the COPY.)
+        floor = last_id_given(Game)
+        played = adapted_datetimes([prepared.played_at for prepared in games])
+        rows = [
             (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
             for at, prepared in zip(played, games, strict=True)
-        ],
-    )
-    game_ids = list(
-        Game.objects.filter(league=league, pk__gt=floor).order_by("pk").values_list("pk", flat=True)
-    )
-    if len(game_ids) != len(games):
-        raise RuntimeError("games inserted and read back differ: was the league not locked?")
+        ]
+        if each is not None and len(rows) >= sql.COPY_MIN_ROWS and sql.copies():
+            sql.copy_rows(Game, GAME_COLUMNS, _handed_on(rows, games, each))
+            each = None
+        else:
+            sql.write(Game, GAME_COLUMNS, rows)
+        game_ids = list(
+            Game.objects.filter(league=league, pk__gt=floor)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if len(game_ids) != len(games):
+            raise RuntimeError("games inserted and read back differ: was the league not locked?")
+    for prepared in games if each is not None else ():
+        each(prepared)
     return game_ids
+
+
+def _handed_on(rows: Sequence[tuple], games: Sequence[GameInput], each) -> Iterator[tuple]:
+    """``rows`` for a COPY to send, each game handed to ``each`` once its row is taken."""
+    for row, prepared in zip(rows, games, strict=True):
+        yield row
+        each(prepared)
 
 
 def user_id_of(actor) -> int | None:
