@@ -26,7 +26,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db import connection
 
@@ -69,14 +69,15 @@ class SeasonTally:
 
     def __init__(self, league: League):
         self.league_id = league.pk
-        self.lower = league.rating_system.lower_score_is_better
-        # (year, player) -> [games, career games, rating before, rating, score sum, first
+        self.best_of = min if league.rating_system.lower_score_is_better else max
+        # year -> player -> [games, career games, rating before, rating, score sum, first
         # places, shared first places]
-        self.rows: dict[tuple[int, int], list] = {}
+        self.years: dict[int, dict[int, list]] = {}
         self.season_of = seasons_of()
-        # The season of the last game added, and its bounds: the next game, in order, is
-        # most likely in it.
-        self.season = (0, None, None)
+        # The season of the last game added: its bounds and its rows (the next game, in order,
+        # is most likely in it). The bounds in UTC, as the engine's times are: comparing two
+        # times in one zone looks up no offset, and an import compares a hundred thousand.
+        self.season: tuple = (None, None, {})
 
     def add(
         self,
@@ -88,20 +89,25 @@ class SeasonTally:
         """Count a game rated from ``before`` to ``after`` (``states``: each seat's state after
         it)."""
         scores = prepared.scores
-        best = min(scores) if self.lower else max(scores)
+        best = self.best_of(scores)
         shared = scores.count(best) > 1
-        year, starts, ends = self.season
-        if starts is None or not starts <= prepared.played_at < ends:
-            year = self.season_of(prepared.played_at)
-            self.season = (year, season_start(year), season_start(year + 1))
-        rows = self.rows
+        played_at = prepared.played_at
+        starts, ends, rows = self.season
+        if starts is None or not starts <= played_at < ends:
+            year = self.season_of(played_at)
+            rows = self.years.setdefault(year, {})
+            self.season = (
+                season_start(year).astimezone(UTC),
+                season_start(year + 1).astimezone(UTC),
+                rows,
+            )
         for player_id, score, old, new, state in zip(
             prepared.player_ids, scores, before, after, states, strict=True
         ):
-            row = rows.get((year, player_id))
+            row = rows.get(player_id)
             if row is None:
                 first = score == best
-                rows[year, player_id] = [
+                rows[player_id] = [
                     *(1, state.games, float(old), float(new), score),
                     *(int(first), int(first and shared)),
                 ]
@@ -118,9 +124,11 @@ class SeasonTally:
         """Add the counted rows to the league's seasons: a season it has already adds the
         games, scores and places, and takes the newer rating and games count."""
         rows = [
-            (self.league_id, year, player_id, *row) for (year, player_id), row in self.rows.items()
+            (self.league_id, year, player_id, *row)
+            for year, players in self.years.items()
+            for player_id, row in players.items()
         ]
-        self.rows = {}
+        self.years, self.season = {}, (None, None, {})
         sql.add_rows(
             SeasonStanding,
             COLUMNS,
