@@ -119,8 +119,9 @@ def insert_games(
         # nextval() a game, cost about as much as the COPY.)
         floor = last_id_given(Game)
         played = adapted_datetimes([prepared.played_at for prepared in games])
+        league_id = league.pk  # a property: looked up once, not once a game
         rows = [
-            (league.pk, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
+            (league_id, at, prepared.bula, prepared.ended_early, "", user_id, now, now)
             for at, prepared in zip(played, games, strict=True)
         ]
         if each is not None and len(rows) >= sql.COPY_MIN_ROWS and sql.copies():
