@@ -38,8 +38,8 @@ def _models() -> list[type[Model]]:
     ]
 
 
-def _key(model: type[Model]) -> str:
-    """The columns of ``model``'s primary key, quoted (a pair's tally has three)."""
+def primary_key(model: type[Model]) -> str:
+    """The columns of ``model``'s primary key, quoted and joined (a pair's tally has three)."""
     return ", ".join(f'"{field.column}"' for field in model._meta.pk_fields)
 
 
@@ -48,7 +48,9 @@ def _keys(cursor, table: str, key: str) -> list[tuple]:
     return cursor.fetchall()
 
 
-def _in(key: str, keys: list[tuple]) -> tuple[str, list]:
+def key_in(key: str, keys: list[tuple]) -> tuple[str, list]:
+    """The condition that a row's ``key`` (:func:`primary_key`) is one of ``keys``, and its
+    parameters."""
     row = f"({', '.join(['%s'] * len(keys[0]))})"
     return f"({key}) IN (VALUES {', '.join([row] * len(keys))})", [
         value for values in keys for value in values
@@ -79,7 +81,7 @@ def take(name: str, build: Callable[[], T]) -> tuple[Snapshot, T]:
     """
     models = {model._meta.db_table: model for model in _models()}
     with connection.cursor() as cursor:
-        before = {table: _keys(cursor, table, _key(m)) for table, m in models.items()}
+        before = {table: _keys(cursor, table, primary_key(m)) for table, m in models.items()}
     version = DataVersion.objects.values_list("number", flat=True).get(pk=1)
 
     result = build()
@@ -89,7 +91,7 @@ def take(name: str, build: Callable[[], T]) -> tuple[Snapshot, T]:
         for table, model in models.items():
             copy, old = f"{COPY_PREFIX}{name}_{table}", before[table]
             cursor.execute(f'DROP TABLE IF EXISTS "{copy}"')
-            condition, params = _in(_key(model), old) if old else ("", [])
+            condition, params = key_in(primary_key(model), old) if old else ("", [])
             new_rows = f" WHERE NOT {condition}" if old else ""
             cursor.execute(f'CREATE TABLE "{copy}" AS SELECT * FROM "{table}"{new_rows}', params)
             cursor.execute(f'DELETE FROM "{table}"{new_rows}', params)

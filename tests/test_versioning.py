@@ -227,11 +227,6 @@ def test_the_tables_of_a_league_are_found_from_the_models():
     ]
 
 
-def key_columns(model) -> list[str]:
-    """The columns of ``model``'s primary key (a pair's tally has three)."""
-    return [field.column for field in model._meta.pk_fields]
-
-
 def two_leagues() -> tuple[League, League, dict[str, set]]:
     """Two leagues with games, standings, an event with its rounds, tables and seats, and a
     paper with its deals; and the rows of the first one's, by table (the rows each build
@@ -242,8 +237,7 @@ def two_leagues() -> tuple[League, League, dict[str, set]]:
         found = {}
         with connection.cursor() as cursor:
             for table in versioning.league_paths():
-                key = ", ".join(f'"{column}"' for column in key_columns(models[table]))
-                cursor.execute(f'SELECT {key} FROM "{table}"')
+                cursor.execute(f'SELECT {snapshots.primary_key(models[table])} FROM "{table}"')
                 found[table] = set(cursor.fetchall())
         return found
 
@@ -272,16 +266,16 @@ def test_a_write_to_any_table_of_a_league_changes_that_leagues_version_only():
     assert {"ratings_eventround", "ratings_digitalpaper", "ratings_deal"} <= written
     models = {m._meta.db_table: m for m in apps.get_models(include_auto_created=True)}
     for table in sorted(written):
-        columns = key_columns(models[table])
-        keys = sorted(rows_of_first[table])
-        key = ", ".join(f'"{column}"' for column in columns)
-        row = f"({', '.join(['%s'] * len(columns))})"
+        model = models[table]
+        first_column = model._meta.pk_fields[0].column
+        condition, params = snapshots.key_in(
+            snapshots.primary_key(model), sorted(rows_of_first[table])
+        )
         before = versioning.current()
         with connection.cursor() as cursor:
             cursor.execute(
-                f'UPDATE "{table}" SET "{columns[0]}" = "{columns[0]}" '
-                f"WHERE ({key}) IN (VALUES {', '.join([row] * len(keys))})",
-                [value for key in keys for value in key],
+                f'UPDATE "{table}" SET "{first_column}" = "{first_column}" WHERE {condition}',
+                params,
             )
         after = versioning.current()
         assert after.league(first.pk) > before.league(first.pk), table
