@@ -11,7 +11,7 @@ seats coming or going:
 
 - a game's results written (recorded, edited, restored) count it in (:func:`count`), and
   before they are deleted (an edit, a deletion) count it out (``sign=-1``): one statement each,
-  whatever the league's size; an import counts its games in the pass that rates them
+  whatever the league's size; an import counts its games in Python as it writes them
   (:class:`NewGames`) and adds the counts onto the tallies at the end;
 - a merge moves the merged player's rows onto the player they become (:func:`merge`): two
   players who sat at one table are never merged, so rows only add up;
@@ -105,8 +105,8 @@ def count(league: League, game_ids: Iterable[int], *, sign: int = 1) -> None:
 
 
 class NewGames:
-    """The tallies an import's new games add, counted as the engine rates them (:meth:`add`)
-    and written at the end (:meth:`rows`; the engine's bulk path adds them to the tallies):
+    """The tallies an import's new games add, counted as the engine writes the games (:meth:`add`;
+    on PostgreSQL while the database stores them) and written at the end (:meth:`rows`; the engine's bulk path adds them to the tallies):
     the self-join of the results that :func:`count` runs costs the database more, on a file's
     hundred thousand games, than these counts cost Python, and SQLite runs in the import's own
     process.
