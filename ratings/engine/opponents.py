@@ -105,11 +105,11 @@ def count(league: League, game_ids: Iterable[int], *, sign: int = 1) -> None:
 
 
 class NewGames:
-    """The tallies an import's new games add, counted as the engine writes the games (:meth:`add`;
-    on PostgreSQL while the database stores them) and written at the end (:meth:`rows`; the engine's bulk path adds them to the tallies):
-    the self-join of the results that :func:`count` runs costs the database more, on a file's
-    hundred thousand games, than these counts cost Python, and SQLite runs in the import's own
-    process.
+    """The tallies an import's new games add, counted as the engine writes the games
+    (:meth:`add`; on PostgreSQL while the database stores them) and written at the end
+    (:meth:`rows`; the engine's bulk path adds them to the tallies): the self-join of the
+    results that :func:`count` runs costs the database more, on a file's hundred thousand
+    games, than these counts cost Python, and SQLite runs in the import's own process.
 
     The rule is the one above: a game adds one to every pair of its seats, and marks one ahead
     of the other when its place is better. Each pair of a game is counted once, as it stands:

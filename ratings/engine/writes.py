@@ -116,7 +116,7 @@ def insert_games(
         # the other in the order given, and they are read back: the league's games above the
         # last id the sequence had given before. The league is locked, so no one else adds
         # games to it meanwhile, and a sequence never goes back. (Taking the ids first, a
-        # nextval() a game, cost about as much as the COPY.)
+        # nextval() a game, would be a query as large as the one that reads them back.)
         floor = last_id_given(Game)
         played = adapted_datetimes([prepared.played_at for prepared in games])
         league_id = league.pk  # a property: looked up once, not once a game
