@@ -126,7 +126,7 @@ def insert_games(
         ]
         if each is not None and len(rows) >= sql.COPY_MIN_ROWS and sql.copies():
             sql.copy_rows(Game, GAME_COLUMNS, _handed_on(rows, games, each))
-            each = None
+            each = None  # every game handed on already, as the COPY took its row
         else:
             sql.write(Game, GAME_COLUMNS, rows)
         game_ids = list(
