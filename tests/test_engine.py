@@ -252,6 +252,37 @@ def test_recording_many_games_at_once_equals_a_replay_whether_newest_or_backdate
     assert_equals_independent_replay(league)
 
 
+@pytest.mark.parametrize("system", [System.FIDE, System.RAYTER_LOWSCORE])
+def test_a_bulk_write_in_many_chunks_comes_out_as_a_replay(monkeypatch, system):
+    """Games in many chunks of results, streamed, and enough pairs for the tallies' COPY on
+    PostgreSQL (FIDE's rater reads birth dates): ratings and tallies come out as a replay's."""
+    from ratings.engine import bulk
+    from tests.replays import assert_opponents_match_results
+
+    monkeypatch.setattr(bulk, "RESULTS_CHUNK", 7)
+    rng = random.Random(31)
+    league = make_league(system)
+    players = make_players(12, birth_date=date(2000, 1, 1))  # 66 pairs: more than COPY_MIN_ROWS
+    games = []
+    for n in range(120):
+        seats = 2 if system == System.FIDE else rng.randint(2, 4)
+        games.append(
+            engine.GameInput(
+                played_at=T0 + timedelta(hours=n),
+                bula=None,
+                player_ids=[player.pk for player in rng.sample(players, seats)],
+                scores=[1.0, 0.0]
+                if seats == 2
+                else [float(rng.randint(0, 9)) for _ in range(seats)],
+            )
+        )
+
+    assert engine.games_record_many(league=league, games=games) == 120
+
+    assert_equals_independent_replay(league)
+    assert_opponents_match_results(league)
+
+
 def test_bulk_jobs_leave_the_garbage_collector_as_they_found_it():
     import gc
 
