@@ -34,6 +34,7 @@ from django.db import connection
 from django.db.models import Q
 
 from ratings.models import League, OpponentTally, Result
+from ratings.selectors.sql import opponent_records_sql
 
 COLUMNS = ["league_id", "player_id", "opponent_id", "games", "ahead", "level", "behind"]
 # A pair's row: its primary key, what an upsert of counts finds its row by.
@@ -174,21 +175,15 @@ def merge(source_id: int, target_id: int) -> None:
     """Move ``source``'s rows, from either side, onto ``target``, whom they never met: each
     pair with ``target`` in ``source``'s place, put in order again (ahead and behind swapped
     when ``target`` and the other player change places)."""
-    table = _table(OpponentTally)
-    # Source's record against each other player, seen from source.
-    records = (
-        f"SELECT league_id, opponent_id AS other, games, ahead, level, behind FROM {table} "
-        f"WHERE player_id = %s UNION ALL "
-        f"SELECT league_id, player_id, games, behind, level, ahead FROM {table} "
-        f"WHERE opponent_id = %s"
-    )
     # The first value when target comes first in the pair, else the second.
-    target_first = "CASE WHEN %s < other THEN {} ELSE {} END".format
+    target_first = "CASE WHEN %s < opponent_id THEN {} ELSE {} END".format
     _upsert(
-        f"SELECT league_id, {target_first('%s', 'other')}, {target_first('other', '%s')}, "
-        f"games, {target_first('ahead', 'behind')}, level, {target_first('behind', 'ahead')} "
-        # WHERE: SQLite reads ON CONFLICT after a bare FROM as a join's.
-        f"FROM ({records}) mine WHERE true",
+        f"SELECT league_id, {target_first('%s', 'opponent_id')}, "
+        f"{target_first('opponent_id', '%s')}, games, {target_first('ahead', 'behind')}, level, "
+        f"{target_first('behind', 'ahead')} "
+        # Source's record against each other player. WHERE: SQLite reads ON CONFLICT after a
+        # bare FROM as a join's.
+        f"FROM ({opponent_records_sql()}) mine WHERE true",
         [*(target_id,) * 6, source_id, source_id],
     )
     OpponentTally.objects.filter(Q(player_id=source_id) | Q(opponent_id=source_id)).delete()

@@ -31,6 +31,23 @@ RESULT, GAME, LEAGUE, PLAYER, SEASON_STANDING, OPPONENT_TALLY = (
 )
 
 
+def opponent_records_sql() -> str:
+    """SQL for a player's record against each other player they met, a row a league and
+    opponent (``league_id, opponent_id, games, ahead, level, behind``), from the pairs' tallies
+    (:class:`~ratings.models.OpponentTally`): the pairs where the player comes first as they
+    are, those where they come second read from their side, ahead and behind swapped. Its two
+    parameters are the player's id, twice."""
+    return f"""
+        SELECT t.league_id, t.opponent_id, t.games, t.ahead, t.level, t.behind
+        FROM {OPPONENT_TALLY} t
+        WHERE t.player_id = %s
+        UNION ALL
+        SELECT t.league_id, t.player_id, t.games, t.behind, t.level, t.ahead
+        FROM {OPPONENT_TALLY} t
+        WHERE t.opponent_id = %s
+    """
+
+
 def tied_sql(seat: str) -> str:
     """SQL that is true when another seat of ``seat``'s game has the same score (for a first
     place: a shared one)."""

@@ -33,10 +33,10 @@ from django.utils import timezone
 from ratings.models import League, Player, SeasonStanding
 from ratings.selectors.players import RatingLine, player_history_and_corrections
 from ratings.selectors.sql import (
-    OPPONENT_TALLY,
     PLAYER,
     RESULT,
     moment_of,
+    opponent_records_sql,
     seats_join,
     seconds_reader,
     seconds_sql,
@@ -229,15 +229,7 @@ def player_opponents(player: Player, *, limit: int = MOST_MET) -> dict[int, list
     own tallies (:mod:`ratings.engine.opponents`: a pair's row, read from the second player's
     side with ahead and behind swapped), names only for those that may be shown."""
     sql = f"""
-        WITH pairs AS (
-            SELECT t.league_id, t.opponent_id, t.games, t.ahead, t.level, t.behind
-            FROM {OPPONENT_TALLY} t
-            WHERE t.player_id = %s
-            UNION ALL
-            SELECT t.league_id, t.player_id, t.games, t.behind, t.level, t.ahead
-            FROM {OPPONENT_TALLY} t
-            WHERE t.opponent_id = %s
-        ),
+        WITH pairs AS ({opponent_records_sql()}),
         mine AS (
             SELECT pairs.*,
                    RANK() OVER (PARTITION BY pairs.league_id ORDER BY pairs.games DESC) AS by_games
