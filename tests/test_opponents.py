@@ -19,7 +19,7 @@ games = st.lists(
 
 
 @given(games)
-def test_new_games_count_every_ordered_pair_as_the_places_say(seats_of_games):
+def test_new_games_count_every_pair_as_the_places_say(seats_of_games):
     counted = opponents.NewGames(League(pk=7))
     expected = Counter()
     for seats in seats_of_games:
