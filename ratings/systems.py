@@ -15,12 +15,14 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -41,6 +43,25 @@ FIDE_EVER_2400 = 2400
 _PLAIN_NUMBERS = frozenset({int, float})
 # The largest score a rayter file holds (15 digits), as a float for a check in C.
 MAX_FILE_SCORE = float(rayter_format.MAX_SCORE)
+# Big enough for any real paper, small enough that no arithmetic overflows a database column.
+MAX_COLUMN = 1_000_000
+MAX_BULA = 10_000
+# What a seat of a game may carry, in the order a seat is written: a paper's three columns, or
+# a score. Each system takes some of them (RatingSystem.seat_values).
+SEAT_VALUES = ("left", "middle", "right", "score")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One rule a game as entered breaks: where (``bula``, ``seats[1].middle``, ``seats`` for
+    the seats together, or None for the game as a whole), why, and a code for a page that shows
+    one refusal in a place of its own (``middle_sum``: the paper's middle-column line)."""
+
+    path: str | None
+    message: str
+    code: str | None = None
+    # Names the club knows that are close to a new name (a refused seat's player).
+    suggestions: tuple[str, ...] = ()
 
 
 class System(models.TextChoices):
@@ -144,6 +165,12 @@ class RatingSystem:
     uses_birth_dates: ClassVar[bool] = False
     # The rayter file format's score type, for systems that read and write rayter files.
     rayter_score_type: ClassVar[str | None] = None
+    # Which of SEAT_VALUES a seat of this system's games carries.
+    seat_values: ClassVar[tuple[str, ...]] = ("score",)
+    # A name typed in a second seat: the refusal there.
+    duplicate_seat_message: ClassVar = gettext_lazy(
+        "%(name)s is already player %(seat)d: a player plays once in a game."
+    )
     # Dotted path of the entry form (forms import the engine, which imports this module).
     form_path: ClassVar[str]
     score_label: ClassVar = gettext_lazy("Score")
@@ -172,11 +199,47 @@ class RatingSystem:
 
     # Entering a game --------------------------------------------------------------------------
 
+    def entry_refusals(
+        self, seats: Sequence[Mapping], *, bula: int | None, ended_early: bool
+    ) -> list[Refusal]:
+        """The system's own rules on a game as entered, each refusal addressed to its value:
+        ``seats`` holds each seat's values (:data:`SEAT_VALUES`, None where not given). The one
+        statement of these rules: :meth:`scores` asks it too, so no path has its own copy."""
+        refusals = [
+            Refusal(f"seats[{n}].{key}", _("This league's games have no such value."))
+            for n, seat in enumerate(seats)
+            for key in SEAT_VALUES
+            if seat.get(key) is not None and key not in self.seat_values
+        ]
+        return refusals + self.own_entry_refusals(seats, bula=bula, ended_early=ended_early)
+
+    def own_entry_refusals(
+        self, seats: Sequence[Mapping], *, bula: int | None, ended_early: bool
+    ) -> list[Refusal]:
+        """:meth:`entry_refusals` for a game of scores; Preferans has its own."""
+        refusals = []
+        if bula is not None:
+            refusals.append(Refusal("bula", _("Only Preferans games have a bula.")))
+        missing = [n for n, seat in enumerate(seats) if seat.get("score") is None]
+        refusals += [
+            Refusal(f"seats[{n}].score", _("Every player needs a score.")) for n in missing
+        ]
+        if not missing:
+            try:
+                self.checked_scores([seat["score"] for seat in seats])
+            except ValidationError as error:
+                refusals.append(Refusal("seats", " ".join(error.messages)))
+        return refusals
+
     def scores(self, entries: Sequence, *, bula: int | None, ended_early: bool) -> Scored:
         """Check the system's own rules on a game's seats (``engine.Entry``) and return the
         scores and papers to store; raises ValidationError saying what is wrong."""
-        if bula is not None:
-            raise ValidationError(_("Only Preferans games have a bula."))
+        seats = [entry.values() for entry in entries]
+        # A stored game's seat may carry more than the system reads (a restored paper has its
+        # final score too): only the values the system takes are judged here.
+        refusals = self.own_entry_refusals(seats, bula=bula, ended_early=ended_early)
+        if refusals:
+            raise ValidationError([refusal.message for refusal in refusals])
         return self.checked_scores([entry.score for entry in entries]), [None] * len(entries)
 
     def checked_scores(self, scores: Sequence) -> list[float]:
@@ -295,29 +358,49 @@ class Prefko(RatingSystem):
     integer_ratings = True
     has_paper = True
     shows_place_changes = True
+    seat_values = ("left", "middle", "right")
+    duplicate_seat_message = gettext_lazy(
+        "%(name)s already sits in seat %(seat)d: a player takes one seat."
+    )
     form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
-    def scores(self, entries, *, bula, ended_early):
+    def own_entry_refusals(self, seats, *, bula, ended_early):
+        refusals = []
         if bula is None or isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
-            raise ValidationError(_("The starting bula must be a whole number above zero."))
-        papers = []
-        for entry in entries:
-            if entry.paper is None:
-                raise ValidationError(_("Every Preferans seat needs its paper."))
-            left, middle, right = entry.paper
-            if left < 0 or right < 0:
-                raise ValidationError(_("The side columns of a paper are never negative."))
-            papers.append((left, middle, right))
-        middle_sum = sum(paper[1] for paper in papers)
-        if middle_sum != 0 and not ended_early:
-            raise ValidationError(
-                _(
-                    "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
-                    "up to zero. Mark the game as ended early if it was stopped before that."
-                )
-                % {"sum": formatting.number_text(middle_sum)}
+            refusals.append(
+                Refusal("bula", _("The starting bula must be a whole number above zero."))
             )
+        elif bula > MAX_BULA:
+            refusals.append(Refusal("bula", _limit_message(MaxValueValidator(MAX_BULA), bula)))
+        for n, seat in enumerate(seats):
+            if all(seat.get(key) is None for key in self.seat_values):
+                refusals.append(Refusal(f"seats[{n}]", _("Every Preferans seat needs its paper.")))
+                continue
+            refusals += [
+                Refusal(f"seats[{n}].{key}", message)
+                for key in self.seat_values
+                if (message := _column_refusal(seat.get(key), side=key != "middle")) is not None
+            ]
+        if refusals:
+            return refusals
+        middle_sum = sum(seat["middle"] for seat in seats)
+        if middle_sum != 0 and not ended_early:
+            message = _(
+                "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
+                "up to zero. Mark the game as ended early if it was stopped before that."
+            ) % {"sum": formatting.number_text(middle_sum)}
+            refusals.append(Refusal("seats", message, code="middle_sum"))
+        return refusals
+
+    def scores(self, entries, *, bula, ended_early):
+        seats = [entry.values() for entry in entries]
+        # A stored game's seat may carry more than the system reads (a restored paper has its
+        # final score too): only the values the system takes are judged here.
+        refusals = self.own_entry_refusals(seats, bula=bula, ended_early=ended_early)
+        if refusals:
+            raise ValidationError([refusal.message for refusal in refusals])
+        papers = [(seat["left"], seat["middle"], seat["right"]) for seat in seats]
         return [float(s) for s in preferans.final_scores(papers)], papers
 
     def checked_scores(self, scores):
@@ -527,6 +610,31 @@ class OpenSkillHighscore(OpenSkill):
 class OpenSkillLowscore(OpenSkill):
     code = System.OPENSKILL_LOWSCORE
     lower_score_is_better = True
+
+
+def _limit_message(validator, value) -> str:
+    """Django's own words (and translations) for a value beyond a bound."""
+    try:
+        validator(value)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return ""
+
+
+def _column_refusal(value, *, side: bool) -> str | None:
+    """Why a paper's column value is refused, or None: a whole number, a side column never
+    negative, and none beyond :data:`MAX_COLUMN` either way."""
+    if value is None:
+        return _("Enter a whole number (0 if nothing is written).")
+    if isinstance(value, bool) or not isinstance(value, int):
+        return _("Enter a whole number.")
+    if side and value < 0:
+        return _("Side columns are never negative.")
+    if value > MAX_COLUMN:
+        return _limit_message(MaxValueValidator(MAX_COLUMN), value)
+    if value < -MAX_COLUMN:
+        return _limit_message(MinValueValidator(-MAX_COLUMN), value)
+    return None
 
 
 def finite_scores(scores: Sequence) -> list[float]:

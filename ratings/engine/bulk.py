@@ -18,7 +18,7 @@ from django.db.models import Max
 
 from ratings.engine import opponents, seasons, sql, writes
 from ratings.engine.audit import audit, audit_league_deletion
-from ratings.engine.games import lock
+from ratings.engine.games import league_lock
 from ratings.engine.replay import replay
 from ratings.engine.state import (
     GameInput,
@@ -73,7 +73,7 @@ def games_import(
     summary = ImportSummary()
     # The club-wide version first: the file's new players are club-wide rows.
     with transaction.atomic(), bulk_write([league], club=True):
-        league = lock(league, club=True)
+        league = league_lock(league, club=True)
         if replace:
             # Each deleted game stays restorable from the audit trail, as a single deletion is.
             summary.replaced = audit_league_deletion(league, actor)
@@ -143,7 +143,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         row_triggers_dropped([Game, Result, OpponentTally]),
         writes.bulk_page_cache(),
     ):
-        league = lock(league)
+        league = league_lock(league)
         latest = Game.objects.filter(league=league).aggregate(latest=Max("played_at"))["latest"]
         involved = {pid for prepared in games for pid in prepared.player_ids}
         out_of_order = latest is not None and games[0].played_at < latest

@@ -35,7 +35,7 @@ from ratings.models import (
 from ratings.versioning import lock_rows
 
 
-def lock(league: League, *, club: bool = False) -> League:
+def league_lock(league: League, *, club: bool = False) -> League:
     """Lock the league row until the transaction ends, after the writers' lock on the league's
     version row (:func:`ratings.versioning.lock_rows`), which every writer of the league queues
     on (writers of other leagues do not); with ``club``, the club-wide one first, for a
@@ -81,7 +81,7 @@ def game_record(
         league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
     )
     with transaction.atomic():
-        league = lock(league)
+        league = league_lock(league)
         if submission_key is not None:
             existing = Game.objects.filter(submission_key=submission_key).first()
             if existing is not None:
@@ -204,7 +204,7 @@ def game_update(
 ) -> Game:
     """Change a game's players, paper or scores, or date, and re-rate the league from it."""
     with transaction.atomic():
-        league = lock(game.league)
+        league = league_lock(game.league)
         prepared = prepare_game(
             league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
         )
@@ -242,7 +242,7 @@ def game_delete(*, game: Game, actor=None) -> None:
 
     Raises ValidationError if someone deleted the game meanwhile (as :func:`game_update`)."""
     with transaction.atomic():
-        league = lock(game.league)
+        league = league_lock(game.league)
         game = _still_there(game)
         before = game_snapshot(game)
         key = game.order_key
@@ -269,7 +269,7 @@ def game_restore(*, entry: AuditEntry, actor=None) -> Game:
     snapshot = entry.before
     played_at, entries = read_snapshot(snapshot)
     with transaction.atomic():
-        league = lock(entry.league)
+        league = league_lock(entry.league)
         if Game.objects.filter(pk=snapshot["id"]).exists():
             raise ValidationError(_("That game has already been restored."))
         player_ids = {entry.player_id for entry in entries}
@@ -398,7 +398,7 @@ def standing_set_start_rating(
     if rating is not None and league.integer_ratings and rating != int(rating):
         raise ValidationError(_("This league's ratings are whole numbers."))
     with transaction.atomic():
-        league = lock(league)
+        league = league_lock(league)
         standing, _created = Standing.objects.get_or_create(
             league=league,
             player=player,
@@ -453,7 +453,7 @@ def game_preview(league: League, prepared: GameInput) -> list[tuple[float, float
 def league_recompute(*, league: League) -> int:
     """Replay a whole league from scratch; returns the number of games rated."""
     with transaction.atomic():
-        league = lock(league)
+        league = league_lock(league)
         # A change of system may have turned which score wins.
         if writes.result_places(league):
             opponents.rebuild(league)

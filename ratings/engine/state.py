@@ -32,6 +32,12 @@ class Entry:
     score: float | None = None
     paper: tuple[int, int, int] | None = None
 
+    def values(self) -> dict:
+        """The seat's values by name (:data:`ratings.systems.SEAT_VALUES`), as the rating
+        system's rules read a seat."""
+        left, middle, right = self.paper if self.paper is not None else (None, None, None)
+        return {"left": left, "middle": middle, "right": right, "score": self.score}
+
 
 @dataclass(slots=True)
 class GameInput:

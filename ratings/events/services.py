@@ -434,6 +434,19 @@ def table_refusal(table: EventTable) -> str | None:
     return None
 
 
+def table_players_refusal(table: EventTable, player_ids) -> str | None:
+    """Why a game of these players is not the table's paper, or None: a table's paper has the
+    table's players, in the seats they really sat in (the paper's order decides a Preferans
+    game's final scores), not necessarily the draw's."""
+    seated = list(table.seats.order_by("seat").select_related("player"))
+    if {seat.player_id for seat in seated} == set(player_ids):
+        return None
+    return _("Table %(table)d seats %(names)s: enter the paper of those players.") % {
+        "table": table.number,
+        "names": _names(seat.player for seat in seated),
+    }
+
+
 def table_record_game(
     *,
     table: EventTable,
@@ -477,12 +490,9 @@ def table_record_game(
         refusal = table_refusal(table)
         if refusal is not None:
             raise ValidationError(refusal)
-        seated = list(table.seats.order_by("seat").select_related("player"))
-        if {seat.player_id for seat in seated} != {entry.player_id for entry in entries}:
-            raise ValidationError(
-                _("Table %(table)d seats %(names)s: enter the paper of those players.")
-                % {"table": table.number, "names": _names(seat.player for seat in seated)}
-            )
+        refusal = table_players_refusal(table, [entry.player_id for entry in entries])
+        if refusal is not None:
+            raise ValidationError(refusal)
         game = engine.game_record(
             league=event.league,
             played_at=played_at,

@@ -3,46 +3,34 @@
 :class:`GameForm` holds what every game has (date, note, seats typed by name, the preview and the
 one-time submission key); :class:`PreferansGameForm` (the paper), :class:`ScoredGameForm` and
 :class:`DuelGameForm` add each kind's fields, with the signed-number fields they type into; each
-rating system names its form (:func:`game_form_class`). Each form checks its input field by field
-with messages a player at the table understands, then hands :mod:`ratings.engine` the entries;
-the engine checks the same rules again as a backstop. Players are typed by name (a datalist
-suggests the club's players); a name the club does not know yet becomes a new player when the
-game is saved, so nobody leaves the form.
+rating system names its form (:func:`game_form_class`). A form is an adapter of the entry
+service (:mod:`ratings.entry`): it parses what was typed (a number, a date, any minus sign a
+keyboard types), builds the submission, and shows each refusal under the field it names. Players
+are typed by name (a datalist suggests the club's players); a name the club does not know yet
+becomes a new player when the game is saved, so nobody leaves the form.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import engine
+from ratings import engine, entry
 from ratings.events.selectors import table_seat_names
-from ratings.events.services import table_record_game
-from ratings.formatting import number_text
-from ratings.forms.players import (
-    DATETIME_INPUT_FORMATS,
-    PlayerNameField,
-    SeatSuggestion,
-    accept_new_name,
-)
+from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
 from ratings.models import EventTable, Game, League, Player
-from ratings.names import NameIndex
 from ratings.player_names import name_key
+from ratings.systems import MAX_BULA
 
-# Big enough for any real paper, small enough that no arithmetic overflows a database column.
-MAX_COLUMN = 1_000_000
-MAX_BULA = 10_000
+# A scored form's box takes no score beyond this: a typing slip, not a game.
 MAX_SCORE = 1_000_000_000
 
 
@@ -72,10 +60,6 @@ class GameForm(forms.Form):
     # The button that shows the preview: what the member is asked to look at.
     check_label = gettext_lazy("Check scores")
     error_targets: dict[str, str] = {}
-    # A name typed twice: the second seat's message.
-    duplicate_message = gettext_lazy(
-        "%(name)s is already player %(seat)d: a player plays once in a game."
-    )
 
     def __init__(self, *args, league: League, table: EventTable | None = None, **kwargs):
         self.league = league
@@ -94,8 +78,7 @@ class GameForm(forms.Form):
             "played_at", timezone.localtime().replace(second=0, microsecond=0)
         )
         super().__init__(*args, **kwargs)
-        self.players: list[Player | None] = []
-        self.new_player_names: list[str] = []
+        self.checked: entry.Checked | None = None
         # Seat -> the close names of the club's players, for a name the club does not know.
         self.suggestions: dict[int, SeatSuggestion] = {}
 
@@ -141,98 +124,86 @@ class GameForm(forms.Form):
     def _seat_names(self, seat: int) -> list[str]:
         return [name for name in self.fields if name.endswith(f"_{seat}")]
 
-    def clean_played_at(self):
-        played_at = self.cleaned_data["played_at"]
-        # The engine's rule, here so the message sits under the field.
-        engine.check_played_at(played_at)
-        return played_at
-
-    _club_names: NameIndex | None = None
-
-    def _resolve_players(self) -> None:
-        """Map typed names to players; flag a name typed twice on the seat that repeats it, and
-        a new name close to a player's (a typo, until the member confirms it)."""
-        seats = self.filled_seats()
-        names = {seat: self.cleaned_data.get(f"player_{seat}") for seat in seats}
-        for seat in seats:
-            if not names[seat] and f"player_{seat}" not in self.errors:
-                self.add_error(f"player_{seat}", _("Every seat needs a player."))
-        known = Player.objects.by_names([name for name in names.values() if name])
-        seen: dict[str, int] = {}
-        self.players, self.new_player_names = [], []
-        for seat in seats:
-            name = names[seat]
-            if not name:
-                continue
-            key = name_key(name)
-            if key in seen:
-                self.add_error(
-                    f"player_{seat}",
-                    self.duplicate_message % {"name": name, "seat": seen[key] + 1},
-                )
-                continue
-            seen[key] = seat
-            player = known.get(key)
-            self.players.append(player)
-            if player is None:
-                self.new_player_names.append(name)
-                self._check_new_name(seat, name)
-
-    def _check_new_name(self, seat: int, name: str) -> None:
-        """A name the club does not know: if it is close to a player's, it is a typo until the
-        member says it is a new member (the ``new_player_<seat>`` box)."""
-        if self._club_names is None:
-            self._club_names = NameIndex(Player.objects.values_list("pk", "name"))
-        accept_new_name(self, seat, name, self._club_names)
-
     def clean(self):
         cleaned = super().clean()
-        self._resolve_players()
-        if self.table is not None:
-            self._check_table_players()
+        self.checked = entry.check(self.submission())
+        self._show_refusals()
         return cleaned
 
-    def _check_table_players(self) -> None:
-        """A table's paper has the table's players, in the seats they really sat in (the paper's
-        order decides a Preferans game's final scores), not necessarily the draw's."""
-        typed = {name_key(name) for name in self._names_in_seat_order() if name}
-        if typed and typed != {name_key(name) for name in self.table_names}:
-            self.add_error(
-                None,
-                _("Table %(table)d seats %(names)s: enter the paper of those players.")
-                % {"table": self.table.number, "names": ", ".join(self.table_names)},
-            )
+    # The submission this form stands for, and its refusals on the form's fields ------------
 
-    # Turning the form into a game ---------------------------------------------------------
-
-    def entries(self, player_ids: list[int]) -> list[engine.Entry]:
+    def seat_values(self, seat: int) -> dict:
+        """A seat's values (:data:`ratings.systems.SEAT_VALUES`) as typed; each form its own."""
         raise NotImplementedError
 
-    def game_fields(self) -> dict:
-        return {"bula": None, "ended_early": False}
+    def game_values(self) -> dict:
+        return {}
 
-    def placeholder_ids(self) -> list[int]:
-        """Player ids for a preview: new players get negative stand-ins."""
-        ids, fresh = [], 0
-        for player in self.players:
-            if player is None:
-                fresh -= 1
-                ids.append(fresh)
-            else:
-                ids.append(player.pk)
-        return ids
+    def submission(self) -> entry.Submission:
+        data = self.cleaned_data
+        seats = self.filled_seats()
+        names = [data.get(f"player_{seat}") or "" for seat in seats]
+        confirmed = {
+            name_key(name)
+            for seat, name in zip(seats, names, strict=True)
+            if name and self.data.get(f"new_player_{seat}")
+        }
+        return entry.Submission(
+            league=self.league,
+            played_at=data.get("played_at"),
+            seats=tuple(
+                entry.SeatIn(player=name, **self.seat_values(seat))
+                for seat, name in zip(seats, names, strict=True)
+            ),
+            note=data.get("note", ""),
+            key=data.get("submission_key"),
+            table=self.table,
+            new_names=frozenset(confirmed),
+            **self.game_values(),
+        )
+
+    def field_of(self, path: str | None) -> str | None:
+        """The form's field a refusal's path names (``seats[1].middle`` is ``middle_1`` of the
+        second filled seat), or None for the form as a whole."""
+        if path is None or path == "seats":
+            return None
+        stem, _sep, key = path.partition("].")
+        if stem.startswith("seats["):
+            index = int(stem.removeprefix("seats[").rstrip("]"))
+            name = f"{key or 'player'}_{self.filled_seats()[index]}"
+        else:
+            name = path
+        return name if name in self.fields else None
+
+    def _show_refusals(self) -> None:
+        """Each refusal under its field (unless the field's own parsing already refused it), a
+        close new name's suggestions beside its seat."""
+        seats = self.filled_seats()
+        for index, matches in self.checked.suggestions.items():
+            seat = seats[index]
+            name = self.cleaned_data[f"player_{seat}"]
+            confirmed = bool(self.data.get(f"new_player_{seat}"))
+            self.suggestions[seat] = SeatSuggestion(seat, name, list(matches), confirmed)
+        for refusal in self.checked.refusals:
+            field = self.field_of(refusal.path)
+            if field is not None and field in self.errors:
+                continue
+            self.show_refusal(field, refusal)
+
+    def show_refusal(self, field: str | None, refusal: entry.Refusal) -> None:
+        if field is None:
+            self.add_error(None, ValidationError(refusal.message, code=refusal.code))
+        else:
+            self.add_error(field, refusal.message)
+
+    @property
+    def players(self) -> list[Player | None]:
+        """The club's player in each filled seat; None for a new one."""
+        return self.checked.players
 
     def prepared(self) -> engine.GameInput:
-        ids = self.placeholder_ids()
-        played_at = self.cleaned_data["played_at"]
-        # The engine's rules, here so the preview says what the save would refuse.
-        engine.check_births(played_at, ids)
-        return engine.prepare_game(
-            self.league,
-            played_at=played_at,
-            entries=self.entries(ids),
-            **self.game_fields(),
-        )
+        """The game as it would be rated (new players stand in with negative ids)."""
+        return self.checked.prepared
 
     def preview_token(self) -> str:
         """A signature of the cleaned data, so "save" only works on what was previewed."""
@@ -248,50 +219,11 @@ class GameForm(forms.Form):
         return constant_time_compare(self.cleaned_data.get("previewed") or "", self.preview_token())
 
     def save(self, *, entered_by) -> Game:
-        """Create the new players and record the game, all or nothing.
-
-        A second submission of the same form returns the first one's game. A new player another
-        form created meanwhile (a different game at the next table) is that player: both games
-        get the one player.
-        """
-        key = self.cleaned_data["submission_key"]
-        try:
-            with transaction.atomic():
-                # Created in one order by every request, so two forms creating the same two new
-                # players wait for each other instead of deadlocking.
-                new = {
-                    name_key(name): Player.objects.get_or_create_named(name)
-                    for name in sorted(self.new_player_names, key=_creation_order)
-                }
-                ids = [
-                    player.pk if player else new[name_key(name)].pk
-                    for player, name in zip(self.players, self._names_in_seat_order(), strict=True)
-                ]
-                if self.table is not None:
-                    record = functools.partial(table_record_game, table=self.table)
-                else:
-                    record = functools.partial(engine.game_record, league=self.league)
-                return record(
-                    played_at=self.cleaned_data["played_at"],
-                    entries=self.entries(ids),
-                    note=self.cleaned_data.get("note", ""),
-                    entered_by=entered_by,
-                    submission_key=key,
-                    **self.game_fields(),
-                )
-        except IntegrityError:
-            game = Game.objects.filter(submission_key=key).first()
-            if game is None:
-                raise
-            return game
-
-    def _names_in_seat_order(self) -> list[str]:
-        return [self.cleaned_data.get(f"player_{seat}") for seat in self.filled_seats()]
-
-
-def _creation_order(name: str) -> tuple[str, str]:
-    """New players are created by slug, then name: the order of the unique keys they take."""
-    return (slugify(name, allow_unicode=True), name_key(name))
+        """Record the game through the entry service, all or nothing: the new players and the
+        game. A second submission of the same form returns the first one's game; raises
+        :class:`ratings.entry.Refused` and :class:`ratings.engine.SubmissionReused`."""
+        game, _created = entry.record(self.checked, entered_by=entered_by)
+        return game
 
 
 # The minus signs keyboards type: "-", the real minus sign "−" (the club's pages write it, so
@@ -340,24 +272,20 @@ class SignedWholeNumberField(forms.IntegerField):
 
 
 def _column(label, *, side: bool) -> forms.IntegerField:
+    """A paper's column box: it parses the number; the rating system's rules judge it
+    (:meth:`ratings.systems.RatingSystem.entry_refusals`), so they are stated once."""
     errors = {
         "invalid": _("Enter a whole number."),
         "required": _("Enter a whole number (0 if nothing is written)."),
     }
     if side:
         # Never negative: the digit pad of inputmode="numeric" has all a side column needs.
-        errors["min_value"] = _("Side columns are never negative.")
         return forms.IntegerField(
             label=label,
-            min_value=0,
-            max_value=MAX_COLUMN,
             error_messages=errors,
-            widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1, "min": 0}),
         )
-    # The middle column's lower bound is only a size limit: the default message says so.
-    return SignedWholeNumberField(
-        label=label, min_value=-MAX_COLUMN, max_value=MAX_COLUMN, error_messages=errors
-    )
+    return SignedWholeNumberField(label=label, error_messages=errors)
 
 
 class PreferansGameForm(GameForm):
@@ -369,23 +297,16 @@ class PreferansGameForm(GameForm):
     script = "paper.js"
     seat_word = gettext_lazy("Seat %(n)s")
     error_targets = {"middle_sum": "middle_0"}
-    duplicate_message = gettext_lazy(
-        "%(name)s already sits in seat %(seat)d: a player takes one seat."
-    )
     # The id of the paper's middle-column line (game_paper.html), which the Middle boxes point
     # to when the column does not sum to zero.
     middle_sum_id = "middle-sum"
     middle_sum_error: str | None = None
+    # The bula's rule is the rating system's (entry_refusals); the box only parses a number.
     bula = forms.IntegerField(
         label=gettext_lazy("Starting bula"),
-        min_value=1,
-        max_value=MAX_BULA,
         # Lazy: a class attribute is built once, at import, before any language is active.
-        error_messages={
-            "min_value": gettext_lazy("The starting bula must be above zero."),
-            "invalid": gettext_lazy("Enter a whole number."),
-        },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MAX_BULA}),
     )
     ended_early = forms.BooleanField(
         label=gettext_lazy("Ended early (time limit or written-off bula)"), required=False
@@ -403,45 +324,28 @@ class PreferansGameForm(GameForm):
             self.fields[f"right_{seat}"] = _column(_("Right"), side=True)
         self.order_as_shown()
 
-    def clean(self):
-        cleaned = super().clean()
-        middles = [cleaned.get(f"middle_{seat}") for seat in range(self.seat_count)]
-        if None not in middles and sum(middles) != 0 and not cleaned.get("ended_early"):
-            total = sum(middles)
-            # Said once, for the whole column: in the error summary (linked to the first Middle
-            # box) and on the paper's middle-column line. The three boxes are marked invalid
-            # and described by that line, not given the message each: add_error() on each
-            # would print it three times over.
-            self.middle_sum_error = _(
-                "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
-                "up to zero. Check the bulas, or tick “ended early” if the game was stopped "
-                "before that."
-            ) % {"sum": number_text(total)}
-            self.add_error(None, ValidationError(self.middle_sum_error, code="middle_sum"))
-            for seat in range(self.seat_count):
-                self.fields[f"middle_{seat}"].widget.attrs.update(
-                    {"aria-invalid": "true", "aria-describedby": self.middle_sum_id}
-                )
-        return cleaned
-
-    def papers(self) -> list[tuple[int, int, int]]:
-        return [
-            (
-                self.cleaned_data[f"left_{seat}"],
-                self.cleaned_data[f"middle_{seat}"],
-                self.cleaned_data[f"right_{seat}"],
+    def show_refusal(self, field, refusal):
+        if refusal.code != "middle_sum":
+            super().show_refusal(field, refusal)
+            return
+        # Said once, for the whole column: in the error summary (linked to the first Middle
+        # box) and on the paper's middle-column line. The three boxes are marked invalid and
+        # described by that line, not given the message each: add_error() on each would print
+        # it three times over.
+        self.middle_sum_error = refusal.message
+        super().show_refusal(None, refusal)
+        for seat in range(self.seat_count):
+            self.fields[f"middle_{seat}"].widget.attrs.update(
+                {"aria-invalid": "true", "aria-describedby": self.middle_sum_id}
             )
-            for seat in range(self.seat_count)
-        ]
 
-    def entries(self, player_ids):
-        return [
-            engine.Entry(player_id=pid, paper=paper)
-            for pid, paper in zip(player_ids, self.papers(), strict=True)
-        ]
+    def seat_values(self, seat):
+        data = self.cleaned_data
+        return {key: data.get(f"{key}_{seat}") for key in ("left", "middle", "right")}
 
-    def game_fields(self):
-        return {"bula": self.cleaned_data["bula"], "ended_early": self.cleaned_data["ended_early"]}
+    def game_values(self):
+        data = self.cleaned_data
+        return {"bula": data.get("bula"), "ended_early": data["ended_early"]}
 
 
 class ScoredGameForm(GameForm):
@@ -485,23 +389,16 @@ class ScoredGameForm(GameForm):
         ]
 
     def clean(self):
-        cleaned = super().clean()
-        seats = self.filled_seats()
-        for seat in seats:
-            if cleaned.get(f"score_{seat}") is None and f"score_{seat}" not in self.errors:
-                self.add_error(f"score_{seat}", _("Every player needs a score."))
-        if len(seats) < 2:
+        if len(self.filled_seats()) < 2:
+            # The rows of this form, said before the game is checked at all.
             self.add_error(
                 None, ValidationError(_("A game needs at least two players."), code="players")
             )
-        return cleaned
+            return self.cleaned_data
+        return super().clean()
 
-    def entries(self, player_ids):
-        scores = [self.cleaned_data[f"score_{seat}"] for seat in self.filled_seats()]
-        return [
-            engine.Entry(player_id=pid, score=score)
-            for pid, score in zip(player_ids, scores, strict=True)
-        ]
+    def seat_values(self, seat):
+        return {"score": self.cleaned_data.get(f"score_{seat}")}
 
 
 class DuelGameForm(GameForm):
@@ -530,12 +427,15 @@ class DuelGameForm(GameForm):
             )
         self.order_as_shown()
 
-    def entries(self, player_ids):
-        scores = self.OUTCOMES[self.cleaned_data["outcome"]]
-        return [
-            engine.Entry(player_id=pid, score=score)
-            for pid, score in zip(player_ids, scores, strict=True)
-        ]
+    def seat_values(self, seat):
+        outcome = self.OUTCOMES.get(self.cleaned_data.get("outcome"))
+        return {"score": None if outcome is None else outcome[seat]}
+
+    def field_of(self, path):
+        # The two scores are the one result box.
+        if path == "seats" or (path or "").endswith(".score"):
+            return "outcome"
+        return super().field_of(path)
 
 
 def game_form_class(league: League) -> type[GameForm]:

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings import engine
+from ratings import engine, entry
 from ratings.algorithms import paper as paper_rules
 from ratings.events import services as event_services
 from ratings.models import Deal, DigitalPaper, EventTable, Game, League, Player
@@ -222,17 +222,40 @@ def _entries(paper: DigitalPaper, drawn: paper_rules.Paper) -> list[engine.Entry
     ]
 
 
-def paper_game_input(paper: DigitalPaper, *, ended_early: bool, played_at: datetime):
-    """The game a paper would be rated as now (for the preview); ValidationError if not over."""
-    drawn = _check(paper, _deals(paper))
-    _over(drawn, ended_early)
-    return engine.prepare_game(
-        paper.league,
+def _submission(
+    paper: DigitalPaper, drawn: paper_rules.Paper, *, ended_early: bool, played_at: datetime
+) -> entry.Submission:
+    """The finished paper as the entry service's submission: its seats are its players, with
+    the columns its deals give."""
+    players = (paper.player_1, paper.player_2, paper.player_3)
+    return entry.Submission(
+        league=paper.league,
         played_at=played_at,
-        entries=_entries(paper, drawn),
+        seats=tuple(
+            entry.SeatIn(
+                player=player.name, player_id=player.pk, left=left, middle=middle, right=right
+            )
+            for player, (left, middle, right) in zip(players, drawn.columns, strict=True)
+        ),
         bula=paper.bula,
         ended_early=ended_early or drawn.bula_sum != 0,
+        table=paper.event_table,
     )
+
+
+def _checked(paper: DigitalPaper, *, ended_early: bool, played_at: datetime) -> entry.Checked:
+    """The paper checked as a game; ValidationError if it is not over or a rule refuses it."""
+    drawn = _check(paper, _deals(paper))
+    _over(drawn, ended_early)
+    checked = entry.check(_submission(paper, drawn, ended_early=ended_early, played_at=played_at))
+    if not checked.ok:
+        raise ValidationError([refusal.message for refusal in checked.refusals])
+    return checked
+
+
+def paper_game_input(paper: DigitalPaper, *, ended_early: bool, played_at: datetime):
+    """The game a paper would be rated as now (for the preview); ValidationError if not over."""
+    return _checked(paper, ended_early=ended_early, played_at=played_at).prepared
 
 
 def _over(drawn: paper_rules.Paper, ended_early: bool) -> None:
@@ -253,7 +276,8 @@ def paper_finish(
     played_at: datetime | None = None,
     actor=None,
 ) -> Game:
-    """Rate the paper as a game of its league: the columns its deals give, through the engine.
+    """Rate the paper as a game of its league through the entry service (an event table's
+    paper as the table's game): the columns its deals give.
 
     The bulas must add up to zero or below, unless the game ``ended_early`` (the clock). A game
     whose bulas do not add up to exactly zero is recorded as ended early, as the paper form asks.
@@ -265,21 +289,12 @@ def paper_finish(
             if paper.game is not None:
                 return paper.game
             _refuse_finished(paper)
-        drawn = _check(paper, _deals(paper))
-        _over(drawn, ended_early)
         now = timezone.now()
-        game_fields = {
-            "played_at": played_at or now,
-            "entries": _entries(paper, drawn),
-            "bula": paper.bula,
-            "ended_early": ended_early or drawn.bula_sum != 0,
-            "entered_by": actor if getattr(actor, "is_authenticated", False) else None,
-        }
-        if paper.event_table_id is not None:
-            # The table's game, through the events' service (which records it by the engine).
-            game = event_services.table_record_game(table=paper.event_table, **game_fields)
-        else:
-            game = engine.game_record(league=paper.league, **game_fields)
+        checked = _checked(paper, ended_early=ended_early, played_at=played_at or now)
+        try:
+            game, _created = entry.record(checked, entered_by=actor)
+        except entry.Refused as refused:
+            raise ValidationError(refused.messages) from None
         paper.game = game
         paper.finished_at = now
         paper.ended_early = ended_early

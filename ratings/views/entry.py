@@ -4,13 +4,12 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ratings import engine
+from ratings import engine, entry
 from ratings.access import get_league_for_entry, get_table_for_entry
 from ratings.chances import outlooks
 from ratings.events.services import table_refusal
@@ -57,41 +56,37 @@ def game_new(request, slug: str):
         data = with_chosen_player(request.POST)
         form = form_class(data, league=league, **kwargs)
         if form.is_valid():
-            try:
-                prepared = form.prepared()
-            except ValidationError as error:
-                form.add_error(None, error)
-            else:
-                already = _saved_already(form, prepared) if "save" in data else None
-                if already is not None:
-                    # The saved preview sent again (the back button): nothing new is saved.
-                    messages.info(request, _("This game was saved already: here it is."))
-                    return redirect(table or already)  # a table's page links its game
-                if "save" in data and form.was_previewed():
-                    try:
-                        game = form.save(entered_by=request.user)
-                    except engine.SubmissionReused as reused:
-                        # Another game on a page already saved: shown again with a new key,
-                        # to save as a new game, never dropped.
-                        messages.warning(request, " ".join(reused.messages))
-                        data = data.copy()
-                        data["submission_key"] = str(uuid.uuid4())
-                        form = form_class(data, league=league, **kwargs)
-                        form.is_valid()
-                    except ValidationError as error:  # the table's paper came in meanwhile
-                        messages.error(request, " ".join(error.messages))
-                        return redirect(table or league)
-                    else:
-                        messages.success(request, _("Game saved and rated."))
-                        return redirect(table or game)
-                preview = _preview(form, prepared)
-                # Save pressed after an edit below the preview: the new preview says why it is
-                # shown again instead of the game page.
-                changed_since_preview = "save" in data and bool(form.cleaned_data.get("previewed"))
-                data = data.copy()
-                data["previewed"] = form.preview_token()
-                form = form_class(data, league=league, **kwargs)
-                form.is_valid()
+            prepared = form.prepared()
+            already = _saved_already(form) if "save" in data else None
+            if already is not None:
+                # The saved preview sent again (the back button): nothing new is saved.
+                messages.info(request, _("This game was saved already: here it is."))
+                return redirect(table or already)  # a table's page links its game
+            if "save" in data and form.was_previewed():
+                try:
+                    game = form.save(entered_by=request.user)
+                except engine.SubmissionReused as reused:
+                    # Another game on a page already saved: shown again with a new key,
+                    # to save as a new game, never dropped.
+                    messages.warning(request, " ".join(reused.messages))
+                    data = data.copy()
+                    data["submission_key"] = str(uuid.uuid4())
+                    form = form_class(data, league=league, **kwargs)
+                    form.is_valid()
+                except entry.Refused as refused:  # the table's paper came in meanwhile
+                    messages.error(request, " ".join(refused.messages))
+                    return redirect(table or league)
+                else:
+                    messages.success(request, _("Game saved and rated."))
+                    return redirect(table or game)
+            preview = _preview(form, prepared)
+            # Save pressed after an edit below the preview: the new preview says why it is
+            # shown again instead of the game page.
+            changed_since_preview = "save" in data and bool(form.cleaned_data.get("previewed"))
+            data = data.copy()
+            data["previewed"] = form.preview_token()
+            form = form_class(data, league=league, **kwargs)
+            form.is_valid()
     else:
         form = form_class(league=league, **kwargs)
     return render(
@@ -108,15 +103,12 @@ def game_new(request, slug: str):
     )
 
 
-def _saved_already(form, prepared: engine.GameInput) -> Game | None:
+def _saved_already(form) -> Game | None:
     """The game this form's submission already recorded (its one-time key), if the form holds
     that very game again; another game under a used key is refused by the save
     (``engine.SubmissionReused``), never taken for the first."""
-    game = Game.objects.filter(submission_key=form.cleaned_data["submission_key"]).first()
-    if game is None:
-        return None
     try:
-        return engine.resubmitted(game, prepared)
+        return entry.recorded_game(form.checked)
     except engine.SubmissionReused:
         return None
 

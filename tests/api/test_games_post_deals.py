@@ -169,7 +169,7 @@ def test_deals_cost_a_fixed_number_of_queries_however_many(
         assert post(api, worked_example_league, body).status_code == 201
 
 
-QUERIES = 32
+QUERIES = 30
 
 
 CLIENTS = 6

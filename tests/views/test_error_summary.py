@@ -84,7 +84,7 @@ def test_the_middle_sum_is_said_once_and_marks_the_three_middle_boxes(
     message = "The middle column sums to −6" if "−6" in page else "The middle column sums to -6"
     assert links(response) == [
         ("#id_middle_0", f"{message}, not 0: the game ends when the bulas add up to zero. "
-         "Check the bulas, or tick “ended early” if the game was stopped before that."),
+         "Mark the game as ended early if it was stopped before that."),
     ]  # fmt: skip
     # Once in the summary, once on the paper's middle-column line; never under the boxes.
     assert page.count(message) == 2

@@ -1,0 +1,34 @@
+"""The one way in for a game: every path that records one (the site's form, the API, an event
+table's paper, the phone's digital paper, the API's deal log) builds a :class:`Submission` of
+domain values and hands it here, as Zulip's ``check_*`` then ``do_*`` actions and HackSoft's
+services do.
+
+- :func:`check` answers a :class:`Checked`: the players the names stand for (one name policy,
+  :mod:`~ratings.entry.names`), and every rule the game breaks as a :class:`Refusal` addressed
+  by a path (``played_at``, ``bula``, ``seats[1].middle``, ``seats[0].player``, ``seats``, or
+  None for the game as a whole), or the game as it would be rated;
+- :func:`record` records a checked game once (the league's lock, the one-time key, new players
+  in one order, a table's game or a league's game, the race fallback) through the engine.
+
+An interface only turns its own input into a submission and the refusals into its own answer;
+it never checks a game itself, nor reaches into another interface's fields.
+"""
+
+from ratings.entry.check import Checked, check
+from ratings.entry.names import ResolvedNames, resolve_names
+from ratings.entry.record import Refused, record, recorded_game
+from ratings.entry.submission import SeatIn, Submission
+from ratings.systems import Refusal
+
+__all__ = [
+    "Checked",
+    "Refusal",
+    "Refused",
+    "ResolvedNames",
+    "SeatIn",
+    "Submission",
+    "check",
+    "record",
+    "recorded_game",
+    "resolve_names",
+]
