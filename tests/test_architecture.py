@@ -73,6 +73,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "services over the engine",
         (
+            # the one way in for a game: it records through the engine and events' tables
+            "ratings.entry",
             "ratings.events.services",
             "ratings.papers.services",
             "ratings.rayter",

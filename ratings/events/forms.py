@@ -2,8 +2,8 @@
 
 Players are typed by name, a row each, as at the table: a name the club knows (in any case or
 spacing) is that player; a new name close to a player's ("Pedia") is a typo until the organiser
-picks the player or ticks that it is a new member, the same check as the entry forms
-(:mod:`ratings.names`); any other new name becomes a new player of the club.
+picks the player or ticks that it is a new member, the entry service's one name policy
+(:func:`ratings.entry.resolve_names`); any other new name becomes a new player of the club.
 """
 
 from __future__ import annotations
@@ -16,15 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from ratings import entry
 from ratings.events import services
-from ratings.forms.players import (
-    DATETIME_INPUT_FORMATS,
-    PlayerNameField,
-    SeatSuggestion,
-    accept_new_name,
-)
+from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
 from ratings.models import DrawMethod, Event, League, Player, Scoring
-from ratings.names import NameIndex
 from ratings.player_names import name_key
 
 # Rows for names on a new event's form; "More rows" adds as many again.
@@ -56,31 +51,29 @@ class PlayerRowsMixin:
         return self.rows + PLAYER_ROWS
 
     def resolve_players(self) -> None:
-        names = {
-            row: self.cleaned_data.get(f"player_{row}")
-            for row in range(self.rows)
-            if self.cleaned_data.get(f"player_{row}")
-        }
-        known = Player.objects.by_names(names.values())
-        club: NameIndex | None = None
-        seen: dict[str, int] = {}
-        for row, name in names.items():
-            key = name_key(name)
-            if key in seen:
-                self.add_error(
-                    f"player_{row}",
-                    _("%(name)s is already in row %(row)d.") % {"name": name, "row": seen[key] + 1},
-                )
-                continue
-            seen[key] = row
-            player = known.get(key)
-            if player is not None:
-                self.players.append(player)
-                continue
-            if club is None:
-                club = NameIndex(Player.objects.values_list("pk", "name"))
-            if accept_new_name(self, row, name, club):
-                self.new_names.append(name)
+        """The rows' names to players by the entry service's one policy (a close new name
+        needs its "new member" box ticked)."""
+        rows = [row for row in range(self.rows) if self.cleaned_data.get(f"player_{row}")]
+        names = [self.cleaned_data[f"player_{row}"] for row in rows]
+        resolved = entry.resolve_names(
+            names,
+            duplicate=lambda name, first: (
+                _("%(name)s is already in row %(row)d.") % {"name": name, "row": rows[first] + 1}
+            ),
+            confirmed_new={
+                name_key(name)
+                for row, name in zip(rows, names, strict=True)
+                if self.data.get(f"new_player_{row}")
+            },
+        )
+        for index, matches in resolved.suggestions.items():
+            row = rows[index]
+            confirmed = bool(self.data.get(f"new_player_{row}"))
+            self.suggestions[row] = SeatSuggestion(row, names[index], list(matches), confirmed)
+        for index, message in resolved.refusals.items():
+            self.add_error(f"player_{rows[index]}", message)
+        self.players = [player for player in resolved.players if player is not None]
+        self.new_names = resolved.new_names
 
 
 class EventForm(PlayerRowsMixin, forms.Form):

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import dates, selectors
 from ratings.models import Game, Player
-from ratings.names import NameIndex, close_matches, name_keys
+from ratings.names import close_matches, name_keys
 from ratings.player_names import clean_player_name
 
 # Birth dates before this year are typing mistakes, as game dates are (the engine's rule).
@@ -122,28 +122,6 @@ class SeatSuggestion:
     @property
     def field_name(self) -> str:
         return f"new_player_{self.seat}"
-
-
-def accept_new_name(form: forms.Form, seat: int, name: str, club: NameIndex) -> bool:
-    """Whether a name the club does not know may stand as a new member's: yes unless it is
-    close to a player's name (``club``), which makes it a typo until the member ticks the
-    ``new_player_<seat>`` box. A close name is kept in ``form.suggestions``, and unconfirmed it
-    is the ``player_<seat>`` field's error."""
-    matches = [match.name for match in club.close_matches(name)]
-    if not matches:
-        return True
-    confirmed = bool(form.data.get(f"new_player_{seat}"))
-    form.suggestions[seat] = SeatSuggestion(seat, name, matches, confirmed)
-    if not confirmed:
-        form.add_error(
-            f"player_{seat}",
-            _(
-                "The club has no player called %(name)s. Did you mean %(matches)s? Choose "
-                "one, or tick “%(name)s is a new member”."
-            )
-            % {"name": name, "matches": ", ".join(matches)},
-        )
-    return confirmed
 
 
 def with_chosen_player(data):

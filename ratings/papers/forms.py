@@ -11,9 +11,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ratings import entry
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Player
-from ratings.player_names import name_key
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),
@@ -66,19 +65,15 @@ class PaperStartForm(forms.Form):
         names = [cleaned.get(f"player_{seat}") for seat in SEATS]
         if not all(names):
             return cleaned
-        found = Player.objects.by_names(names)
-        players = []
-        for seat, name in zip(SEATS, names, strict=True):
-            player = found.get(name_key(name))
-            if player is None:
-                self.add_error(
-                    f"player_{seat}",
-                    _("The club has no player called %(name)s: add them first.") % {"name": name},
-                )
-            players.append(player)
-        if all(players) and len({p.pk for p in players}) != 3:
-            raise ValidationError(_("A paper needs three different players."))
-        cleaned["players"] = players
+        # The club's players only: a paper is started by its players, who are members already.
+        resolved = entry.resolve_names(
+            names,
+            duplicate=lambda name, first: _("A paper needs three different players."),
+            existing_only=True,
+        )
+        for index, message in resolved.refusals.items():
+            self.add_error(f"player_{SEATS[index]}", message)
+        cleaned["players"] = resolved.players
         return cleaned
 
 
