@@ -213,13 +213,19 @@ class RatingSystem:
         ]
         return refusals + self.own_entry_refusals(seats, bula=bula, ended_early=ended_early)
 
+    def bula_refusal(self, bula, *, paper: bool = False) -> str | None:
+        """Why ``bula`` cannot start a game of this system, or None: the one rule of the
+        starting bula, which games, events and digital papers all ask. ``paper``: the game is
+        kept deal by deal on a digital paper (an event's bula is one, as its tables may be)."""
+        return None if bula is None else _("Only Preferans games have a bula.")
+
     def own_entry_refusals(
         self, seats: Sequence[Mapping], *, bula: int | None, ended_early: bool
     ) -> list[Refusal]:
         """:meth:`entry_refusals` for a game of scores; Preferans has its own."""
         refusals = []
-        if bula is not None:
-            refusals.append(Refusal("bula", _("Only Preferans games have a bula.")))
+        if (message := self.bula_refusal(bula)) is not None:
+            refusals.append(Refusal("bula", message))
         missing = [n for n, seat in enumerate(seats) if seat.get("score") is None]
         refusals += [
             Refusal(f"seats[{n}].score", _("Every player needs a score.")) for n in missing
@@ -365,14 +371,21 @@ class Prefko(RatingSystem):
     form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
 
+    def bula_refusal(self, bula, *, paper=False):
+        if bula is None or isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
+            return _("The starting bula must be a whole number above zero.")
+        if bula > MAX_BULA:
+            return _limit_message(MaxValueValidator(MAX_BULA), bula)
+        if paper and bula % 2:
+            # prefko's paper library takes an even bula only (its deal log's rule): a paper
+            # kept on the phone, or an event whose tables may keep one, starts from one.
+            return _("The bula is an even number.")
+        return None
+
     def own_entry_refusals(self, seats, *, bula, ended_early):
         refusals = []
-        if bula is None or isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
-            refusals.append(
-                Refusal("bula", _("The starting bula must be a whole number above zero."))
-            )
-        elif bula > MAX_BULA:
-            refusals.append(Refusal("bula", _limit_message(MaxValueValidator(MAX_BULA), bula)))
+        if (message := self.bula_refusal(bula)) is not None:
+            refusals.append(Refusal("bula", message))
         for n, seat in enumerate(seats):
             if all(seat.get(key) is None for key in self.seat_values):
                 refusals.append(Refusal(f"seats[{n}]", _("Every Preferans seat needs its paper.")))

@@ -443,7 +443,7 @@ def test_bulk_inserted_games_read_back_as_the_orm_writes_them(staff_user, kinds,
         )
         for n, (at, (bula, ended_early)) in enumerate(zip(times, kinds, strict=True))
     ]
-    ids = writes.insert_games(league, inputs, staff_user)
+    ids = writes.insert_games(league, inputs, staff_user.pk)
     games = Game.objects.in_bulk(ids)
     assert len(games) == len(inputs)
     saved = Game.objects.create(league=league, played_at=T0, note="", entered_by=staff_user)

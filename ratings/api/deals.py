@@ -66,7 +66,8 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         {"player": seat.player, "left": left, "middle": middle, "right": right}
         for seat, (left, middle, right) in zip(game.seats, drawn.columns, strict=True)
     ]
-    return DealLog(seats=seats, refas=refas, ended_early=game.ended_early or drawn.bula_sum != 0)
+    ended_early = paper_services.recorded_ended_early(drawn, by_clock=game.ended_early)
+    return DealLog(seats=seats, refas=refas, ended_early=ended_early)
 
 
 def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:

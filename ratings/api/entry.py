@@ -78,7 +78,7 @@ def submission(league: League, game: GameIn, log: deals.DealLog | None) -> entry
         played_at=played_at,
         seats=tuple(entry.SeatIn(**seat) for seat in seats),
         bula=game.bula,
-        ended_early=game.ended_early or (log is not None and log.ended_early),
+        ended_early=game.ended_early if log is None else log.ended_early,
         note=game.note,
         key=game.key,
         new_names=frozenset(name_key(name) for name in game.new_players),

@@ -31,7 +31,7 @@ The package, one module per seam:
 Callers use the names below (``from ratings import engine; engine.game_record(...)``).
 """
 
-from ratings.engine.audit import game_snapshot
+from ratings.engine.audit import audit, audit_user, game_snapshot
 from ratings.engine.bulk import ImportedGame, ImportSummary, games_import, games_record_many
 from ratings.engine.games import (
     SubmissionReused,
@@ -66,6 +66,8 @@ __all__ = [
     "InvalidGame",
     "PlayerState",
     "SubmissionReused",
+    "audit",
+    "audit_user",
     "check_births",
     "check_played_at",
     "collection_paused",

@@ -91,7 +91,7 @@ def audit_league_deletion(league: League, actor) -> int:
     Two reads and a multi-row INSERT per batch, through the engine's write layer: model
     instances and ``bulk_create`` cost more than the rest of the replace at 100,000 games.
     """
-    user = _audit_user(actor)
+    user = audit_user(actor)
     adapt_json = connection.ops.adapt_json_value
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     columns = ["at", "action", "league_id", "user_id", "game_id", "before"]
@@ -117,8 +117,9 @@ def audit_league_deletion(league: League, actor) -> int:
     return count
 
 
-def _audit_user(actor):
-    """The user to name in the audit trail: None for commands and anonymous callers."""
+def audit_user(actor):
+    """The member to name as who did something (the audit trail, who entered a game or a deal,
+    who started a paper): None for commands and anonymous callers. The one rule of it."""
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
@@ -140,8 +141,9 @@ def audit(
     :class:`RatingCorrection` (``corrected``: the corrected game's time, None for a merge)."""
     entry = AuditEntry.objects.create(
         action=action,
-        league=league,
-        user=_audit_user(actor),
+        # A league, or its id (an event's writes know only the id).
+        league_id=getattr(league, "pk", league),
+        user=audit_user(actor),
         game_id=game_id if game_id is not None else (game.pk if game else None),
         player=player,
         before=before,

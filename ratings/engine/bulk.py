@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 
 from ratings.engine import opponents, seasons, sql, writes
-from ratings.engine.audit import audit, audit_league_deletion
+from ratings.engine.audit import audit, audit_league_deletion, audit_user
 from ratings.engine.games import league_lock
 from ratings.engine.replay import replay
 from ratings.engine.state import (
@@ -151,7 +151,9 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
         # Only the games, their results and their players' tallies inside, which refer to
         # nothing else: see references_locked_at_once. The tallies too: otherwise each of their
         # rows queues three foreign-key checks for the commit.
-        with writes.references_locked_at_once(involved, writes.user_id_of(actor)):
+        user = audit_user(actor)
+        user_id = user.pk if user else None
+        with writes.references_locked_at_once(involved, user_id):
             counted = opponents.NewGames(league)
             places: list[list[int]] = []  # each game's seats' places, in order
             places_of = league.rating_system.places
@@ -163,7 +165,7 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
                 places.append(seat_places)
                 counted.add(prepared.player_ids, seat_places)
 
-            game_ids = writes.insert_games(league, games, actor, each=count)
+            game_ids = writes.insert_games(league, games, user_id, each=count)
             if out_of_order:
                 rows = []
                 times = writes.adapted_datetimes([prepared.played_at for prepared in games])

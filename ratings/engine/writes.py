@@ -91,7 +91,7 @@ GAME_COLUMNS = [
 def insert_games(
     league: League,
     games: Sequence[GameInput],
-    actor,
+    user_id: int | None,
     *,
     each: Callable[[GameInput], None] | None = None,
 ) -> list[int]:
@@ -99,9 +99,9 @@ def insert_games(
     order given. ``each`` is called with every game, in order: on PostgreSQL as its row is
     sent, so that the database stores the rows while the caller works out what needs no ids.
 
-    The league is locked, so no one else adds games to it meanwhile.
+    The league is locked, so no one else adds games to it meanwhile. ``user_id``: the member
+    who entered them (``Game.entered_by``), none for a command.
     """
-    user_id = user_id_of(actor)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     if connection.vendor == "sqlite":
         table = connection.ops.quote_name(Game._meta.db_table)
@@ -146,12 +146,6 @@ def _handed_on(rows: Sequence[tuple], games: Sequence[GameInput], each) -> Itera
     for row, prepared in zip(rows, games, strict=True):
         yield row
         each(prepared)
-
-
-def user_id_of(actor) -> int | None:
-    """The id of the member who enters games (``Game.entered_by``): none for a command."""
-    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
-    return user.pk if user else None
 
 
 def last_id_given(model) -> int:

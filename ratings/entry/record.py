@@ -77,7 +77,7 @@ def record(
                 "bula": submission.bula,
                 "ended_early": submission.ended_early,
                 "note": submission.note,
-                "entered_by": entered_by if _is_member(entered_by) else None,
+                "entered_by": engine.audit_user(entered_by),
                 "submission_key": submission.key,
             }
             if submission.table is not None:
@@ -98,10 +98,6 @@ def record(
         if game is None or submission.key is None:
             raise
         return engine.resubmitted(game, checked.prepared), False
-
-
-def _is_member(user) -> bool:
-    return getattr(user, "is_authenticated", False)
 
 
 def _creation_order(name: str) -> tuple[str, str]:

@@ -106,10 +106,8 @@ class EventForm(PlayerRowsMixin, forms.Form):
     bula = forms.IntegerField(
         label=gettext_lazy("Starting bula"),
         required=False,
-        min_value=1,
-        max_value=10_000,
         help_text=gettext_lazy("Agreed for the night: every table's paper starts with it."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 2, "step": 2}),
     )
     scoring = forms.ChoiceField(label=gettext_lazy("Scoring"))
     points_per_place = forms.CharField(
@@ -142,6 +140,15 @@ class EventForm(PlayerRowsMixin, forms.Form):
         if not system.has_paper:
             del self.fields["bula"]  # only a paper has a bula
         self.add_player_rows(rows)
+
+    def clean_bula(self):
+        bula = self.cleaned_data.get("bula")
+        if bula is not None:
+            try:
+                services.check_event_bula(self.league, bula)
+            except ValidationError as error:
+                raise ValidationError(error.message_dict["bula"]) from None
+        return bula
 
     def clean_starts_at(self):
         starts_at = self.cleaned_data["starts_at"]

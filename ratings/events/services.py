@@ -30,7 +30,6 @@ from ratings.algorithms import seating
 from ratings.events import selectors
 from ratings.models import (
     AuditAction,
-    AuditEntry,
     DrawMethod,
     Event,
     EventPlayer,
@@ -49,11 +48,11 @@ MAX_PLACE_POINTS = 1000
 
 
 def _audit(action: str, event: Event, actor, *, game: Game | None = None, after: dict) -> None:
-    AuditEntry.objects.create(
-        action=action,
-        league_id=event.league_id,
-        user=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
-        game_id=game.pk if game else None,
+    engine.audit(
+        action,
+        event.league_id,
+        actor,
+        game=game,
         after={"event": event.name, "event_id": event.pk, **after},
     )
 
@@ -103,6 +102,14 @@ def check_event_rules(
         raise ValidationError({"rounds_total": _("An event has 1 to 100 rounds, or open-ended.")})
 
 
+def check_event_bula(league: League, bula: int) -> None:
+    """An event's agreed bula, as a refusal of the field ``bula``: the rating system's rule for
+    a paper's bula, since any of the night's tables may keep a digital paper."""
+    message = league.rating_system.bula_refusal(bula, paper=True)
+    if message is not None:
+        raise ValidationError({"bula": message})
+
+
 def check_event_start(starts_at: datetime | None) -> None:
     """The one rule for when an event starts (:data:`ratings.dates.EVENT`), as a refusal of the
     field ``starts_at``: the service, the organiser's form and the admin all ask it."""
@@ -133,8 +140,8 @@ def event_create(
     ``bula``: the night's starting bula, which every table's paper form starts with (a league
     whose games have a paper; None: each table types its own).
     """
-    if bula is not None and (not league.rating_system.has_paper or bula < 1):
-        raise ValidationError({"bula": _("The starting bula must be above zero.")})
+    if bula is not None:
+        check_event_bula(league, bula)
     if table_size is None:
         table_size = league.rating_system.event_table_sizes[0]
     check_event_start(starts_at)
@@ -162,7 +169,7 @@ def event_create(
             league=league,
             name=name,
             starts_at=starts_at,
-            organiser=organiser if getattr(organiser, "is_authenticated", False) else None,
+            organiser=engine.audit_user(organiser),
             rounds_total=rounds_total,
             table_size=table_size,
             draw_method=draw_method,

@@ -45,7 +45,11 @@ class PaperStartForm(forms.Form):
     player_1 = forms.CharField(label=_("Seat 1"), max_length=80)
     player_2 = forms.CharField(label=_("Seat 2"), max_length=80)
     player_3 = forms.CharField(label=_("Seat 3"), max_length=80)
-    bula = forms.IntegerField(label=_("Starting bula"), min_value=2, max_value=10_000, initial=30)
+    bula = forms.IntegerField(
+        label=_("Starting bula"),
+        initial=30,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 2, "step": 2}),
+    )
     refas = forms.IntegerField(
         label=_("Refe cap"),
         min_value=0,
@@ -54,10 +58,15 @@ class PaperStartForm(forms.Form):
         help_text=_("Empty: no cap."),
     )
 
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.league = league
+
     def clean_bula(self) -> int:
         bula = self.cleaned_data["bula"]
-        if bula % 2:
-            raise ValidationError(_("The bula is an even number."))
+        message = self.league.rating_system.bula_refusal(bula, paper=True)
+        if message is not None:
+            raise ValidationError(message)
         return bula
 
     def clean(self):

@@ -72,12 +72,13 @@ def paper_start(
         seated = set(table.seats.values_list("player_id", flat=True))
         if seated != {player.pk for player in players} or table.round.event.league_id != league.pk:
             raise ValidationError(_("A table's paper is kept by the players drawn to it."))
+    message = league.rating_system.bula_refusal(bula, paper=True)
+    if message is not None:
+        raise ValidationError(message)
     try:
         paper_rules.parse_log({"bula": bula, "refas": refas, "hands": []})
     except paper_rules.PaperError:
-        raise ValidationError(
-            _("The bula is an even number above zero, and the refe cap 0 or more (or none).")
-        ) from None
+        raise ValidationError(_("The refe cap is 0 or more (or none).")) from None
     return DigitalPaper.objects.create(
         league=league,
         player_1=players[0],
@@ -86,7 +87,7 @@ def paper_start(
         bula=bula,
         refas=refas,
         event_table=table,
-        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+        started_by=engine.audit_user(actor),
     )
 
 
@@ -135,7 +136,7 @@ def deal_add(
             paper=paper,
             number=len(deals) + 1,
             entered=entered,
-            entered_by=actor if getattr(actor, "is_authenticated", False) else None,
+            entered_by=engine.audit_user(actor),
             submission_key=key,
         )
         _check(paper, [*deals, deal])
@@ -207,7 +208,7 @@ def deal_update(*, deal: Deal, entered: dict, repealed: bool, actor=None) -> Dea
                 played_at=paper.game.played_at,
                 entries=_entries(paper, drawn),
                 bula=paper.bula,
-                ended_early=paper.ended_early or drawn.bula_sum != 0,
+                ended_early=recorded_ended_early(drawn, by_clock=paper.ended_early),
                 actor=actor,
             )
     return target
@@ -220,6 +221,13 @@ def _entries(paper: DigitalPaper, drawn: paper_rules.Paper) -> list[engine.Entry
             (paper.player_1_id, paper.player_2_id, paper.player_3_id), drawn.columns, strict=True
         )
     ]
+
+
+def recorded_ended_early(drawn: paper_rules.Paper, *, by_clock: bool) -> bool:
+    """Whether the game a paper's deals draw is recorded as ended early: stopped by the clock,
+    or a middle column that does not sum to exactly zero, which the rating system takes only
+    from a game marked so. The one rule of it for every paper (the phone's, the API's log)."""
+    return by_clock or drawn.bula_sum != 0
 
 
 def _submission(
@@ -238,7 +246,7 @@ def _submission(
             for player, (left, middle, right) in zip(players, drawn.columns, strict=True)
         ),
         bula=paper.bula,
-        ended_early=ended_early or drawn.bula_sum != 0,
+        ended_early=recorded_ended_early(drawn, by_clock=ended_early),
         table=paper.event_table,
     )
 
@@ -338,7 +346,7 @@ def paper_of_game(
         player_3_id=results[2].player_id,
         bula=game.bula,
         refas=refas,
-        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+        started_by=engine.audit_user(actor),
         finished_at=timezone.now(),
         ended_early=ended_early,
         game=game,

@@ -67,7 +67,9 @@ def paper_new(request, slug: str):
     if table is not None:
         names = table.seats.order_by("seat").values_list("player__name", flat=True)
         initial |= {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
-    form = PaperStartForm(request.POST or None, initial=initial)
+        if table.round.event.bula:
+            initial["bula"] = table.round.event.bula  # the night's, agreed once
+    form = PaperStartForm(request.POST or None, initial=initial, league=league)
     if request.method == "POST" and form.is_valid():
         try:
             paper = services.paper_start(

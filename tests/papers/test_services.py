@@ -10,9 +10,10 @@ from django.utils import translation
 
 from ratings import engine, exports
 from ratings.algorithms.paper import draw_paper, paper_result, parse_log
+from ratings.events.services import round_draw
 from ratings.models import Deal, Game, Result, System
 from ratings.papers import selectors, services
-from tests.builders import T0, paper_entries
+from tests.builders import T0, make_event, make_league, make_players, paper_entries
 from tests.papers.deals import REFA, SHORT_GAME, enter, played, start
 from tests.replays import assert_unchanged_by_recompute
 
@@ -158,10 +159,36 @@ def test_only_a_preferans_league_keeps_a_paper(make_league, make_player):
         services.paper_start(league=league, players=players, bula=30)
 
 
-@pytest.mark.parametrize(("bula", "refas"), [(31, None), (0, None), (30, -1)])
-def test_a_paper_starts_with_an_even_bula_and_a_cap_of_zero_or_more(table, bula, refas):
-    with pytest.raises(ValidationError, match="even number"):
+@pytest.mark.parametrize(
+    ("bula", "refas", "says"),
+    [
+        (31, None, "even number"),
+        (0, None, "above zero"),
+        (10_002, None, "less than or equal to 10000"),
+        (30, -1, "0 or more"),
+    ],
+)
+def test_a_paper_starts_with_an_even_bula_and_a_cap_of_zero_or_more(table, bula, refas, says):
+    with pytest.raises(ValidationError, match=says):
         start(table, bula=bula, refas=refas)
+
+
+@pytest.mark.parametrize(("bula", "taken"), [(30, True), (31, False), (0, False), (10_002, False)])
+def test_an_events_bula_is_one_its_tables_papers_can_start_from(db, bula, taken):
+    """One rule for the starting bula: a night's agreed bula is one a digital paper takes, so
+    none of its tables is left unable to keep its paper on a phone."""
+    league = make_league(System.PREFKO)
+    players = make_players(6)
+    try:
+        event = make_event(league, players, bula=bula)
+    except ValidationError as error:
+        assert not taken
+        assert list(error.message_dict) == ["bula"]
+    else:
+        assert taken
+        table = round_draw(event=event).tables.first()
+        seated = [seat.player for seat in table.seats.order_by("seat")]
+        assert services.paper_start(league=league, players=seated, bula=event.bula, table=table)
 
 
 def test_the_deal_log_of_a_finished_game_replays_to_its_columns(table):
