@@ -37,7 +37,7 @@ def setup_django() -> None:
 def busiest_event(league):
     from django.db.models import Count
 
-    from ratings.models import Event
+    from ratings.events.models import Event
 
     return (
         Event.objects.filter(league=league)

@@ -105,7 +105,8 @@ def build_event(league, players: list[int], rng: random.Random, starts_at: datet
     """
     from ratings import engine
     from ratings.events import services
-    from ratings.models import Player, Scoring
+    from ratings.events.models import Scoring
+    from ratings.models import Player
 
     present = skewed_players(rng, players, EVENT_PLAYERS, skew_weights(len(players)))
     event = services.event_create(

@@ -43,6 +43,8 @@ accounts = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
+    # Where people (and password managers) look for it first.
+    path("login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
     path("sw.js", service_worker, name="service_worker"),

@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
@@ -6,6 +8,14 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Club ratings")
+    # The feature packages that own models of this app. ratings.models holds the core's only
+    # (it never imports a feature), so Django is shown these here, while it loads models.
+    feature_models = ("ratings.events.models", "ratings.papers.models")
+
+    def import_models(self):
+        super().import_models()
+        for module in self.feature_models:
+            import_module(module)
 
     def ready(self):
         import club.checks  # noqa: F401  (registers the club's system checks)

@@ -18,6 +18,8 @@
  * - The preview of a game ([data-preview], after "Check scores") takes the focus and the top of
  *   the screen when the page opens, as the error summary does: on a phone it is screens below
  *   the top of the form, and the member came for it.
+ * - A button that copies a text shown once ([data-copy]: a new API token) to the clipboard; it
+ *   is hidden without scripts, where the text is selected by hand.
  * - A form whose step cannot be undone ([data-confirm]: closing a round or a club night) asks
  *   first, with the form's own words of what follows. Without scripts it is sent as it is.
  */
@@ -113,8 +115,20 @@
     if (question && !window.confirm(question)) event.preventDefault();
   }
 
+  function addCopyButton(button) {
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source || !navigator.clipboard) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+        button.textContent = button.getAttribute("data-copied");
+      });
+    });
+  }
+
   function start() {
     document.addEventListener("submit", confirmFirst);
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), addCopyButton);
     markScrollingTables();
     var pending = false;
     window.addEventListener("resize", function () {

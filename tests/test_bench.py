@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ratings.models import Event, EventTable, Game, League, Player, System
+from ratings.events.models import Event, EventTable
+from ratings.models import Game, League, Player, System
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 

@@ -10,16 +10,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from ratings import engine, selectors
+from ratings.events.models import Event, EventTable
 from ratings.management.commands import demo
-from ratings.models import (
-    Event,
-    EventTable,
-    Game,
-    League,
-    Player,
-    Result,
-    System,
-)
+from ratings.models import Game, League, Player, Result, System
 from tests.builders import make_league, table_counts
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import WORKED_EXAMPLE_PAPERS

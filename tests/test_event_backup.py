@@ -15,16 +15,8 @@ from django.db import transaction
 
 from ratings import engine
 from ratings.events import selectors, services
-from ratings.models import (
-    AuditEntry,
-    Event,
-    EventPlayer,
-    EventRound,
-    EventTable,
-    Scoring,
-    System,
-    TableSeat,
-)
+from ratings.events.models import Event, EventPlayer, EventRound, EventTable, Scoring, TableSeat
+from ratings.models import AuditEntry, System
 from tests.builders import T0, make_event, make_league, make_players, play_round, play_table
 
 EVENT_MODELS = (Event, EventPlayer, EventRound, EventTable, TableSeat, AuditEntry)

@@ -15,7 +15,8 @@ from django.db import connection
 from django.urls import reverse
 
 from ratings.events import services
-from ratings.models import AuditAction, AuditEntry, EventTable, Game, League, Player, System
+from ratings.events.models import EventTable
+from ratings.models import AuditAction, AuditEntry, Game, League, Player, System
 from tests.builders import T0, Browser, hidden, make_event
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import MORE_PAPERS

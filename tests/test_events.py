@@ -14,17 +14,8 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.events import selectors, services
-from ratings.models import (
-    AuditAction,
-    AuditEntry,
-    Event,
-    EventTable,
-    Game,
-    Player,
-    Scoring,
-    System,
-    TableSeat,
-)
+from ratings.events.models import Event, EventTable, Scoring, TableSeat
+from ratings.models import AuditAction, AuditEntry, Game, Player, System
 from tests.builders import (
     T0,
     make_event,

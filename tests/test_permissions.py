@@ -30,22 +30,10 @@ from django.urls import URLPattern, URLResolver, reverse
 from ratings import engine
 from ratings import urls as ratings_urls
 from ratings.events import services as event_services
-from ratings.models import (
-    AuditEntry,
-    Deal,
-    DigitalPaper,
-    Event,
-    EventPlayer,
-    EventRound,
-    EventTable,
-    Game,
-    League,
-    Player,
-    Result,
-    Standing,
-    System,
-)
+from ratings.events.models import Event, EventPlayer, EventRound, EventTable
+from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.papers import services as paper_services
+from ratings.papers.models import Deal, DigitalPaper
 from tests import builders
 from tests.builders import (
     PASSWORD,

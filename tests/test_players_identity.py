@@ -268,7 +268,7 @@ def test_a_new_player_someone_created_meanwhile_is_the_one_the_game_gets(
     league = make_league(System.PREFKO)
     make_player("Pedja"), make_player("Marko")
     form = paper_form(league, ["Pedja", "Marko", "Newbie"])
-    assert form.new_player_names == ["Newbie"]
+    assert form.checked.new_names == ["Newbie"]
     other = Player.objects.create_named(meanwhile)  # another table's form, a moment earlier
 
     game = form.save(entered_by=member_user)

@@ -18,7 +18,8 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from ratings import engine
-from ratings.models import AuditEntry, Event, Game, League, Player, System
+from ratings.events.models import Event
+from ratings.models import AuditEntry, Game, League, Player, System
 from tests import builders
 from tests.builders import T0, Browser, hidden
 from tests.replays import assert_unchanged_by_recompute

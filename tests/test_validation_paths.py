@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.engine import validation
-from ratings.models import AuditEntry, Event, Game, League, Player, Result, Standing, System
+from ratings.events.models import Event
+from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.systems import rating_system
 from tests.builders import (
     T0,

@@ -20,13 +20,8 @@ from ratings.admin.common import (
 )
 from ratings.admin.reports import reports_html
 from ratings.formatting import number_text
-from ratings.models import (
-    AuditAction,
-    DigitalPaper,
-    Game,
-    League,
-    Result,
-)
+from ratings.models import AuditAction, Game, League, Result
+from ratings.papers.models import DigitalPaper
 
 # Games ------------------------------------------------------------------------------------------
 

@@ -18,18 +18,16 @@ from django.db.models import Count, F, Min
 from django.utils import timezone
 
 from ratings import engine
+from ratings.events.models import Event, EventTable, Scoring
 from ratings.events.services import check_event_rules
 from ratings.models import (
     AuditAction,
     AuditEntry,
-    Event,
-    EventTable,
     Game,
     League,
     Player,
     PlayerAlias,
     Result,
-    Scoring,
     Standing,
 )
 from ratings.papers.selectors import first_paper_difference

@@ -14,7 +14,7 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import SET_NULL, Max
 
 from ratings.engine import opponents, seasons, sql, writes
 from ratings.engine.audit import audit, audit_league_deletion, audit_user
@@ -28,7 +28,7 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.engine.validation import birth_dates, prepare_scored_games
-from ratings.models import AuditAction, EventTable, Game, League, OpponentTally, Player, Result
+from ratings.models import AuditAction, Game, League, OpponentTally, Player, Result
 from ratings.player_names import name_key
 from ratings.versioning import bulk_write, row_triggers_dropped
 
@@ -242,12 +242,18 @@ def _write_opponents(league: League, rows: list[tuple]) -> None:
 def _delete_games(league: League) -> None:
     """Delete the league's games, whose results are gone, in one statement.
 
-    Only an event's table refers to a game: it is freed first, as deleting one game frees its
-    table (``EventTable.game`` is SET_NULL). The audit trail keeps plain ids, so nothing else
-    cascades: ``QuerySet.delete()`` would load every game to find that out and delete them a
-    hundred at a time, a thousand statements for a league of 100,000 games.
+    What refers to a game and lets it go (an event's table: ``SET_NULL``) is freed first, as
+    deleting one game frees it; found from the models, so the engine names no feature's model.
+    The audit trail keeps plain ids, so nothing else cascades: ``QuerySet.delete()`` would load
+    every game to find that out and delete them a hundred at a time, a thousand statements for a
+    league of 100,000 games.
     """
-    EventTable.objects.filter(game__league=league).update(game=None)
+    for relation in Game._meta.related_objects:
+        if relation.on_delete is SET_NULL:
+            field = relation.field.name
+            relation.related_model.objects.filter(**{f"{field}__league": league}).update(
+                **{field: None}
+            )
     with connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {connection.ops.quote_name(Game._meta.db_table)} WHERE league_id = %s",

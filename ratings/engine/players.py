@@ -16,11 +16,9 @@ from django.utils.translation import gettext as _
 from ratings.engine import opponents
 from ratings.engine.audit import audit
 from ratings.engine.replay import replay_correction
+from ratings.events.models import Event, EventPlayer, EventRound, TableSeat
 from ratings.models import (
     AuditAction,
-    Event,
-    EventPlayer,
-    EventRound,
     Game,
     League,
     Player,
@@ -28,7 +26,6 @@ from ratings.models import (
     RatingCorrection,
     Result,
     Standing,
-    TableSeat,
 )
 from ratings.player_names import clean_player_name
 from ratings.versioning import lock_rows

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 
 from ratings.events import services
-from ratings.models import Event, EventPlayer, EventTable
+from ratings.events.models import Event, EventPlayer, EventTable
 
 
 class EventPlayerInline(admin.TabularInline):

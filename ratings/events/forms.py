@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings import entry
 from ratings.events import services
+from ratings.events.models import DrawMethod, Event, Scoring
 from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
-from ratings.models import DrawMethod, Event, League, Player, Scoring
+from ratings.models import League, Player
 from ratings.player_names import name_key
 
 # Rows for names on a new event's form; "More rows" adds as many again.

@@ -18,8 +18,9 @@ from django.db.models import OuterRef, QuerySet, Subquery
 
 from ratings.algorithms import event_scoring
 from ratings.algorithms.event_scoring import TablePlay
-from ratings.models import Event, EventPlayer, EventRound, EventTable, League, Player, Result
-from ratings.models import TableSeat as TableSeatModel
+from ratings.events.models import Event, EventPlayer, EventRound, EventTable
+from ratings.events.models import TableSeat as TableSeatModel
+from ratings.models import League, Player, Result
 from ratings.selectors.sql import count_subquery
 from ratings.systems import rating_system
 

@@ -28,19 +28,16 @@ from django.utils.translation import ngettext
 from ratings import dates, engine
 from ratings.algorithms import seating
 from ratings.events import selectors
-from ratings.models import (
-    AuditAction,
+from ratings.events.models import (
     DrawMethod,
     Event,
     EventPlayer,
     EventRound,
     EventTable,
-    Game,
-    League,
-    Player,
     Scoring,
     TableSeat,
 )
+from ratings.models import AuditAction, Game, League, Player
 from ratings.versioning import lock_rows
 
 # Points per place must be whole numbers, and not absurd ones.

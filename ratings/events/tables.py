@@ -10,9 +10,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from ratings.events.models import Event, Scoring
 from ratings.formatting import change_html, number_text, when_html
 from ratings.links import url_maker
-from ratings.models import Event, Scoring
 from ratings.tables import NUMBER, ClubTable
 
 OPTIONAL_NUMBER = {"td": {"class": "num optional"}, "th": {"class": "num optional"}}

@@ -24,9 +24,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import engine, entry
+from ratings.events.models import EventTable
 from ratings.events.selectors import table_seat_names
 from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
-from ratings.models import EventTable, Game, League, Player
+from ratings.models import Game, League, Player
 from ratings.player_names import name_key
 from ratings.systems import MAX_BULA
 

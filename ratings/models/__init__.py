@@ -6,25 +6,16 @@
 (:mod:`~ratings.models.uploads`), the data version's row (:mod:`~ratings.models.versioning`), a
 league's stored backtest (:mod:`~ratings.models.backtests`) and the API's tokens
 (:mod:`~ratings.models.api_tokens`);
-club nights and tournaments are in :mod:`ratings.events.models`, the digital paper's papers and
-deals in :mod:`ratings.papers.models`. Django looks for an app's models
-in this package, so every model is imported here: use them from here
-(``from ratings.models import Game``).
+the core's models, used from here (``from ratings.models import Game``). The feature packages own
+theirs: club nights and tournaments in :mod:`ratings.events.models`, the digital paper's papers
+and deals in :mod:`ratings.papers.models`, loaded for Django by ``ratings.apps`` and never
+re-exported here, so the core never reaches a feature's model.
 
 Ratings are written only by :mod:`ratings.engine`; nothing here computes one. A game's results
 carry the rating before and after, so history is read without replaying it, and a
 :class:`Standing` holds each player's current state in a league, so the leaderboard is one query.
 """
 
-from ratings.events.models import (
-    DrawMethod,
-    Event,
-    EventPlayer,
-    EventRound,
-    EventTable,
-    Scoring,
-    TableSeat,
-)
 from ratings.models.api_tokens import ApiToken, ApiTokenQuerySet
 from ratings.models.audit import AuditAction, AuditEntry, RatingCorrection
 from ratings.models.backtests import StoredBacktest
@@ -40,7 +31,6 @@ from ratings.models.standings import (
 )
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
 from ratings.models.versioning import DataVersion, LeagueVersion
-from ratings.papers.models import Deal, DigitalPaper
 from ratings.systems import Kind, Speed, System
 
 __all__ = [
@@ -50,13 +40,6 @@ __all__ = [
     "AuditEntry",
     "RatingCorrection",
     "DataVersion",
-    "Deal",
-    "DigitalPaper",
-    "DrawMethod",
-    "Event",
-    "EventPlayer",
-    "EventRound",
-    "EventTable",
     "Game",
     "GameReport",
     "GameQuerySet",
@@ -69,7 +52,6 @@ __all__ = [
     "PlayerAlias",
     "PlayerQuerySet",
     "Result",
-    "Scoring",
     "OpponentTally",
     "SeasonStanding",
     "Speed",
@@ -77,5 +59,4 @@ __all__ = [
     "StandingQuerySet",
     "StoredBacktest",
     "System",
-    "TableSeat",
 ]

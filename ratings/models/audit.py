@@ -24,6 +24,11 @@ class AuditAction(models.TextChoices):
     TABLE_GAME = "table_game", _("table's paper in")
     ROUND_CLOSE = "round_close", _("round closed")
     EVENT_CLOSE = "event_close", _("event closed")
+    DEAL_ADD = "deal_add", _("deal added")
+    DEAL_UNDO = "deal_undo", _("deal taken back")
+    DEAL_REPEAL = "deal_repeal", _("deal repealed")
+    DEAL_BACK = "deal_back", _("repealed deal brought back")
+    DEAL_EDIT = "deal_edit", _("deal edited")
 
 
 class AuditEntry(models.Model):

@@ -14,8 +14,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 
-from ratings.models import Deal, DigitalPaper
 from ratings.papers import services
+from ratings.papers.models import Deal, DigitalPaper
 
 
 class DealInline(admin.TabularInline):

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Deal, DigitalPaper, League, Result
+from ratings.models import League, Result
+from ratings.papers.models import Deal, DigitalPaper
 
 
 def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:

@@ -26,9 +26,35 @@ from django.utils.translation import gettext as _
 from ratings import engine, entry
 from ratings.algorithms import paper as paper_rules
 from ratings.events import services as event_services
-from ratings.models import Deal, DigitalPaper, EventTable, Game, League, Player
+from ratings.events.models import EventTable
+from ratings.models import AuditAction, Game, League, Player
 from ratings.papers import selectors
+from ratings.papers.models import Deal, DigitalPaper
 from ratings.versioning import lock_rows
+
+
+def _audit_deal(
+    action: str, paper: DigitalPaper, deal: Deal, actor, *, before: dict | None = None
+) -> None:
+    """The audit entry of a change of a paper's deal, in its transaction: which paper and deal,
+    and what it said before and after (as stored), so a disputed paper can be followed."""
+    engine.audit(
+        action,
+        paper.league_id,
+        actor,
+        game_id=paper.game_id,
+        before=before,
+        after=None if deal.pk is None else _deal_data(paper, deal),
+    )
+
+
+def _deal_data(paper: DigitalPaper, deal: Deal) -> dict:
+    return {
+        "paper": paper.pk,
+        "deal": deal.number,
+        "entered": deal.entered,
+        "repealed": deal.repealed,
+    }
 
 
 def _lock(paper: DigitalPaper) -> DigitalPaper:
@@ -141,6 +167,7 @@ def deal_add(
         )
         _check(paper, [*deals, deal])
         deal.save()
+        _audit_deal(AuditAction.DEAL_ADD, paper, deal, actor)
     return deal
 
 
@@ -153,7 +180,11 @@ def deal_undo(*, paper: DigitalPaper, after: int, actor=None) -> None:
         _seen(deals, after)
         if not deals:
             raise ValidationError(_("The paper has no deal to undo."))
-        deals[-1].delete()
+        last = deals[-1]
+        before = _deal_data(paper, last)
+        last.delete()
+        last.pk = None
+        _audit_deal(AuditAction.DEAL_UNDO, paper, last, actor, before=before)
 
 
 def deal_repeal(*, paper: DigitalPaper, number: int, repealed: bool = True, actor=None) -> Deal:
@@ -165,9 +196,13 @@ def deal_repeal(*, paper: DigitalPaper, number: int, repealed: bool = True, acto
         deal = next((deal for deal in deals if deal.number == number), None)
         if deal is None:
             raise ValidationError(_("The paper has no deal %(number)d.") % {"number": number})
+        if deal.repealed == repealed:
+            return deal  # as asked already (a second tap, another phone): nothing changes
         deal.repealed = repealed
         _check(paper, deals)
         deal.save(update_fields=["repealed"])
+        action = AuditAction.DEAL_REPEAL if repealed else AuditAction.DEAL_BACK
+        _audit_deal(action, paper, deal, actor)
     return deal
 
 
@@ -200,8 +235,11 @@ def deal_update(*, deal: Deal, entered: dict, repealed: bool, actor=None) -> Dea
     finished paper's game is re-rated through the engine with the columns it now gives."""
     with transaction.atomic():
         paper = _lock(deal.paper)
+        stored = Deal.objects.filter(pk=deal.pk).first()
+        before = None if stored is None else _deal_data(paper, stored)
         target, drawn = _changed(paper, deal, entered, repealed)
         target.save(update_fields=["entered", "repealed"])
+        _audit_deal(AuditAction.DEAL_EDIT, paper, target, actor, before=before)
         if paper.game is not None:
             engine.game_update(
                 game=paper.game,

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 
 from ratings.algorithms import paper as paper_rules
-from ratings.models import Deal, Player
+from ratings.models import Player
+from ratings.papers.models import Deal
 
 CONTRACTS = tuple(paper_rules.CONTRACTS)
 

@@ -30,12 +30,13 @@ from typing import NamedTuple
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import IntegrityError, connection, transaction
+from django.db.models import SET_NULL
 from django.utils import timezone
 
 from ratings import engine
 from ratings.algorithms import rayter, rayter_format
 from ratings.engine.validation import latest_allowed
-from ratings.models import EventTable, Game, League, Player, Result
+from ratings.models import Game, League, Player, Result
 from ratings.names import NameIndex
 from ratings.player_names import clean_player_name, name_key
 from ratings.rayter.names import rayter_words
@@ -414,7 +415,7 @@ def import_rayter(
                 # The checks the database defers to the commit, met now: the preview must
                 # refuse what the confirmation would.
                 connection.check_constraints(
-                    table_names=[model._meta.db_table for model in (Game, Result, EventTable)]
+                    table_names=[model._meta.db_table for model in written_models()]
                 )
                 transaction.set_rollback(True)
     except engine.InvalidGame as error:
@@ -429,6 +430,13 @@ def import_rayter(
             [Problem(None, f"the database refused the import ({error}); nothing was written")]
         ) from error
     return result
+
+
+def written_models() -> list:
+    """The models an import writes: games, results, and what refers to a game and lets it go
+    (an event's table), found from the models so that this names no feature's model."""
+    freed = [rel.related_model for rel in Game._meta.related_objects if rel.on_delete is SET_NULL]
+    return [Game, Result, *freed]
 
 
 def _close_names(new_players: list[str]) -> dict[str, list[str]]:

@@ -10,11 +10,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ratings import engine, entry
-from ratings.access import get_league_for_entry, get_table_for_entry
+from ratings.access import get_league_for_entry
 from ratings.chances import outlooks
+from ratings.events.access import get_table_for_entry
+from ratings.events.models import EventTable
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
-from ratings.models import EventTable, Game, Player
+from ratings.models import Game, Player
 
 
 def _form_kwargs(request, form_class, table: EventTable | None) -> dict:

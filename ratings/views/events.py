@@ -21,21 +21,21 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_tables2 import RequestConfig
 
 from ratings import versioning
-from ratings.access import (
+from ratings.access import can_enter_games, club_readable
+from ratings.chances import tables_outlooks
+from ratings.events import selectors, services
+from ratings.events.access import (
     can_create_events,
-    can_enter_games,
     can_run_event,
-    club_readable,
     get_event_to_run,
     get_league_for_events,
 )
-from ratings.chances import tables_outlooks
-from ratings.events import selectors, services
 from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
+from ratings.events.models import Event, EventRound, EventTable
 from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
 from ratings.forms import with_chosen_player
-from ratings.models import Event, EventRound, EventTable, League, Player
+from ratings.models import League, Player
 from ratings.page_cache import cached_page
 from ratings.pagination import PAGINATION
 

@@ -20,16 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ratings import engine
-from ratings.access import (
-    can_enter_games,
-    club_readable,
-    get_league_for_entry,
-    get_table_for_entry,
-)
+from ratings.access import can_enter_games, club_readable, get_league_for_entry
 from ratings.chances import tables_outlooks
-from ratings.models import DigitalPaper, Player
+from ratings.events.access import get_table_for_entry
+from ratings.models import Player
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
+from ratings.papers.models import DigitalPaper
 from ratings.papers.statistics import player_deal_statistics
 
 

@@ -12,6 +12,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ratings.models import ApiToken
 
+# The session key of a token just made, shown once by the page the creation redirects to.
+NEW_TOKEN_KEY = "ratings.new_api_token"
+
 
 class TokenForm(forms.Form):
     name = forms.CharField(
@@ -25,15 +28,18 @@ class TokenForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def token_list(request):
-    """The member's tokens; a new one's value is on the page answering its creation, once."""
-    new_token = None
+    """The member's tokens; a new one's value is shown once, on the page the creation redirects
+    to (Post/Redirect/Get: reloading that page makes no second token)."""
     if request.method == "POST":
         form = TokenForm(request.POST)
         if form.is_valid():
-            _row, new_token = ApiToken.objects.create_for(request.user, form.cleaned_data["name"])
-            form = TokenForm()
+            _row, token = ApiToken.objects.create_for(request.user, form.cleaned_data["name"])
+            # Kept in the member's own session only until the next page shows it.
+            request.session[NEW_TOKEN_KEY] = token
+            return redirect("ratings:api_tokens")
     else:
         form = TokenForm()
+    new_token = request.session.pop(NEW_TOKEN_KEY, None)
     return render(
         request,
         "ratings/token_list.html",

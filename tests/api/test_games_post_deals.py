@@ -8,8 +8,9 @@ import pytest
 from django.db import connection
 
 from ratings.algorithms.paper import hand_from_entry
-from ratings.models import ApiToken, Deal, DigitalPaper, Game, System
+from ratings.models import ApiToken, Game, System
 from ratings.papers import selectors
+from ratings.papers.models import Deal, DigitalPaper
 from tests.builders import api_posts_at_once, make_league, make_players
 from tests.worked_example import WORKED_EXAMPLE_PLAYERS
 

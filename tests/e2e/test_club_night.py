@@ -15,7 +15,8 @@ import re
 import pytest
 from django.contrib.auth.models import Permission
 
-from ratings.models import Event, EventTable, Game, System
+from ratings.events.models import Event, EventTable
+from ratings.models import Game, System
 from tests.builders import make_league, make_players
 from tests.worked_example import MORE_PAPERS, WORKED_EXAMPLE_PAPERS
 

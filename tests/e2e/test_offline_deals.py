@@ -3,8 +3,9 @@ once each, in order, when it comes back (Chromium at phone width, Playwright's o
 
 from __future__ import annotations
 
-from ratings.models import Deal, Player, System
+from ratings.models import Player, System
 from ratings.papers import services
+from ratings.papers.models import Deal
 from tests.builders import make_league
 
 from .builders import PASSWORD, PHONE, log_in

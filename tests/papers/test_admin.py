@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from ratings.models import Deal, System
+from ratings.models import System
 from ratings.papers import services
+from ratings.papers.models import Deal
 from tests.builders import T0, formset_errors, game_post, league_post
 from tests.papers.deals import SHORT_GAME, enter, played, start
 from tests.replays import assert_unchanged_by_recompute

@@ -9,8 +9,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings.models import Deal, DigitalPaper, Game, System
+from ratings.models import Game, System
 from ratings.papers import selectors, services
+from ratings.papers.models import Deal, DigitalPaper
 from tests.builders import T0, make_league, make_players
 from tests.papers.deals import SHORT_GAME, enter
 

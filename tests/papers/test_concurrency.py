@@ -11,8 +11,9 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from ratings.models import Deal, DigitalPaper, Game, Player, System
+from ratings.models import Game, Player, System
 from ratings.papers import services
+from ratings.papers.models import Deal, DigitalPaper
 from tests.builders import Browser, make_league
 from tests.papers.deals import SHORT_GAME, enter
 from tests.replays import assert_unchanged_by_recompute

@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from ratings.models import DigitalPaper
 from ratings.papers import selectors
+from ratings.papers.models import DigitalPaper
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ from django.utils import translation
 from ratings import engine, exports
 from ratings.algorithms.paper import draw_paper, paper_result, parse_log
 from ratings.events.services import round_draw
-from ratings.models import Deal, Game, Result, System
+from ratings.models import AuditAction, AuditEntry, Game, Result, System
 from ratings.papers import selectors, services
+from ratings.papers.models import Deal
 from tests.builders import T0, make_event, make_league, make_players, paper_entries
 from tests.papers.deals import REFA, SHORT_GAME, enter, played, start
 from tests.replays import assert_unchanged_by_recompute
@@ -249,3 +250,46 @@ def test_a_deals_key_again_returns_the_deal_recorded_never_a_second(table):
 
 
 KEY = uuid.UUID("6b0d1f3c-8a52-4a8e-9d61-0f2c4e7a9b10")
+
+
+def test_every_change_of_a_deal_is_in_the_audit_trail(table, member_user):
+    """Adding, taking back, repealing and bringing back a deal each leave an entry naming the
+    paper, the deal and what it said, by the member who tapped it: a paper the table disputes
+    can be followed deal by deal."""
+    paper = start(table)
+    first = services.deal_add(paper=paper, entered=REFA, after=0, actor=member_user)
+    second = services.deal_add(paper=paper, entered=SHORT_GAME[1], after=1, actor=member_user)
+    services.deal_repeal(paper=paper, number=2, actor=member_user)
+    services.deal_repeal(paper=paper, number=2, repealed=False, actor=member_user)
+    services.deal_undo(paper=paper, after=2, actor=member_user)
+
+    entries = list(AuditEntry.objects.filter(league=paper.league).order_by("pk"))
+    assert [entry.action for entry in entries] == [
+        AuditAction.DEAL_ADD,
+        AuditAction.DEAL_ADD,
+        AuditAction.DEAL_REPEAL,
+        AuditAction.DEAL_BACK,
+        AuditAction.DEAL_UNDO,
+    ]
+    assert {entry.user for entry in entries} == {member_user}
+    assert entries[0].after == {"paper": paper.pk, "deal": 1, "entered": first.entered,
+                                "repealed": False}  # fmt: skip
+    assert entries[2].after["repealed"] is True
+    assert entries[4].before == {"paper": paper.pk, "deal": 2, "entered": second.entered,
+                                 "repealed": False}  # fmt: skip
+    assert entries[4].after is None
+
+
+def test_an_admins_edit_of_a_deal_is_in_the_audit_trail_with_before_and_after(table, admin_user):
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, played_at=T0)
+    deal = Deal.objects.get(paper=paper, number=4)
+    said = deal.entered
+    changed = played(3, "pik", on_refa=True, kontra=2, followers=[(2, "followed", 1, False)])
+
+    services.deal_update(deal=deal, entered=changed, repealed=False, actor=admin_user)
+
+    edit = AuditEntry.objects.get(action=AuditAction.DEAL_EDIT)
+    assert (edit.user, edit.game_id) == (admin_user, game.pk)
+    assert (edit.before["entered"], edit.after["entered"]) == (said, changed)

@@ -7,7 +7,8 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from ratings.models import Scoring, System
+from ratings.events.models import Scoring
+from ratings.models import System
 from tests.builders import PASSWORD, make_event, make_league, make_players
 
 

@@ -12,7 +12,7 @@ import re
 from django.urls import reverse
 
 from ratings.events import services as event_services
-from ratings.models import Event, EventTable
+from ratings.events.models import Event, EventTable
 from ratings.tables import ClubTable
 from tests.builders import make_event, play_table
 

@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 
 def test_a_member_makes_a_token_shown_once_and_stored_hashed(member_client, member_user):
     url = reverse("ratings:api_tokens")
-    response = member_client.post(url, {"name": "Ana's phone"})
+    response = member_client.post(url, {"name": "Ana's phone"}, follow=True)
+    assert response.redirect_chain == [(url, 302)]
     token = response.context["new_token"]
     assert token.startswith("club_") and len(token) > 40
     assert token.encode() in response.content
@@ -24,6 +25,14 @@ def test_a_member_makes_a_token_shown_once_and_stored_hashed(member_client, memb
     again = member_client.get(url)
     assert token.encode() not in again.content
     assert b"Ana&#x27;s phone" in again.content
+
+
+def test_reloading_the_page_after_making_a_token_makes_no_second_one(member_client, member_user):
+    url = reverse("ratings:api_tokens")
+    shown = member_client.post(url, {"name": "Phone"}, follow=True)
+    assert b'data-copy="new-token"' in shown.content  # the copy button, for the shown token
+    member_client.get(url)  # the reload: a GET, as the page the creation redirected to
+    assert ApiToken.objects.filter(user=member_user).count() == 1
 
 
 def test_each_device_keeps_its_own_token(member_client, member_user):

@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.events import services
-from ratings.models import Event, System
+from ratings.events.models import Event
+from ratings.models import System
 from tests.builders import make_event, make_league
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from ratings import engine
 from ratings.events import services
-from ratings.models import Event, Game, Scoring, System
+from ratings.events.models import Event, Scoring
+from ratings.models import Game, System
 from tests.builders import make_event, make_league, play_round, play_table
 from tests.views.pages import QUERIES
 from tests.worked_example import WORKED_EXAMPLE_PAPERS

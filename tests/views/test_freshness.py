@@ -34,7 +34,8 @@ from django.utils import timezone
 from club import settings as settings_module
 from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
-from ratings.models import Event, Game, League, Player, Standing
+from ratings.events.models import Event
+from ratings.models import Game, League, Player, Standing
 from tests.builders import T0, paper_entries
 from tests.views.pages import CACHED, QUERIES, VERSION, played_event, urls
 from tests.worked_example import SMALL_PAPERS

@@ -12,7 +12,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from ratings.models import EventTable, System
+from ratings.events.models import EventTable
+from ratings.models import System
 from tests.views.pages import played_event, urls
 from tests.worked_example import WORKED_EXAMPLE_FORM
 

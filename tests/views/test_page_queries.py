@@ -16,7 +16,8 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from ratings.models import Game, Player, Scoring, Standing, System
+from ratings.events.models import Scoring
+from ratings.models import Game, Player, Standing, System
 from tests.views.pages import CACHED, LOGGED_IN, QUERIES, VERSION, logged_in, played_event, urls
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 

@@ -411,3 +411,9 @@ def test_html_names_are_escaped_on_every_page(client, hostile_club):
 
     for url in html_pages.values():
         assert_escaped(client.get(url))
+
+
+def test_login_where_people_look_for_it_first_goes_to_the_login_page(client):
+    response = client.get("/login/?next=/players/")
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/players/"

@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from ratings.events import services as event_services
-from ratings.models import DigitalPaper, Game, System
+from ratings.models import Game, System
 from ratings.papers import selectors, services
+from ratings.papers.models import DigitalPaper
 from tests.builders import make_event, make_league, make_players
 from tests.papers.deals import SHORT_GAME, enter
 

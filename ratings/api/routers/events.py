@@ -9,8 +9,9 @@ from ninja import Router
 
 from ratings.api.auth import read_auth
 from ratings.api.schemas import EventOut, EventSummary
+from ratings.events.models import Event
 from ratings.events.selectors import event_page, league_events
-from ratings.models import Event, League
+from ratings.models import League
 
 router = Router(tags=["events"])
 

@@ -22,7 +22,8 @@ from django.utils.translation import gettext_noop
 
 from ratings import backtest, engine
 from ratings.events import services as event_services
-from ratings.models import Event, EventRound, League, Player, Scoring, Speed, System
+from ratings.events.models import Event, EventRound, Scoring
+from ratings.models import League, Player, Speed, System
 from ratings.papers import services as paper_services
 
 DEMO_USERNAME = "demo"
