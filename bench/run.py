@@ -71,10 +71,13 @@ def parse_args():
     return parser.parse_args()
 
 
-def setup_django(fresh: bool) -> str:
+def setup_django(fresh: bool, sqlite_name: str = "bench.sqlite3") -> str:
+    """Django set up on ``DATABASE_URL``, or on the SQLite file ``sqlite_name`` in bench/out
+    (each benchmark its own, so one does not empty another's club); ``fresh`` empties it."""
     OUT.mkdir(parents=True, exist_ok=True)
-    if "DATABASE_URL" not in os.environ:
-        path = OUT / "bench.sqlite3"
+    given = "DATABASE_URL" in os.environ
+    if not given:
+        path = OUT / sqlite_name
         if fresh:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -92,7 +95,7 @@ def setup_django(fresh: bool) -> str:
     from django.db import connection
 
     call_command("migrate", verbosity=0)
-    if fresh and connection.vendor != "sqlite":
+    if fresh and given:
         call_command("flush", interactive=False, verbosity=0)
     return connection.vendor
 
