@@ -9,10 +9,11 @@ import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import get_commands, load_command_class
+from django.core.management import call_command, get_commands, load_command_class
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -113,8 +114,9 @@ def test_the_readme_lists_every_variable_the_settings_read():
 # inline code span. A management command must exist and parse the arguments written (optional
 # `[...]` parts included, each of `a|b|c`); a script must exist, a shell script parse (`sh -n`)
 # and a Python script answer `--help` with every option written. The variables set before a
-# command are the settings' or the script's own. Running them is left to the tests of each (the
-# commands: tests/test_commands.py and beside their services; bench/: tests/test_bench.py).
+# command are the settings' or the script's own. The commands that read the club run as written
+# on the demo club; the others run in the tests of each (tests/test_commands.py and beside their
+# services; bench/: tests/test_bench.py).
 
 # `python manage.py NAME ARGS` is a line to run; `manage.py NAME` in a sentence names the command.
 MANAGE = re.compile(r"(?:^|\s)(\S*python3?\s+)?manage\.py\s+([\w-]+)(.*)")
@@ -255,6 +257,38 @@ DOCUMENTED = [
 @pytest.mark.parametrize("documented", DOCUMENTED, ids=str)
 def test_every_documented_command_exists_and_takes_its_arguments(documented):
     assert command_problems(documented) == []
+
+
+# The documented commands that read the club (a backtest stores its figures, rolled back with the
+# test): run on the demo club as the docs write them, a league named in capitals its Preferans
+# league and a file written to the test's folder.
+READ_COMMANDS = {"backtest", "standings", "export_rayter", "export_games"}
+
+
+def as_run_on_the_demo(arguments: list[str], folder: Path) -> list[str]:
+    run = []
+    for word in arguments:
+        if run and run[-1] == "-o":
+            run.append(str(folder / Path(word).name))
+        elif re.fullmatch(r"[A-Z][A-Z_]*", word):
+            run.append("preferans")
+        else:
+            run.append(word)
+    return run
+
+
+@pytest.mark.parametrize(
+    "documented",
+    [c for c in DOCUMENTED if c.program in READ_COMMANDS and c.arguments is not None],
+    ids=str,
+)
+def test_a_documented_command_that_reads_runs_on_the_demo_club(documented, demo_club, tmp_path):
+    for number, arguments in enumerate(argument_lists(documented.arguments)):
+        folder, out = tmp_path / str(number), StringIO()
+        folder.mkdir()
+        call_command(documented.program, *as_run_on_the_demo(arguments, folder), stdout=out)
+        written = out.getvalue() or "".join(path.read_text() for path in folder.iterdir())
+        assert written.strip(), arguments
 
 
 def test_the_documented_commands_are_found():
