@@ -13,7 +13,6 @@ biggest still replayed when its page is drawn.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
@@ -32,8 +31,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=5)
     args = parser.parse_args()
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{run.OUT / 'backtest.sqlite3'}")
-    run.setup_django(fresh=True)
+    run.setup_django(fresh=True, sqlite_name="backtest.sqlite3")
 
     from django.core.management import call_command
     from django.test import Client

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -29,11 +30,13 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from synthetic_club import random_paper, skew_weights, skewed_players  # noqa: E402  (bench/synthetic_club.py)
+from bench.run import OUT  # noqa: E402
+from bench.synthetic_club import random_paper, skew_weights, skewed_players  # noqa: E402
+
+# One key for every process of a run: the club built by one is read by the next.
+SECRET_KEY = secrets.token_urlsafe(50)
 
 
 def parse_args():
@@ -83,7 +86,8 @@ def environment(url: str) -> dict[str, str]:
         **os.environ,
         "DATABASE_URL": url,
         "DJANGO_SETTINGS_MODULE": "club.settings",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-not-a-deployment-secret"),
+        # A fresh random key: the settings refuse a weak one with DEBUG off.
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or SECRET_KEY,
     }
 
 

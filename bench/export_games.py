@@ -19,7 +19,6 @@ import argparse
 import os
 import random
 import resource
-import secrets
 import statistics
 import subprocess
 import sys
@@ -98,16 +97,7 @@ def seconds(value: float) -> str:
 
 def main() -> None:
     args = parse_args()
-    if "DATABASE_URL" not in os.environ:
-        path = OUT / "export.sqlite3"
-        OUT.mkdir(parents=True, exist_ok=True)
-        if not args.keep:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
-        os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    # A throwaway key strong enough for the settings' check (DEBUG stays off, as deployed).
-    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    vendor = setup_django(fresh=not args.keep)
+    vendor = setup_django(fresh=not args.keep, sqlite_name="export.sqlite3")
     from django.db import connection
     from django.test import Client
 

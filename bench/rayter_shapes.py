@@ -3,6 +3,7 @@
     python bench/rayter_shapes.py                      # 2-5 mixed, then 2, 3, 4, 5; 3 runs each
     python bench/rayter_shapes.py --shapes 2-5 --runs 5
     python bench/rayter_shapes.py --games 10000 --runs 1   # a quick look
+    python bench/rayter_shapes.py --shapes 3 --players 10 --games 20 --runs 1 --without-rayter
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/shapesbench python bench/rayter_shapes.py
 
 A shape is how many players sit at a game: ``2-5`` draws 2 to 5 for each game, ``3`` always
@@ -64,6 +65,11 @@ def parse_args():
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3, help="runs of each command per shape")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--without-rayter",
+        action="store_true",
+        help="time the import alone, with nothing to install (a check that the benchmark runs)",
+    )
     return parser.parse_args()
 
 
@@ -149,6 +155,19 @@ def measure(
     return ours, theirs, same
 
 
+def import_alone(file: Path, runs: int, env: dict[str, str]) -> Timings:
+    """The import's timings without the rayter command, its standings read back each run."""
+    ours = Timings()
+    for _run in range(runs):
+        fresh_database(env)
+        wall, cpu, _done = timed_child(import_rayter_command(file, LEAGUE), cwd=ROOT, env=env)
+        ours.wall.append(wall)
+        ours.cpu.append(cpu)
+        _wall, standings = timed_run(standings_command(LEAGUE), cwd=ROOT, env=env)
+        assert json.loads(standings.stdout)["standings"], "no standings after the import"
+    return ours
+
+
 def ratio_line(label: str, ours: list[float], theirs: list[float]) -> str:
     ratios = [mine / cli for mine, cli in zip(ours, theirs, strict=True)]
     median_ours, median_theirs = statistics.median(ours), statistics.median(theirs)
@@ -200,6 +219,12 @@ def main() -> None:
                 file, names, args.games, random.Random(f"{args.seed}-{shape}"), seats=seats
             )
         began = time.perf_counter()
+        if args.without_rayter:
+            ours = import_alone(file, args.runs, env)
+            wall, cpu = statistics.median(ours.wall), statistics.median(ours.cpu)
+            print(f"players per game {shape}, rayter not run")
+            print(f"  import: wall {wall:.2f} s, CPU {cpu:.2f} s")
+            continue
         cli, note = rayter_command(file)  # one untimed run, which also warms the file cache
         ours, theirs, same = measure(file, cli, args.runs, env)
         all_same = all_same and same

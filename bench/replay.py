@@ -76,6 +76,9 @@ def main() -> None:
     cases = {"full": first, "mid": mid}
     if args.case != "both":
         cases = {args.case: cases[args.case]}
+    if "mid" in cases and mid is None:  # a club of one season's first half
+        print(f"mid: no game from {middle:%Y-%m-%d} on, not timed")
+        del cases["mid"]
 
     pid = None
     if connection.vendor == "postgresql":

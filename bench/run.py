@@ -37,7 +37,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "bench" / "out"
+# Where the benchmarks keep their databases, files and figures; the smoke tests
+# (tests/test_bench.py) give each run a temporary folder, leaving bench/out alone.
+OUT = Path(os.environ.get("BENCH_OUT") or ROOT / "bench" / "out")
 sys.path.insert(0, str(ROOT))
 
 from bench.synthetic_club import (  # noqa: E402
@@ -71,10 +73,13 @@ def parse_args():
     return parser.parse_args()
 
 
-def setup_django(fresh: bool) -> str:
+def setup_django(fresh: bool, sqlite_name: str = "bench.sqlite3") -> str:
+    """Django set up on ``DATABASE_URL``, or on the SQLite file ``sqlite_name`` in bench/out
+    (each benchmark its own, so one does not empty another's club); ``fresh`` empties it."""
     OUT.mkdir(parents=True, exist_ok=True)
-    if "DATABASE_URL" not in os.environ:
-        path = OUT / "bench.sqlite3"
+    given = "DATABASE_URL" in os.environ
+    if not given:
+        path = OUT / sqlite_name
         if fresh:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -92,7 +97,7 @@ def setup_django(fresh: bool) -> str:
     from django.db import connection
 
     call_command("migrate", verbosity=0)
-    if fresh and connection.vendor != "sqlite":
+    if fresh and given:
         call_command("flush", interactive=False, verbosity=0)
     return connection.vendor
 
@@ -277,18 +282,20 @@ def time_statistics_pages(client, league, heavy, samples: int) -> list[tuple[str
 
 
 def steady_rival(league, steady, games_of: dict[int, int]):
-    """Of the players ``steady`` met at least ten times, the one whose games are nearest
-    :data:`STEADY_GAMES`: their head to head reads about as many rows at every size of the club
-    (the heavy player's rival's grows with the club)."""
+    """Of the players ``steady`` met at least ten times (any they met, in a club too small for
+    that), the one whose games are nearest :data:`STEADY_GAMES`: their head to head reads about
+    as many rows at every size of the club (the heavy player's rival's grows with the club)."""
     from django.db.models import Q
 
     from ratings.models import OpponentTally, Player
 
-    met = OpponentTally.objects.filter(
-        Q(player=steady) | Q(opponent=steady), league=league, games__gte=10
-    ).values_list("player_id", "opponent_id")
+    met = OpponentTally.objects.filter(Q(player=steady) | Q(opponent=steady), league=league)
+    pairs = met.filter(games__gte=10) if met.filter(games__gte=10).exists() else met
     rival_id = min(
-        (first if second == steady.pk else second for first, second in met),
+        (
+            first if second == steady.pk else second
+            for first, second in pairs.values_list("player_id", "opponent_id")
+        ),
         key=lambda pid: (abs(games_of[pid] - STEADY_GAMES), pid),
     )
     return Player.objects.get(pk=rival_id)

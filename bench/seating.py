@@ -2,6 +2,7 @@
 
     python bench/seating.py                 # about a minute on the project's machine
     python bench/seating.py --seeds 1       # a quicker run
+    python bench/seating.py --seeds 1 --most-players 9 --guarantee-seeds 1   # seconds
 
 Events are drawn the way the club draws them: one call per round, each given the rounds so far
 and ``rounds_total``. For every table size from 2 to 6 and groups from one table to 30 players,
@@ -36,6 +37,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seeds", type=int, default=3, help="events per group and table size")
     parser.add_argument(
         "--guarantee-seeds", type=int, default=200, help="events for the 9x4 and 12x4 checks"
+    )
+    parser.add_argument(
+        "--most-players", type=int, default=max(GROUPS), help="the biggest group drawn"
     )
     return parser.parse_args()
 
@@ -97,12 +101,16 @@ def main() -> None:
     args = parse_args()
     spent = count_full_searches()
     print(f"Python {platform.python_version()} on {platform.machine()}, {time.strftime('%F')}")
-    print("\nEvents drawn one round per call, up to 30 players, tables of 2 to 6:")
+    print(
+        f"\nEvents drawn one round per call, up to {args.most_players} players, tables of 2 to 6:"
+    )
     for method in ("random", "by_standings", "everyone_meets"):
         times: list[float] = []
         worst = (0.0, "")
         for table_size in range(2, 7):
-            groups = sorted({table_size, table_size + 1, *GROUPS})
+            groups = sorted(
+                size for size in {table_size, table_size + 1, *GROUPS} if size <= args.most_players
+            )
             for count in groups:
                 rounds = min(LONGEST_EVENT, (count - 1) // (table_size - 1) + 1)
                 for seed in range(args.seeds):

@@ -1,10 +1,14 @@
-"""The load test's pages (``bench/loadtest_pages.py``): on a small club built by the benchmark's
-own builders, each page answers the status ``bench/loadtest.sh`` checks for, and a club without
-an event is given the club night the event pages need."""
+"""The benchmarks in bench/: each script runs to the end on the smallest club it takes (a smoke
+run, so a benchmark the docs rest a decision on cannot rot unnoticed); and the load test's pages
+(``bench/loadtest_pages.py``): on a small club built by the benchmark's own builders, each page
+answers the status ``bench/loadtest.sh`` checks for, and a club without an event is given the
+club night the event pages need."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,6 +19,76 @@ from ratings.events.models import Event, EventTable
 from ratings.models import Game, League, Player, System
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+# Each script with the smallest inputs it takes: seconds of work, not a measurement.
+SMOKE_RUNS = {
+    "backtest_page.py": ["--games", "30", "--samples", "1"],
+    "backup_restore.py": [
+        *("--players", "12", "--games", "20", "--scored", "5", "--duels", "5", "--runs", "1"),
+    ],
+    "export_games.py": ["--players", "12", "--games", "20", "--runs", "1"],
+    "rayter_shapes.py": [
+        *("--shapes", "3", "--players", "10", "--games", "20", "--runs", "1", "--without-rayter"),
+    ],
+    "run.py": ["--players", "30", "--games", "60", "--scored", "0", "--samples", "1"],
+    "season_page.py": ["--players", "12", "--games", "40", "--samples", "1"],
+    "seating.py": ["--seeds", "1", "--most-players", "7", "--guarantee-seeds", "1"],
+    "tables_drawn.py": ["--players", "10", "--games", "20", "--samples", "1"],
+}
+# The scripts that measure a club built before (bench/run.py --build-only), in this order: the
+# writer records games after the rest have read the club.
+ON_A_BUILT_CLUB = {
+    "replay.py": ["--runs", "1", "--case", "both"],
+    "loadtest_pages.py": ["--league", "big"],
+    "loadtest_writer.py": ["--rate", "4", "--seconds", "0.5"],
+}
+MODULES = {"synthetic_club.py"}  # the club the others build: imported, not run
+
+
+def bench_run(
+    script: str, arguments: list[str], out: Path, database: str | None = None
+) -> subprocess.CompletedProcess:
+    """``bench/<script> arguments`` in a process of its own, its files in ``out``: on the
+    ``database`` given, else on SQLite in ``out`` whatever the suite's (a benchmark empties its
+    database)."""
+    env = {name: value for name, value in os.environ.items() if name != "DATABASE_URL"}
+    env["BENCH_OUT"] = str(out)
+    if database:
+        env["DATABASE_URL"] = database
+    done = subprocess.run(
+        [sys.executable, BENCH / script, *arguments],
+        cwd=BENCH.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"{script}: {done.stderr[-2000:]}"
+    return done
+
+
+def test_every_bench_script_has_a_smoke_run():
+    scripts = {path.name for path in BENCH.glob("*.py")}
+    assert scripts == set(SMOKE_RUNS) | set(ON_A_BUILT_CLUB) | MODULES
+
+
+@pytest.mark.parametrize("script", SMOKE_RUNS)
+def test_a_benchmark_runs_on_the_smallest_club(script, tmp_path):
+    done = bench_run(script, SMOKE_RUNS[script], tmp_path)
+    assert done.stdout.strip()
+
+
+def test_the_benchmarks_of_a_built_club_run_on_the_smallest_one(tmp_path):
+    club = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    bench_run("run.py", ["--players", "30", "--games", "60", "--build-only"], tmp_path, club)
+    outputs = {
+        script: bench_run(script, arguments, tmp_path, club).stdout
+        for script, arguments in ON_A_BUILT_CLUB.items()
+    }
+    assert "full: from game" in outputs["replay.py"]
+    assert outputs["loadtest_pages.py"].startswith("404 page (reference)\t/no-such-page/\t404")
+    assert "WRITER games=" in outputs["loadtest_writer.py"]
+    assert "errors=0" in outputs["loadtest_writer.py"]
 
 
 @pytest.fixture(name="bench")
