@@ -62,6 +62,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "ratings.selectors",
             "ratings.events.selectors",
+            "ratings.events.access",
             "ratings.events.tonight",
             "ratings.papers.selectors",
             "ratings.papers.statistics",
