@@ -11,7 +11,7 @@ the new script without network.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
@@ -49,8 +49,8 @@ def test_a_phone_that_visited_before_runs_the_new_script_after_a_release(browser
     with (
         production_static_files(tmp_path, ignore=OTHER_APPS_STATIC) as source,
         production_server() as server,
+        closing(browser.new_context(viewport=PHONE)) as context,
     ):
-        context = browser.new_context(viewport=PHONE)
         context.set_default_timeout(15_000)
         page = context.new_page()
         page.goto(server.url + "/")
@@ -77,4 +77,3 @@ def test_a_phone_that_visited_before_runs_the_new_script_after_a_release(browser
         context.set_offline(True)
         page.reload()
         assert page.evaluate(RELEASE_MARK) == "new"
-        context.close()
