@@ -602,9 +602,11 @@ def production_static_files(folder: Path, *, ignore: Sequence[str] = ()) -> Iter
         STATICFILES_DIRS=[source],
         WHITENOISE_USE_FINDERS=False,
     ):
-        release_static_files(ignore=ignore)
-        yield source
-    static_build.cache_clear()
+        try:
+            release_static_files(ignore=ignore)
+            yield source
+        finally:
+            static_build.cache_clear()
 
 
 def release_static_files(*, ignore: Sequence[str] = ()) -> None:
