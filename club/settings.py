@@ -306,9 +306,16 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 FORM_RENDERER = "club.forms.ClubFormRenderer"
+# Static files under names hashed from their contents (paper.1cf21f892c98.js), written with
+# their manifest by `collectstatic`, which every release runs: a changed file is a new address,
+# so a phone's caches (the HTTP cache, the service worker's) can keep each file for ever and
+# still never run an old script after a release; the service worker's cache and the page
+# cache's key carry the manifest's hash (ratings/static_build.py). With DEBUG on Django links
+# each file by its own name and WhiteNoise finds it in the source folders, so development needs
+# no collectstatic.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = DEBUG or RUNNING_TESTS
 

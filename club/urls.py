@@ -1,12 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
 from club.accounts import LoginView, needs_email
 from ratings.api.urls import api
 from ratings.views.offline import service_worker
+from ratings.views.pages import club_icon
 
 # django.contrib.auth.urls, with the password reset only when the club can send email.
 accounts = [
@@ -48,8 +48,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
     path("sw.js", service_worker, name="service_worker"),
-    # Asked for by browsers and feed readers whatever the page says: the club's icon, not a 404.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", club_icon),
     path("", include("ratings.urls")),
 ]
 

@@ -48,6 +48,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 
 from ratings import versioning
+from ratings.static_build import static_build
 
 logger = logging.getLogger(__name__)
 
@@ -210,9 +211,11 @@ def _key(request: HttpRequest, version: versioning.Version) -> str:
     # The whole address, host included: a page may name its own address (a table card's QR
     # code), and a club reached at two addresses gets each its own.
     path = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
-    return (
-        f"page:{code_fingerprint()}:{version}:{period}:{translation.get_language()}:{viewer}:{path}"
-    )
+    # A page names its static files by the build's hashed addresses: a release that changes
+    # only a script must still draw the pages again, or they would load the script before it.
+    build = static_build().version
+    language = translation.get_language()
+    return f"page:{code_fingerprint()}:{build}:{version}:{period}:{language}:{viewer}:{path}"
 
 
 def clock_period(moment: datetime) -> int:

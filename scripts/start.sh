@@ -7,6 +7,12 @@ cd "$(dirname "$0")/.."
 venv_install .
 export DEBUG="${DEBUG:-true}"
 address="${ADDRESS:-127.0.0.1:8000}"
+case "$DEBUG" in
+    1 | [Tt][Rr][Uu][Ee] | [Yy][Ee][Ss] | [Oo][Nn]) ;;
+    # With DEBUG off the pages name the static files by the hashed names of the manifest.
+    *) step "Collecting the static files"
+       .venv/bin/python manage.py collectstatic --no-input --verbosity 0 ;;
+esac
 step "Migrating the database"
 .venv/bin/python manage.py migrate --no-input
 step "Creating the demo club (once: skipped when the club has leagues)"

@@ -12,15 +12,20 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shutil
 import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from django.test import Client
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
@@ -29,9 +34,11 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from club import settings as club_settings
 from ratings import engine
 from ratings.events import services as event_services
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
+from ratings.static_build import static_build
 from ratings.systems import SYSTEMS, Kind, rating_system
 from tests.worked_example import (
     WORKED_EXAMPLE_PLAYERS,
@@ -569,3 +576,42 @@ def api_posts_at_once(url: str, tokens: Sequence[str], body: dict) -> list[tuple
         thread.join(timeout=300)
     assert not any(thread.is_alive() for thread in threads), "a client hung: deadlock?"
     return answers
+
+
+# Static files as production collects them ------------------------------------------------------
+
+# The settings module's own value, production's storage (hashed names and their manifest): the
+# suite draws its pages with unhashed names instead (the root conftest.py overrides STORAGES).
+PRODUCTION_STORAGES = club_settings.STORAGES
+# Folders of other apps' files, left out where a test only loads the club's own pages.
+OTHER_APPS_STATIC = ("admin", "ninja", "django_tables2")
+
+
+@contextmanager
+def production_static_files(folder: Path, *, ignore: Sequence[str] = ()) -> Iterator[Path]:
+    """The static files collected into ``folder`` as a release collects them, served as
+    production serves them (WhiteNoise, from the collected folder only).
+
+    The club's own files are collected from a copy (the folder yielded): a test may change a
+    file there and call :func:`release_static_files`, never touching the repository's."""
+    source = folder / "static"
+    shutil.copytree(settings.STATICFILES_DIRS[0], source)
+    with override_settings(
+        STORAGES=PRODUCTION_STORAGES,
+        STATIC_ROOT=folder / "collected",
+        STATICFILES_DIRS=[source],
+        WHITENOISE_USE_FINDERS=False,
+    ):
+        try:
+            release_static_files(ignore=ignore)
+            yield source
+        finally:
+            static_build.cache_clear()
+
+
+def release_static_files(*, ignore: Sequence[str] = ()) -> None:
+    """``collectstatic`` as a release runs it, and what the restart after it forgets: the build
+    the service worker read once per process."""
+    patterns = [option for pattern in ignore for option in ("--ignore", pattern)]
+    call_command("collectstatic", "--no-input", *patterns, verbosity=0)
+    static_build.cache_clear()

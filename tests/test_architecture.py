@@ -96,6 +96,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.events.qr",
             "ratings.charts",
             "ratings.page_cache",
+            "ratings.static_build",
             "ratings.download_cache",
             "ratings.throttling",
             "ratings.pagination",

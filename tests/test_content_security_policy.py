@@ -153,4 +153,4 @@ def test_the_club_icon_answers_favicon_ico_and_needs_no_data_images(client):
     assert "data:" not in page["Content-Security-Policy"]
 
     response = client.get("/favicon.ico")
-    assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
+    assert (response.status_code, response["Location"]) == (302, "/static/favicon.svg")

@@ -91,6 +91,17 @@ def test_production_settings_use_the_secret_key_and_hosts_from_the_environment()
     ]
 
 
+def test_production_serves_the_static_files_under_hashed_names():
+    """The suite draws its pages with unhashed names (conftest.py); production hashes them, so
+    a release's changed file is a new address that no phone has kept."""
+    script = "from django.conf import settings as s; print(s.STORAGES['staticfiles']['BACKEND'])"
+
+    done = manage("shell", "--verbosity", "0", "-c", script, **production())
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
 def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off():
     for env in ({}, {"DEBUG": "false"}, {"DEBUG": "0", "SECRET_KEY": ""}):
         done = manage("check", ALLOWED_HOSTS="club.example.org", **env)

@@ -14,6 +14,7 @@ from django import forms
 from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
@@ -410,3 +411,12 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "ratings/player_detail.html",
         {"player": player, "sections": sections, "events": event_selectors.player_events(player)},
     )
+
+
+@require_safe
+def club_icon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, asked for by browsers and feed readers whatever a page says: the club's
+    icon, not a 404. Its address is the build's (a name hashed from the file), so it is looked
+    up at each request and the redirect is temporary: browsers keep a permanent one for ever,
+    past the release that renames the icon."""
+    return redirect(static("favicon.svg"))

@@ -2,8 +2,12 @@
  *
  * Pages: network first, the copy of the last visit when there is no network, so an entry form
  * visited before opens in a basement (static/offline.js then keeps what is typed into it).
- * Static files: cache first (their names do not change between releases here, so a new
- * release's worker, with a new CACHE name, drops the old copies). Only GET is ever cached.
+ * Static files: cache first where their names are hashed from their contents (production): an
+ * address never changes its content, and a release's pages name new addresses. The cache is
+ * named by the build (the static files' manifest), so a release is a new worker, which fetches
+ * the club's own files when it installs and drops the builds before when it takes over, with the
+ * pages they kept (those name the files of their own build). Without hashed names (development,
+ * the tests) static files are asked of the network first, as pages are. Only GET is ever cached.
  * A game form's POST that cannot reach the server (the phone says it is online, the network
  * says otherwise) is kept on the phone as static/offline.js keeps one, and the member is sent
  * back to the form, whose page then says a paper is waiting.
@@ -14,13 +18,20 @@
 
 importScripts("{% static 'offline-store.js' %}");
 
-var CACHE = "club-v1";
+var CACHE = "club-{{ version }}";
+var PRECACHE = {{ precache|safe }};
+var HASHED = {{ hashed }};
 var STATIC = "{% get_static_prefix %}";
 // Never kept for a visit without network: the admin, and the API's answers.
 var NOT_KEPT = ["/admin/", "/api/"];
 var SESSION_CHANGES = ["{% url 'login' %}", "{% url 'logout' %}"];
 
-self.addEventListener("install", function () { self.skipWaiting(); });
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(CACHE).then(function (cache) { return cache.addAll(PRECACHE); })
+      .then(function () { return self.skipWaiting(); })
+  );
+});
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(
@@ -67,7 +78,7 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.method !== "GET") return;
   if (url.pathname.indexOf(STATIC) === 0) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(HASHED ? cacheFirst(request) : networkFirst(request));
   } else if (request.mode === "navigate" && !NOT_KEPT.some(function (p) { return url.pathname.indexOf(p) === 0; })) {
     event.respondWith(networkFirst(request));
   }

@@ -36,7 +36,13 @@ from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
 from ratings.events.models import Event
 from ratings.models import Game, League, Player, Standing
-from tests.builders import T0, paper_entries
+from tests.builders import (
+    OTHER_APPS_STATIC,
+    T0,
+    paper_entries,
+    production_static_files,
+    release_static_files,
+)
 from tests.views.pages import CACHED, QUERIES, VERSION, played_event, urls
 from tests.worked_example import SMALL_PAPERS
 
@@ -311,6 +317,26 @@ def test_the_browser_gets_304_until_the_data_changes(client, club):
     changed = client.get(pages["leaderboard"], headers={"if-none-match": etag})
     assert changed.status_code == 200
     assert changed["ETag"] != etag
+
+
+def test_a_release_that_changes_only_a_script_draws_every_page_again(client, club, tmp_path):
+    """A page names its static files by their hashed addresses, and a shared cache outlives the
+    restart after a release: a page cached before would load the release before's script."""
+    league, players, player, pages = club
+    with production_static_files(tmp_path, ignore=OTHER_APPS_STATIC) as source:
+        read_all(client, pages)
+        before = client.get(pages["leaderboard"])
+        script = source / "offline.js"
+        script.write_text(script.read_text() + "\n// changed\n")
+        release_static_files(ignore=OTHER_APPS_STATIC)
+
+        after = client.get(pages["leaderboard"], headers={"if-none-match": before["ETag"]})
+        assert after.status_code == 200
+        assert (
+            re.search(rb"/static/offline\.\w+\.js", after.content).group()
+            != re.search(rb"/static/offline\.\w+\.js", before.content).group()
+        )
+        assert_fresh(client, pages)
 
 
 def test_a_page_for_another_language_or_member_is_its_own(client, member_client, club):
