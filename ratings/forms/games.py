@@ -231,6 +231,7 @@ class GameForm(forms.Form):
             self.league,
             played_at=played_at,
             entries=self.entries(ids),
+            note=self.cleaned_data.get("note", ""),
             **self.game_fields(),
         )
 
