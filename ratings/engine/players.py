@@ -2,8 +2,11 @@
 
 A merge moves every result of one player to another in every league, so it changes ratings: it
 runs in one transaction with every affected league locked (in id order, so two merges cannot
-deadlock), replays those leagues, and leaves an audit entry per league with what it moved. Both
-keep the old address working: the old slug becomes an alias that redirects (HTTP 301).
+deadlock), replays those leagues, and leaves an audit entry per league with what it moved. It
+moves every other row that names the merged player too (events, digital papers, the audit
+trail, aliases): ``tests/test_players_identity.py`` finds them all from the models, so a new
+model that points at a player fails there until the merge moves it. Both keep the old address
+working: the old slug becomes an alias that redirects (HTTP 301).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from ratings.engine.audit import audit
 from ratings.engine.replay import replay_correction
 from ratings.models import (
     AuditAction,
+    AuditEntry,
+    DigitalPaper,
     Event,
     EventPlayer,
     EventRound,
@@ -42,9 +47,11 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
 
     Refused (ValidationError, nothing written) when the two sat at the same table, naming the
-    game, when both were present at one event, or when both have their own start rating in a
-    league. Their events' seats and presence move with the results. ``source``'s own start rating in
-    a league where ``target`` has none is kept. Returns the leagues re-rated.
+    game, when both were present at one event, when both sat at one digital paper (naming it),
+    or when both have their own start rating in a league. Their events' seats and presence, and
+    their digital papers' seats (a paper in progress goes on with ``target``), move with the
+    results. ``source``'s own start rating in a league where ``target`` has none is kept.
+    Returns the leagues re-rated.
     """
     if source.pk == target.pk:
         raise ValidationError(_("A player cannot be merged into themselves."))
@@ -61,11 +68,19 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         league_ids = set(
             Standing.objects.filter(player=source).values_list("league_id", flat=True)
         ) | set(Game.objects.filter(results__player=source).values_list("league_id", flat=True))
-        leagues = list(
-            lock_rows(League.objects.all(), leagues=league_ids)
-            .filter(pk__in=league_ids)
+        seated = DigitalPaper.seating(source)
+        # The leagues of the source's papers are locked too, though not re-rated: every write of
+        # a paper takes its league's lock before the paper's row, so a phone's deal and the
+        # merge's move of its seats queue on the league instead of deadlocking.
+        paper_league_ids = set(
+            DigitalPaper.objects.filter(seated).values_list("league_id", flat=True)
+        )
+        locked = list(
+            lock_rows(League.objects.all(), leagues=league_ids | paper_league_ids)
+            .filter(pk__in=league_ids | paper_league_ids)
             .order_by("pk")
         )
+        leagues = [league for league in locked if league.pk in league_ids]
 
         shared = (
             Game.objects.filter(results__player=source)
@@ -86,6 +101,28 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                     "game": shared.pk,
                     "league": shared.league.name,
                     "date": timezone.localdate(shared.played_at).isoformat(),
+                }
+            )
+        # A paper whose game is gone, or still in progress: the game's check cannot see it.
+        both_seated = (
+            DigitalPaper.objects.filter(seated)
+            .filter(DigitalPaper.seating(target))
+            .select_related("league")
+            .order_by("started_at", "pk")
+            .first()
+        )
+        if both_seated is not None:
+            raise ValidationError(
+                _(
+                    "%(source)s and %(target)s sat at the same digital paper #%(paper)d "
+                    "(%(league)s, %(date)s): they are two people."
+                )
+                % {
+                    "source": source.name,
+                    "target": target.name,
+                    "paper": both_seated.pk,
+                    "league": both_seated.league.name,
+                    "date": timezone.localdate(both_seated.started_at).isoformat(),
                 }
             )
         both_present = (
@@ -146,6 +183,12 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         # What corrections did to the source's rating is now the target's history.
         RatingCorrection.objects.filter(player=source).update(player=target)
         EventRound.byes.through.objects.filter(player=source).update(player=target)
+        # Their papers, open or finished: never both at one (refused above), so no paper seats
+        # one player twice. A deal names seats, not players: the deals stay as they are.
+        for seat in DigitalPaper.SEATS:
+            DigitalPaper.objects.filter(**{seat: source}).update(**{seat: target})
+        # What the trail says about the source (a start rating set, a rename) is the target's.
+        AuditEntry.objects.filter(player=source).update(player=target)
         # The leagues where the target takes the source's own start rating: rated anew.
         new_start: set[int] = set()
         for league_id, standing in theirs.items():
