@@ -3,6 +3,8 @@ once each, in order, when it comes back (Chromium at phone width, Playwright's o
 
 from __future__ import annotations
 
+import uuid
+
 from ratings.models import Deal, Player, System
 from ratings.papers import services
 from tests.builders import make_league
@@ -94,3 +96,33 @@ def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django
     page.context.set_offline(False)
     banner.wait_for(state="hidden")
     assert Deal.objects.filter(paper=paper).count() == 2
+
+
+def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
+    open_browser, django_user_model
+):
+    """The club answers 409 for a key another deal has: the phone shows the deal refused (its
+    form opens from the banner) instead of sending it again at every chance."""
+    paper = club(django_user_model)
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    log_in(browsing)
+    url = f"/papers/{paper.pk}/"
+    browsing.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(url)
+    page.context.set_offline(True)
+    banner = page.locator("#offline-queue")
+    key = page.locator("form[data-deal-form] input[name=submission_key]").input_value()
+    tap_refa(page)
+    banner.get_by_text("1 deal waiting to be sent").wait_for()
+    # Meanwhile the same key reached the club with a deal of another paper.
+    other = services.paper_start(league=paper.league, players=paper.players, bula=10)
+    services.deal_add(paper=other, entered={"refa": True}, after=0, key=uuid.UUID(key))
+
+    page.context.set_offline(False)
+    banner.get_by_text("The club refused a deal kept on this phone.").wait_for()
+    assert not paper.deals.exists()
+    banner.get_by_role("link").click()
+    page.get_by_text(f"for deal 1 of paper #{other.pk}").wait_for()
+    assert not paper.deals.exists()
