@@ -43,6 +43,14 @@ def _player_data(player: Player) -> dict:
     return {"id": player.pk, "name": player.name, "slug": player.slug}
 
 
+def _refusal(message: str, source: Player, target: Player, *, at=None, **where) -> ValidationError:
+    """A merge refused: ``message`` with the two players' names, ``where`` it happened and the
+    club's date of ``at``."""
+    if at is not None:
+        where["date"] = timezone.localdate(at).isoformat()
+    return ValidationError(message % {"source": source.name, "target": target.name, **where})
+
+
 def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
 
@@ -90,18 +98,16 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             .first()
         )
         if shared is not None:
-            raise ValidationError(
+            raise _refusal(
                 _(
                     "%(source)s and %(target)s sat at the same table in game #%(game)d "
                     "(%(league)s, %(date)s): they are two people."
-                )
-                % {
-                    "source": source.name,
-                    "target": target.name,
-                    "game": shared.pk,
-                    "league": shared.league.name,
-                    "date": timezone.localdate(shared.played_at).isoformat(),
-                }
+                ),
+                source,
+                target,
+                at=shared.played_at,
+                game=shared.pk,
+                league=shared.league.name,
             )
         # A paper whose game is gone, or still in progress: the game's check cannot see it.
         both_seated = (
@@ -112,18 +118,16 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             .first()
         )
         if both_seated is not None:
-            raise ValidationError(
+            raise _refusal(
                 _(
                     "%(source)s and %(target)s sat at the same digital paper #%(paper)d "
                     "(%(league)s, %(date)s): they are two people."
-                )
-                % {
-                    "source": source.name,
-                    "target": target.name,
-                    "paper": both_seated.pk,
-                    "league": both_seated.league.name,
-                    "date": timezone.localdate(both_seated.started_at).isoformat(),
-                }
+                ),
+                source,
+                target,
+                at=both_seated.started_at,
+                paper=both_seated.pk,
+                league=both_seated.league.name,
             )
         both_present = (
             Event.objects.filter(event_players__player=source)
@@ -132,17 +136,15 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             .first()
         )
         if both_present is not None:
-            raise ValidationError(
+            raise _refusal(
                 _(
                     "%(source)s and %(target)s were both present at %(event)s (%(date)s): they "
                     "are two people."
-                )
-                % {
-                    "source": source.name,
-                    "target": target.name,
-                    "event": both_present.name,
-                    "date": timezone.localdate(both_present.starts_at).isoformat(),
-                }
+                ),
+                source,
+                target,
+                at=both_present.starts_at,
+                event=both_present.name,
             )
         theirs = {s.league_id: s for s in Standing.objects.filter(player=source)}
         ours = {s.league_id: s for s in Standing.objects.filter(player=target)}
@@ -153,16 +155,14 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 and standing.start_rating is not None
                 and mine.start_rating is not None
             ):
-                raise ValidationError(
+                raise _refusal(
                     _(
                         "%(source)s and %(target)s both have their own start rating in "
                         "%(league)s: clear one of them first."
-                    )
-                    % {
-                        "source": source.name,
-                        "target": target.name,
-                        "league": standing.league.name,
-                    }
+                    ),
+                    source,
+                    target,
+                    league=standing.league.name,
                 )
 
         moved = {

@@ -19,6 +19,24 @@ def club(django_user_model):
     return services.paper_start(league=league, players=players, bula=10)
 
 
+def offline_at(open_browser, paper, language=None):
+    """A member's phone on the paper's page, kept by the service worker, then offline: (page,
+    the offline banner)."""
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    log_in(browsing)
+    if language:
+        page.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": browsing.base_url}]
+        )
+    url = f"/papers/{paper.pk}/"
+    browsing.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(url)  # now through the worker, which keeps a copy
+    page.context.set_offline(True)
+    return browsing, page.locator("#offline-queue")
+
+
 def tap_refa(page):
     page.locator("form[data-deal-form]").get_by_label("refa (all passed)").check()
     page.get_by_role("button", name="Add the deal").click()
@@ -43,15 +61,8 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     open_browser, django_user_model
 ):
     paper = club(django_user_model)
-    browsing = open_browser(PHONE)
-    page = browsing.page
-    log_in(browsing)
-    url = f"/papers/{paper.pk}/"
-    browsing.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    browsing.goto(url)  # now through the worker, which keeps a copy
-    page.context.set_offline(True)
-    banner = page.locator("#offline-queue")
+    browsing, banner = offline_at(open_browser, paper)
+    page, url = browsing.page, f"/papers/{paper.pk}/"
     tap_refa(page)
     banner.get_by_text("1 deal waiting to be sent").wait_for()
     tap_refa(page)
@@ -77,16 +88,8 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
 def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django_user_model):
     """Russian has three plural forms for whole numbers: the phone picks the right one."""
     paper = club(django_user_model)
-    browsing = open_browser(PHONE)
+    browsing, banner = offline_at(open_browser, paper, language="ru")
     page = browsing.page
-    log_in(browsing)
-    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": browsing.base_url}])
-    url = f"/papers/{paper.pk}/"
-    browsing.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    browsing.goto(url)
-    page.context.set_offline(True)
-    banner = page.locator("#offline-queue")
     form = page.locator("form[data-deal-form]")
     for words in ("1 раздача ждёт отправки", "2 раздачи ждут отправки"):
         form.locator("input[name=kind][value=refa]").check()
@@ -104,15 +107,8 @@ def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
     """The club answers 409 for a key another deal has: the phone shows the deal refused (its
     form opens from the banner) instead of sending it again at every chance."""
     paper = club(django_user_model)
-    browsing = open_browser(PHONE)
+    browsing, banner = offline_at(open_browser, paper)
     page = browsing.page
-    log_in(browsing)
-    url = f"/papers/{paper.pk}/"
-    browsing.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    browsing.goto(url)
-    page.context.set_offline(True)
-    banner = page.locator("#offline-queue")
     key = page.locator("form[data-deal-form] input[name=submission_key]").input_value()
     tap_refa(page)
     banner.get_by_text("1 deal waiting to be sent").wait_for()
