@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
+from ratings.engine import players as engine_players
 from ratings.events import services as event_services
 from ratings.forms import PlayerForm
 from ratings.forms.games import PreferansGameForm
@@ -279,6 +280,26 @@ def test_two_players_of_one_paper_are_not_merged_naming_the_paper(make_league):
         engine.player_merge(source=pedia, target=pedja)
     paper.refresh_from_db()
     assert paper.players == (pedja, bora, pedia)
+
+
+def test_a_league_of_the_source_found_only_under_the_players_lock_is_merged_again(
+    monkeypatch, typo_club
+):
+    """The source's first game in a league came in between the merge's first look and its lock
+    of the players: the merge would write that league without its lock, so it asks for another
+    go, writing nothing."""
+    league, pedja, pedia = typo_club
+    first_look = iter([(set(), set())])
+    looked_up = engine_players.leagues_of
+    monkeypatch.setattr(
+        engine_players, "leagues_of", lambda player: next(first_look, None) or looked_up(player)
+    )
+    before = stored_ratings(league)
+
+    with pytest.raises(ValidationError, match="Pedia was entered meanwhile: merge them again"):
+        engine.player_merge(source=pedia, target=pedja)
+    assert Player.objects.filter(pk=pedia.pk).exists()
+    assert stored_ratings(league) == before
 
 
 def test_merge_players_command_merges_a_player_of_a_paper(make_league, capsys):

@@ -51,6 +51,16 @@ def _refusal(message: str, source: Player, target: Player, *, at=None, **where) 
     return ValidationError(message % {"source": source.name, "target": target.name, **where})
 
 
+def leagues_of(player: Player) -> tuple[set[int], set[int]]:
+    """The ids of the leagues where ``player`` has a standing or a game (a merge re-rates
+    those), and of those where they sat at a digital paper (a merge locks those too: every
+    write of a paper takes its league's lock before the paper's row)."""
+    rated = set(Standing.objects.filter(player=player).values_list("league_id", flat=True))
+    rated |= set(Game.objects.filter(results__player=player).values_list("league_id", flat=True))
+    papers = DigitalPaper.objects.filter(DigitalPaper.seating(player))
+    return rated, set(papers.values_list("league_id", flat=True))
+
+
 def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
 
@@ -64,31 +74,32 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     if source.pk == target.pk:
         raise ValidationError(_("A player cannot be merged into themselves."))
     with transaction.atomic():
+        # The lock order of ratings.versioning: the club's row, the leagues', and only then the
+        # players' own rows. A game or a paper being finished holds its league while it writes
+        # its players' results (which waits for a player's row locked here): a merge that took
+        # the players first and then waited for that league would wait in a circle with it.
+        rated_ids, paper_ids = leagues_of(source)
+        locked = list(
+            lock_rows(League.objects.all(), leagues=rated_ids | paper_ids, club=True)
+            .filter(pk__in=rated_ids | paper_ids)
+            .order_by("pk")
+        )
         players = {
-            p.pk: p
-            for p in lock_rows(Player.objects.all(), club=True).filter(
-                pk__in=[source.pk, target.pk]
-            )
+            p.pk: p for p in lock_rows(Player.objects.all()).filter(pk__in=[source.pk, target.pk])
         }
         if len(players) != 2:
             raise ValidationError(_("That player was changed or deleted meanwhile."))
         source, target = players[source.pk], players[target.pk]
-        league_ids = set(
-            Standing.objects.filter(player=source).values_list("league_id", flat=True)
-        ) | set(Game.objects.filter(results__player=source).values_list("league_id", flat=True))
+        # Read again now that nobody can write the source's rows: a league whose first game or
+        # paper of theirs came in before that and is not locked would be written unlocked.
+        rated_ids, paper_ids = leagues_of(source)
+        if not rated_ids | paper_ids <= {league.pk for league in locked}:
+            raise ValidationError(
+                _("A game or paper of %(source)s was entered meanwhile: merge them again.")
+                % {"source": source.name}
+            )
+        leagues = [league for league in locked if league.pk in rated_ids]
         seated = DigitalPaper.seating(source)
-        # The leagues of the source's papers are locked too, though not re-rated: every write of
-        # a paper takes its league's lock before the paper's row, so a phone's deal and the
-        # merge's move of its seats queue on the league instead of deadlocking.
-        paper_league_ids = set(
-            DigitalPaper.objects.filter(seated).values_list("league_id", flat=True)
-        )
-        locked = list(
-            lock_rows(League.objects.all(), leagues=league_ids | paper_league_ids)
-            .filter(pk__in=league_ids | paper_league_ids)
-            .order_by("pk")
-        )
-        leagues = [league for league in locked if league.pk in league_ids]
 
         shared = (
             Game.objects.filter(results__player=source)

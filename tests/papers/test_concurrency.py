@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from ratings import engine
 from ratings.models import Deal, DigitalPaper, Game, Player, System
 from ratings.papers import services
 from tests.builders import Browser, make_league
@@ -117,3 +118,35 @@ def test_one_deal_sent_at_once_from_several_clients_with_its_key_is_recorded_onc
     assert [str(k) for k in Deal.objects.values_list("submission_key", flat=True)] == [
         deal["submission_key"]
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_merging_players_while_their_papers_take_deals_and_finish(django_user_model):
+    """Staff merge typos into the real player while phones enter the typos' papers and finish
+    them: every write queues on the league, none fails or waits for ever, and each paper goes
+    on with the player merged into."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    league = make_league(System.PREFKO)
+    real, bora, ceca = (Player.objects.create_named(name) for name in ("Pedja", "Bora", "Ceca"))
+    typos = [Player.objects.create_named(f"Pedia {n}") for n in range(PHONES - 1)]
+    papers = [
+        services.paper_start(league=league, players=[bora, typo, ceca], bula=10) for typo in typos
+    ]
+
+    def work(n):
+        if n == 0:
+            for typo in typos:
+                engine.player_merge(source=typo, target=real)
+            return None
+        paper = papers[n - 1]
+        enter(paper, SHORT_GAME)
+        return services.paper_finish(paper=paper)
+
+    games = in_parallel(work, PHONES)[1:]
+
+    assert not Player.objects.filter(pk__in=[typo.pk for typo in typos]).exists()
+    assert set(DigitalPaper.objects.values_list("player_2", flat=True)) == {real.pk}
+    for game in games:
+        assert [r.player_id for r in game.results.order_by("seat")] == [bora.pk, real.pk, ceca.pk]
+    assert_unchanged_by_recompute(league)
