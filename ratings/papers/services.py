@@ -19,7 +19,7 @@ from datetime import datetime
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -158,7 +158,16 @@ def deal_add(
             submission_key=key,
         )
         _check(paper, [*deals, deal])
-        deal.save()
+        try:
+            with transaction.atomic():
+                deal.save()
+        except IntegrityError:
+            # The key's copy sent at the same moment to a paper of another league (whose lock
+            # is not this one) committed first: it has the key.
+            recorded = Deal.objects.filter(submission_key=key).first() if key else None
+            if recorded is None:
+                raise
+            raise DealKeyReused(recorded) from None
     return deal
 
 

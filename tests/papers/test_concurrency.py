@@ -6,6 +6,7 @@ one game is rated.
 """
 
 import threading
+import uuid
 
 import pytest
 from django.db import connection
@@ -150,3 +151,32 @@ def test_merging_players_while_their_papers_take_deals_and_finish(django_user_mo
     for game in games:
         assert [r.player_id for r in game.results.order_by("seat")] == [bora.pk, real.pk, ceca.pk]
     assert_unchanged_by_recompute(league)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_deals_key_sent_at_once_to_several_papers_records_it_on_one():
+    """Papers of several leagues do not queue on one league's lock, so copies of one key sent
+    to them at once pass the key's check together: the first to commit has it, the others are
+    told which deal has it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
+    papers = [
+        services.paper_start(league=make_league(System.PREFKO), players=players, bula=10)
+        for _ in range(PHONES)
+    ]
+    key = uuid.uuid4()
+
+    def work(n):
+        try:
+            services.deal_add(paper=papers[n], entered={"refa": True}, after=0, key=key)
+        except services.DealKeyReused as refused:
+            return refused.deal.paper_id
+        return "recorded"
+
+    answers = in_parallel(work, PHONES)
+
+    [deal] = Deal.objects.all()
+    assert sorted(answers, key=str) == sorted(
+        [deal.paper_id] * (PHONES - 1) + ["recorded"], key=str
+    )
