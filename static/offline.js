@@ -187,10 +187,11 @@
   }
 
   // One POST: sent on (a redirect) it is recorded, or was already under its key; the form drawn
-  // again is the club refusing it (another phone entered a deal meanwhile, a wrong deal).
+  // again is the club refusing it (another phone entered a deal meanwhile, a wrong deal), and so
+  // is a 409 (its key is another deal's: sending it again would only be refused again).
   function sendDirect(paper, token) {
     return post(paper.url, paper.fields, token, {}).then(function (answer) {
-      if (!answer.ok) throw new Error("sending answered " + answer.status);
+      if (!answer.ok && answer.status !== 409) throw new Error("sending answered " + answer.status);
       if (loginPage(answer)) {
         paper.loginNeeded = true;
         return put(paper);

@@ -15,6 +15,7 @@ from ratings.models import (
     Result,
     System,
 )
+from ratings.papers.services import paper_start
 from tests.builders import T0_2025
 
 
@@ -70,6 +71,25 @@ def test_merge_action_refuses_two_who_shared_a_table(admin_client, typo_club):
     messages = [str(m) for m in response.wsgi_request._messages]
     assert any("sat at the same table in game #" in m for m in messages)
     assert Player.objects.filter(pk=marko.pk).exists()
+
+
+def test_merge_action_merges_a_player_of_a_paper_and_refuses_two_of_one(admin_client, make_league):
+    league = make_league(System.PREFKO)
+    pedja, pedia, bora, ceca = (
+        Player.objects.create_named(n) for n in ("Pedja", "Pedia", "Bora", "Ceca")
+    )
+    paper_start(league=league, players=[pedia, bora, ceca], bula=10)
+    paper_start(league=league, players=[pedja, bora, ceca], bula=10)
+
+    done = merge(admin_client, [pedja, pedia], target=pedja)
+    assert done.status_code == 302
+    assert not Player.objects.filter(pk=pedia.pk).exists()
+
+    refused = merge(admin_client, [pedja, bora], target=pedja)
+    assert refused.status_code == 302
+    messages = [str(m) for m in refused.wsgi_request._messages]
+    assert any("sat at the same digital paper #" in m for m in messages)
+    assert Player.objects.filter(pk=bora.pk).exists()
 
 
 def test_merge_needs_delete_player_and_change_game(client, django_user_model, typo_club):

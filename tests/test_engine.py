@@ -1,6 +1,7 @@
 """The rating engine against an independent from-scratch replay."""
 
 import random
+import uuid
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -125,6 +126,20 @@ def test_deleting_the_only_game_returns_players_to_their_start():
     engine.game_delete(game=game)
     assert {s.rating for s in Standing.objects.filter(league=league)} == {1600}
     assert {s.games for s in Standing.objects.filter(league=league)} == {0}
+
+
+def test_a_key_sent_again_with_only_another_note_is_another_game_refused():
+    league = make_league()
+    players = worked_example_players(league)
+    entries = paper_entries(players, WORKED_EXAMPLE_PAPERS)
+    game = {"league": league, "played_at": T0, "entries": entries, "bula": 30}
+    key = uuid.uuid4()
+    first = engine.game_record(**game, note="Friday final", submission_key=key)
+    assert engine.game_record(**game, note="Friday final", submission_key=key) == first
+
+    with pytest.raises(engine.SubmissionReused, match=f"game #{first.pk}"):
+        engine.game_record(**game, note="Saturday final", submission_key=key)
+    assert Game.objects.get().note == "Friday final"
 
 
 def test_prepare_game_refuses_a_middle_column_that_does_not_sum_to_zero():

@@ -278,6 +278,18 @@ def test_the_same_submission_twice_records_one_game(league, nine):
     assert Game.objects.count() == 1
 
 
+def test_a_tables_paper_sent_again_is_its_game_only_with_the_same_note(league, nine):
+    event = make_event(league, nine)
+    table = services.round_draw(event=event).tables.get(number=1)
+    key = uuid.uuid4()
+    first = play_table(table, submission_key=key, note="late start")
+
+    assert play_table(table, submission_key=key, note="late start") == first
+    with pytest.raises(engine.SubmissionReused, match=f"game #{first.pk}"):
+        play_table(table, submission_key=key, note="early finish")
+    assert Game.objects.get().note == "late start"
+
+
 def test_a_second_paper_for_a_table_is_refused(league, nine):
     event = make_event(league, nine)
     table = services.round_draw(event=event).tables.get(number=1)

@@ -17,6 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
+from ratings.engine import players as engine_players
+from ratings.events import services as event_services
+from ratings.events.models import EventRound, TableSeat
 from ratings.forms import PlayerForm
 from ratings.forms.games import PreferansGameForm
 from ratings.models import (
@@ -31,7 +34,10 @@ from ratings.models import (
     System,
 )
 from ratings.models.players import PlayerQuerySet
-from tests.builders import T0
+from ratings.papers import services as paper_services
+from ratings.papers.models import DigitalPaper
+from tests.builders import T0, make_event, play_round
+from tests.papers.deals import SHORT_GAME
 from tests.worked_example import WORKED_EXAMPLE_FORM, WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
@@ -165,6 +171,152 @@ def test_merge_players_command_refuses_an_unknown_slug(typo_club):
     _league, pedja, _pedia = typo_club
     with pytest.raises(CommandError, match="no player 'nobody': nothing was merged"):
         call_command("merge_players", "nobody", pedja.slug)
+
+
+# A player named by every row that can name one ----------------------------------------------------
+
+
+def player_references() -> list[tuple[type, str]]:
+    """Every column that points at a player: found from the models, hidden relations
+    (``related_name="+"``) and a many-to-many's own table included, so that a new model naming a
+    player is here without anyone listing it."""
+    return sorted(
+        (
+            (relation.related_model, relation.field.attname)
+            for relation in Player._meta.get_fields(include_hidden=True)
+            if relation.is_relation and not relation.concrete and not relation.many_to_many
+        ),
+        key=lambda reference: (reference[0]._meta.label, reference[1]),
+    )
+
+
+def rows_naming(player_id: int) -> dict[tuple[type, str], list]:
+    """Each reference's rows that name the player, by primary key."""
+    return {
+        (model, column): list(
+            model._base_manager.filter(**{column: player_id}).values_list("pk", flat=True)
+        )
+        for model, column in player_references()
+    }
+
+
+@pytest.fixture
+def named_everywhere(make_league, record_game):
+    """(league, source, target): a source named by a row of every model that names a player (a
+    deleted game's correction, a start rating, an old name, a club night with a seat and a bye,
+    papers open and finished in each seat), and a target who was never at their tables."""
+    league = make_league(System.PREFKO, name="Preferans")
+    low, source, target, ana, high = (
+        Player.objects.create_named(name) for name in ("Ana", "Pedya", "Pedja", "Bora", "Zoran")
+    )
+    # The source sits between players with a smaller and a bigger id: both sides of a tally.
+    first = record_game(league, [low, source, high], papers=WORKED_EXAMPLE_PAPERS)
+    record_game(league, [high, source, low], papers=WORKED_EXAMPLE_PAPERS)
+    engine.game_delete(game=first)  # rates the source anew: a correction
+    engine.standing_set_start_rating(league=league, player=source, rating=1180)
+    source = engine.player_rename(player=source, name="Pedia")  # the old name: an alias
+    event = make_event(league, [source, low, ana, high])
+    # Four players at tables of three: one sits out each round, in turn.
+    while not (
+        TableSeat.objects.filter(player=source).exists()
+        and EventRound.byes.through.objects.filter(player=source).exists()
+    ):
+        play_round(event_services.round_draw(event=event))
+    for seats in ([source, low, high], [low, source, high], [low, high, source]):
+        paper_services.paper_start(league=league, players=seats, bula=10)
+    finished = DigitalPaper.objects.get(player_2=source)
+    for number, deal in enumerate(SHORT_GAME):
+        paper_services.deal_add(paper=finished, entered=deal, after=number)
+    paper_services.paper_finish(paper=finished, played_at=T0 + timedelta(days=30))
+    return league, source, target
+
+
+def test_a_merge_moves_every_row_that_names_the_player(named_everywhere):
+    league, source, target = named_everywhere
+    before = rows_naming(source.pk)
+    missing = [
+        f"{model._meta.label}.{column}" for (model, column), ids in before.items() if not ids
+    ]
+    assert missing == [], "name the source in these too (named_everywhere)"
+
+    engine.player_merge(source=source, target=target)
+
+    assert not Player.objects.filter(pk=source.pk).exists()
+    assert all(rows == [] for rows in rows_naming(source.pk).values())
+    for (model, column), rows in rows_naming(target.pk).items():
+        # Moved, not deleted with the source: the target has what the source had.
+        assert rows, f"{model._meta.label}.{column}"
+        still_there = model._base_manager.filter(pk__in=before[model, column])
+        assert set(still_there.values_list(column, flat=True)) <= {target.pk}, model
+    assert_equals_a_fresh_replay(league)
+
+
+def test_a_paper_in_progress_goes_on_with_the_player_merged_into(make_league):
+    league = make_league(System.PREFKO, name="Preferans")
+    typo, real, bora, ceca = (
+        Player.objects.create_named(name) for name in ("Pedia", "Pedja", "Bora", "Ceca")
+    )
+    paper = paper_services.paper_start(league=league, players=[bora, typo, ceca], bula=10)
+    paper_services.deal_add(paper=paper, entered=SHORT_GAME[0], after=0)
+
+    engine.player_merge(source=typo, target=real)
+
+    paper.refresh_from_db()
+    assert paper.players == (bora, real, ceca)
+    for number, deal in enumerate(SHORT_GAME[1:], start=1):
+        paper_services.deal_add(paper=paper, entered=deal, after=number)
+    game = paper_services.paper_finish(paper=paper)
+    assert [r.player for r in game.results.order_by("seat")] == [bora, real, ceca]
+    assert_equals_a_fresh_replay(league)
+
+
+def test_two_players_of_one_paper_are_not_merged_naming_the_paper(make_league):
+    league = make_league(System.PREFKO, name="Preferans")
+    pedja, pedia, bora = (Player.objects.create_named(n) for n in ("Pedja", "Pedia", "Bora"))
+    paper = paper_services.paper_start(league=league, players=[pedja, bora, pedia], bula=10)
+
+    with pytest.raises(ValidationError, match=f"same digital paper #{paper.pk} \\(Preferans, "):
+        engine.player_merge(source=pedia, target=pedja)
+    paper.refresh_from_db()
+    assert paper.players == (pedja, bora, pedia)
+
+
+def test_a_league_of_the_source_found_only_under_the_players_lock_is_merged_again(
+    monkeypatch, typo_club
+):
+    """The source's first game in a league came in between the merge's first look and its lock
+    of the players: the merge would write that league without its lock, so it asks for another
+    go, writing nothing."""
+    league, pedja, pedia = typo_club
+    first_look = iter([(set(), set())])
+    looked_up = engine_players.leagues_of
+    monkeypatch.setattr(
+        engine_players, "leagues_of", lambda player: next(first_look, None) or looked_up(player)
+    )
+    before = stored_ratings(league)
+
+    with pytest.raises(ValidationError, match="Pedia was entered meanwhile: merge them again"):
+        engine.player_merge(source=pedia, target=pedja)
+    assert Player.objects.filter(pk=pedia.pk).exists()
+    assert stored_ratings(league) == before
+
+
+def test_merge_players_command_merges_a_player_of_a_paper(make_league, capsys):
+    league = make_league(System.PREFKO, name="Preferans")
+    pedja, pedia, *others = (
+        Player.objects.create_named(n) for n in ("Pedja", "Pedia", "Bora", "Ceca")
+    )
+    paper = paper_services.paper_start(league=league, players=[pedia, *others], bula=10)
+
+    call_command("merge_players", pedia.slug, pedja.slug)
+
+    assert "Merged Pedia into Pedja" in capsys.readouterr().out
+    paper.refresh_from_db()
+    assert paper.player_1 == pedja
+    others.insert(0, pedja)
+    paper_services.paper_start(league=league, players=others, bula=10)
+    with pytest.raises(CommandError, match="same digital paper #.*Nothing was merged"):
+        call_command("merge_players", "bora", "pedja")
 
 
 @given(

@@ -37,7 +37,7 @@ class KeyReused(Refused):
 
     def __init__(self, game: Game):
         message = _(
-            "This key was used for game #%(game)d, which has other players, scores or time. "
+            "This key was used for game #%(game)d, which has other players, scores, time or note. "
             "Make a new key for a new game."
         ) % {"game": game.pk}
         super().__init__([{"field": "key", "message": message}])

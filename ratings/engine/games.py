@@ -77,9 +77,8 @@ def game_record(
     game (Back after saving, then the next game) raises :class:`SubmissionReused`. A player
     merged into another meanwhile is that other player (refused when both are at this table).
     """
-    prepared = prepare_game(
-        league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
-    )
+    game_fields = {"bula": bula, "ended_early": ended_early, "note": note}
+    prepared = prepare_game(league, played_at=played_at, entries=entries, **game_fields)
     with transaction.atomic():
         league = league_lock(league)
         if submission_key is not None:
@@ -89,9 +88,7 @@ def game_record(
         merged, born = players_now(entries)
         if merged is not entries:
             entries = merged
-            prepared = prepare_game(
-                league, played_at=played_at, entries=entries, bula=bula, ended_early=ended_early
-            )
+            prepared = prepare_game(league, played_at=played_at, entries=entries, **game_fields)
         refused = birth_refusal(played_at, prepared.player_ids, born)
         if refused is not None:
             raise ValidationError(refused)
@@ -121,9 +118,9 @@ class SubmissionReused(ValidationError):
     def __init__(self, game: Game):
         super().__init__(
             _(
-                "This page was saved already, as game #%(game)d, with other players, scores or "
-                "time: this game is not saved yet. Check it and press Save to record it as a "
-                "new game."
+                "This page was saved already, as game #%(game)d, with other players, scores, "
+                "time or note: this game is not saved yet. Check it and press Save to record it "
+                "as a new game."
             )
             % {"game": game.pk}
         )
@@ -143,6 +140,7 @@ def resubmitted(game: Game, prepared: GameInput) -> Game:
         game.played_at == prepared.played_at
         and game.bula == prepared.bula
         and game.ended_early == prepared.ended_early
+        and game.note == prepared.note
         and [row[0] for row in rows] == list(prepared.player_ids)
         and [row[1] for row in rows] == list(prepared.scores)
         and papers == [None if paper is None else tuple(paper) for paper in prepared.papers]

@@ -2,8 +2,11 @@
 
 A merge moves every result of one player to another in every league, so it changes ratings: it
 runs in one transaction with every affected league locked (in id order, so two merges cannot
-deadlock), replays those leagues, and leaves an audit entry per league with what it moved. Both
-keep the old address working: the old slug becomes an alias that redirects (HTTP 301).
+deadlock), replays those leagues, and leaves an audit entry per league with what it moved. It
+moves every other row that names the merged player too (events, digital papers, the audit
+trail, aliases): ``tests/test_players_identity.py`` finds them all from the models, so a new
+model that points at a player fails there until the merge moves it. Both keep the old address
+working: the old slug becomes an alias that redirects (HTTP 301).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from ratings.engine.replay import replay_correction
 from ratings.events.models import Event, EventPlayer, EventRound, TableSeat
 from ratings.models import (
     AuditAction,
+    AuditEntry,
     Game,
     League,
     Player,
@@ -27,6 +31,7 @@ from ratings.models import (
     Result,
     Standing,
 )
+from ratings.papers.models import DigitalPaper
 from ratings.player_names import clean_player_name
 from ratings.versioning import lock_rows
 
@@ -35,34 +40,63 @@ def _player_data(player: Player) -> dict:
     return {"id": player.pk, "name": player.name, "slug": player.slug}
 
 
+def _refusal(message: str, source: Player, target: Player, *, at=None, **where) -> ValidationError:
+    """A merge refused: ``message`` with the two players' names, ``where`` it happened and the
+    club's date of ``at``."""
+    if at is not None:
+        where["date"] = timezone.localdate(at).isoformat()
+    return ValidationError(message % {"source": source.name, "target": target.name, **where})
+
+
+def leagues_of(player: Player) -> tuple[set[int], set[int]]:
+    """The ids of the leagues where ``player`` has a standing or a game (a merge re-rates
+    those), and of those where they sat at a digital paper (a merge locks those too: every
+    write of a paper takes its league's lock before the paper's row)."""
+    rated = set(Standing.objects.filter(player=player).values_list("league_id", flat=True))
+    rated |= set(Game.objects.filter(results__player=player).values_list("league_id", flat=True))
+    papers = DigitalPaper.objects.filter(DigitalPaper.seating(player))
+    return rated, set(papers.values_list("league_id", flat=True))
+
+
 def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
 
     Refused (ValidationError, nothing written) when the two sat at the same table, naming the
-    game, when both were present at one event, or when both have their own start rating in a
-    league. Their events' seats and presence move with the results. ``source``'s own start rating in
-    a league where ``target`` has none is kept. Returns the leagues re-rated.
+    game, when both were present at one event, when both sat at one digital paper (naming it),
+    or when both have their own start rating in a league. Their events' seats and presence, and
+    their digital papers' seats (a paper in progress goes on with ``target``), move with the
+    results. ``source``'s own start rating in a league where ``target`` has none is kept.
+    Returns the leagues re-rated.
     """
     if source.pk == target.pk:
         raise ValidationError(_("A player cannot be merged into themselves."))
     with transaction.atomic():
+        # The lock order of ratings.versioning: the club's row, the leagues', and only then the
+        # players' own rows. A game or a paper being finished holds its league while it writes
+        # its players' results (which waits for a player's row locked here): a merge that took
+        # the players first and then waited for that league would wait in a circle with it.
+        rated_ids, paper_ids = leagues_of(source)
+        locked = list(
+            lock_rows(League.objects.all(), leagues=rated_ids | paper_ids, club=True)
+            .filter(pk__in=rated_ids | paper_ids)
+            .order_by("pk")
+        )
         players = {
-            p.pk: p
-            for p in lock_rows(Player.objects.all(), club=True).filter(
-                pk__in=[source.pk, target.pk]
-            )
+            p.pk: p for p in lock_rows(Player.objects.all()).filter(pk__in=[source.pk, target.pk])
         }
         if len(players) != 2:
             raise ValidationError(_("That player was changed or deleted meanwhile."))
         source, target = players[source.pk], players[target.pk]
-        league_ids = set(
-            Standing.objects.filter(player=source).values_list("league_id", flat=True)
-        ) | set(Game.objects.filter(results__player=source).values_list("league_id", flat=True))
-        leagues = list(
-            lock_rows(League.objects.all(), leagues=league_ids)
-            .filter(pk__in=league_ids)
-            .order_by("pk")
-        )
+        # Read again now that nobody can write the source's rows: a league whose first game or
+        # paper of theirs came in before that and is not locked would be written unlocked.
+        rated_ids, paper_ids = leagues_of(source)
+        if not rated_ids | paper_ids <= {league.pk for league in locked}:
+            raise ValidationError(
+                _("A game or paper of %(source)s was entered meanwhile: merge them again.")
+                % {"source": source.name}
+            )
+        leagues = [league for league in locked if league.pk in rated_ids]
+        seated = DigitalPaper.seating(source)
 
         shared = (
             Game.objects.filter(results__player=source)
@@ -72,18 +106,36 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             .first()
         )
         if shared is not None:
-            raise ValidationError(
+            raise _refusal(
                 _(
                     "%(source)s and %(target)s sat at the same table in game #%(game)d "
                     "(%(league)s, %(date)s): they are two people."
-                )
-                % {
-                    "source": source.name,
-                    "target": target.name,
-                    "game": shared.pk,
-                    "league": shared.league.name,
-                    "date": timezone.localdate(shared.played_at).isoformat(),
-                }
+                ),
+                source,
+                target,
+                at=shared.played_at,
+                game=shared.pk,
+                league=shared.league.name,
+            )
+        # A paper whose game is gone, or still in progress: the game's check cannot see it.
+        both_seated = (
+            DigitalPaper.objects.filter(seated)
+            .filter(DigitalPaper.seating(target))
+            .select_related("league")
+            .order_by("started_at", "pk")
+            .first()
+        )
+        if both_seated is not None:
+            raise _refusal(
+                _(
+                    "%(source)s and %(target)s sat at the same digital paper #%(paper)d "
+                    "(%(league)s, %(date)s): they are two people."
+                ),
+                source,
+                target,
+                at=both_seated.started_at,
+                paper=both_seated.pk,
+                league=both_seated.league.name,
             )
         both_present = (
             Event.objects.filter(event_players__player=source)
@@ -92,17 +144,15 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             .first()
         )
         if both_present is not None:
-            raise ValidationError(
+            raise _refusal(
                 _(
                     "%(source)s and %(target)s were both present at %(event)s (%(date)s): they "
                     "are two people."
-                )
-                % {
-                    "source": source.name,
-                    "target": target.name,
-                    "event": both_present.name,
-                    "date": timezone.localdate(both_present.starts_at).isoformat(),
-                }
+                ),
+                source,
+                target,
+                at=both_present.starts_at,
+                event=both_present.name,
             )
         theirs = {s.league_id: s for s in Standing.objects.filter(player=source)}
         ours = {s.league_id: s for s in Standing.objects.filter(player=target)}
@@ -113,16 +163,14 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 and standing.start_rating is not None
                 and mine.start_rating is not None
             ):
-                raise ValidationError(
+                raise _refusal(
                     _(
                         "%(source)s and %(target)s both have their own start rating in "
                         "%(league)s: clear one of them first."
-                    )
-                    % {
-                        "source": source.name,
-                        "target": target.name,
-                        "league": standing.league.name,
-                    }
+                    ),
+                    source,
+                    target,
+                    league=standing.league.name,
                 )
 
         moved = {
@@ -143,6 +191,12 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         # What corrections did to the source's rating is now the target's history.
         RatingCorrection.objects.filter(player=source).update(player=target)
         EventRound.byes.through.objects.filter(player=source).update(player=target)
+        # Their papers, open or finished: never both at one (refused above), so no paper seats
+        # one player twice. A deal names seats, not players: the deals stay as they are.
+        for seat in DigitalPaper.SEATS:
+            DigitalPaper.objects.filter(**{seat: source}).update(**{seat: target})
+        # What the trail says about the source (a start rating set, a rename) is the target's.
+        AuditEntry.objects.filter(player=source).update(player=target)
         # The leagues where the target takes the source's own start rating: rated anew.
         new_start: set[int] = set()
         for league_id, standing in theirs.items():

@@ -49,6 +49,9 @@ class GameInput:
     scores: list[float]
     papers: Sequence[tuple[int, int, int] | None] = ()
     ended_early: bool = False
+    # Not rated, but part of the game a key saved: a resubmission with another note is another
+    # game (engine.resubmitted), never dropped in silence.
+    note: str = ""
 
 
 @dataclass(slots=True)

@@ -119,8 +119,10 @@ def prepare_game(
     entries: Sequence[Entry],
     bula: int | None = None,
     ended_early: bool = False,
+    note: str = "",
 ) -> GameInput:
-    """Check a game against its league's rules and compute its scores.
+    """Check a game against its league's rules and compute its scores; ``note`` is carried
+    along for :func:`ratings.engine.resubmitted`.
 
     Raises ValidationError naming what is wrong.
     """
@@ -134,6 +136,7 @@ def prepare_game(
         scores=scores,
         papers=papers,
         ended_early=ended_early,
+        note=note,
     )
 
 

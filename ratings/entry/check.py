@@ -111,6 +111,7 @@ def check(submission: Submission) -> Checked:
             entries=checked.entries(ids),
             bula=submission.bula,
             ended_early=submission.ended_early,
+            note=submission.note,
         )
     except ValidationError as error:
         refusals += [Refusal(None, message) for message in error.messages]

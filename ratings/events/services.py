@@ -489,6 +489,7 @@ def table_record_game(
                     entries=entries,
                     bula=bula,
                     ended_early=ended_early,
+                    note=note,
                 )
                 return engine.resubmitted(game, prepared)
         refusal = table_refusal(table)

@@ -88,6 +88,15 @@ class DigitalPaper(models.Model):
     def __str__(self) -> str:
         return f"{self.league}: {', '.join(p.name for p in self.players)} ({self.bula})"
 
+    # The seats' fields in seat order: a player's papers are found through all three.
+    SEATS = ("player_1", "player_2", "player_3")
+
+    @classmethod
+    def seating(cls, player: Player, *, via: str = "") -> Q:
+        """The papers ``player`` sits at, in any seat; ``via="paper__"`` from their deals."""
+        seats = [Q(**{f"{via}{seat}": player}) for seat in cls.SEATS]
+        return seats[0] | seats[1] | seats[2]
+
     @property
     def players(self) -> tuple[Player, Player, Player]:
         return (self.player_1, self.player_2, self.player_3)

@@ -19,7 +19,7 @@ from datetime import datetime
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -138,15 +138,32 @@ def _seen(deals: Sequence[Deal], after: int) -> None:
         )
 
 
+class DealKeyReused(ValidationError):
+    """A deal's key came again with another deal, or to another paper, than the one it
+    recorded (``deal``): told, never taken for the deal recorded."""
+
+    def __init__(self, deal: Deal):
+        super().__init__(
+            _(
+                "This deal's key was used already, for deal %(number)d of paper #%(paper)d, "
+                "which is not this deal: nothing was recorded. Check the deal and add it again."
+            )
+            % {"number": deal.number, "paper": deal.paper_id},
+            code="key_reused",
+        )
+        self.deal = deal
+
+
 def deal_add(
     *, paper: DigitalPaper, entered: dict, after: int, key: UUID | None = None, actor=None
 ) -> Deal:
     """Add the next deal; ``after`` is how many deals the phone saw (two phones at once).
 
     ``key``: the phone's one-time key for this deal (a form's ``submission_key``). The same key
-    again returns the deal already recorded, never a second one: a deal kept on a phone while
-    the network was down may be sent twice. Two phones tapping one deal each make their own key:
-    those are told by ``after``.
+    again with the same deal to the same paper returns the deal already recorded, never a
+    second one: a deal kept on a phone while the network was down may be sent twice. With
+    another deal, or to another paper, it raises :class:`DealKeyReused`, as a game's key does.
+    Two phones tapping one deal each make their own key: those are told by ``after``.
     """
     with transaction.atomic():
         paper = _lock(paper)
@@ -154,6 +171,8 @@ def deal_add(
             # Under the paper's lock: the other copy of this key, if any, has committed.
             recorded = Deal.objects.filter(submission_key=key).first()
             if recorded is not None:
+                if recorded.paper_id != paper.pk or recorded.entered != entered:
+                    raise DealKeyReused(recorded)
                 return recorded
         _refuse_finished(paper)
         deals = _deals(paper)
@@ -166,7 +185,16 @@ def deal_add(
             submission_key=key,
         )
         _check(paper, [*deals, deal])
-        deal.save()
+        try:
+            with transaction.atomic():
+                deal.save()
+        except IntegrityError:
+            # The key's copy sent at the same moment to a paper of another league (whose lock
+            # is not this one) committed first: it has the key.
+            recorded = Deal.objects.filter(submission_key=key).first() if key else None
+            if recorded is None:
+                raise
+            raise DealKeyReused(recorded) from None
         _audit_deal(AuditAction.DEAL_ADD, paper, deal, actor)
     return deal
 

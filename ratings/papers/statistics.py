@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q
-
 from ratings.algorithms import paper as paper_rules
 from ratings.models import Player
-from ratings.papers.models import Deal
+from ratings.papers.models import Deal, DigitalPaper
 
 CONTRACTS = tuple(paper_rules.CONTRACTS)
 
@@ -58,7 +56,7 @@ def player_deal_statistics(player: Player) -> DealStatistics:
     """The player's deal statistics (one query: the deals of their papers, with each paper)."""
     deals = (
         Deal.objects.filter(
-            Q(paper__player_1=player) | Q(paper__player_2=player) | Q(paper__player_3=player),
+            DigitalPaper.seating(player, via="paper__"),
             repealed=False,
         )
         .select_related("paper")
@@ -129,9 +127,7 @@ class PairDeals:
 def pair_deal_statistics(a: Player, b: Player) -> dict[int, PairDeals]:
     """By league, the deals ``a`` and ``b`` played against each other (one query: the deals of
     the papers they both sat at, with each paper). Repealed deals count for nothing."""
-    both = (Q(paper__player_1=a) | Q(paper__player_2=a) | Q(paper__player_3=a)) & (
-        Q(paper__player_1=b) | Q(paper__player_2=b) | Q(paper__player_3=b)
-    )
+    both = DigitalPaper.seating(a, via="paper__") & DigitalPaper.seating(b, via="paper__")
     deals = (
         Deal.objects.filter(both, repealed=False)
         .select_related("paper")

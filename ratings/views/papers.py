@@ -135,7 +135,9 @@ def paper_deal(request, pk: int):
     GET of this address goes to the paper.
 
     A GET goes to the paper: the phone's offline queue (static/offline.js, the service worker)
-    keeps a deal under this address and fetches it for a fresh CSRF token before sending.
+    keeps a deal under this address and fetches it for a fresh CSRF token before sending. A key
+    sent again with another deal, or to another paper, answers 409 with the page saying which
+    deal has it, and the form under a new key: the queue takes that for the club's refusal.
     """
     if request.method == "GET":
         return redirect(_paper_url(pk))
@@ -158,6 +160,12 @@ def paper_deal(request, pk: int):
                 # deal after the paper's last, if this one is still to come.
                 form.data = form.data.copy()
                 form.data["after"] = str(page.count)
+            if isinstance(error, services.DealKeyReused):
+                # Another deal has this key: the taps kept under a key of their own, to add
+                # them as a new deal if they are one.
+                form.data = form.data.copy()
+                form.data["submission_key"] = str(uuid.uuid4())
+                return _render_paper(request, page, form, status=409)
             return _render_paper(request, page, form)
         else:
             return redirect(_paper_url(pk))

@@ -77,6 +77,20 @@ def test_the_same_key_with_another_game_is_refused_409_naming_the_game(
     assert Standing.objects.get(player__name="Pedja").games == 1
 
 
+def test_the_same_key_with_only_another_note_is_refused_409_and_keeps_the_first(
+    api, worked_example_league, worked_example_players
+):
+    """The note is part of the game: a changed one is another game, never dropped in silence."""
+    body = paper(note="Friday final")
+    assert post(api, worked_example_league, body).status_code == 201
+    assert post(api, worked_example_league, body).status_code == 200
+    again = post(api, worked_example_league, {**body, "note": "Saturday final"})
+    assert again.status_code == 409
+    [error] = again.json()["errors"]
+    assert error["field"] == "key"
+    assert Game.objects.get().note == "Friday final"
+
+
 def test_a_key_the_site_form_used_answers_with_that_game(
     api, member_client, worked_example_league, worked_example_players
 ):

@@ -3,6 +3,8 @@ once each, in order, when it comes back (Chromium at phone width, Playwright's o
 
 from __future__ import annotations
 
+import uuid
+
 from ratings.models import Player, System
 from ratings.papers import services
 from ratings.papers.models import Deal
@@ -16,6 +18,24 @@ def club(django_user_model):
     players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
     django_user_model.objects.create_user("marko", password=PASSWORD)
     return services.paper_start(league=league, players=players, bula=10)
+
+
+def offline_at(open_browser, paper, language=None):
+    """A member's phone on the paper's page, kept by the service worker, then offline: (page,
+    the offline banner)."""
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    log_in(browsing)
+    if language:
+        page.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": browsing.base_url}]
+        )
+    url = f"/papers/{paper.pk}/"
+    browsing.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(url)  # now through the worker, which keeps a copy
+    page.context.set_offline(True)
+    return browsing, page.locator("#offline-queue")
 
 
 def tap_refa(page):
@@ -42,15 +62,8 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     open_browser, django_user_model
 ):
     paper = club(django_user_model)
-    browsing = open_browser(PHONE)
-    page = browsing.page
-    log_in(browsing)
-    url = f"/papers/{paper.pk}/"
-    browsing.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    browsing.goto(url)  # now through the worker, which keeps a copy
-    page.context.set_offline(True)
-    banner = page.locator("#offline-queue")
+    browsing, banner = offline_at(open_browser, paper)
+    page, url = browsing.page, f"/papers/{paper.pk}/"
     tap_refa(page)
     banner.get_by_text("1 deal waiting to be sent").wait_for()
     tap_refa(page)
@@ -76,16 +89,8 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
 def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django_user_model):
     """Russian has three plural forms for whole numbers: the phone picks the right one."""
     paper = club(django_user_model)
-    browsing = open_browser(PHONE)
+    browsing, banner = offline_at(open_browser, paper, language="ru")
     page = browsing.page
-    log_in(browsing)
-    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": browsing.base_url}])
-    url = f"/papers/{paper.pk}/"
-    browsing.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    browsing.goto(url)
-    page.context.set_offline(True)
-    banner = page.locator("#offline-queue")
     form = page.locator("form[data-deal-form]")
     for words in ("1 раздача ждёт отправки", "2 раздачи ждут отправки"):
         form.locator("input[name=kind][value=refa]").check()
@@ -95,3 +100,26 @@ def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django
     page.context.set_offline(False)
     banner.wait_for(state="hidden")
     assert Deal.objects.filter(paper=paper).count() == 2
+
+
+def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
+    open_browser, django_user_model
+):
+    """The club answers 409 for a key another deal has: the phone shows the deal refused (its
+    form opens from the banner) instead of sending it again at every chance."""
+    paper = club(django_user_model)
+    browsing, banner = offline_at(open_browser, paper)
+    page = browsing.page
+    key = page.locator("form[data-deal-form] input[name=submission_key]").input_value()
+    tap_refa(page)
+    banner.get_by_text("1 deal waiting to be sent").wait_for()
+    # Meanwhile the same key reached the club with a deal of another paper.
+    other = services.paper_start(league=paper.league, players=paper.players, bula=10)
+    services.deal_add(paper=other, entered={"refa": True}, after=0, key=uuid.UUID(key))
+
+    page.context.set_offline(False)
+    banner.get_by_text("The club refused a deal kept on this phone.").wait_for()
+    assert not paper.deals.exists()
+    banner.get_by_role("link").click()
+    page.get_by_text(f"for deal 1 of paper #{other.pk}").wait_for()
+    assert not paper.deals.exists()

@@ -6,11 +6,13 @@ one game is rated.
 """
 
 import threading
+import uuid
 
 import pytest
 from django.db import connection
 from django.urls import reverse
 
+from ratings import engine
 from ratings.models import Game, Player, System
 from ratings.papers import services
 from ratings.papers.models import Deal, DigitalPaper
@@ -118,3 +120,64 @@ def test_one_deal_sent_at_once_from_several_clients_with_its_key_is_recorded_onc
     assert [str(k) for k in Deal.objects.values_list("submission_key", flat=True)] == [
         deal["submission_key"]
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_merging_players_while_their_papers_take_deals_and_finish(django_user_model):
+    """Staff merge typos into the real player while phones enter the typos' papers and finish
+    them: every write queues on the league, none fails or waits for ever, and each paper goes
+    on with the player merged into."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    league = make_league(System.PREFKO)
+    real, bora, ceca = (Player.objects.create_named(name) for name in ("Pedja", "Bora", "Ceca"))
+    typos = [Player.objects.create_named(f"Pedia {n}") for n in range(PHONES - 1)]
+    papers = [
+        services.paper_start(league=league, players=[bora, typo, ceca], bula=10) for typo in typos
+    ]
+
+    def work(n):
+        if n == 0:
+            for typo in typos:
+                engine.player_merge(source=typo, target=real)
+            return None
+        paper = papers[n - 1]
+        enter(paper, SHORT_GAME)
+        return services.paper_finish(paper=paper)
+
+    games = in_parallel(work, PHONES)[1:]
+
+    assert not Player.objects.filter(pk__in=[typo.pk for typo in typos]).exists()
+    assert set(DigitalPaper.objects.values_list("player_2", flat=True)) == {real.pk}
+    for game in games:
+        assert [r.player_id for r in game.results.order_by("seat")] == [bora.pk, real.pk, ceca.pk]
+    assert_unchanged_by_recompute(league)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_deals_key_sent_at_once_to_several_papers_records_it_on_one():
+    """Papers of several leagues do not queue on one league's lock, so copies of one key sent
+    to them at once pass the key's check together: the first to commit has it, the others are
+    told which deal has it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL (set DATABASE_URL)")
+    players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
+    papers = [
+        services.paper_start(league=make_league(System.PREFKO), players=players, bula=10)
+        for _ in range(PHONES)
+    ]
+    key = uuid.uuid4()
+
+    def work(n):
+        try:
+            services.deal_add(paper=papers[n], entered={"refa": True}, after=0, key=key)
+        except services.DealKeyReused as refused:
+            return refused.deal.paper_id
+        return "recorded"
+
+    answers = in_parallel(work, PHONES)
+
+    [deal] = Deal.objects.all()
+    assert sorted(answers, key=str) == sorted(
+        [deal.paper_id] * (PHONES - 1) + ["recorded"], key=str
+    )

@@ -249,6 +249,23 @@ def test_a_deals_key_again_returns_the_deal_recorded_never_a_second(table):
         services.deal_add(paper=paper, entered=REFA, after=0, key=uuid.uuid4())
 
 
+def test_a_deals_key_with_another_deal_is_refused_naming_the_deal_that_has_it(table):
+    paper = start(table)
+    services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    # The phone reused the key for the next deal: that deal is told, never dropped as recorded.
+    with pytest.raises(services.DealKeyReused, match=f"for deal 1 of paper #{paper.pk}"):
+        services.deal_add(paper=paper, entered=SHORT_GAME[1], after=1, key=KEY)
+    assert [deal.entered for deal in paper.deals.all()] == [REFA]
+
+
+def test_a_deals_key_sent_to_another_paper_is_refused_and_records_nothing_there(table):
+    paper, other = start(table), start(table)
+    services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    with pytest.raises(services.DealKeyReused, match=f"for deal 1 of paper #{paper.pk}"):
+        services.deal_add(paper=other, entered=REFA, after=0, key=KEY)
+    assert (paper.deals.count(), other.deals.count()) == (1, 0)
+
+
 KEY = uuid.UUID("6b0d1f3c-8a52-4a8e-9d61-0f2c4e7a9b10")
 
 

@@ -49,3 +49,19 @@ def test_a_saved_preview_sent_again_says_it_was_saved_already(
     page = again.content.decode()
     assert "This game was saved already: here it is." in page
     assert "Game saved and rated." not in page
+
+
+def test_a_saved_preview_sent_again_with_another_note_is_not_the_saved_game(
+    member_client, worked_example_league, worked_example_players
+):
+    """Back after Save, the note changed, Save again: another game under the page's key, so it
+    is shown again to check (a new key once saved), never taken for the saved one."""
+    data = previewed(member_client, worked_example_league)
+    member_client.post(url(worked_example_league), data)
+
+    again = member_client.post(url(worked_example_league), {**data, "note": "late table"})
+
+    assert again.status_code == 200
+    assert again.context["preview"]
+    assert "This game was saved already" not in again.content.decode()
+    assert Game.objects.get().note == ""

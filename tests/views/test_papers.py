@@ -113,6 +113,27 @@ def test_the_same_deal_sent_again_with_its_key_is_recorded_once(member_client, p
     assert str(page.context["form"]["submission_key"].value()) != key
 
 
+def test_a_deals_key_with_another_deal_or_paper_is_409_naming_the_deal_that_has_it(
+    member_client, paper
+):
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk]))
+    key = str(page.context["form"]["submission_key"].value())
+    url = reverse("ratings:paper_deal", args=[paper.pk])
+    assert member_client.post(url, deal_post(0, kind="refa", submission_key=key)).status_code == 302
+    other = services.paper_start(league=paper.league, players=paper.players, bula=10)
+    other_url = reverse("ratings:paper_deal", args=[other.pk])
+    played = deal_post(1, kind="played", declarer="1", contract="pik", submission_key=key)
+
+    for sent in (member_client.post(url, played), member_client.post(other_url, played)):
+        assert sent.status_code == 409
+        assert f"for deal 1 of paper #{paper.pk}" in sent.content.decode()
+        # The taps come back under a key of their own, to add as a new deal.
+        assert str(sent.context["form"]["submission_key"].value()) != key
+        assert sent.context["form"]["contract"].value() == "pik"
+    assert [deal.entered for deal in paper.deals.all()] == [{"refa": True}]
+    assert not other.deals.exists()
+
+
 def test_the_deal_address_opened_sends_to_the_paper(member_client, paper):
     url = reverse("ratings:paper_deal", args=[paper.pk])
     assert member_client.get(url)["Location"] == reverse("ratings:paper", args=[paper.pk])
