@@ -19,7 +19,14 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         import club.checks  # noqa: F401  (registers the club's system checks)
-        from ratings import versioning
+        from ratings import engine, versioning
+        from ratings.events.merging import MERGE_PART as EVENTS_MERGE_PART
+        from ratings.papers.merging import MERGE_PART as PAPERS_MERGE_PART
+
+        # The features' rows that name players, moved by every merge: the engine names none
+        # of their models. Papers first: their leagues are locked with the games'.
+        engine.merge_part_add(PAPERS_MERGE_PART)
+        engine.merge_part_add(EVENTS_MERGE_PART)
 
         # After every migrate and flush: the version row and its triggers on every table.
         post_migrate.connect(versioning.install, sender=self, dispatch_uid="ratings.versioning")

@@ -77,6 +77,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             # the one way in for a game: it records through the engine and events' tables
             "ratings.entry",
             "ratings.events.services",
+            "ratings.events.merging",
+            "ratings.papers.merging",
             "ratings.papers.services",
             "ratings.rayter",
             "ratings.backup",
@@ -240,6 +242,49 @@ def test_every_module_has_a_layer():
         if module not in PACKAGES_ONLY and layer_of(module) is None
     ]
     assert unplaced == [], "add each to LAYERS (and to docs/ARCHITECTURE.md)"
+
+
+# The core, which every feature builds on, and the features, each a package owning its models,
+# forms, services and reads (docs/ARCHITECTURE.md): the core never imports a feature, so a
+# feature can be read, changed or removed without the core knowing. A feature's rows take part
+# in a core service through a hook it adds itself (engine.MergePart, in ratings/apps.py).
+CORE = (
+    "ratings.algorithms",
+    "ratings.formatting",
+    "ratings.names",
+    "ratings.links",
+    "ratings.dates",
+    "ratings.player_names",
+    "ratings.systems",
+    "ratings.models",
+    "ratings.versioning",
+    "ratings.selectors",
+    "ratings.access",
+    "ratings.engine",
+)
+FEATURES = (
+    "ratings.entry",
+    "ratings.events",
+    "ratings.papers",
+    "ratings.api",
+    "ratings.rayter",
+    "ratings.backup",
+)
+
+
+def in_any(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def test_the_core_imports_no_feature():
+    offences = sorted(
+        f"{module} imports {imported}"
+        for module, imports in import_graph().items()
+        if in_any(module, CORE)
+        for imported in imports
+        if in_any(imported, FEATURES)
+    )
+    assert offences == []
 
 
 def test_nothing_imports_upwards():

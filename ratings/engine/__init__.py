@@ -46,7 +46,13 @@ from ratings.engine.games import (
     resubmitted,
     standing_set_start_rating,
 )
-from ratings.engine.players import player_merge, player_rename
+from ratings.engine.players import (
+    MergePart,
+    merge_part_add,
+    merge_refusal,
+    player_merge,
+    player_rename,
+)
 from ratings.engine.replay import collection_paused
 from ratings.engine.state import Entry, GameInput, PlayerState
 from ratings.engine.validation import (
@@ -64,6 +70,7 @@ __all__ = [
     "ImportSummary",
     "ImportedGame",
     "InvalidGame",
+    "MergePart",
     "PlayerState",
     "SubmissionReused",
     "audit",
@@ -81,6 +88,8 @@ __all__ = [
     "games_record_many",
     "league_lock",
     "league_recompute",
+    "merge_part_add",
+    "merge_refusal",
     "player_merge",
     "player_rename",
     "prepare_game",

@@ -3,13 +3,18 @@
 A merge moves every result of one player to another in every league, so it changes ratings: it
 runs in one transaction with every affected league locked (in id order, so two merges cannot
 deadlock), replays those leagues, and leaves an audit entry per league with what it moved. It
-moves every other row that names the merged player too (events, digital papers, the audit
-trail, aliases): ``tests/test_players_identity.py`` finds them all from the models, so a new
-model that points at a player fails there until the merge moves it. Both keep the old address
-working: the old slug becomes an alias that redirects (HTTP 301).
+moves every other row that names the merged player too: the core's here (standings, tallies,
+corrections, the audit trail, aliases), a feature's by its :class:`MergePart` (club nights,
+digital papers), which the feature adds when the app is ready, so the engine names no feature's
+model. ``tests/test_players_identity.py`` finds every such row from the models, so a new model
+that points at a player fails there until the merge moves it. Both keep the old address working:
+the old slug becomes an alias that redirects (HTTP 301).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,7 +24,6 @@ from django.utils.translation import gettext as _
 from ratings.engine import opponents
 from ratings.engine.audit import audit
 from ratings.engine.replay import replay_correction
-from ratings.events.models import Event, EventPlayer, EventRound, TableSeat
 from ratings.models import (
     AuditAction,
     AuditEntry,
@@ -31,7 +35,6 @@ from ratings.models import (
     Result,
     Standing,
 )
-from ratings.papers.models import DigitalPaper
 from ratings.player_names import clean_player_name
 from ratings.versioning import lock_rows
 
@@ -40,7 +43,9 @@ def _player_data(player: Player) -> dict:
     return {"id": player.pk, "name": player.name, "slug": player.slug}
 
 
-def _refusal(message: str, source: Player, target: Player, *, at=None, **where) -> ValidationError:
+def merge_refusal(
+    message: str, source: Player, target: Player, *, at=None, **where
+) -> ValidationError:
     """A merge refused: ``message`` with the two players' names, ``where`` it happened and the
     club's date of ``at``."""
     if at is not None:
@@ -48,23 +53,45 @@ def _refusal(message: str, source: Player, target: Player, *, at=None, **where) 
     return ValidationError(message % {"source": source.name, "target": target.name, **where})
 
 
+@dataclass(frozen=True)
+class MergePart:
+    """A feature's rows that name players, in a merge of ``source`` into ``target``: the leagues
+    whose lock its writes take (locked by the merge too, in the one lock order), why the two
+    cannot be one person (a :func:`merge_refusal`, or None), and the move of its rows. Each is
+    asked with the leagues and both players locked."""
+
+    leagues: Callable[[Player], set[int]]
+    refusal: Callable[[Player, Player], ValidationError | None]
+    move: Callable[[Player, Player], None]
+
+
+# The features' parts, in the order they were added (their apps' ready()).
+_MERGE_PARTS: list[MergePart] = []
+
+
+def merge_part_add(part: MergePart) -> None:
+    """Make ``part`` a part of every merge (once, however often the app is made ready)."""
+    if part not in _MERGE_PARTS:
+        _MERGE_PARTS.append(part)
+
+
 def leagues_of(player: Player) -> tuple[set[int], set[int]]:
     """The ids of the leagues where ``player`` has a standing or a game (a merge re-rates
-    those), and of those where they sat at a digital paper (a merge locks those too: every
-    write of a paper takes its league's lock before the paper's row)."""
+    those), and of the other leagues the features' parts write in (a merge locks those too:
+    a digital paper's writes take its league's lock before the paper's row)."""
     rated = set(Standing.objects.filter(player=player).values_list("league_id", flat=True))
     rated |= set(Game.objects.filter(results__player=player).values_list("league_id", flat=True))
-    papers = DigitalPaper.objects.filter(DigitalPaper.seating(player))
-    return rated, set(papers.values_list("league_id", flat=True))
+    written = set().union(*(part.leagues(player) for part in _MERGE_PARTS))
+    return rated, written
 
 
 def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
     """Merge ``source`` into ``target``: every result of ``source`` becomes ``target``'s.
 
     Refused (ValidationError, nothing written) when the two sat at the same table, naming the
-    game, when both were present at one event, when both sat at one digital paper (naming it),
-    or when both have their own start rating in a league. Their events' seats and presence, and
-    their digital papers' seats (a paper in progress goes on with ``target``), move with the
+    game, when a feature's part refuses (both present at one event, both at one digital paper),
+    or when both have their own start rating in a league. The features' rows (events' seats and
+    presence, digital papers' seats: a paper in progress goes on with ``target``) move with the
     results. ``source``'s own start rating in a league where ``target`` has none is kept.
     Returns the leagues re-rated.
     """
@@ -96,7 +123,6 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 % {"source": source.name}
             )
         leagues = [league for league in locked if league.pk in rated_ids]
-        seated = DigitalPaper.seating(source)
 
         shared = (
             Game.objects.filter(results__player=source)
@@ -106,7 +132,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
             .first()
         )
         if shared is not None:
-            raise _refusal(
+            raise merge_refusal(
                 _(
                     "%(source)s and %(target)s sat at the same table in game #%(game)d "
                     "(%(league)s, %(date)s): they are two people."
@@ -117,43 +143,10 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 game=shared.pk,
                 league=shared.league.name,
             )
-        # A paper whose game is gone, or still in progress: the game's check cannot see it.
-        both_seated = (
-            DigitalPaper.objects.filter(seated)
-            .filter(DigitalPaper.seating(target))
-            .select_related("league")
-            .order_by("started_at", "pk")
-            .first()
-        )
-        if both_seated is not None:
-            raise _refusal(
-                _(
-                    "%(source)s and %(target)s sat at the same digital paper #%(paper)d "
-                    "(%(league)s, %(date)s): they are two people."
-                ),
-                source,
-                target,
-                at=both_seated.started_at,
-                paper=both_seated.pk,
-                league=both_seated.league.name,
-            )
-        both_present = (
-            Event.objects.filter(event_players__player=source)
-            .filter(event_players__player=target)
-            .order_by("starts_at", "pk")
-            .first()
-        )
-        if both_present is not None:
-            raise _refusal(
-                _(
-                    "%(source)s and %(target)s were both present at %(event)s (%(date)s): they "
-                    "are two people."
-                ),
-                source,
-                target,
-                at=both_present.starts_at,
-                event=both_present.name,
-            )
+        for part in _MERGE_PARTS:
+            refused = part.refusal(source, target)
+            if refused is not None:
+                raise refused
         theirs = {s.league_id: s for s in Standing.objects.filter(player=source)}
         ours = {s.league_id: s for s in Standing.objects.filter(player=target)}
         for league_id, standing in theirs.items():
@@ -163,7 +156,7 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
                 and standing.start_rating is not None
                 and mine.start_rating is not None
             ):
-                raise _refusal(
+                raise merge_refusal(
                     _(
                         "%(source)s and %(target)s both have their own start rating in "
                         "%(league)s: clear one of them first."
@@ -185,16 +178,11 @@ def player_merge(*, source: Player, target: Player, actor=None) -> list[League]:
         after = {"target": _player_data(target)}
         Result.objects.filter(player=source).update(player=target)
         opponents.merge(source.pk, target.pk)
-        # Their events too: never both present at one (refused above), so nothing collides.
-        EventPlayer.objects.filter(player=source).update(player=target)
-        TableSeat.objects.filter(player=source).update(player=target)
+        # The features' rows: none refused above, so nothing collides.
+        for part in _MERGE_PARTS:
+            part.move(source, target)
         # What corrections did to the source's rating is now the target's history.
         RatingCorrection.objects.filter(player=source).update(player=target)
-        EventRound.byes.through.objects.filter(player=source).update(player=target)
-        # Their papers, open or finished: never both at one (refused above), so no paper seats
-        # one player twice. A deal names seats, not players: the deals stay as they are.
-        for seat in DigitalPaper.SEATS:
-            DigitalPaper.objects.filter(**{seat: source}).update(**{seat: target})
         # What the trail says about the source (a start rating set, a rename) is the target's.
         AuditEntry.objects.filter(player=source).update(player=target)
         # The leagues where the target takes the source's own start rating: rated anew.
