@@ -401,10 +401,7 @@ def write_backup(path, objects: list[dict]) -> None:
     """``objects`` written as backup_club writes them, signed with this server's key: a file
     changed by its operator, so that restore_club's own checks of the content are what refuses
     it, not the signature."""
-    seal = backup_files.Seal()
-    texts = [json.dumps(obj) for obj in objects]
-    for text in texts:
-        seal.add(text)
+    texts, seal = _sealed(objects)
     _write_backup_text(path, texts, seal.signature())
 
 
@@ -412,10 +409,7 @@ def write_forged_backup(path, objects: list[dict], *, signed: dict) -> None:
     """``objects`` written as backup_club writes them under the ``signed`` file's signature
     with its checksum made again, as anyone can: only the HMAC, which needs the key, is left
     to tell the change."""
-    seal = backup_files.Seal()
-    texts = [json.dumps(obj) for obj in objects]
-    for text in texts:
-        seal.add(text)
+    texts, seal = _sealed(objects)
     checksum = seal.signature()[backup_files.SIGNATURE]["sha256"]
     signature = {backup_files.SIGNATURE: {**signed[backup_files.SIGNATURE], "sha256": checksum}}
     _write_backup_text(path, texts, signature)
@@ -424,6 +418,15 @@ def write_forged_backup(path, objects: list[dict], *, signed: dict) -> None:
 def backup_signature(path) -> dict:
     """The signature of a backup_club file (``.json``): the array's last item."""
     return json.loads(path.read_text())[-1]
+
+
+def _sealed(objects: list[dict]) -> tuple[list[str], backup_files.Seal]:
+    """Each object's text as the file holds it, and their seal under this server's key."""
+    seal = backup_files.Seal()
+    texts = [json.dumps(obj) for obj in objects]
+    for text in texts:
+        seal.add(text)
+    return texts, seal
 
 
 def _write_backup_text(path, texts: list[str], signature: dict) -> None:
