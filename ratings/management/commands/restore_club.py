@@ -31,7 +31,8 @@ class Command(BaseCommand):
             help=(
                 "restore a file without a valid signature: a backup written before backups were "
                 "signed, or one signed with a key this server does not have. Only for a file you "
-                "trust: its checksum and content are still checked, but a change is not detected"
+                "trust: any checksum it has and its content are still checked, but a change that "
+                "keeps to the rules is not detected"
             ),
         )
 
