@@ -113,6 +113,11 @@ elif not (DEBUG or RUNNING_TESTS) and (weakness := secret_key_weakness(SECRET_KE
         "characters, e.g. from `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
     )
 
+# The key that signs backups (ratings/backup/files.py). Empty: SECRET_KEY signs them, and a
+# backup then restores only where SECRET_KEY is the same; the operator who keeps a BACKUP_KEY
+# with the backups can restore them on a new server with a new SECRET_KEY.
+BACKUP_KEY = os.environ.get("BACKUP_KEY", "")
+
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG or RUNNING_TESTS else []
 )

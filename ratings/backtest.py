@@ -248,6 +248,50 @@ def as_json(result: LeagueBacktest) -> dict:
     }
 
 
+_COUNTS = ("games", "pairs", "decided_pairs")
+_FIGURES = ("accuracy", "log_loss", "brier")
+_BUCKET = ("from", "to", "pairs", "predicted", "observed")
+
+
+def figures_problem(figures: object) -> str | None:
+    """What keeps stored figures from being :func:`as_json`'s, or None: the page reads a
+    stored backtest as it is, so a restored one must have the shape the page reads."""
+
+    def number(value: object, *, empty: bool = True) -> bool:
+        return (value is None and empty) or type(value) in (int, float)
+
+    def scores(value: object) -> bool:
+        return (
+            type(value) is dict
+            and all(type(value.get(key)) is int for key in _COUNTS)
+            and all(number(value.get(key)) for key in _FIGURES)
+            and type(value.get("calibration")) is list
+            and all(
+                type(bucket) is dict and all(number(bucket.get(key)) for key in _BUCKET)
+                for bucket in value["calibration"]
+            )
+        )
+
+    if not (
+        type(figures) is dict
+        and type(figures.get("games")) is int
+        and type(figures.get("conclusive")) is bool
+        and type(figures.get("systems")) is list
+    ):
+        return "its figures lack the games, the conclusion or the systems"
+    codes = {*SYSTEMS, PairwiseElo.code}
+    for system in figures["systems"]:
+        if type(system) is not dict or system.get("code") not in codes:
+            return "its figures name a system the club does not know"
+        if not (
+            type(system.get("own")) is bool
+            and type(system.get("fitted")) is bool
+            and all(scores(system.get(group)) for group in ("all", "established", "new"))
+        ):
+            return f"the figures of {system['code']} are not what the backtest writes"
+    return None
+
+
 def as_text(result: LeagueBacktest) -> str:
     """The backtest as a table: a line per system, established pairs, then all pairs."""
 

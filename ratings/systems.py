@@ -182,6 +182,10 @@ class RatingSystem:
     # Players with fewer games are listed after the ranked ones, unranked, unless the league
     # says otherwise: a rating from a handful of games says little in these systems.
     default_provisional_games: ClassVar[int] = 10
+    # Players of equal rating listed in the order they first played in the league (their first
+    # game's time and id, then their seat at it), as the rayter command lists them (the order
+    # they first appear in its file); else by name.
+    ties_by_first_game: ClassVar[bool] = False
     # Whether checked_scores judges each score on its own (finite, and score_refusal's rule),
     # so that many games' scores may be checked as one list (checked_scores_of_games); False
     # for a rule about a game's scores together.
@@ -439,6 +443,7 @@ class Rayter(RatingSystem):
     kind = Kind.SCORED
     seats = (2, 50)
     form_path = "ratings.forms.games.ScoredGameForm"
+    ties_by_first_game = True
 
     def score_refusal(self, scores):
         """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can

@@ -9,6 +9,7 @@ every test sees ratings exactly as the app computes them.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 import re
@@ -36,6 +37,7 @@ from hypothesis import strategies as st
 
 from club import settings as club_settings
 from ratings import engine
+from ratings.backup import files as backup_files
 from ratings.events import services as event_services
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.static_build import static_build
@@ -393,6 +395,50 @@ def ratings_of(league) -> tuple[list, list]:
         list(results.values_list("game_id", "player_id", "score", "rating_before", "rating_after")),
         list(standings.values_list("player_id", "rating", "games")),
     )
+
+
+def backup_objects(path) -> list[dict]:
+    """The objects of a backup_club file, without its signature."""
+    data = path.read_bytes()
+    items = json.loads(gzip.decompress(data) if path.name.endswith(".gz") else data)
+    return [item for item in items if backup_files.SIGNATURE not in item]
+
+
+def write_backup(path, objects: list[dict]) -> None:
+    """``objects`` written as backup_club writes them, signed with this server's key: a file
+    changed by its operator, so that restore_club's own checks of the content are what refuses
+    it, not the signature."""
+    texts, seal = _sealed(objects)
+    _write_backup_text(path, texts, seal.signature())
+
+
+def write_forged_backup(path, objects: list[dict], *, signed: dict) -> None:
+    """``objects`` written as backup_club writes them under the ``signed`` file's signature
+    with its checksum made again, as anyone can: only the HMAC, which needs the key, is left
+    to tell the change."""
+    texts, seal = _sealed(objects)
+    checksum = seal.signature()[backup_files.SIGNATURE]["sha256"]
+    signature = {backup_files.SIGNATURE: {**signed[backup_files.SIGNATURE], "sha256": checksum}}
+    _write_backup_text(path, texts, signature)
+
+
+def backup_signature(path) -> dict:
+    """The signature of a backup_club file (``.json``): the array's last item."""
+    return json.loads(path.read_text())[-1]
+
+
+def _sealed(objects: list[dict]) -> tuple[list[str], backup_files.Seal]:
+    """Each object's text as the file holds it, and their seal under this server's key."""
+    seal = backup_files.Seal()
+    texts = [json.dumps(obj) for obj in objects]
+    for text in texts:
+        seal.add(text)
+    return texts, seal
+
+
+def _write_backup_text(path, texts: list[str], signature: dict) -> None:
+    text = "[\n" + ",\n".join([*texts, json.dumps(signature)]) + "\n]\n"
+    path.write_bytes(gzip.compress(text.encode()) if path.name.endswith(".gz") else text.encode())
 
 
 def write_file(tmp_path, name: str, data: bytes) -> str:

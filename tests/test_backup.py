@@ -24,12 +24,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.test import override_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import engine
+from ratings import backtest, engine
 from ratings.backup.files import MiB
 from ratings.models import (
+    ApiToken,
     AuditEntry,
     Game,
     League,
@@ -38,10 +40,22 @@ from ratings.models import (
     Result,
     SeasonStanding,
     Standing,
+    StoredBacktest,
     System,
 )
 from ratings.systems import SYSTEMS
-from tests.builders import SYSTEM_CODES, T0, game_data, paper_entries, table_counts, write_file
+from tests.builders import (
+    SYSTEM_CODES,
+    T0,
+    backup_objects,
+    backup_signature,
+    game_data,
+    paper_entries,
+    table_counts,
+    write_backup,
+    write_file,
+    write_forged_backup,
+)
 from tests.worked_example import SMALL_PAPERS, WORKED_EXAMPLE_PAPERS
 
 
@@ -128,6 +142,8 @@ def build_club() -> None:
     engine.player_merge(source=pedia, target=people[0], actor=staff)
     engine.player_rename(player=people[2], name="Johnny B", actor=staff)
     League.objects.filter(pk=hearts.pk).update(provisional_games=3, inactive_days=30)
+    # What the backtest command stores for a league's page.
+    backtest.backtest_stored(league=prefko, result=backtest.league_backtest(prefko))
 
 
 def club_rows() -> dict[str, list]:
@@ -150,7 +166,7 @@ def club_rows() -> dict[str, list]:
         for g in Group.objects.order_by("name")
     ]
     rows = {"users": users, "groups": groups}
-    for model in (League, Player, PlayerAlias, Game, Result, Standing, AuditEntry):
+    for model in (League, Player, PlayerAlias, Game, Result, Standing, AuditEntry, StoredBacktest):
         fields = [field.attname for field in model._meta.concrete_fields]
         rows[model.__name__] = list(model.objects.order_by("pk").values_list(*fields))
     # Not in the file: the restore's replay rebuilds them, under new ids.
@@ -239,10 +255,10 @@ def test_a_backup_that_breaks_halfway_restores_nothing(tmp_path):
     build_club()
     good = tmp_path / "club.json.gz"
     call_command("backup_club", str(good), stdout=StringIO())
-    rows = json.loads(gzip.decompress(good.read_bytes()))
+    rows = backup_objects(good)
     rows.append({"model": "ratings.game", "pk": 999, "fields": {"league": 424242}})
     broken = tmp_path / "broken.json.gz"
-    broken.write_bytes(gzip.compress(json.dumps(rows).encode()))
+    write_backup(broken, rows)
     call_command("flush", interactive=False, verbosity=0)
 
     with pytest.raises(CommandError, match="nothing was restored"):
@@ -260,7 +276,7 @@ def test_the_backup_holds_users_and_the_club_but_no_sessions(tmp_path, client, d
 
     call_command("backup_club", str(backup), stdout=StringIO())
 
-    models = {row["model"] for row in json.loads(backup.read_text())}
+    models = {row["model"] for row in backup_objects(backup)}
     assert models == {"auth.user", "ratings.league"}
 
 
@@ -280,6 +296,162 @@ def test_a_failed_backup_leaves_no_file_behind(tmp_path):
     assert [path.name for path in tmp_path.iterdir()] == ["club.json.gz"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_restored_league_shows_its_stored_backtest(tmp_path, client, monkeypatch):
+    """A big league's backtest page shows the figures the backtest command stored: a restore
+    that left them out made the page say they were never computed."""
+    build_club()
+    stored = list(StoredBacktest.objects.values_list("league__slug", "computed_at", "figures"))
+    backup = tmp_path / "club.json.gz"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore_club", str(backup), stdout=StringIO())
+    # Every league is big enough to show its stored figures instead of replaying.
+    monkeypatch.setattr(backtest, "LIVE_GAMES", 0)
+
+    page = client.get("/leagues/friday/backtest/").content.decode()
+
+    assert list(StoredBacktest.objects.values_list("league__slug", "computed_at", "figures")) == (
+        stored
+    )
+    assert "has not been computed yet" not in page
+    assert "Computed " in page
+
+
+# Signed backups -----------------------------------------------------------------------------------
+
+
+def small_club_backup(tmp_path, **settings_overrides) -> object:
+    """A backup of a league with one game and a member's revoked API token, the database rolled
+    back to empty; the file's path."""
+    backup = tmp_path / "club.json"
+    with transaction.atomic(), override_settings(**settings_overrides):
+        member = get_user_model().objects.create_user("member")
+        token, _raw = ApiToken.objects.create_for(member, "old phone")
+        token.revoke()
+        league = League.objects.create(name="Chess", slug="chess", system=System.ELO)
+        ann, bob = (Player.objects.create_named(name) for name in ("Ann", "Bob"))
+        engine.game_record(
+            league=league,
+            played_at=T0,
+            entries=[
+                engine.Entry(player_id=ann.pk, score=1.0),
+                engine.Entry(player_id=bob.pk, score=0.0),
+            ],
+        )
+        call_command("backup_club", str(backup), stdout=StringIO())
+        transaction.set_rollback(True)
+    return backup
+
+
+@pytest.mark.django_db
+def test_a_backup_is_signed_and_restores_intact(tmp_path):
+    backup = small_club_backup(tmp_path)
+    assert set(backup_signature(backup)["signature"]) == {"sha256", "hmac_sha256", "key"}
+
+    call_command("restore_club", str(backup), stdout=StringIO())
+
+    assert ApiToken.objects.get().revoked_at is not None
+
+
+@pytest.mark.django_db
+def test_a_revoked_token_revoked_no_more_fails_the_checksum(tmp_path):
+    backup = small_club_backup(tmp_path)
+    text = backup.read_text()
+    revoked = next(
+        obj["fields"]["revoked_at"]
+        for obj in backup_objects(backup)
+        if obj["model"] == "ratings.apitoken"
+    )
+    backup.write_text(text.replace(f'"revoked_at": "{revoked}"', '"revoked_at": null'))
+
+    message = refusal(tmp_path, raw=backup.read_bytes())
+
+    assert "fails its integrity check: its checksum (SHA-256) does not match its content" in (
+        message
+    )
+
+
+@pytest.mark.django_db
+def test_a_change_with_its_checksum_made_again_fails_the_signature(tmp_path):
+    """Anyone can compute a checksum again; the HMAC needs the key."""
+    backup = small_club_backup(tmp_path)
+    objects = backup_objects(backup)
+    next(obj for obj in objects if obj["model"] == "ratings.apitoken")["fields"]["revoked_at"] = (
+        None
+    )
+    forged = tmp_path / "forged.json"
+    write_forged_backup(forged, objects, signed=backup_signature(backup))
+
+    message = refusal(tmp_path, raw=forged.read_bytes())
+
+    assert "its signature (HMAC-SHA256) does not match: it was changed after it was signed" in (
+        message
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("written_with", "restored_with", "says"),
+    [
+        ("", "another key", "signed with a SECRET_KEY and this server checks with its BACKUP_KEY"),
+        ("a key", "", "signed with a BACKUP_KEY and this server checks with its SECRET_KEY"),
+        ("a key", "another key", "or signed with another BACKUP_KEY"),
+    ],
+)
+def test_a_backup_signed_with_another_key_is_refused_unless_vouched_for(
+    tmp_path, written_with, restored_with, says
+):
+    backup = small_club_backup(tmp_path, BACKUP_KEY=written_with)
+
+    with override_settings(BACKUP_KEY=restored_with):
+        message = refusal(tmp_path, raw=backup.read_bytes())
+        assert says in message
+        assert "Set BACKUP_KEY to the key the backup was written with" in message
+        call_command("restore_club", str(backup), "--unsigned", stdout=StringIO())
+
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_damaged_file_is_refused_even_when_vouched_for(tmp_path):
+    backup = small_club_backup(tmp_path)
+    backup.write_text(backup.read_text().replace('"Ann"', '"Anna"'))
+
+    message = refusal(tmp_path, raw=backup.read_bytes(), args=["--unsigned"])
+
+    assert "its checksum (SHA-256) does not match" in message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("signature", "says"),
+    [
+        ({"signature": "yes"}, "its signature is not one backup_club writes"),
+        ({"signature": {"sha256": "0"}}, "its signature is not one backup_club writes"),
+        (
+            {"signature": {"sha256": "é", "hmac_sha256": "é", "key": "é"}},
+            "its checksum (SHA-256) does not match",
+        ),
+    ],
+)
+def test_a_signature_not_of_backup_club_is_refused(tmp_path, signature, says):
+    backup = small_club_backup(tmp_path)
+    lines = backup.read_text().split("\n")
+    lines[-3] = json.dumps(signature)
+    assert says in refusal(tmp_path, raw="\n".join(lines).encode())
+
+
+@pytest.mark.django_db
+def test_an_object_after_the_signature_is_refused(tmp_path):
+    backup = small_club_backup(tmp_path)
+    objects = backup_objects(backup)
+    lines = backup.read_text().split("\n")
+    lines[-3] += ",\n" + json.dumps(objects[-1])
+    message = refusal(tmp_path, raw="\n".join(lines).encode())
+    assert "an object follows its signature, which must come last" in message
+
+
 # Files restore_club must refuse -----------------------------------------------------------------
 
 
@@ -292,7 +464,7 @@ def club_objects(django_db_setup, django_db_blocker, tmp_path_factory) -> list[d
         build_club()
         call_command("backup_club", str(backup), stdout=StringIO())
         transaction.set_rollback(True)
-    return json.loads(backup.read_text())
+    return backup_objects(backup)
 
 
 def changed(objects: list[dict], model: str, pk: int | None = None, **fields) -> list[dict]:
@@ -313,9 +485,14 @@ def find(objects: list[dict], model: str, **fields) -> list[dict]:
 
 
 def refusal(tmp_path, objects=None, *, raw: bytes | None = None, name="club.json", args=()):
-    """restore_club's message refusing the file; the database must still be empty."""
+    """restore_club's message refusing the file; the database must still be empty. ``objects``
+    are written signed (as if their operator changed them), so that the content's own checks
+    are what refuses them."""
     path = tmp_path / name
-    path.write_bytes(json.dumps(objects).encode() if raw is None else raw)
+    if raw is None:
+        write_backup(path, objects)
+    else:
+        path.write_bytes(raw)
     with pytest.raises(CommandError) as refused:
         call_command("restore_club", str(path), *args, stdout=StringIO())
     message = str(refused.value)
@@ -424,10 +601,32 @@ def test_objects_a_club_backup_never_holds_are_refused(tmp_path, club_objects, l
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("figures", "says"),
+    [
+        ({"games": 8}, "its figures lack the games, the conclusion or the systems"),
+        (
+            {"games": 8, "conclusive": False, "systems": [{"code": "chess960"}]},
+            "its figures name a system the club does not know",
+        ),
+        (
+            {"games": 8, "conclusive": False, "systems": [{"code": "prefko", "own": True}]},
+            "the figures of prefko are not what the backtest writes",
+        ),
+    ],
+)
+def test_a_stored_backtest_the_page_could_not_show_is_refused(
+    tmp_path, club_objects, figures, says
+):
+    message = refusal(tmp_path, changed(club_objects, "ratings.storedbacktest", figures=figures))
+    assert f'the stored backtest of the league "Friday": {says}' in message
+
+
+@pytest.mark.django_db
 def test_superusers_in_the_file_are_restored_and_named(tmp_path, club_objects):
     """The club's admins are superusers: legitimate, but restore_club says who they are."""
     path = tmp_path / "club.json"
-    path.write_text(json.dumps(changed(club_objects, "auth.user", is_superuser=True)))
+    write_backup(path, changed(club_objects, "auth.user", is_superuser=True))
     out = StringIO()
 
     call_command("restore_club", str(path), stdout=out)
@@ -438,12 +637,16 @@ def test_superusers_in_the_file_are_restored_and_named(tmp_path, club_objects):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("indent", [None, 2])
-def test_older_backups_with_all_objects_on_one_line_restore(tmp_path, club_objects, indent):
-    """backup_club used to write the whole array on one line, as loaddata's JSON does."""
+def test_older_backups_with_all_objects_on_one_line_restore_when_vouched_for(
+    tmp_path, club_objects, indent
+):
+    """backup_club used to write the whole array on one line, as loaddata's JSON does, and
+    signed nothing: such a file restores only with --unsigned, the operator's word for it."""
     path = tmp_path / "club.json"
     path.write_text(json.dumps(club_objects, indent=indent))
+    assert "add --unsigned" in refusal(tmp_path, raw=path.read_bytes())
 
-    call_command("restore_club", str(path), stdout=StringIO())
+    call_command("restore_club", str(path), "--unsigned", stdout=StringIO())
 
     assert Game.objects.count() == len(find(club_objects, "ratings.game"))
 
@@ -570,7 +773,8 @@ def test_games_that_break_their_leagues_rules_are_refused(tmp_path, club_objects
     ],
 )
 def test_a_damaged_file_is_refused(tmp_path, name, raw, says):
-    assert says in refusal(tmp_path, raw=raw, name=name)
+    """Even with --unsigned (without it the first refusal would be the missing signature)."""
+    assert says in refusal(tmp_path, raw=raw, name=name, args=["--unsigned"])
 
 
 def write_gzip(path, head: bytes, body: bytes, repeat: int, tail: bytes) -> None:

@@ -5,7 +5,6 @@ organiser, the audit trail), and the tournament goes on after the restore."""
 from __future__ import annotations
 
 import copy
-import json
 from io import StringIO
 
 import pytest
@@ -17,7 +16,16 @@ from ratings import engine
 from ratings.events import selectors, services
 from ratings.events.models import Event, EventPlayer, EventRound, EventTable, Scoring, TableSeat
 from ratings.models import AuditEntry, System
-from tests.builders import T0, make_event, make_league, make_players, play_round, play_table
+from tests.builders import (
+    T0,
+    backup_objects,
+    make_event,
+    make_league,
+    make_players,
+    play_round,
+    play_table,
+    write_backup,
+)
 
 EVENT_MODELS = (Event, EventPlayer, EventRound, EventTable, TableSeat, AuditEntry)
 
@@ -106,7 +114,7 @@ def night_objects(django_db_setup, django_db_blocker, tmp_path_factory) -> list[
         engine.player_rename(player=players[5], name="Renamed")
         call_command("backup_club", str(backup), stdout=StringIO())
         transaction.set_rollback(True)
-    return json.loads(backup.read_text())
+    return backup_objects(backup)
 
 
 def _first(objects, model):
@@ -182,7 +190,7 @@ def test_restore_refuses_what_the_live_rules_refuse(tmp_path, night_objects, cha
     objects = copy.deepcopy(night_objects)
     change(objects)
     path = tmp_path / "club.json"
-    path.write_text(json.dumps(objects))
+    write_backup(path, objects)
 
     with pytest.raises(CommandError, match=says):
         call_command("restore_club", str(path), stdout=StringIO())
@@ -192,7 +200,7 @@ def test_restore_refuses_what_the_live_rules_refuse(tmp_path, night_objects, cha
 @pytest.mark.django_db
 def test_the_night_restores_as_it_was_backed_up(tmp_path, night_objects):
     path = tmp_path / "club.json"
-    path.write_text(json.dumps(night_objects))
+    write_backup(path, night_objects)
     call_command("restore_club", str(path), stdout=StringIO())
     assert Event.objects.count() == 1
 
@@ -228,7 +236,7 @@ def deleted_game_objects(django_db_setup, django_db_blocker, tmp_path_factory) -
         engine.game_delete(game=game)
         call_command("backup_club", str(backup), stdout=StringIO())
         transaction.set_rollback(True)
-    return json.loads(backup.read_text())
+    return backup_objects(backup)
 
 
 @pytest.mark.django_db
@@ -241,7 +249,7 @@ def test_restore_refuses_a_damaged_snapshot_of_a_deleted_game(
     objects = copy.deepcopy(deleted_game_objects)
     change(objects)
     path = tmp_path / "club.json"
-    path.write_text(json.dumps(objects))
+    write_backup(path, objects)
 
     with pytest.raises(CommandError, match="audit entry .* is damaged"):
         call_command("restore_club", str(path), stdout=StringIO())

@@ -11,7 +11,6 @@ constraint is on the stored name_key.
 
 from __future__ import annotations
 
-import json
 import uuid
 from io import StringIO
 
@@ -25,7 +24,15 @@ from ratings import engine
 from ratings.models import Game, Player, PlayerAlias, System
 from ratings.player_names import clean_player_name, name_key
 from ratings.rayter import files as rayter_files
-from tests.builders import T0, make_event, make_league, make_player, make_players
+from tests.builders import (
+    T0,
+    backup_objects,
+    make_event,
+    make_league,
+    make_player,
+    make_players,
+    write_backup,
+)
 
 # (a name, words of its refusal)
 REFUSED = [
@@ -258,16 +265,16 @@ def test_restore_refuses_a_name_the_rule_refuses_and_derives_the_keys(db, tmp_pa
         make_player("Marko")
         call_command("backup_club", str(backup), stdout=StringIO())
         transaction.set_rollback(True)
-    objects = json.loads(backup.read_text())
+    objects = backup_objects(backup)
     player = next(obj for obj in objects if obj["model"] == "ratings.player")
 
     player["fields"].update(name="Mar\u200bko")
-    backup.write_text(json.dumps(objects))
+    write_backup(backup, objects)
     with pytest.raises(CommandError, match="invisible"):
         call_command("restore_club", str(backup), stdout=StringIO())
 
     player["fields"].update(name="Marko", search_key="zzz", name_key="other")
-    backup.write_text(json.dumps(objects))
+    write_backup(backup, objects)
     call_command("restore_club", str(backup), stdout=StringIO())
     restored = Player.objects.get()
     assert (restored.search_key, restored.name_key) == ("marko", "marko")

@@ -18,9 +18,11 @@ from ratings.models import AuditAction, AuditEntry, Game, League, OpponentTally,
 from tests.builders import (
     FUZZ,
     T0,
+    backup_objects,
     make_league,
     make_players,
     score_entries,
+    write_backup,
 )
 from tests.replays import assert_opponents_match_results
 
@@ -116,14 +118,17 @@ def test_a_restored_backup_works_its_copies_out_again(tmp_path):
     record(league, [bob, ann], [3, 1], T0 + timedelta(days=1))
     backup = tmp_path / "club.json"
     call_command("backup_club", str(backup), stdout=StringIO())
-    text = backup.read_text()
-    assert '"place": 1' in text
-    backup.write_text(text.replace('"place": 1', '"place": 7'))
+    objects = backup_objects(backup)
+    results = [obj["fields"] for obj in objects if obj["model"] == "ratings.result"]
+    assert {fields["place"] for fields in results} == {1, 2}
+    for fields in results:
+        fields["place"] = 7
+    write_backup(backup, objects)
     call_command("flush", interactive=False, verbosity=0)
     call_command("restore_club", str(backup), stdout=StringIO())
     assert Result.objects.count() == 4
     assert not wrong_copies()
-    assert '"ratings.opponenttally"' not in text
+    assert "ratings.opponenttally" not in {obj["model"] for obj in objects}
     [restored] = League.objects.all()
     assert OpponentTally.objects.count() == 1  # a row a pair
     assert_opponents_match_results(restored)

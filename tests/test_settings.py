@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SETTINGS_VARIABLES = (
     "DEBUG",
     "SECRET_KEY",
+    "BACKUP_KEY",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "CLUB_PRIVATE",

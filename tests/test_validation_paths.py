@@ -9,7 +9,6 @@ most 15 digits: taken anywhere, it would leave the league's rayter file unwritab
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from io import StringIO
 from zoneinfo import ZoneInfo
@@ -30,6 +29,7 @@ from ratings.models import AuditEntry, Game, League, Player, Result, Standing, S
 from ratings.systems import rating_system
 from tests.builders import (
     T0,
+    backup_objects,
     formset_errors,
     game_post,
     make_event,
@@ -37,6 +37,7 @@ from tests.builders import (
     make_players,
     paper_entries,
     worked_example_players,
+    write_backup,
 )
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
@@ -274,9 +275,9 @@ def test_restore_refuses_an_event_date_the_live_rule_refuses(db, tmp_path, field
         make_event(make_league(System.PREFKO), make_players(3))
         call_command("backup_club", str(backup), stdout=StringIO())
         transaction.set_rollback(True)
-    objects = json.loads(backup.read_text())
+    objects = backup_objects(backup)
     next(obj for obj in objects if obj["model"] == "ratings.event")["fields"].update(fields)
-    backup.write_text(json.dumps(objects))
+    write_backup(backup, objects)
 
     with pytest.raises(CommandError, match=says):
         call_command("restore_club", str(backup), stdout=StringIO())

@@ -18,6 +18,7 @@ from django.db.models import Count, F, Min
 from django.utils import timezone
 
 from ratings import engine
+from ratings.backtest import figures_problem
 from ratings.events.models import Event, EventTable, Scoring
 from ratings.events.services import check_event_rules
 from ratings.models import (
@@ -29,6 +30,7 @@ from ratings.models import (
     PlayerAlias,
     Result,
     Standing,
+    StoredBacktest,
 )
 from ratings.papers.selectors import first_paper_difference
 
@@ -275,6 +277,14 @@ def _standing_difference() -> str | None:
                 f"{replayed!r} by a replay of the games"
             )
     return f"{where} differs from a replay of the games"
+
+
+def check_backtests() -> None:
+    """Each stored backtest has the figures its page reads (the page shows them as they are)."""
+    for league, figures in StoredBacktest.objects.values_list("league__name", "figures"):
+        problem = figures_problem(figures)
+        if problem is not None:
+            raise RestoreRefused(f'the stored backtest of the league "{league}": {problem}')
 
 
 def check_papers() -> None:

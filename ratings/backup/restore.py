@@ -35,6 +35,7 @@ from ratings.backup import files as backup_json
 from ratings.backup.checks import (
     RestoreRefused,
     check_audit,
+    check_backtests,
     check_events,
     check_games,
     check_papers,
@@ -86,11 +87,15 @@ def backed_up_models() -> list[type[models.Model]]:
     return [model for model in found if model._meta.label_lower not in backup_json.NOT_BACKED_UP]
 
 
-def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSummary:
+def club_restore(
+    *, path: Path, max_bytes: int = DEFAULT_MAX_BYTES, unsigned: bool = False
+) -> RestoreSummary:
     """Load a backup_club file into an empty, migrated database, all or nothing.
 
-    Raises :class:`RestoreRefused` naming the first problem found; the transaction is then rolled
-    back, so the database is as empty as before.
+    The file's seal (:mod:`ratings.backup.files`) must match, unless ``unsigned`` (an older
+    backup, or one signed with a key this server lacks, that the operator vouches for). Raises
+    :class:`RestoreRefused` naming the first problem found; the transaction is then rolled back,
+    so the database is as empty as before.
     """
     if not path.name.endswith((".json", ".json.gz")):
         raise RestoreRefused(f"{path} is not a backup_club file (.json or .json.gz)")
@@ -100,7 +105,10 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
         with transaction.atomic(), bulk_write():
             _refuse_unless_empty()
             loader = _Loader()
-            for obj in backup_json.read_objects(path, max_bytes=max_bytes):
+            # The seal is checked at the end of the file, before the club is checked as a
+            # whole; an object that breaks a rule is refused when it is met, whatever the seal
+            # (reading on to the seal would read a zip bomb to its end).
+            for obj in backup_json.read_objects(path, max_bytes=max_bytes, unsigned=unsigned):
                 loader.add(obj)
             loader.finish()
             check_games()
@@ -109,6 +117,7 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
             check_audit()
             check_ratings()
             check_papers()
+            check_backtests()
             User = get_user_model()
             return RestoreSummary(
                 leagues=League.objects.count(),
@@ -120,6 +129,8 @@ def club_restore(*, path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> RestoreSu
                     )
                 ),
             )
+    except backup_json.SignatureError as error:
+        raise RestoreRefused(f"{path} fails its integrity check: {error}") from error
     except backup_json.BackupFileError as error:
         raise RestoreRefused(f"{path} cannot be read as a backup: {error}") from error
     except OSError as error:

@@ -1,9 +1,7 @@
 """The digital paper's data: a paper (in progress or finished into a game) and its deals in order.
 
-The league, players, game and event table are named as "ratings.<Model>", not imported:
-:mod:`ratings.models` imports this module.
-
-Imported by :mod:`ratings.models` (Django finds an app's models there), so use them from there.
+The league, players, game and event table are named as "ratings.<Model>": the papers own
+their models, which Django is shown by ``ratings.apps``; use them from here.
 A deal keeps what was entered at the table (``Deal.entered``, in the form
 :func:`ratings.algorithms.paper.hand_from_entry` reads), never the paper it makes: the paper is
 drawn from the deals each time, so an edited deal redraws everything after it.

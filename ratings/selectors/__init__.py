@@ -21,6 +21,7 @@ from ratings.selectors.leagues import (
     league_standings,
     league_standings_rows,
     leagues_overview,
+    tie_order,
 )
 from ratings.selectors.players import (
     TYPO_SEARCH_MIN_LETTERS,
@@ -68,6 +69,7 @@ __all__ = [
     "players_directory",
     "rating_histories",
     "season_standings",
+    "tie_order",
     "sql",
     "statistics",
 ]

@@ -109,7 +109,10 @@ def league_standings(
             if status == Status.INACTIVE:
                 standings = standings.filter(**{f"{field}__{OPPOSITE_LOOKUP[lookup]}": bound})
     status = Case(*whens, default=Value(Status.RANKED)) if whens else Value(Status.RANKED)
-    best_first = league.rating_system.best_first()
+    system = league.rating_system
+    best_first = system.best_first()
+    if system.ties_by_first_game:
+        standings = standings.annotate(**first_game())
     return (
         standings.only(
             "rating",
@@ -122,8 +125,35 @@ def league_standings(
         )
         .annotate(status=status, last_move=last_move())
         .annotate(rank=Window(Rank(), partition_by=[F("status")], order_by=best_first))
-        .order_by("status", best_first, "player__name")
+        .order_by("status", best_first, *tie_order(system))
     )
+
+
+# A standing's first game in its league, annotated by first_game() for the systems that list
+# ties in that order: when it was played, which game, the player's seat at it.
+FIRST_GAME = ("first_played_at", "first_game", "first_seat")
+
+
+def first_game() -> dict[str, Subquery]:
+    """The annotations of :data:`FIRST_GAME` on standings: each the first row of the player's
+    results in the league, one seek into their index (player, league, played_at, game)."""
+    results = Result.objects.filter(
+        player_id=OuterRef("player_id"), league_id=OuterRef("league_id")
+    ).order_by("played_at", "game_id")
+    return {
+        name: Subquery(results.values(field)[:1])
+        for name, field in zip(FIRST_GAME, ("played_at", "game_id", "seat"), strict=True)
+    }
+
+
+def tie_order(system) -> list:
+    """How standings of equal rating are ordered (after their status and rating): in the order
+    the players first played for a system that lists them so (rayter's, whose command lists
+    ties as they first appear in its file; :func:`first_game` annotates the standings with
+    it), else by name. A player without a game (a start rating only) comes after those with."""
+    if system.ties_by_first_game:
+        return [F(name).asc(nulls_last=True) for name in FIRST_GAME] + [F("player__name").asc()]
+    return [F("player__name").asc()]
 
 
 def last_move():

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from ratings.formatting import number_text, when_html
-from ratings.selectors import Status
+from ratings.selectors import Status, tie_order
 from ratings.systems import RatingSystem
 from ratings.tables.base import NUMBER, NUMBER_CELLS, ClubTable, score_labels
 
@@ -23,9 +23,7 @@ class LeaderboardTable(ClubTable):
     (:func:`ratings.selectors.league_standings`): provisional and inactive players are listed
     after the ranked ones, marked, without a rank."""
 
-    rank = tables.Column(
-        verbose_name=_("Rank"), order_by=("status", "rank", "player__name"), attrs=NUMBER
-    )
+    rank = tables.Column(verbose_name=_("Rank"), attrs=NUMBER)
     player = tables.Column(verbose_name=_("Player"), accessor="player", order_by=("player__name",))
     # The numbers a player looks for next to the name, so a phone shows them without
     # scrolling the table sideways; the games and the date may go behind the edge.
@@ -47,8 +45,9 @@ class LeaderboardTable(ClubTable):
         empty_text = _("No one has played in this league yet.")
 
     def __init__(self, *args, system: RatingSystem, **kwargs):
-        super().__init__(*args, **kwargs)
+        # Before the table orders its rows (order_rating asks the system how ties go).
         self.system = system
+        super().__init__(*args, **kwargs)
 
     def render_rank(self, value: int, record) -> int | str:
         return value if record.status == Status.RANKED else ""
@@ -67,10 +66,16 @@ class LeaderboardTable(ClubTable):
         return when_html(value, time=False)
 
     def order_rating(self, queryset, is_descending: bool):
-        # Ties keep the name order both ways, so a page break never depends on the direction.
-        # Ranked players stay above the provisional and inactive ones either way.
+        # Ties keep their order (the system's: by name, or by first game) both ways, so a page
+        # break never depends on the direction. Ranked players stay above the provisional and
+        # inactive ones either way.
         rating = F("rating").desc() if is_descending else F("rating").asc()
-        return queryset.order_by("status", rating, "player__name", "pk"), True
+        return queryset.order_by("status", rating, *tie_order(self.system), "pk"), True
+
+    def order_rank(self, queryset, is_descending: bool):
+        # Equal ranks are equal ratings: in the same order as under the rating.
+        rank = F("rank").desc() if is_descending else F("rank").asc()
+        return queryset.order_by("status", rank, *tie_order(self.system), "pk"), True
 
 
 # Games ------------------------------------------------------------------------------------------

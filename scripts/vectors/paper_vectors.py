@@ -350,59 +350,113 @@ def zero_tricks(rng: random.Random, count: int) -> list[dict]:
     return logs
 
 
+BREAKERS = (
+    "made_five_tricks",
+    "failed_not_five",
+    "follower_fails_too",
+    "declarer_too_many_tricks",
+    "refa_repealed",
+    "refa_over_cap",
+    "odd_value",
+)
+# Seats the library finds wrong only when it plays the hand (a designation that is not the
+# paper's), like an odd value: found while reading the log would name a later hand than it does.
+# Only seats it reads: the declarer's and a follower's who followed (one who did not is never
+# looked at, so the library takes any seat there, where the port refuses it).
+SEAT_BREAKERS = ("seat_twice", "seat_out_of_range")
+
+
 def refused(rng: random.Random, count: int) -> list[dict]:
     """Logs with one hand the library refuses, anywhere in the game."""
     logs = []
-    breakers = [
-        "made_five_tricks",
-        "failed_not_five",
-        "follower_fails_too",
-        "declarer_too_many_tricks",
-        "refa_repealed",
-        "refa_over_cap",
-        "odd_value",
-    ]
     for index in range(count):
         table = Table(rng, bula_choice(rng), refas_choice(rng))
         table.play(rng.randint(0, 15))
-        breaker = breakers[index % len(breakers)]
-        if breaker == "refa_repealed":
-            table.hands.append({"refa": True, "repealed": True})
-        elif breaker == "refa_over_cap":
-            table.refas = table.refe
-            table.hands.append({"refa": True})
-        else:
-            hand = table.hand()
-            first, second = hand["followers"]
-            if breaker == "made_five_tricks":
-                hand["declarer"]["failed"] = False
-                first.update(tricks=rng.randint(1, 5), followed=True)
-                second.update(tricks=rng.randint(5 - first["tricks"], 6), followed=True)
-            elif breaker == "failed_not_five":
-                hand["declarer"]["failed"] = True
-                first.update(tricks=rng.randint(1, 4), followed=True, failed=False)
-                second.update(
-                    tricks=rng.choice([5 - first["tricks"] - 1, 5 - first["tricks"] + 1]) or 1,
-                    followed=True,
-                    failed=False,
-                )
-            elif breaker == "follower_fails_too":
-                hand["declarer"]["failed"] = True
-                first.update(tricks=2, followed=True, failed=True)
-                second.update(tricks=3, followed=rng.random() < 0.5, failed=rng.random() < 0.5)
-            elif breaker == "declarer_too_many_tricks":
-                hand["declarer"] = {
-                    **hand["declarer"],
-                    "failed": True,
-                    "tricks": rng.randint(6, 10),
-                }
-                first.update(tricks=2, followed=True, failed=False)
-                second.update(tricks=3, followed=True, failed=False)
-            elif breaker == "odd_value":
-                hand["value"] = rng.randrange(1, 41, 2)
+        break_hand(table, BREAKERS[index % len(BREAKERS)])
         table.play(rng.randint(0, 5))
         logs.append(table.log())
     return logs
+
+
+def two_rules(rng: random.Random, count: int) -> list[dict]:
+    """Logs breaking rules in two hands, every kind first and second: the library, taking the
+    hands one by one, refuses the first (the issue's example first: a cap of 0, a refa in hand 1
+    and a value of 11 in hand 2 is refused for hand 1)."""
+    logs = [
+        {
+            "bula": 30,
+            "refas": 0,
+            "hands": [
+                {"refa": True},
+                {
+                    "value": 11,
+                    "declarer": {"seat": 1, "failed": False},
+                    "followers": [
+                        {"seat": 2, "followed": False, "tricks": 0, "failed": False},
+                        {"seat": 3, "followed": False, "tricks": 0, "failed": False},
+                    ],
+                },
+            ],
+        }
+    ]
+    kinds = BREAKERS + SEAT_BREAKERS
+    for index in range(count - 1):
+        table = Table(rng, bula_choice(rng), refas_choice(rng))
+        table.play(rng.randint(0, 8))
+        break_hand(table, kinds[index % len(kinds)])
+        table.play(rng.randint(0, 4))
+        break_hand(table, kinds[index // len(kinds) % len(kinds)])
+        table.play(rng.randint(0, 3))
+        logs.append(table.log())
+    return logs
+
+
+def break_hand(table: Table, breaker: str) -> None:
+    """Add a hand to ``table`` that breaks the rule ``breaker`` names."""
+    rng = table.rng
+    if breaker == "refa_repealed":
+        table.hands.append({"refa": True, "repealed": True})
+        return
+    if breaker == "refa_over_cap":
+        if table.refas is None or table.refas > table.refe:  # a cap already passed stays
+            table.refas = table.refe
+        table.hands.append({"refa": True})
+        return
+    hand = table.hand()
+    first, second = hand["followers"]
+    if breaker == "made_five_tricks":
+        hand["declarer"]["failed"] = False
+        first.update(tricks=rng.randint(1, 5), followed=True)
+        second.update(tricks=rng.randint(5 - first["tricks"], 6), followed=True)
+    elif breaker == "failed_not_five":
+        hand["declarer"]["failed"] = True
+        first.update(tricks=rng.randint(1, 4), followed=True, failed=False)
+        second.update(
+            tricks=rng.choice([5 - first["tricks"] - 1, 5 - first["tricks"] + 1]) or 1,
+            followed=True,
+            failed=False,
+        )
+    elif breaker == "follower_fails_too":
+        hand["declarer"]["failed"] = True
+        first.update(tricks=2, followed=True, failed=True)
+        second.update(tricks=3, followed=rng.random() < 0.5, failed=rng.random() < 0.5)
+    elif breaker == "declarer_too_many_tricks":
+        hand["declarer"] = {
+            **hand["declarer"],
+            "failed": True,
+            "tricks": rng.randint(6, 10),
+        }
+        first.update(tricks=2, followed=True, failed=False)
+        second.update(tricks=3, followed=True, failed=False)
+    elif breaker == "odd_value":
+        hand["value"] = rng.randrange(1, 41, 2)
+    elif breaker == "seat_twice":
+        follower = rng.choice([first, second])
+        follower.update(
+            seat=hand["declarer"]["seat"], followed=True, tricks=follower["tricks"] or 1
+        )
+    elif breaker == "seat_out_of_range":
+        hand["declarer"]["seat"] = rng.choice([0, 4])
 
 
 def strange_values(rng: random.Random, count: int) -> list[dict]:
@@ -517,6 +571,7 @@ def logs_for_vectors(rng: random.Random) -> dict[str, list[dict]]:
         "zero_tricks": zero_tricks(rng, 400),
         "refused": refused(rng, 700),
         "strange_values": strange_values(rng, 400),
+        "two_rules": two_rules(rng, 600),
     }
 
 

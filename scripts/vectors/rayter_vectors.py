@@ -13,7 +13,8 @@ fixtures written here, in ``tests/algorithms/vectors/``:
   what it returned (floats as JSON numbers, which round-trip exactly; ints stay ints).
 - ``rayter_cli.json.gz``: random rayter files, what the ``rayter FILE`` and
   ``rayter -m json FILE`` commands printed for them, and the unrounded ratings and deltas
-  behind that (from rayter's ``Rater``); the worked example included.
+  behind that (from rayter's ``Rater``); the worked example included, and files with players
+  of exactly equal ratings (rayter lists them in the order they first appear in the file).
 - ``rayter_worked_example.txt``: the worked example, two games of four players.
 
 ``--check`` compares ``ratings/algorithms/rayter.py`` and ``rayter_format.py`` (with the tests'
@@ -42,6 +43,26 @@ VENV = Path(os.environ.get("RAYTER_REF_VENV", "/tmp/rayter-ref"))
 FIXTURE_SEED = 20240004
 CASES = 30_000
 SCORE_TYPES = ["highscore", "lowscore", "winnertakesall"]
+
+# Equal ratings, in files whose first-appearance order is not the names' order: after a game of
+# winner takes all every loser ties, and two games of two give two pairs of ties.
+TIE_FILES = [
+    (
+        "rayter_ties_winner.txt",
+        "score_type winnertakesall\n\ngame 2026-01-09 20:00\nZoë 1\nMika 0\nAnna 0\nLars 0\n",
+    ),
+    (
+        "rayter_ties_pairs.txt",
+        "score_type winnertakesall\n\ngame 2026-01-09 20:00\nZoran 1\nYana 0\n"
+        "\ngame 2026-01-09 21:00\nXenia 1\nWim 0\n",
+    ),
+    (
+        "rayter_ties_lowscore.txt",
+        "score_type lowscore\n\ngame 2026-01-09 20:00\nPetar 12\nIva 12\nBoris 5\nAna 12\n"
+        "\ngame 2026-01-10 20:00\nDejan 3\nCeca 3\n",
+    ),
+]
+TIE_SEED = FIXTURE_SEED + 1
 
 WORKED_EXAMPLE_NAME = "rayter_worked_example.txt"
 WORKED_EXAMPLE_FILE = """\
@@ -399,6 +420,15 @@ def write_fixtures() -> None:
         records = [cli_record(Path(folder), WORKED_EXAMPLE_NAME, WORKED_EXAMPLE_FILE)]
         for name, spec in specs:
             records.append(cli_record(Path(folder), name, random_file(rng, **spec)))
+        for name, content in TIE_FILES:
+            records.append(cli_record(Path(folder), name, content))
+        # Short files of winner takes all, many players: mostly ties (their own seed, so the
+        # files above stay as they were).
+        tie_rng = random.Random(TIE_SEED)
+        for index in range(1, 4):
+            spec = dict(games=index * 2, players=12, score_type="winnertakesall", shuffled=0)
+            name = f"rayter_ties_random_{index}.txt"
+            records.append(cli_record(Path(folder), name, random_file(tie_rng, **spec)))
     write_json_gz(
         VECTORS / "rayter_cli.json.gz",
         {

@@ -70,6 +70,8 @@ def test_the_vectors_cover_what_the_rules_do():
     assert any(isinstance(entry, dict) and entry.get("middle") == 1 for entry in middles)
     assert len(papers) > 6000
     assert sum(1 for rows in groups.values() for _, a in rows if "error" in a) > 700
+    # Logs breaking rules in two hands, each kind of rule before and after each other kind.
+    assert sum(1 for _, answer in groups["two_rules"] if "error" in answer) > 500
 
 
 # The one known difference ------------------------------------------------------------------------
@@ -155,6 +157,19 @@ def played_log(bula, *hands, refas=None):
         (
             played_log(30, {"refa": True}, {"refa": True}, refas=1),
             "hand 2: no more refe, the cap is 1",
+        ),
+        # Two rules broken: the first hand in deal order, as the library takes the hands.
+        (
+            played_log(30, {"refa": True}, hand(11, declarer=1), refas=0),
+            "hand 1: no more refe, the cap is 0",
+        ),
+        (
+            played_log(
+                30,
+                hand(4, declarer=1, followers=[(2, True, 3, False), (3, True, 2, False)]),
+                hand(4, declarer=4),
+            ),
+            "hand 1: a made contract leaves the followers fewer than 5 tricks together",
         ),
         (played_log(30, {"refa": True, "repealed": True}), "hand 1: a refa cannot be repealed"),
         (played_log(30, hand(5, declarer=1)), "hand 1: the value must be an even number, got 5"),

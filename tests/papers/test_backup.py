@@ -3,7 +3,6 @@ progress goes on after the restore, and a deal log that does not give its game i
 
 from __future__ import annotations
 
-import json
 from io import StringIO
 
 import pytest
@@ -12,7 +11,15 @@ from django.core.management import CommandError, call_command
 from ratings.models import Game, System
 from ratings.papers import selectors, services
 from ratings.papers.models import Deal, DigitalPaper
-from tests.builders import T0, make_league, make_players
+from tests.builders import (
+    T0,
+    backup_objects,
+    backup_signature,
+    make_league,
+    make_players,
+    write_backup,
+    write_forged_backup,
+)
 from tests.papers.deals import SHORT_GAME, enter
 
 PAPER_MODELS = (DigitalPaper, Deal, Game)
@@ -59,12 +66,41 @@ def test_a_deal_log_that_does_not_give_its_games_columns_is_refused(tmp_path):
     build_papers()
     backup = tmp_path / "club.json"
     call_command("backup_club", str(backup), stdout=StringIO())
-    objects = json.loads(backup.read_text())
+    objects = backup_objects(backup)
     for obj in objects:
         if obj["model"] == "ratings.deal" and obj["fields"]["number"] == 4:
             obj["fields"]["entered"]["kontra"] = 2
-    backup.write_text(json.dumps(objects))
+    write_backup(backup, objects)
     call_command("flush", interactive=False, verbosity=0)
     with pytest.raises(CommandError, match="digital paper .* gives .* but its game"):
         call_command("restore_club", str(backup), stdout=StringIO())
     assert not DigitalPaper.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_papers_deal_swapped_for_another_valid_one_is_refused(tmp_path):
+    """An open paper has no game to check its deals against: only the file's signature tells
+    that one of them was swapped, even with the checksum made again."""
+    build_papers()
+    backup = tmp_path / "club.json"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    going = DigitalPaper.objects.get(game__isnull=True).pk
+    objects = backup_objects(backup)
+    deal = next(
+        obj["fields"]
+        for obj in objects
+        if obj["model"] == "ratings.deal" and obj["fields"]["paper"] == going
+        if obj["fields"]["number"] == 2
+    )
+    assert deal["entered"]["contract"] == "karo"
+    deal["entered"]["contract"] = "herc"
+    forged = tmp_path / "forged.json"
+    write_forged_backup(forged, objects, signed=backup_signature(backup))
+    call_command("flush", interactive=False, verbosity=0)
+
+    with pytest.raises(CommandError, match=r"its signature \(HMAC-SHA256\) does not match"):
+        call_command("restore_club", str(forged), stdout=StringIO())
+    assert not DigitalPaper.objects.exists()
+    # The same change restores when the operator vouches for it: the content's checks let it by.
+    call_command("restore_club", str(forged), "--unsigned", stdout=StringIO())
+    assert Deal.objects.get(paper=going, number=2).entered["contract"] == "herc"

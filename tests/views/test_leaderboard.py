@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from ratings import engine, selectors
-from ratings.models import System
+from ratings.models import League, System
 from tests.builders import T0, elo_chain, score_entries
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
@@ -283,3 +286,40 @@ def test_last_change_is_a_corrections_when_it_came_after_the_players_last_game(c
 
     again = {s.player_id: s for s in selectors.league_standings(league)}
     assert again[cid.pk].last_move == again[cid.pk].last_change  # his new game's
+
+
+# Ties in a rayter league ------------------------------------------------------------------------
+
+RAYTER_CLI = Path(__file__).parents[1] / "algorithms" / "vectors" / "rayter_cli.json.gz"
+TIE_FILES = [
+    record
+    for record in json.loads(gzip.decompress(RAYTER_CLI.read_bytes()))["files"]
+    if record["name"].startswith("rayter_ties_")
+]
+
+
+@pytest.mark.parametrize("record", TIE_FILES, ids=[record["name"] for record in TIE_FILES])
+def test_a_rayter_leagues_ties_are_in_rayters_order_on_the_page_and_exports(
+    client, tmp_path, record
+):
+    """rayter lists equal ratings in the order the players first appear in its file (the
+    vectors hold what ``rayter -m json`` printed); the league lists them in the order they
+    first played: the same, where the standings claim rayter's order."""
+    path = tmp_path / record["name"]
+    path.write_text(record["content"], encoding="utf-8")
+    call_command("import_rayter", str(path), league="ties", no_progress=True, stdout=io.StringIO())
+    league = League.objects.get(slug="ties")
+    League.objects.filter(pk=league.pk).update(provisional_games=0)
+    expected = list(json.loads(record["json"]))
+    assert len({row["rating"] for row in json.loads(record["json"]).values()}) < len(expected)
+
+    assert names(board(client, league, per_page=100)) == expected
+    assert names(board(client, league, sort="rank")) == expected
+    assert [row[1] for row in csv.reader(io.StringIO(export(client, league, "csv").text))][
+        1:
+    ] == expected
+    assert [
+        row["name"] for row in json.loads(export(client, league, "json").content)["standings"]
+    ] == expected
+    api = client.get(f"/api/v1/leagues/{league.slug}/standings").json()
+    assert [row["player"] for row in api] == expected

@@ -28,11 +28,15 @@ it:
   included): a made contract leaves the followers fewer than 5 tricks together, a failed one
   exactly 5; a declarer who failed took at most 5 tricks (when given); a follower cannot fail
   when the declarer fails; the refe cap; a refa cannot be repealed; the value is an even
-  number, and a supa written is above zero; the bula is an even number above zero.
+  number, and a supa written is above zero; the seats are 1, 2 and 3; the bula is an even number
+  above zero. The library takes the hands one by one, so each hand is checked in full before the
+  next is read (:func:`parse_log`): a log breaking rules in two hands names the first.
 
 The one known difference: the library throws on a real deal, a follower who followed and took no
 trick (its side column refuses an entry of 0, after the declarer's bula was already changed).
 Here that follower writes no supa, and still has the value added to their bula when they failed.
+(The library also never reads the seat of a follower who did not follow, so it takes any seat
+there; here it is refused.)
 
 Inputs that make no sense at a table are taken exactly as the library takes them (a value of 0
 or below when nobody writes it as a supa, tricks below 0 for a follower who did not follow), so

@@ -150,7 +150,8 @@ class RefaHand:
 
 @dataclass(frozen=True)
 class DealLog:
-    """A game's deals in order, with the starting bula and the refe cap (``None``: no cap)."""
+    """A game's deals in order, with the starting bula and the refe cap (``None``: no cap), as
+    :func:`parse_log` reads and checks them."""
 
     bula: int
     refas: int | None
@@ -165,6 +166,11 @@ def parse_log(data: object) -> DealLog:
     {"seat": 3, "followed": false, "tricks": 0, "failed": false}], "repealed": false}]}``
 
     A follower's ``tricks`` and every ``failed``/``repealed`` may be left out (0 and false).
+
+    Each hand is read and checked against the rules before the next is read, so that a log
+    breaking several rules is refused for the first hand that breaks one, as the library, which
+    takes the hands one by one, refuses it (an odd value in hand 2 after a refa over the cap in
+    hand 1: hand 1).
     """
     if not isinstance(data, Mapping):
         raise PaperError("a deal log must be an object with bula, refas and hands")
@@ -179,11 +185,52 @@ def parse_log(data: object) -> DealLog:
     hands = data.get("hands")
     if not isinstance(hands, list):
         raise PaperError("hands must be a list")
-    return DealLog(
-        bula=bula,
-        refas=refas,
-        hands=tuple(_parse_hand(hand, number) for number, hand in enumerate(hands, start=1)),
-    )
+    parsed: list[PlayedHand | RefaHand] = []
+    refe = 0
+    for number, raw in enumerate(hands, start=1):
+        hand = _parse_hand(raw, number)
+        if isinstance(hand, RefaHand):
+            if refas is not None and refe >= refas:
+                raise PaperError(f"hand {number}: no more refe, the cap is {refas}")
+            refe += 1
+        else:
+            _check_hand(hand, number)
+        parsed.append(hand)
+    return DealLog(bula=bula, refas=refas, hands=tuple(parsed))
+
+
+def _check_hand(hand: PlayedHand, number: int) -> None:
+    """The library's checks of a played hand: ``PrefScoreHandGame``'s constructor's (tricks,
+    falls), then its paper's (a supa above zero)."""
+    where = f"hand {number}"
+    first, second = hand.followers
+    together = first.tricks + second.tricks
+    if hand.declarer_failed:
+        if hand.declarer_tricks is not None and hand.declarer_tricks > DEFENCE_TRICKS:
+            raise PaperError(
+                f"{where}: a declarer who failed took at most {DEFENCE_TRICKS} tricks, "
+                f"got {hand.declarer_tricks}"
+            )
+        if together != DEFENCE_TRICKS:
+            raise PaperError(
+                f"{where}: a failed contract gives the followers exactly {DEFENCE_TRICKS} tricks "
+                f"together, got {first.tricks} + {second.tricks}"
+            )
+        if first.failed or second.failed:
+            raise PaperError(f"{where}: a follower cannot fail when the declarer fails")
+    elif together >= DEFENCE_TRICKS:
+        raise PaperError(
+            f"{where}: a made contract leaves the followers fewer than {DEFENCE_TRICKS} tricks "
+            f"together, got {first.tricks} + {second.tricks}"
+        )
+    for follower in hand.followers:
+        # No trick writes no supa (the known difference: the library throws on an entry of 0).
+        supa = hand.value * follower.tricks
+        if follower.followed and follower.tricks != 0 and supa <= 0:
+            raise PaperError(
+                f"{where}: the follower in seat {follower.seat} would write a supa of {supa}; "
+                "a supa is above zero"
+            )
 
 
 def _hand_json(hand: PlayedHand | RefaHand) -> dict[str, object]:

@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ratings.algorithms.paper.deals import (
-    DEFENCE_TRICKS,
     SEATS,
     DealLog,
     PaperError,
@@ -165,21 +164,16 @@ class Paper:
 
 
 def draw_paper(log: DealLog) -> Paper:
-    """Keep the paper of a deal log, hand by hand; PaperError naming the first hand refused."""
+    """Keep the paper of a deal log, hand by hand (:func:`parse_log` checked its rules)."""
     lefts = [_Side() for _ in SEATS]
     rights = [_Side() for _ in SEATS]
     middles = [_Middle(log.bula) for _ in SEATS]
-    refe = 0
-    for number, hand in enumerate(log.hands, start=1):
+    for hand in log.hands:
         if isinstance(hand, RefaHand):
-            if log.refas is not None and refe >= log.refas:
-                raise PaperError(f"hand {number}: no more refe, the cap is {log.refas}")
-            refe += 1
             for middle in middles:
                 middle.add_refa()
             continue
-        _check_hand(hand, number)
-        _play(hand, number, lefts, middles, rights)
+        _play(hand, lefts, middles, rights)
     seats = tuple(
         SeatPaper(
             seat=seat,
@@ -198,34 +192,8 @@ def draw_paper(log: DealLog) -> Paper:
     )
 
 
-def _check_hand(hand: PlayedHand, number: int) -> None:
-    """The library's checks of a played hand (``PrefScoreHandGame``'s constructor)."""
-    where = f"hand {number}"
-    first, second = hand.followers
-    together = first.tricks + second.tricks
-    if hand.declarer_failed:
-        if hand.declarer_tricks is not None and hand.declarer_tricks > DEFENCE_TRICKS:
-            raise PaperError(
-                f"{where}: a declarer who failed took at most {DEFENCE_TRICKS} tricks, "
-                f"got {hand.declarer_tricks}"
-            )
-        if together != DEFENCE_TRICKS:
-            raise PaperError(
-                f"{where}: a failed contract gives the followers exactly {DEFENCE_TRICKS} tricks "
-                f"together, got {first.tricks} + {second.tricks}"
-            )
-        if first.failed or second.failed:
-            raise PaperError(f"{where}: a follower cannot fail when the declarer fails")
-    elif together >= DEFENCE_TRICKS:
-        raise PaperError(
-            f"{where}: a made contract leaves the followers fewer than {DEFENCE_TRICKS} tricks "
-            f"together, got {first.tricks} + {second.tricks}"
-        )
-
-
 def _play(
     hand: PlayedHand,
-    number: int,
     lefts: list[_Side],
     middles: list[_Middle],
     rights: list[_Side],
@@ -243,16 +211,8 @@ def _play(
         seat = follower.seat - 1
         # The declarer sitting next in seat order is faced by the right column.
         side = rights[seat] if hand.declarer == follower.seat % 3 + 1 else lefts[seat]
-        supa = hand.value * follower.tricks
-        if follower.tricks == 0:
-            pass  # the known difference: no supa for no trick (the library throws)
-        elif supa <= 0:
-            raise PaperError(
-                f"hand {number}: the follower in seat {follower.seat} would write a supa of "
-                f"{supa}; a supa is above zero"
-            )
-        else:
-            side.add(supa, hand.repealed)
+        if follower.tricks != 0:  # the known difference: no supa for no trick
+            side.add(hand.value * follower.tricks, hand.repealed)
         if follower.failed:
             if hand.repealed:
                 middles[seat].add_repealed(hand.value)

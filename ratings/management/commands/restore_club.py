@@ -25,11 +25,23 @@ class Command(BaseCommand):
             metavar="MIB",
             help="refuse a file that expands to more than this many MiB (default %(default)s)",
         )
+        parser.add_argument(
+            "--unsigned",
+            action="store_true",
+            help=(
+                "restore a file without a valid signature: a backup written before backups were "
+                "signed, or one signed with a key this server does not have. Only for a file you "
+                "trust: any checksum it has and its content are still checked, but a change that "
+                "keeps to the rules is not detected"
+            ),
+        )
 
-    def handle(self, *args, file: str, max_size: int, **options):
+    def handle(self, *args, file: str, max_size: int, unsigned: bool, **options):
         try:
             with engine.collection_paused():
-                summary = backup_restore.club_restore(path=Path(file), max_bytes=max_size * MiB)
+                summary = backup_restore.club_restore(
+                    path=Path(file), max_bytes=max_size * MiB, unsigned=unsigned
+                )
         except RestoreRefused as refusal:
             raise CommandError(f"{refusal}: nothing was restored.") from None
         self.stdout.write(
