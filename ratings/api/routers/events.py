@@ -7,16 +7,22 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router
 
-from ratings.api.auth import read_auth
-from ratings.api.schemas import EventOut, EventSummary
+from ratings.api.auth import READ_SECURITY, read_auth
+from ratings.api.errors import refusals
+from ratings.api.schemas import EventOut, EventSummary, LeagueSlug
 from ratings.events.selectors import event_page, league_events
 from ratings.models import Event, League
 
 router = Router(tags=["events"])
 
 
-@router.get("/leagues/{slug}/events", response=list[EventSummary], auth=read_auth)
-def event_list(request, slug: str):
+@router.get(
+    "/leagues/{slug}/events",
+    response={200: list[EventSummary], **refusals(401, 404)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
+def event_list(request, slug: str = LeagueSlug):
     """The league's events, newest first: two queries."""
     league = get_object_or_404(League, slug=slug)
     return [
@@ -33,7 +39,12 @@ def event_list(request, slug: str):
     ]
 
 
-@router.get("/events/{int:event_id}", response=EventOut, auth=read_auth)
+@router.get(
+    "/events/{event_id}",
+    response={200: EventOut, **refusals(401, 404)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
 def event_detail(request, event_id: int):
     """An event with its rounds, tables (each seat's score, points and rating change once the
     paper is in) and standings: the event page's five queries."""

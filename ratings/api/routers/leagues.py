@@ -8,13 +8,13 @@ from ninja.responses import Status
 
 from ratings import selectors
 from ratings.api import entry
-from ratings.api.auth import WriteThrottle, read_auth, require_entry, token_auth
+from ratings.api.auth import READ_SECURITY, WriteThrottle, read_auth, require_entry, token_auth
+from ratings.api.errors import refusals
 from ratings.api.schemas import (
-    Errors,
     GameIn,
     GameRecorded,
     LeagueOut,
-    Message,
+    LeagueSlug,
     StandingOut,
 )
 from ratings.models import Game, League, Result
@@ -22,7 +22,12 @@ from ratings.models import Game, League, Result
 router = Router(tags=["leagues"])
 
 
-@router.get("", response=list[LeagueOut], auth=read_auth)
+@router.get(
+    "",
+    response={200: list[LeagueOut], **refusals(401)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
 def league_list(request):
     """Every league, with its number of players and games and its last game: one query."""
     return [
@@ -41,8 +46,13 @@ def league_list(request):
     ]
 
 
-@router.get("/{slug}/standings", response=list[StandingOut], auth=read_auth)
-def league_standings(request, slug: str):
+@router.get(
+    "/{slug}/standings",
+    response={200: list[StandingOut], **refusals(401, 404)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
+def league_standings(request, slug: str = LeagueSlug):
     """The leaderboard: ranked players best first (a lower rating is better in prefko), then
     the provisional and inactive ones, without a rank. Two queries."""
     league = get_object_or_404(League, slug=slug)
@@ -80,19 +90,11 @@ def recorded_body(request, game: Game) -> dict:
 
 @router.post(
     "/{slug}/games",
-    response={
-        200: GameRecorded,
-        201: GameRecorded,
-        400: Errors,
-        401: Message,
-        403: Message,
-        409: Errors,
-        429: Message,
-    },
+    response={200: GameRecorded, 201: GameRecorded, **refusals(400, 401, 403, 404, 409, 413, 429)},
     auth=token_auth,
     throttle=WriteThrottle(),
 )
-def game_create(request, slug: str, game: GameIn):
+def game_create(request, game: GameIn, slug: str = LeagueSlug):
     """Record a game: 201 with its seats' ratings; the same ``key`` again answers 200 with
     the game already recorded, and with another game 409 (the key's field says which game
     has it); a game the entry form would refuse answers 400 with each error's field

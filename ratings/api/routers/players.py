@@ -7,8 +7,15 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from ratings import selectors
-from ratings.api.auth import read_auth
-from ratings.api.schemas import HeadToHeadOut, LeagueHistory, PlayerOut
+from ratings.api.auth import READ_SECURITY, read_auth
+from ratings.api.errors import refusals
+from ratings.api.schemas import (
+    TEXT,
+    HeadToHeadOut,
+    LeagueHistory,
+    PlayerOut,
+    PlayerSlug,
+)
 from ratings.models import League, Player
 from ratings.selectors import statistics
 
@@ -16,12 +23,20 @@ router = Router(tags=["players"])
 
 
 class PlayerFilter(Schema):
-    q: str = Field(default="", max_length=100, description="Part of a name, as the directory.")
-    offset: int = Field(default=0, ge=0)
+    q: str = Field(
+        default="", max_length=100, pattern=TEXT, description="Part of a name, as the directory."
+    )
+    # Far beyond any club's players, and within the database's OFFSET (2**63).
+    offset: int = Field(default=0, ge=0, le=10**9)
     limit: int = Field(default=50, ge=1, le=200)
 
 
-@router.get("", response=list[PlayerOut], auth=read_auth)
+@router.get(
+    "",
+    response={200: list[PlayerOut], **refusals(400, 401)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
 def player_list(request, filters: Query[PlayerFilter]):
     """Players by name, or those a search finds the directory's tolerant way ("ped" finds
     Pedja and Peđa): two queries a page (three for a search of four letters or more)."""
@@ -42,8 +57,13 @@ def player_list(request, filters: Query[PlayerFilter]):
     ]
 
 
-@router.get("/{slug}/history", response=list[LeagueHistory], auth=read_auth)
-def player_history(request, slug: str):
+@router.get(
+    "/{slug}/history",
+    response={200: list[LeagueHistory], **refusals(401, 404)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
+def player_history(request, slug: str = PlayerSlug):
     """Every game the player played, oldest first, per league: three queries."""
     player = get_object_or_404(Player, slug=slug)
     history = selectors.player_history(player)
@@ -66,8 +86,13 @@ def player_history(request, slug: str):
     ]
 
 
-@router.get("/{a}/vs/{b}", response=HeadToHeadOut, auth=read_auth)
-def head_to_head(request, a: str, b: str):
+@router.get(
+    "/{a}/vs/{b}",
+    response={200: HeadToHeadOut, **refusals(401, 404)},
+    auth=read_auth,
+    openapi_extra=READ_SECURITY,
+)
+def head_to_head(request, a: str = PlayerSlug, b: str = PlayerSlug):
     """Two players' record in each league where they met: games, how often each finished
     ahead, level, and the sum of each one's scores."""
     found = {p.slug: p for p in Player.objects.filter(slug__in=(a, b)).only("name", "slug")}
