@@ -69,17 +69,20 @@ Moment = Annotated[
 
 class SeatIn(Schema):
     """A seat as written: a Preferans paper's three columns, or a scored or head-to-head
-    game's score (1, 0.5 or 0 head to head)."""
+    game's score (1, 0.5 or 0 head to head).
+
+    Numbers and flags are strict, as the OpenAPI file types them: pydantic would otherwise take
+    "30" or 30.5 for a whole number, and 1 or "yes" for true."""
 
     player: str = Field(max_length=200)
-    left: int | None = Field(default=None, ge=-MAX_COLUMN, le=MAX_COLUMN)
-    middle: int | None = Field(default=None, ge=-MAX_COLUMN, le=MAX_COLUMN)
-    right: int | None = Field(default=None, ge=-MAX_COLUMN, le=MAX_COLUMN)
-    score: float | None = Field(default=None, ge=-MAX_SCORE, le=MAX_SCORE)
+    left: int | None = Field(default=None, strict=True, ge=-MAX_COLUMN, le=MAX_COLUMN)
+    middle: int | None = Field(default=None, strict=True, ge=-MAX_COLUMN, le=MAX_COLUMN)
+    right: int | None = Field(default=None, strict=True, ge=-MAX_COLUMN, le=MAX_COLUMN)
+    score: float | None = Field(default=None, strict=True, ge=-MAX_SCORE, le=MAX_SCORE)
 
 
 class GameIn(Schema):
-    # The worked example of docs/api.md, shown in the docs page (and sent by the API's tests).
+    # The worked example of docs/api.md, shown in the docs page (schemathesis sends it too).
     model_config = {
         "json_schema_extra": {
             "examples": [
@@ -100,9 +103,9 @@ class GameIn(Schema):
     key: uuid.UUID = Field(description="Made by the client; the same key again is the same game.")
     played_at: Moment
     bula: int | None = Field(
-        default=None, ge=1, le=MAX_BULA, description="Preferans: the starting bula."
+        default=None, strict=True, ge=1, le=MAX_BULA, description="Preferans: the starting bula."
     )
-    ended_early: bool = False
+    ended_early: bool = Field(default=False, strict=True)
     note: str = Field(default="", max_length=200)
     seats: list[SeatIn] = Field(default_factory=list, max_length=50)
     # The digital paper's deal log (issue 27), read by ratings/api/deals.py.
@@ -114,6 +117,7 @@ class GameIn(Schema):
     )
     refas: int | None = Field(
         default=None,
+        strict=True,
         ge=0,
         le=MAX_REFAS,
         description="With deals: the refe cap (null: none); left out: the league's.",

@@ -137,6 +137,28 @@ def test_a_number_beyond_its_columns_range_is_refused_naming_it(
     assert [error["field"] for error in response.json()["errors"]] == [field]
 
 
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"bula": "30"}, "bula"),
+        ({"bula": 30.5}, "bula"),
+        ({"ended_early": 1}, "ended_early"),
+        ({"ended_early": "yes"}, "ended_early"),
+        ({"refas": "2"}, "refas"),
+        ({"seats": [{"player": "Ana", "score": "1"}]}, "seats[0].score"),
+    ],
+)
+def test_numbers_and_flags_are_json_numbers_and_booleans_as_the_file_types_them(
+    api, worked_example_league, worked_example_players, change, field
+):
+    """pydantic took "30" for 30, 30.5 for 30 and 1 or "yes" for true: a value the OpenAPI file
+    calls invalid was recorded."""
+    response = post(api, worked_example_league, paper(**change))
+    assert response.status_code == 400
+    assert [error["field"] for error in response.json()["errors"]] == [field]
+    assert not Game.objects.exists()
+
+
 def test_a_middle_column_not_summing_to_zero_is_refused(
     api, worked_example_league, worked_example_players
 ):
