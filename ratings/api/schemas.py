@@ -28,6 +28,8 @@ SLUG_LENGTH = 200
 # A slug in a route's path; one that cannot be a slug names nothing: 404 (ratings.api.errors).
 LeagueSlug = Path(..., pattern=LEAGUE_SLUG, max_length=SLUG_LENGTH, examples=["preferans"])
 PlayerSlug = Path(..., pattern=PLAYER_SLUG, max_length=SLUG_LENGTH, examples=["pedja"])
+# A row's id in the path, within the database's bigint: beyond, it names nothing either.
+RowId = Path(..., ge=1, le=2**63 - 1)
 # Text without NUL, which PostgreSQL cannot hold in a query's parameter.
 TEXT = r"^[^\x00]*$"
 

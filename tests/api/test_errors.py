@@ -104,6 +104,9 @@ def test_no_token_a_member_who_may_not_enter_an_unknown_league_and_the_throttle(
         "/api/v1/players/a%00b/vs/pedja",
         "/api/v1/games/a%00b",
         "/api/v1/events/1%00",
+        # An id beyond the database's bigint names nothing either.
+        "/api/v1/games/9223372036854775808",
+        "/api/v1/events/0",
     ],
 )
 def test_an_address_with_a_nul_byte_names_nothing_404(api, worked_example_players, path):

@@ -9,7 +9,7 @@ from ninja import Router
 
 from ratings.api.auth import READ_SECURITY, read_auth
 from ratings.api.errors import refusals
-from ratings.api.schemas import EventOut, EventSummary, LeagueSlug
+from ratings.api.schemas import EventOut, EventSummary, LeagueSlug, RowId
 from ratings.events.selectors import event_page, league_events
 from ratings.models import Event, League
 
@@ -45,7 +45,7 @@ def event_list(request, slug: str = LeagueSlug):
     auth=read_auth,
     openapi_extra=READ_SECURITY,
 )
-def event_detail(request, event_id: int):
+def event_detail(request, event_id: int = RowId):
     """An event with its rounds, tables (each seat's score, points and rating change once the
     paper is in) and standings: the event page's five queries."""
     try:

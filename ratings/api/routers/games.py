@@ -20,6 +20,7 @@ from ratings.api.schemas import (
     GameOut,
     GamePage,
     Moment,
+    RowId,
 )
 from ratings.models import Game
 
@@ -122,6 +123,6 @@ def game_list(request, filters: Query[GameFilter]):
     auth=read_auth,
     openapi_extra=READ_SECURITY,
 )
-def game_detail(request, game_id: int):
+def game_detail(request, game_id: int = RowId):
     """One game with its seats: the paper's columns, final scores and ratings. Two queries."""
     return game_body(request, get_object_or_404(selectors.games_with_seats(), pk=game_id))
