@@ -7,8 +7,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router
 
-from ratings.api.auth import READ_SECURITY, read_auth
-from ratings.api.errors import refusals
+from ratings.api.routers import read
 from ratings.api.schemas import EventOut, EventSummary, LeagueSlug, RowId
 from ratings.events.selectors import event_page, league_events
 from ratings.models import Event, League
@@ -16,12 +15,7 @@ from ratings.models import Event, League
 router = Router(tags=["events"])
 
 
-@router.get(
-    "/leagues/{slug}/events",
-    response={200: list[EventSummary], **refusals(401, 404)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "/leagues/{slug}/events", list[EventSummary], 404)
 def event_list(request, slug: str = LeagueSlug):
     """The league's events, newest first: two queries."""
     league = get_object_or_404(League, slug=slug)
@@ -39,12 +33,7 @@ def event_list(request, slug: str = LeagueSlug):
     ]
 
 
-@router.get(
-    "/events/{event_id}",
-    response={200: EventOut, **refusals(401, 404)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "/events/{event_id}", EventOut, 404)
 def event_detail(request, event_id: int = RowId):
     """An event with its rounds, tables (each seat's score, points and rating change once the
     paper is in) and standings: the event page's five queries."""

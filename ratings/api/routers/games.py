@@ -11,8 +11,7 @@ from ninja import Query, Router, Schema
 from pydantic import Field, field_validator
 
 from ratings import selectors
-from ratings.api.auth import READ_SECURITY, read_auth
-from ratings.api.errors import refusals
+from ratings.api.routers import read
 from ratings.api.schemas import (
     LEAGUE_SLUG,
     PLAYER_SLUG,
@@ -91,9 +90,7 @@ def game_body(request, game: Game) -> dict:
     }
 
 
-@router.get(
-    "", response={200: GamePage, **refusals(400, 401)}, auth=read_auth, openapi_extra=READ_SECURITY
-)
+@read(router, "", GamePage, 400)
 def game_list(request, filters: Query[GameFilter]):
     """Games newest first, ``limit`` at a time; ``next_cursor`` asks for the next page (None
     on the last). Two queries a page, whatever its length."""
@@ -117,12 +114,7 @@ def game_list(request, filters: Query[GameFilter]):
     }
 
 
-@router.get(
-    "/{game_id}",
-    response={200: GameOut, **refusals(401, 404)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "/{game_id}", GameOut, 404)
 def game_detail(request, game_id: int = RowId):
     """One game with its seats: the paper's columns, final scores and ratings. Two queries."""
     return game_body(request, get_object_or_404(selectors.games_with_seats(), pk=game_id))

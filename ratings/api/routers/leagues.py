@@ -8,8 +8,9 @@ from ninja.responses import Status
 
 from ratings import selectors
 from ratings.api import entry
-from ratings.api.auth import READ_SECURITY, WriteThrottle, read_auth, require_entry, token_auth
+from ratings.api.auth import WriteThrottle, require_entry, token_auth
 from ratings.api.errors import refusals
+from ratings.api.routers import read
 from ratings.api.schemas import (
     GameIn,
     GameRecorded,
@@ -22,12 +23,7 @@ from ratings.models import Game, League, Result
 router = Router(tags=["leagues"])
 
 
-@router.get(
-    "",
-    response={200: list[LeagueOut], **refusals(401)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "", list[LeagueOut])
 def league_list(request):
     """Every league, with its number of players and games and its last game: one query."""
     return [
@@ -46,12 +42,7 @@ def league_list(request):
     ]
 
 
-@router.get(
-    "/{slug}/standings",
-    response={200: list[StandingOut], **refusals(401, 404)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "/{slug}/standings", list[StandingOut], 404)
 def league_standings(request, slug: str = LeagueSlug):
     """The leaderboard: ranked players best first (a lower rating is better in prefko), then
     the provisional and inactive ones, without a rank. Two queries."""

@@ -7,8 +7,7 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from ratings import selectors
-from ratings.api.auth import READ_SECURITY, read_auth
-from ratings.api.errors import refusals
+from ratings.api.routers import read
 from ratings.api.schemas import (
     TEXT,
     HeadToHeadOut,
@@ -31,12 +30,7 @@ class PlayerFilter(Schema):
     limit: int = Field(default=50, ge=1, le=200)
 
 
-@router.get(
-    "",
-    response={200: list[PlayerOut], **refusals(400, 401)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "", list[PlayerOut], 400)
 def player_list(request, filters: Query[PlayerFilter]):
     """Players by name, or those a search finds the directory's tolerant way ("ped" finds
     Pedja and Peđa): two queries a page (three for a search of four letters or more)."""
@@ -57,12 +51,7 @@ def player_list(request, filters: Query[PlayerFilter]):
     ]
 
 
-@router.get(
-    "/{slug}/history",
-    response={200: list[LeagueHistory], **refusals(401, 404)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "/{slug}/history", list[LeagueHistory], 404)
 def player_history(request, slug: str = PlayerSlug):
     """Every game the player played, oldest first, per league: three queries."""
     player = get_object_or_404(Player, slug=slug)
@@ -86,12 +75,7 @@ def player_history(request, slug: str = PlayerSlug):
     ]
 
 
-@router.get(
-    "/{a}/vs/{b}",
-    response={200: HeadToHeadOut, **refusals(401, 404)},
-    auth=read_auth,
-    openapi_extra=READ_SECURITY,
-)
+@read(router, "/{a}/vs/{b}", HeadToHeadOut, 404)
 def head_to_head(request, a: str = PlayerSlug, b: str = PlayerSlug):
     """Two players' record in each league where they met: games, how often each finished
     ahead, level, and the sum of each one's scores."""
