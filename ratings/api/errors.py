@@ -5,7 +5,7 @@ pydantic's list) and leaves a body over DATA_UPLOAD_MAX_MEMORY_SIZE to Django's 
 A client reads one shape whatever went wrong, so :func:`install` replaces ninja's handlers: a
 value the shapes refuse is a 400 naming its field as a game's errors do (``seats[2].left``), a
 path that names nothing is a 404, a body that is not JSON a 400, a body too large a 413. The
-OpenAPI file lists these statuses on each route (``REFUSALS`` and its neighbours).
+OpenAPI file lists these statuses on each route (:func:`refusals`).
 """
 
 from __future__ import annotations

@@ -13,17 +13,19 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
+from django.urls.converters import SlugConverter
 from django.utils.translation import gettext as _
 from ninja import Path, Schema
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from ratings.forms.games import MAX_BULA, MAX_COLUMN, MAX_SCORE
+from ratings.models.players import SLUG_PATTERN
 from ratings.papers.forms import MAX_REFAS
 
 # Slugs as the site's addresses take them (ratings/urls.py): a league's is Django's ``slug``, a
 # player's may have letters of any script.
-LEAGUE_SLUG = r"^[-a-zA-Z0-9_]+$"
-PLAYER_SLUG = r"^[-\w]+$"
+LEAGUE_SLUG = f"^{SlugConverter.regex}$"
+PLAYER_SLUG = f"^{SLUG_PATTERN}$"
 SLUG_LENGTH = 200
 # A slug in a route's path; one that cannot be a slug names nothing: 404 (ratings.api.errors).
 LeagueSlug = Path(..., pattern=LEAGUE_SLUG, max_length=SLUG_LENGTH, examples=["preferans"])
