@@ -46,6 +46,8 @@ MAX_FILE_SCORE = float(rayter_format.MAX_SCORE)
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
 MAX_COLUMN = 1_000_000
 MAX_BULA = 10_000
+# The largest score a form or the API takes, either way: beyond it a typing slip, not a game.
+MAX_SCORE = 1_000_000_000
 # What a seat of a game may carry, in the order a seat is written: a paper's three columns, or
 # a score. Each system takes some of them (RatingSystem.seat_values).
 SEAT_VALUES = ("left", "middle", "right", "score")

@@ -1,5 +1,6 @@
 from django.urls import path, register_converter
 
+from ratings.models.players import SLUG_PATTERN
 from ratings.views import (
     backtest,
     entry,
@@ -22,7 +23,7 @@ class PlayerSlugConverter:
     a 404 before any view runs.
     """
 
-    regex = r"[-\w]+"
+    regex = SLUG_PATTERN
 
     def to_python(self, value: str) -> str:
         return value

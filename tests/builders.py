@@ -43,6 +43,7 @@ from ratings.models import AuditEntry, Game, League, Player, Result, Standing, S
 from ratings.static_build import static_build
 from ratings.systems import SYSTEMS, Kind, rating_system
 from tests.worked_example import (
+    WORKED_EXAMPLE_PAPERS,
     WORKED_EXAMPLE_PLAYERS,
     WORKED_EXAMPLE_START_RATINGS,
 )
@@ -585,6 +586,30 @@ def game_data(draw, code: str, bulas=BULAS) -> tuple[int, dict]:
         scores = st.integers(-20, 200) | st.integers(-(10**9), 10**9)
         return seats, {"scores": draw(st.lists(scores, min_size=seats, max_size=seats))}
     raise NotImplementedError(f"{system!r}: teach game_data the games of its kind")
+
+
+# The API ------------------------------------------------------------------------------------------
+
+
+def api_paper(players=WORKED_EXAMPLE_PLAYERS, papers=WORKED_EXAMPLE_PAPERS, **extra) -> dict:
+    """A Preferans game as the API takes it: the worked example with a new key."""
+    return {
+        "key": str(uuid.uuid4()),
+        "played_at": "2026-03-12T21:30:00+00:00",
+        "bula": 30,
+        "seats": [
+            {"player": name, "left": left, "middle": middle, "right": right}
+            for name, (left, middle, right) in zip(players, papers, strict=True)
+        ],
+        **extra,
+    }
+
+
+def api_game_post(client: Client, league, body: dict):
+    """POST ``body`` as JSON to the league's games (with whatever token ``client`` sends)."""
+    return client.post(
+        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
+    )
 
 
 # The API from real parallel clients ---------------------------------------------------------------

@@ -46,6 +46,10 @@ class ClubReadable:
 
 token_auth = TokenAuth()
 read_auth = [token_auth, ClubReadable()]
+# A read's security in the OpenAPI file: a token, or none. ninja lists only the token, which
+# tells clients that every read needs one; the read routes' ``openapi_extra`` adds the empty
+# requirement (ninja extends the operation's list with this one).
+READ_SECURITY = {"security": [{}]}
 
 
 def require_entry(request: HttpRequest) -> None:

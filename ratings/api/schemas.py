@@ -1,32 +1,115 @@
-"""The API's request and response shapes (pydantic, through django-ninja's Schema)."""
+"""The API's request and response shapes (pydantic, through django-ninja's Schema).
+
+A request's shape bounds every value as the OpenAPI file says, so a value out of bounds is a 400
+naming its field (:mod:`ratings.api.errors`) before it reaches a query or a column it would
+overflow: text that PostgreSQL cannot hold (a NUL byte), a number beyond a column's range, a time
+whose offset PostgreSQL refuses.
+"""
 
 from __future__ import annotations
 
+import re
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
 
-from ninja import Schema
-from pydantic import Field
+from django.urls.converters import SlugConverter
+from django.utils.translation import gettext as _
+from ninja import Path, Schema
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
+
+from ratings.models.players import SLUG_PATTERN
+from ratings.papers.forms import MAX_REFAS
+from ratings.systems import MAX_BULA, MAX_COLUMN, MAX_SCORE
+
+# Slugs as the site's addresses take them (ratings/urls.py): a league's is Django's ``slug``, a
+# player's may have letters of any script.
+LEAGUE_SLUG = f"^{SlugConverter.regex}$"
+PLAYER_SLUG = f"^{SLUG_PATTERN}$"
+SLUG_LENGTH = 200
+# A slug in a route's path; one that cannot be a slug names nothing: 404 (ratings.api.errors).
+LeagueSlug = Path(..., pattern=LEAGUE_SLUG, max_length=SLUG_LENGTH, examples=["preferans"])
+PlayerSlug = Path(..., pattern=PLAYER_SLUG, max_length=SLUG_LENGTH, examples=["pedja"])
+# A row's id in the path, within the database's bigint: beyond, it names nothing either.
+RowId = Path(..., ge=1, le=2**63 - 1)
+# Text without NUL, which PostgreSQL cannot hold in a query's parameter.
+TEXT = r"^[^\x00]*$"
+
+# PostgreSQL keeps offsets up to 15:59 either side of UTC (no time zone uses more than 14:00).
+MAX_UTC_OFFSET = timedelta(hours=15, minutes=59)
+_ISO_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+# RFC 3339 with an offset PostgreSQL keeps, or none (the club's time zone): what a client may send.
+MOMENT_PATTERN = r"^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-](0\d|1[0-5]):[0-5]\d)?$"
+
+
+def _iso_only(value):
+    """pydantic also reads a number (``0.78``) as seconds since 1970: a client that sends one
+    means something else, so only an ISO 8601 text (or a datetime) is a moment."""
+    if isinstance(value, datetime) or (isinstance(value, str) and _ISO_DATE.match(value)):
+        return value
+    raise ValueError(_("Enter a date and time such as 2026-03-12T21:30:00+01:00."))
+
+
+def _offset_kept(value: datetime) -> datetime:
+    offset = value.utcoffset()
+    if offset is not None and abs(offset) > MAX_UTC_OFFSET:
+        raise ValueError(_("The offset from UTC must be between -15:59 and +15:59."))
+    try:
+        value.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00+01:00 is before year 1 in UTC
+        raise ValueError(_("This time is out of the calendar's range.")) from None
+    return value
+
+
+Moment = Annotated[
+    datetime,
+    BeforeValidator(_iso_only),
+    AfterValidator(_offset_kept),
+    WithJsonSchema({"type": "string", "format": "date-time", "pattern": MOMENT_PATTERN}),
+]
 
 # Requests -------------------------------------------------------------------------------------
 
 
 class SeatIn(Schema):
     """A seat as written: a Preferans paper's three columns, or a scored or head-to-head
-    game's score (1, 0.5 or 0 head to head)."""
+    game's score (1, 0.5 or 0 head to head).
+
+    Numbers and flags are strict, as the OpenAPI file types them: pydantic would otherwise take
+    "30" or 30.5 for a whole number, and 1 or "yes" for true."""
 
     player: str = Field(max_length=200)
-    left: int | None = None
-    middle: int | None = None
-    right: int | None = None
-    score: float | None = None
+    left: int | None = Field(default=None, strict=True, ge=-MAX_COLUMN, le=MAX_COLUMN)
+    middle: int | None = Field(default=None, strict=True, ge=-MAX_COLUMN, le=MAX_COLUMN)
+    right: int | None = Field(default=None, strict=True, ge=-MAX_COLUMN, le=MAX_COLUMN)
+    score: float | None = Field(default=None, strict=True, ge=-MAX_SCORE, le=MAX_SCORE)
 
 
 class GameIn(Schema):
+    # The worked example of docs/api.md, shown in the docs page (schemathesis sends it too).
+    model_config = {
+        "json_schema_extra": {
+            "examples": [
+                {
+                    "key": "0b6f1c8e-3d4a-4f7e-9a55-2f1c7a1e9d10",
+                    "played_at": "2026-03-12T21:30:00+01:00",
+                    "bula": 30,
+                    "seats": [
+                        {"player": "Pedja", "left": 320, "middle": -20, "right": 160},
+                        {"player": "Marko", "left": 120, "middle": 4, "right": 60},
+                        {"player": "Johnny", "left": 20, "middle": 16, "right": 60},
+                    ],
+                }
+            ]
+        }
+    }
+
     key: uuid.UUID = Field(description="Made by the client; the same key again is the same game.")
-    played_at: datetime
-    bula: int | None = Field(default=None, description="Preferans: the starting bula.")
-    ended_early: bool = False
+    played_at: Moment
+    bula: int | None = Field(
+        default=None, strict=True, ge=1, le=MAX_BULA, description="Preferans: the starting bula."
+    )
+    ended_early: bool = Field(default=False, strict=True)
     note: str = Field(default="", max_length=200)
     seats: list[SeatIn] = Field(default_factory=list, max_length=50)
     # The digital paper's deal log (issue 27), read by ratings/api/deals.py.
@@ -38,7 +121,9 @@ class GameIn(Schema):
     )
     refas: int | None = Field(
         default=None,
+        strict=True,
         ge=0,
+        le=MAX_REFAS,
         description="With deals: the refe cap (null: none); left out: the league's.",
     )
     new_players: list[str] = Field(
@@ -58,10 +143,6 @@ class ErrorItem(Schema):
 
 class Errors(Schema):
     errors: list[ErrorItem]
-
-
-class Message(Schema):
-    detail: str
 
 
 class SeatOut(Schema):

@@ -8,6 +8,7 @@ a club without internet still reads its API's docs, and the page keeps to the si
 from ninja import NinjaAPI
 from ninja.openapi.docs import Swagger
 
+from ratings.api import errors
 from ratings.api.routers import events, games, leagues, players
 
 api = NinjaAPI(
@@ -21,7 +22,9 @@ api = NinjaAPI(
     urls_namespace="api-v1",
     docs=Swagger(),
     docs_url="/docs",
+    parser=errors.JsonParser(),
 )
+errors.install(api)
 api.add_router("/leagues", leagues.router)
 api.add_router("/players", players.router)
 api.add_router("/games", games.router)

@@ -1,12 +1,12 @@
 """The data of club nights and tournaments: an event, its players present, rounds, tables, seats.
 
 The events own their models: Django is shown them by ``ratings.apps`` (the core's
-:mod:`ratings.models` never imports a feature), so use them from here:
-``from ratings.events.models import Event``. A table, once played, is linked to exactly one game of the
-league (``EventTable.game``), recorded through the engine like any other game: ratings do not
-know about events. Nothing here stores a standing or a point: an event's standings are derived
-from its games each time they are shown (:mod:`ratings.events.selectors`), so editing or deleting
-a game in the admin changes them at once.
+:mod:`ratings.models` never imports a feature), so use them from here
+(``from ratings.events.models import Event``). A table, once played, is linked to exactly one
+game of the league (``EventTable.game``), recorded through the engine like any other game:
+ratings do not know about events. Nothing here stores a standing or a point: an event's
+standings are derived from its games each time they are shown (:mod:`ratings.events.selectors`),
+so editing or deleting a game in the admin changes them at once.
 """
 
 from __future__ import annotations

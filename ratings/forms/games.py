@@ -29,10 +29,7 @@ from ratings.events.selectors import table_seat_names
 from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
 from ratings.models import Game, League, Player
 from ratings.player_names import name_key
-from ratings.systems import MAX_BULA
-
-# A scored form's box takes no score beyond this: a typing slip, not a game.
-MAX_SCORE = 1_000_000_000
+from ratings.systems import MAX_BULA, MAX_SCORE
 
 
 class GameForm(forms.Form):

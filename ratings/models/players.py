@@ -23,6 +23,9 @@ from ratings.player_names import clean_player_name, name_key
 
 # How often a new player's slug is tried when other requests keep taking the one chosen.
 SLUG_ATTEMPTS = 10
+# A slug as ``free_slug`` makes it (letters of any script, digits, "_" and "-"): the site's and
+# the API's addresses take nothing else, so a hostile path is a 404 before any query.
+SLUG_PATTERN = r"[-\w]+"
 
 
 class PlayerQuerySet(models.QuerySet):

@@ -37,6 +37,8 @@ PLAY_CHOICES = [
 KIND_CHOICES = [("played", _("played")), ("refa", _("refa (all passed)"))]
 TRICKS = [(n, str(n)) for n in range(11)]
 SEATS = (1, 2, 3)
+# The most refe a paper may cap (a real cap is a handful); the API's deals take the same bound.
+MAX_REFAS = 100
 
 
 class PaperStartForm(forms.Form):
@@ -53,7 +55,7 @@ class PaperStartForm(forms.Form):
     refas = forms.IntegerField(
         label=_("Refe cap"),
         min_value=0,
-        max_value=100,
+        max_value=MAX_REFAS,
         required=False,
         help_text=_("Empty: no cap."),
     )

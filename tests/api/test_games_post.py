@@ -6,28 +6,11 @@ import pytest
 from django.test import Client
 
 from ratings.models import AuditEntry, Game, Player, Standing, System
+from tests.builders import api_game_post as post
+from tests.builders import api_paper as paper
 from tests.worked_example import WORKED_EXAMPLE_PAPERS, WORKED_EXAMPLE_PLAYERS
 
 pytestmark = pytest.mark.django_db
-
-
-def paper(players=WORKED_EXAMPLE_PLAYERS, papers=WORKED_EXAMPLE_PAPERS, **extra) -> dict:
-    return {
-        "key": str(uuid.uuid4()),
-        "played_at": "2026-03-12T21:30:00+00:00",
-        "bula": 30,
-        "seats": [
-            {"player": name, "left": left, "middle": middle, "right": right}
-            for name, (left, middle, right) in zip(players, papers, strict=True)
-        ],
-        **extra,
-    }
-
-
-def post(client: Client, league, body: dict):
-    return client.post(
-        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
-    )
 
 
 def test_it_records_the_worked_example(api, worked_example_league, worked_example_players):
@@ -115,7 +98,10 @@ def test_a_wrong_paper_is_400_with_the_fields_of_the_form(
 ):
     body = paper(papers=[(320, -20, 160), (120, "four", 60), (-20, 16, 60)])
     response = post(api, worked_example_league, body)
-    assert response.status_code == 422  # not a number at all: the schema refuses it
+    assert response.status_code == 400  # not a number at all: the schema refuses it
+    assert response.json()["errors"] == [
+        {"field": "seats[1].middle", "message": "Enter a whole number.", "suggestions": None}
+    ]
     body = paper(papers=[(320, -20, 160), (120, 4, 60), (-20, 16, 60)])
     response = post(api, worked_example_league, body)
     assert response.status_code == 400
@@ -123,6 +109,67 @@ def test_a_wrong_paper_is_400_with_the_fields_of_the_form(
         "errors": [{"field": "seats[2].left", "message": "Side columns are never negative.",
                     "suggestions": None}]
     }  # fmt: skip
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("offset", ["+23:59", "-16:00", "+16:00"])
+def test_a_time_whose_offset_postgresql_cannot_keep_is_refused(
+    api, worked_example_league, worked_example_players, offset
+):
+    """PostgreSQL keeps offsets up to 15:59 from UTC: beyond, recording the game was a 500."""
+    response = post(api, worked_example_league, paper(played_at=f"2026-03-12T21:30:00{offset}"))
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "played_at"
+    assert "-15:59 and +15:59" in error["message"]
+    assert not Game.objects.exists()
+    # The furthest a time zone goes, and a little more, are kept.
+    assert (
+        post(api, worked_example_league, paper(played_at="2026-03-12T21:30:00+15:59")).status_code
+        == 201
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"bula": 2**31}, "bula"),
+        ({"bula": 0}, "bula"),
+        ({"played_at": 1773350000}, "played_at"),
+        (
+            {"seats": [{"player": "Pedja", "left": 10**12, "middle": 0, "right": 0}]},
+            "seats[0].left",
+        ),
+        ({"seats": [{"player": "Ana", "score": 1e300}]}, "seats[0].score"),
+    ],
+)
+def test_a_number_beyond_its_columns_range_is_refused_naming_it(
+    api, worked_example_league, worked_example_players, change, field
+):
+    response = post(api, worked_example_league, paper(**change))
+    assert response.status_code == 400
+    assert [error["field"] for error in response.json()["errors"]] == [field]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"bula": "30"}, "bula"),
+        ({"bula": 30.5}, "bula"),
+        ({"ended_early": 1}, "ended_early"),
+        ({"ended_early": "yes"}, "ended_early"),
+        ({"refas": "2"}, "refas"),
+        ({"seats": [{"player": "Ana", "score": "1"}]}, "seats[0].score"),
+    ],
+)
+def test_numbers_and_flags_are_json_numbers_and_booleans_as_the_file_types_them(
+    api, worked_example_league, worked_example_players, change, field
+):
+    """pydantic took "30" for 30, 30.5 for 30 and 1 or "yes" for true: a value the OpenAPI file
+    calls invalid was recorded."""
+    response = post(api, worked_example_league, paper(**change))
+    assert response.status_code == 400
+    assert [error["field"] for error in response.json()["errors"]] == [field]
     assert not Game.objects.exists()
 
 

@@ -145,6 +145,18 @@ def test_the_refe_cap_is_the_leagues_unless_sent(
     assert DigitalPaper.objects.get().refas is None
 
 
+@pytest.mark.parametrize("refas", [32768, 2**40, 101])
+def test_a_refe_cap_beyond_the_papers_is_refused_naming_it(
+    api, worked_example_league, worked_example_players, refas
+):
+    """The paper keeps its cap in a small column: 32768 was a 500 on PostgreSQL."""
+    response = post(api, worked_example_league, deals_body(refas=refas))
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "refas"
+    assert not Game.objects.exists() and not DigitalPaper.objects.exists()
+
+
 def test_deals_need_three_names_and_no_columns(api, worked_example_league, worked_example_players):
     body = deals_body()
     body["seats"][0]["left"] = 4

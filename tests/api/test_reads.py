@@ -5,6 +5,8 @@ A call with a token adds one query, the token with its member (and, once a minut
 used).
 """
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -89,7 +91,57 @@ def test_games_by_cursor_newest_first(client, club, django_assert_num_queries):
 
 
 def test_a_bad_cursor_is_400(client, club):
-    assert client.get("/api/v1/games?cursor=bm9wZQ").status_code == 400
+    response = client.get("/api/v1/games?cursor=bm9wZQ")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "cursor"
+
+
+@pytest.mark.parametrize(
+    "cursor", ["0.0", "-9999999999999999.1", "9999999999999999.999999999999999999"]
+)
+def test_every_cursor_of_the_documented_pattern_is_taken(client, club, cursor):
+    """The OpenAPI file gives the cursor's pattern: any text of it is a page (maybe empty),
+    never a refusal."""
+    games = client.get("/api/v1/openapi.json").json()["paths"]["/api/v1/games"]["get"]
+    [schema] = [p["schema"] for p in games["parameters"] if p["name"] == "cursor"]
+    [text, _null] = schema["anyOf"]
+    assert re.fullmatch(text["pattern"], cursor)
+    assert client.get(f"/api/v1/games?cursor={cursor}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        # PostgreSQL keeps offsets up to 15:59: beyond, it refused the query with a 500.
+        ("until=2026-01-01T00:00:00-17:15", "until"),
+        ("since=2026-01-01T00:00:00%2B23:59", "since"),
+        # pydantic took a number for seconds since 1970.
+        ("since=0.78", "since"),
+        ("until=1700000000", "until"),
+        # Before year 1 in UTC: SQLite's adapter overflowed.
+        ("since=0001-01-01T00:00:00%2B01:00", "since"),
+        # Beyond the shape's bound: ninja's own 422, in another shape.
+        ("limit=201", "limit"),
+    ],
+)
+def test_a_time_or_number_the_database_cannot_take_is_400_naming_it(client, club, query, field):
+    response = client.get(f"/api/v1/games?{query}")
+    assert response.status_code == 400, response.content
+    [error] = response.json()["errors"]
+    assert error["field"] == field
+
+
+def test_a_time_without_an_offset_is_the_clubs(client, club, settings):
+    assert len(get(client, "/games?since=1900-01-01T00:00")["games"]) == 8
+    assert get(client, "/games?until=1900-01-01T00:00:00")["games"] == []
+
+
+@pytest.mark.parametrize("offset", [2**63, 2**64 + 5, 10**9 + 1, -1])
+def test_a_players_offset_out_of_range_is_400(client, club, offset):
+    response = client.get(f"/api/v1/players?offset={offset}")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "offset"
+    assert get(client, f"/players?offset={10**9}") == []
 
 
 def test_a_game_with_its_seats(client, worked_example_game, django_assert_num_queries):

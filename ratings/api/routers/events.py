@@ -7,8 +7,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router
 
-from ratings.api.auth import read_auth
-from ratings.api.schemas import EventOut, EventSummary
+from ratings.api.routers import read
+from ratings.api.schemas import EventOut, EventSummary, LeagueSlug, RowId
 from ratings.events.models import Event
 from ratings.events.selectors import event_page, league_events
 from ratings.models import League
@@ -16,8 +16,8 @@ from ratings.models import League
 router = Router(tags=["events"])
 
 
-@router.get("/leagues/{slug}/events", response=list[EventSummary], auth=read_auth)
-def event_list(request, slug: str):
+@read(router, "/leagues/{slug}/events", list[EventSummary], 404)
+def event_list(request, slug: str = LeagueSlug):
     """The league's events, newest first: two queries."""
     league = get_object_or_404(League, slug=slug)
     return [
@@ -34,8 +34,8 @@ def event_list(request, slug: str):
     ]
 
 
-@router.get("/events/{int:event_id}", response=EventOut, auth=read_auth)
-def event_detail(request, event_id: int):
+@read(router, "/events/{event_id}", EventOut, 404)
+def event_detail(request, event_id: int = RowId):
     """An event with its rounds, tables (each seat's score, points and rating change once the
     paper is in) and standings: the event page's five queries."""
     try:

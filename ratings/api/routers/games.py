@@ -2,44 +2,67 @@
 
 from __future__ import annotations
 
-import base64
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Query, Router, Schema
-from ninja.errors import HttpError
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ratings import selectors
-from ratings.api.auth import read_auth
-from ratings.api.schemas import GameOut, GamePage
+from ratings.api.routers import read
+from ratings.api.schemas import (
+    LEAGUE_SLUG,
+    PLAYER_SLUG,
+    SLUG_LENGTH,
+    GameOut,
+    GamePage,
+    Moment,
+    RowId,
+)
 from ratings.models import Game
 
 router = Router(tags=["games"])
 
+# A cursor is the last game's time (microseconds from 1970, UTC) and id: every text of this form
+# is a cursor the API takes, so the OpenAPI file describes exactly what it accepts. Sixteen
+# digits reach years 1653 to 2286, around every game's (1900 to tomorrow).
+CURSOR = r"^-?\d{1,16}\.\d{1,18}$"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
 
 class GameFilter(Schema):
-    league: str | None = Field(default=None, description="A league's slug.")
-    player: str | None = Field(default=None, description="A player's slug.")
-    since: datetime | None = Field(default=None, description="Played at or after.")
-    until: datetime | None = Field(default=None, description="Played before.")
-    cursor: str | None = Field(default=None, max_length=100, description="next_cursor of a page.")
+    league: str | None = Field(
+        default=None, pattern=LEAGUE_SLUG, max_length=SLUG_LENGTH, description="A league's slug."
+    )
+    player: str | None = Field(
+        default=None, pattern=PLAYER_SLUG, max_length=SLUG_LENGTH, description="A player's slug."
+    )
+    since: Moment | None = Field(default=None, description="Played at or after.")
+    until: Moment | None = Field(default=None, description="Played before.")
+    cursor: str | None = Field(default=None, pattern=CURSOR, description="next_cursor of a page.")
     limit: int = Field(default=50, ge=1, le=200)
+
+    @field_validator("since", "until")
+    @classmethod
+    def _in_club_time(cls, value: datetime | None) -> datetime | None:
+        """A time without an offset is the club's, as in a posted game."""
+        if value is None or timezone.is_aware(value):
+            return value
+        return timezone.make_aware(value)
 
 
 def _cursor(game: Game) -> str:
-    return base64.urlsafe_b64encode(f"{game.played_at.isoformat()}|{game.pk}".encode()).decode()
+    since_epoch = game.played_at - _EPOCH
+    return f"{since_epoch // timedelta(microseconds=1)}.{game.pk}"
 
 
 def _after_cursor(cursor: str) -> Q:
     """The games after the cursor's in the newest-first order: a seek, not an offset."""
-    try:
-        played_at, pk = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        played_at, pk = datetime.fromisoformat(played_at), int(pk)
-    except ValueError:
-        raise HttpError(400, "That cursor is not one this API gave.") from None
-    return Q(played_at__lt=played_at) | Q(played_at=played_at, pk__lt=pk)
+    micros, pk = cursor.split(".")
+    played_at = _EPOCH + timedelta(microseconds=int(micros))
+    return Q(played_at__lt=played_at) | Q(played_at=played_at, pk__lt=int(pk))
 
 
 def game_body(request, game: Game) -> dict:
@@ -67,7 +90,7 @@ def game_body(request, game: Game) -> dict:
     }
 
 
-@router.get("", response=GamePage, auth=read_auth)
+@read(router, "", GamePage, 400)
 def game_list(request, filters: Query[GameFilter]):
     """Games newest first, ``limit`` at a time; ``next_cursor`` asks for the next page (None
     on the last). Two queries a page, whatever its length."""
@@ -91,7 +114,7 @@ def game_list(request, filters: Query[GameFilter]):
     }
 
 
-@router.get("/{int:game_id}", response=GameOut, auth=read_auth)
-def game_detail(request, game_id: int):
+@read(router, "/{game_id}", GameOut, 404)
+def game_detail(request, game_id: int = RowId):
     """One game with its seats: the paper's columns, final scores and ratings. Two queries."""
     return game_body(request, get_object_or_404(selectors.games_with_seats(), pk=game_id))

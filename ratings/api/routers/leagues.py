@@ -8,13 +8,14 @@ from ninja.responses import Status
 
 from ratings import selectors
 from ratings.api import entry
-from ratings.api.auth import WriteThrottle, read_auth, require_entry, token_auth
+from ratings.api.auth import WriteThrottle, require_entry, token_auth
+from ratings.api.errors import refusals
+from ratings.api.routers import read
 from ratings.api.schemas import (
-    Errors,
     GameIn,
     GameRecorded,
     LeagueOut,
-    Message,
+    LeagueSlug,
     StandingOut,
 )
 from ratings.models import Game, League, Result
@@ -22,7 +23,7 @@ from ratings.models import Game, League, Result
 router = Router(tags=["leagues"])
 
 
-@router.get("", response=list[LeagueOut], auth=read_auth)
+@read(router, "", list[LeagueOut])
 def league_list(request):
     """Every league, with its number of players and games and its last game: one query."""
     return [
@@ -41,8 +42,8 @@ def league_list(request):
     ]
 
 
-@router.get("/{slug}/standings", response=list[StandingOut], auth=read_auth)
-def league_standings(request, slug: str):
+@read(router, "/{slug}/standings", list[StandingOut], 404)
+def league_standings(request, slug: str = LeagueSlug):
     """The leaderboard: ranked players best first (a lower rating is better in prefko), then
     the provisional and inactive ones, without a rank. Two queries."""
     league = get_object_or_404(League, slug=slug)
@@ -80,22 +81,14 @@ def recorded_body(request, game: Game) -> dict:
 
 @router.post(
     "/{slug}/games",
-    response={
-        200: GameRecorded,
-        201: GameRecorded,
-        400: Errors,
-        401: Message,
-        403: Message,
-        409: Errors,
-        429: Message,
-    },
+    response={200: GameRecorded, 201: GameRecorded, **refusals(400, 401, 403, 404, 409, 413, 429)},
     auth=token_auth,
     throttle=WriteThrottle(),
 )
-def game_create(request, slug: str, game: GameIn):
+def game_create(request, game: GameIn, slug: str = LeagueSlug):
     """Record a game: 201 with its seats' ratings; the same ``key`` again answers 200 with
     the game already recorded, and with another game 409 (the key's field says which game
-    has it); a game the entry form would refuse answers 400 with each error's field
+    has it); a game the entry service refuses answers 400 with each refusal's field
     (``seats[1].middle``)."""
     league = get_object_or_404(League, slug=slug)
     require_entry(request)

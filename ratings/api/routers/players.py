@@ -7,8 +7,14 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from ratings import selectors
-from ratings.api.auth import read_auth
-from ratings.api.schemas import HeadToHeadOut, LeagueHistory, PlayerOut
+from ratings.api.routers import read
+from ratings.api.schemas import (
+    TEXT,
+    HeadToHeadOut,
+    LeagueHistory,
+    PlayerOut,
+    PlayerSlug,
+)
 from ratings.models import League, Player
 from ratings.selectors import statistics
 
@@ -16,12 +22,15 @@ router = Router(tags=["players"])
 
 
 class PlayerFilter(Schema):
-    q: str = Field(default="", max_length=100, description="Part of a name, as the directory.")
-    offset: int = Field(default=0, ge=0)
+    q: str = Field(
+        default="", max_length=100, pattern=TEXT, description="Part of a name, as the directory."
+    )
+    # Far beyond any club's players, and within the database's OFFSET (2**63).
+    offset: int = Field(default=0, ge=0, le=10**9)
     limit: int = Field(default=50, ge=1, le=200)
 
 
-@router.get("", response=list[PlayerOut], auth=read_auth)
+@read(router, "", list[PlayerOut], 400)
 def player_list(request, filters: Query[PlayerFilter]):
     """Players by name, or those a search finds the directory's tolerant way ("ped" finds
     Pedja and Peđa): two queries a page (three for a search of four letters or more)."""
@@ -42,8 +51,8 @@ def player_list(request, filters: Query[PlayerFilter]):
     ]
 
 
-@router.get("/{slug}/history", response=list[LeagueHistory], auth=read_auth)
-def player_history(request, slug: str):
+@read(router, "/{slug}/history", list[LeagueHistory], 404)
+def player_history(request, slug: str = PlayerSlug):
     """Every game the player played, oldest first, per league: three queries."""
     player = get_object_or_404(Player, slug=slug)
     history = selectors.player_history(player)
@@ -66,8 +75,8 @@ def player_history(request, slug: str):
     ]
 
 
-@router.get("/{a}/vs/{b}", response=HeadToHeadOut, auth=read_auth)
-def head_to_head(request, a: str, b: str):
+@read(router, "/{a}/vs/{b}", HeadToHeadOut, 404)
+def head_to_head(request, a: str = PlayerSlug, b: str = PlayerSlug):
     """Two players' record in each league where they met: games, how often each finished
     ahead, level, and the sum of each one's scores."""
     found = {p.slug: p for p in Player.objects.filter(slug__in=(a, b)).only("name", "slug")}

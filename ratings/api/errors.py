@@ -1,0 +1,155 @@
+"""Every refusal of the API in one shape: ``{"errors": [{"field", "message", "suggestions"}]}``.
+
+django-ninja answers its own refusals in other shapes (``{"detail": "..."}``, a 422 with
+pydantic's list) and leaves a body over DATA_UPLOAD_MAX_MEMORY_SIZE to Django's HTML 400 page.
+A client reads one shape whatever went wrong, so :func:`install` replaces ninja's handlers: a
+value the shapes refuse is a 400 naming its field as a game's errors do (``seats[2].left``), a
+path that names nothing is a 404, a body that is not JSON a 400, a body too large a 413. The
+OpenAPI file lists these statuses on each route (:func:`refusals`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.parser import Parser
+
+from ratings.api.schemas import Errors
+
+
+def refusals(*statuses: int) -> dict[int, type[Errors]]:
+    """A route's refusals for its ``response=``, so the OpenAPI file lists each status it may
+    answer: every one an ``Errors``."""
+    return dict.fromkeys(statuses, Errors)
+
+
+class NotJson(ValueError):
+    """A body that is not JSON, or JSON with NaN or Infinity, which no JSON client sends."""
+
+
+class JsonParser(Parser):
+    """ninja's parser, strict: ``NaN`` and ``Infinity`` (Python's json reads them) are refused
+    rather than handed to a score."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        try:
+            return json.loads(request.body, parse_constant=_not_a_number)
+        except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise NotJson(str(error)) from error
+
+
+def _not_a_number(constant: str):
+    raise NotJson(constant)
+
+
+def error_body(message: str, field: str | None = None) -> dict:
+    return {"errors": [{"field": field, "message": message, "suggestions": None}]}
+
+
+def field_path(loc: tuple) -> str | None:
+    """pydantic's location as the API names fields: ``seats[2].left``, ``limit``; None for the
+    body as a whole."""
+    source, *parts = loc
+    if source == "body":
+        parts = parts[1:]  # the view's parameter name (``game``), which the client never sees
+    path = ""
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path or None
+
+
+# pydantic's error types, by the kind of value expected: what a client should send instead.
+_EXPECTED = {
+    "int": lambda: _("Enter a whole number."),
+    "float": lambda: _("Enter a number."),
+    "finite": lambda: _("Enter a number."),
+    "bool": lambda: _("Enter true or false."),
+    "datetime": lambda: _("Enter a date and time such as 2026-03-12T21:30:00+01:00."),
+    "uuid": lambda: _("Enter a UUID such as 0b6f1c8e-3d4a-4f7e-9a55-2f1c7a1e9d10."),
+    "string": lambda: _("Enter a text."),
+    "list": lambda: _("Enter a list."),
+    "dict": lambda: _("Enter an object."),
+    "model": lambda: _("Enter an object."),
+}
+
+
+def message(error: dict) -> str:
+    """A pydantic error in the club's words, in the request's language."""
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind == "missing":
+        return _("This field is required.")
+    if kind == "value_error":  # the shapes' own validators, whose messages are translated
+        return str(ctx["error"])
+    if kind in ("greater_than_equal", "greater_than"):
+        return _("Enter a number of at least %(limit)s.") % {"limit": ctx.get("ge", ctx.get("gt"))}
+    if kind in ("less_than_equal", "less_than"):
+        return _("Enter a number of at most %(limit)s.") % {"limit": ctx.get("le", ctx.get("lt"))}
+    if kind == "string_too_long":
+        return _("At most %(limit)s characters.") % {"limit": ctx["max_length"]}
+    if kind == "too_long":
+        return _("At most %(limit)s items.") % {"limit": ctx["max_length"]}
+    if kind == "string_pattern_mismatch":
+        return _("This value is not of the form this field takes.")
+    expected = _EXPECTED.get(kind.split("_")[0])
+    return expected() if expected else _("Enter a valid value.")
+
+
+def install(api: NinjaAPI) -> None:
+    """Answer every refusal of ``api`` in the ``Errors`` shape."""
+
+    def respond(request, status: int, body: dict) -> HttpResponse:
+        return api.create_response(request, body, status=status)
+
+    @api.exception_handler(ValidationError)
+    def invalid(request, exc: ValidationError):
+        # An address whose part is not one the path takes (a NUL byte in a slug) names nothing.
+        if any(error["loc"][0] == "path" for error in exc.errors):
+            return respond(request, 404, error_body(_("Not found.")))
+        return respond(
+            request,
+            400,
+            {
+                "errors": [
+                    {
+                        "field": field_path(error["loc"]),
+                        "message": message(error),
+                        "suggestions": None,
+                    }
+                    for error in exc.errors
+                ]
+            },
+        )
+
+    @api.exception_handler(Http404)
+    def not_found(request, exc: Http404):
+        return respond(request, 404, error_body(_("Not found.")))
+
+    @api.exception_handler(HttpError)
+    def refused(request, exc: HttpError):
+        if isinstance(exc.__cause__, NotJson):  # ninja's body parser wraps ours
+            text = _("The body is not JSON.")
+        elif isinstance(exc, AuthenticationError):
+            text = _("A valid token is needed: Authorization: Bearer <token>.")
+        elif isinstance(exc, Throttled):
+            text = _("Too many requests: wait before sending again.")
+        else:
+            text = exc.message
+        return respond(request, exc.status_code, error_body(text))
+
+    @api.exception_handler(RequestDataTooBig)
+    def too_big(request, exc: RequestDataTooBig):
+        # Django's own answer would be its HTML 400 page.
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return respond(
+            request, 413, error_body(_("The body is over %(limit)s bytes.") % {"limit": limit})
+        )
