@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from ratings.algorithms import paper as paper_rules
 from ratings.api.schemas import GameIn
-from ratings.models import League
+from ratings.models import Game, League
 from ratings.papers import services as paper_services
+from ratings.papers.selectors import deal_logs_of_games
 
 
 @dataclass(frozen=True)
@@ -79,3 +81,23 @@ def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:
         ended_early=posted.ended_early,
         actor=actor,
     )
+
+
+def kept_as_posted(game: Game, posted: GameIn, log: DealLog) -> bool:
+    """Whether the key's ``game`` keeps this very deal log (a resend), not another one that
+    gives the same columns (an extra crossed-out hand): the same key with another log is another
+    game, never dropped in silence."""
+    kept = deal_logs_of_games([game.pk]).get(game.pk)
+    if kept is None or kept["refas"] != log.refas:
+        return False
+    try:
+        hands = [
+            paper_rules.hand_from_entry(hand, repealed=_repealed(hand)) for hand in posted.deals
+        ]
+    except paper_rules.PaperError:
+        return False
+    return hands == kept["hands"]
+
+
+def _repealed(hand) -> bool:
+    return isinstance(hand, dict) and hand.get("repealed") is True

@@ -97,8 +97,11 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
             deals.keep_deals(game=recorded, posted=game, log=log, actor=user)
 
     try:
-        return entry.record(checked, entered_by=user, then=then)
+        recorded, created = entry.record(checked, entered_by=user, then=then)
     except engine.SubmissionReused as reused:
         raise KeyReused(reused.game) from None
     except entry.Refused as refused:
         raise Refused(_errors(refused.refusals)) from None
+    if not created and log is not None and not deals.kept_as_posted(recorded, game, log):
+        raise KeyReused(recorded)
+    return recorded, created

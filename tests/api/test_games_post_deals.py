@@ -98,6 +98,21 @@ def test_the_same_key_again_is_the_same_game_and_paper(
     assert (Game.objects.count(), DigitalPaper.objects.count(), Deal.objects.count()) == (1, 1, 4)
 
 
+def test_the_same_key_with_another_log_giving_the_same_columns_is_refused_409(
+    api, worked_example_league, worked_example_players
+):
+    body = deals_body()
+    assert post(api, worked_example_league, body).status_code == 201
+    mistake = {**played(1, "sans", 2, 3), "repealed": True}  # crossed out: the same columns
+    other = {**body, "deals": [SHORT_GAME[0], mistake, *SHORT_GAME[1:]]}
+
+    again = post(api, worked_example_league, other)
+
+    assert again.status_code == 409
+    assert [error["field"] for error in again.json()["errors"]] == ["key"]
+    assert Deal.objects.count() == 4
+
+
 def test_a_repealed_deal_is_kept_crossed_out(api, worked_example_league, worked_example_players):
     mistake = {**played(1, "sans", 2, 3), "repealed": True}
     hands = [SHORT_GAME[0], mistake, *SHORT_GAME[1:]]
