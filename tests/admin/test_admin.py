@@ -749,7 +749,7 @@ def test_the_admin_tells_staff_editing_a_game_deleted_meanwhile(
     def deleted_by_someone_else(self, request, obj, form, change):
         # Between the form's checks and the engine's write, another staff member deletes it.
         # (On one SQLite connection that deletion is rolled back with this request: on
-        # PostgreSQL, tests/test_races.py races two real requests.)
+        # PostgreSQL, tests/engine/test_races.py races two real requests.)
         engine.game_delete(game=Game.objects.get(pk=obj.pk))
 
     monkeypatch.setattr(GameAdmin, "save_model", deleted_by_someone_else)

@@ -49,7 +49,7 @@ from tests.builders import (
 
 pytestmark = pytest.mark.django_db
 
-VECTORS = Path(__file__).parent / "algorithms" / "vectors"
+VECTORS = Path(__file__).parents[1] / "algorithms" / "vectors"
 CLI_FILES = json.loads(gzip.decompress((VECTORS / "rayter_cli.json.gz").read_bytes()))["files"]
 WORKED_EXAMPLE = VECTORS / "rayter_worked_example.txt"
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
