@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -262,6 +263,22 @@ def formset_errors(response) -> list[str]:
 # Club nights and tournaments ----------------------------------------------------------------------
 
 
+def event_form(names, **fields) -> dict:
+    """The new event page's form as an organiser fills it in: a night of four rounds at tables
+    of three, everyone meeting everyone, with ``names`` in the player boxes."""
+    data = {
+        "name": "Friday night",
+        "starts_at": "2026-03-13T19:00",
+        "rounds_total": "4",
+        "table_size": "3",
+        "draw_method": "everyone_meets",
+        "scoring": "preferans_org",
+        "points_per_place": "",
+        **fields,
+    }
+    return data | {f"player_{n}": name for n, name in enumerate(names)}
+
+
 def make_event(league: League, players: Sequence[Player], **fields):
     """An event of ``league`` with these players present, through the events' service.
 
@@ -298,6 +315,15 @@ def play_round(event_round, papers_by_table=None) -> list[Game]:
         play_table(table, (papers_by_table or {}).get(table.number))
         for table in event_round.tables.order_by("number")
     ]
+
+
+# Languages --------------------------------------------------------------------------------------
+
+
+def in_language(client: Client, code: str) -> Client:
+    """``client``, asking for the pages in ``code`` ("ru", "sr-latn") from now on."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    return client
 
 
 # Logging in through the login form, as a browser does ------------------------------------------

@@ -705,3 +705,19 @@ def test_the_same_page_sent_again_with_the_same_game_is_the_first_game(member_cl
     assert first.status_code == second.status_code == 302
     assert first.url == second.url
     assert Game.objects.count() == 1
+
+
+def test_the_middle_sum_is_written_with_a_minus_sign(member_client, worked_example_league):
+    data = {**WORKED_EXAMPLE_FORM, "middle_2": "10", "preview": "1"}
+    page = post(member_client, worked_example_league, data).content.decode()
+    assert "sums to \u22126" in page
+    assert "sums to -6" not in page
+
+
+def test_a_head_to_head_game_is_checked_for_its_result(member_client, make_league):
+    chess, pref = make_league(System.ELO), make_league(System.PREFKO)
+    chess_page = member_client.get(url(chess)).content
+    pref_page = member_client.get(url(pref)).content
+    assert b"Check the result</button>" in chess_page
+    assert b"Check scores" not in chess_page
+    assert b"Check scores</button>" in pref_page
