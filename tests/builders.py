@@ -9,6 +9,7 @@ every test sees ratings exactly as the app computes them.
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import re
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -142,6 +144,15 @@ def record_history(league: League, players: Sequence[Player], history, start=T0)
         )
         for day, (papers, order) in enumerate(history)
     ]
+
+
+def entries_for(players: Sequence[Player], op: dict) -> tuple[list[engine.Entry], int | None]:
+    """The entries and bula of a drawn operation (``op["seats"]`` index ``players``, ``op["data"]``
+    is :func:`game_data`'s): the property tests' games, whatever the system."""
+    chosen = [players[i] for i in op["seats"]]
+    if "papers" in op["data"]:
+        return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
+    return score_entries(chosen, op["data"]["scores"]), None
 
 
 # The worked example -----------------------------------------------------------------------------
@@ -499,6 +510,30 @@ def table_counts() -> dict[str, int]:
 
 def entry_url(league) -> str:
     return reverse("ratings:game_new", args=[league.slug])
+
+
+def entry_post(client: Client, league, data: dict, **extra):
+    """``data`` posted to ``league``'s entry form, with a fresh one-time key unless it has one."""
+    return client.post(entry_url(league), {"submission_key": str(uuid.uuid4()), **data, **extra})
+
+
+def api_game_post(client: Client, league, body: dict):
+    """``body`` posted as JSON to the API's games of ``league``."""
+    return client.post(
+        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
+    )
+
+
+def leaderboard_export(client: Client, league, fmt: str = "csv", **params):
+    """``league``'s leaderboard exported as ``fmt`` ("csv" or "json"), with these filters."""
+    return client.get(reverse("ratings:leaderboard_export", args=[league.slug, fmt]), params)
+
+
+def run_command(*args, **options) -> str:
+    """What ``manage.py`` command ``args`` prints (its errors are kept from the test's output)."""
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO(), **options)
+    return out.getvalue()
 
 
 def check_then_save(client: Client, url: str, data: dict):

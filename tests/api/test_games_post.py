@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from ratings.models import AuditEntry, Game, Player, Standing, System
+from tests.builders import api_game_post
 from tests.worked_example import WORKED_EXAMPLE_PAPERS, WORKED_EXAMPLE_PLAYERS
 
 pytestmark = pytest.mark.django_db
@@ -24,14 +25,8 @@ def paper(players=WORKED_EXAMPLE_PLAYERS, papers=WORKED_EXAMPLE_PAPERS, **extra)
     }
 
 
-def post(client: Client, league, body: dict):
-    return client.post(
-        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
-    )
-
-
 def test_it_records_the_worked_example(api, worked_example_league, worked_example_players):
-    response = post(api, worked_example_league, paper())
+    response = api_game_post(api, worked_example_league, paper())
     assert response.status_code == 201
     body = response.json()
     game = Game.objects.get()
@@ -53,8 +48,8 @@ def test_the_same_key_again_is_the_same_game_with_200(
     api, worked_example_league, worked_example_players
 ):
     body = paper()
-    first = post(api, worked_example_league, body)
-    again = post(api, worked_example_league, body)
+    first = api_game_post(api, worked_example_league, body)
+    again = api_game_post(api, worked_example_league, body)
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json() == first.json()
     assert Game.objects.count() == 1
@@ -65,10 +60,10 @@ def test_the_same_key_with_another_game_is_refused_409_naming_the_game(
     api, worked_example_league, worked_example_players
 ):
     body = paper()
-    first = post(api, worked_example_league, body)
+    first = api_game_post(api, worked_example_league, body)
     game = Game.objects.get()
     other = {**body, "played_at": "2026-03-12T23:10"}
-    again = post(api, worked_example_league, other)
+    again = api_game_post(api, worked_example_league, other)
     assert (first.status_code, again.status_code) == (201, 409)
     [error] = again.json()["errors"]
     assert error["field"] == "key"
@@ -91,7 +86,7 @@ def test_a_key_the_site_form_used_answers_with_that_game(
     preview = member_client.post(url, data | {"preview": "1"})
     data["previewed"] = preview.context["form"]["previewed"].value()
     assert member_client.post(url, data | {"save": "1"}).status_code == 302
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 200
     assert Game.objects.count() == 1
 
@@ -100,10 +95,10 @@ def test_a_wrong_paper_is_400_with_the_fields_of_the_form(
     api, worked_example_league, worked_example_players
 ):
     body = paper(papers=[(320, -20, 160), (120, "four", 60), (-20, 16, 60)])
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 422  # not a number at all: the schema refuses it
     body = paper(papers=[(320, -20, 160), (120, 4, 60), (-20, 16, 60)])
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 400
     assert response.json() == {
         "errors": [{"field": "seats[2].left", "message": "Side columns are never negative.",
@@ -116,7 +111,7 @@ def test_a_middle_column_not_summing_to_zero_is_refused(
     api, worked_example_league, worked_example_players
 ):
     body = paper(papers=[(320, -20, 160), (120, 5, 60), (20, 16, 60)])
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats"]
     assert "sums to 1" in errors[0]["message"]
 
@@ -125,7 +120,7 @@ def test_a_name_close_to_a_members_is_refused_with_suggestions(
     api, worked_example_league, worked_example_players
 ):
     body = paper(players=("Pedia", "Marko", "Johnny"))
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert error["field"] == "seats[0].player"
@@ -138,7 +133,7 @@ def test_a_close_name_listed_in_new_players_is_a_new_member(
     api, worked_example_league, worked_example_players
 ):
     body = paper(players=("Pedia", "Marko", "Johnny"), new_players=["Pedia"])
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 201
     assert response.json()["seats"][0]["player"] == "Pedia"
     assert Player.objects.filter(name="Pedia").exists()
@@ -149,7 +144,7 @@ def test_a_value_the_league_does_not_take_is_refused(
 ):
     body = paper()
     body["seats"][1]["score"] = 3
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats[1].score"]
 
 
@@ -159,7 +154,7 @@ def test_a_malformed_deal_is_refused_naming_its_hand(
     # Games posted as deals: tests/api/test_games_post_deals.py.
     seats = [{"player": name} for name in WORKED_EXAMPLE_PLAYERS]
     body = paper() | {"seats": seats, "deals": [{"value": 4}]}
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["deals"]
     assert "hand 1" in errors[0]["message"]
 
@@ -171,12 +166,12 @@ def test_a_scored_game(api, make_league):
         "played_at": "2026-03-12T21:30",
         "seats": [{"player": "Ann", "score": 30}, {"player": "Bo", "score": 10}],
     }
-    response = post(api, league, body)
+    response = api_game_post(api, league, body)
     assert response.status_code == 201
     assert [seat["final"] for seat in response.json()["seats"]] == [30.0, 10.0]
     body["key"] = str(uuid.uuid4())
     body["seats"][1] = {"player": "Bo"}
-    errors = post(api, league, body).json()["errors"]
+    errors = api_game_post(api, league, body).json()["errors"]
     assert errors == [
         {"field": "seats[1].score", "message": "Every player needs a score.", "suggestions": None}
     ]
@@ -189,24 +184,24 @@ def test_a_head_to_head_game(api, make_league):
         "played_at": "2026-03-12T21:30",
         "seats": [{"player": "Ann", "score": 1}, {"player": "Bo", "score": 0}],
     }
-    response = post(api, league, body)
+    response = api_game_post(api, league, body)
     assert response.status_code == 201
     assert [seat["rating_after"] for seat in response.json()["seats"]] == [1016.0, 984.0]
     body["key"] = str(uuid.uuid4())
     body["seats"][1]["score"] = 1
-    assert [e["field"] for e in post(api, league, body).json()["errors"]] == ["seats"]
+    assert [e["field"] for e in api_game_post(api, league, body).json()["errors"]] == ["seats"]
 
 
 def test_without_a_token_it_is_401(worked_example_league, worked_example_players, client):
-    assert post(client, worked_example_league, paper()).status_code == 401
+    assert api_game_post(client, worked_example_league, paper()).status_code == 401
     bad = Client(headers={"Authorization": "Bearer club_not-a-token"})
-    assert post(bad, worked_example_league, paper()).status_code == 401
+    assert api_game_post(bad, worked_example_league, paper()).status_code == 401
     assert not Game.objects.exists()
 
 
 def test_a_revoked_token_is_401(api, member_user, worked_example_league, worked_example_players):
     member_user.api_tokens.get().revoke()
-    assert post(api, worked_example_league, paper()).status_code == 401
+    assert api_game_post(api, worked_example_league, paper()).status_code == 401
 
 
 def test_an_inactive_members_token_is_401(
@@ -214,20 +209,20 @@ def test_an_inactive_members_token_is_401(
 ):
     member_user.is_active = False
     member_user.save()
-    assert post(api, worked_example_league, paper()).status_code == 401
+    assert api_game_post(api, worked_example_league, paper()).status_code == 401
 
 
 def test_an_unknown_league_is_404(api):
-    assert post(api, type("L", (), {"slug": "nowhere"}), paper()).status_code == 404
+    assert api_game_post(api, type("L", (), {"slug": "nowhere"}), paper()).status_code == 404
 
 
 def test_writes_are_throttled_per_token_with_retry_after(
     api, settings, worked_example_league, worked_example_players
 ):
     settings.API_WRITE_RATE = "2/min"
-    statuses = [post(api, worked_example_league, paper()).status_code for _ in range(2)]
+    statuses = [api_game_post(api, worked_example_league, paper()).status_code for _ in range(2)]
     assert statuses == [201, 201]
-    throttled = post(api, worked_example_league, paper())
+    throttled = api_game_post(api, worked_example_league, paper())
     assert throttled.status_code == 429
     assert int(throttled["Retry-After"]) >= 1
 
@@ -236,12 +231,12 @@ def test_a_repeated_key_costs_a_fixed_number_of_queries(
     api, worked_example_league, worked_example_players, django_assert_num_queries
 ):
     body = paper()
-    post(api, worked_example_league, body)
+    api_game_post(api, worked_example_league, body)
     # The token (used a moment ago: not marked again); the league; the form's players and
     # their birth dates; the key's game and its results, compared with the game sent; its
     # results with their players for the answer.
     with django_assert_num_queries(7):
-        assert post(api, worked_example_league, body).status_code == 200
+        assert api_game_post(api, worked_example_league, body).status_code == 200
 
 
 def test_a_member_the_club_does_not_let_enter_games_is_403(
@@ -249,6 +244,6 @@ def test_a_member_the_club_does_not_let_enter_games_is_403(
 ):
     # The rule is ratings.access's, asked as the entry form's view asks it.
     monkeypatch.setattr("ratings.api.auth.can_enter_games", lambda user: False)
-    response = post(api, worked_example_league, paper())
+    response = api_game_post(api, worked_example_league, paper())
     assert response.status_code == 403
     assert not Game.objects.exists()

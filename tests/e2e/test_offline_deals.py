@@ -11,7 +11,7 @@ from tests.builders import make_league
 from .builders import PASSWORD, PHONE, log_in
 
 
-def club(django_user_model):
+def paper_in_progress(django_user_model):
     league = make_league(System.PREFKO, name="Preferans", provisional_games=0)
     players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
     django_user_model.objects.create_user("marko", password=PASSWORD)
@@ -41,7 +41,7 @@ def tap_pik(page):
 def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     open_browser, django_user_model
 ):
-    paper = club(django_user_model)
+    paper = paper_in_progress(django_user_model)
     browsing = open_browser(PHONE)
     page = browsing.page
     log_in(browsing)
@@ -75,7 +75,7 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
 
 def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django_user_model):
     """Russian has three plural forms for whole numbers: the phone picks the right one."""
-    paper = club(django_user_model)
+    paper = paper_in_progress(django_user_model)
     browsing = open_browser(PHONE)
     page = browsing.page
     log_in(browsing)

@@ -26,7 +26,7 @@ from tests.worked_example import SMALL_PAPERS
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def enter_game(browser: Browser, path: str, players, played_at: datetime, statuses: list):
+def browser_enters_game(browser: Browser, path: str, players, played_at: datetime, statuses: list):
     status, page = browser.get(path)
     data = {
         "submission_key": str(uuid.uuid4()),
@@ -105,7 +105,7 @@ def test_parallel_entries_edits_deletes_and_imports_on_postgresql(live_server, d
 
     threads = [
         guarded(
-            enter_game,
+            browser_enters_game,
             Browser(live_server.url, member),
             path,
             players[n % 7 : n % 7 + 3],

@@ -129,7 +129,7 @@ def test_a_table_s_link_opens_the_entry_form_with_its_players(member_client, nig
     assert "Table 2, round 1" in response.content.decode()
 
 
-def paper(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
+def table_form(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
     data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30", "bula": "30"}
     for seat, (name, (left, middle, right)) in enumerate(zip(names, papers, strict=True)):
         data |= {
@@ -141,9 +141,9 @@ def paper(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
     return data
 
 
-def enter(client, table, names, papers=WORKED_EXAMPLE_PAPERS):
+def enter_table_paper(client, table, names, papers=WORKED_EXAMPLE_PAPERS):
     url = reverse("ratings:game_new", args=[table.round.event.league.slug]) + f"?table={table.pk}"
-    data = paper(names, papers)
+    data = table_form(names, papers)
     preview = client.post(url, {**data, "preview": "1"})
     assert preview.status_code == 200
     if preview.context["form"].errors:
@@ -160,7 +160,7 @@ def seat_names(table) -> list[str]:
 def test_saving_a_table_s_paper_links_the_game_and_shows_the_table(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
 
-    response = enter(member_client, table, seat_names(table))
+    response = enter_table_paper(member_client, table, seat_names(table))
 
     table.refresh_from_db()
     assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
@@ -177,7 +177,7 @@ def test_a_table_s_paper_with_other_players_is_refused(member_client, night, nin
     table = services.round_draw(event=night).tables.get(number=1)
     others = [p.name for p in nine if p.name not in seat_names(table)][:3]
 
-    response = enter(member_client, table, others)
+    response = enter_table_paper(member_client, table, others)
 
     assert response.status_code == 200
     assert "Table 1 seats" in response.content.decode()
@@ -188,7 +188,7 @@ def test_the_players_may_be_typed_in_the_order_they_sat(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
     names = seat_names(table)
 
-    response = enter(member_client, table, [names[1], names[2], names[0]])
+    response = enter_table_paper(member_client, table, [names[1], names[2], names[0]])
 
     assert response.status_code == 302
     game = Game.objects.get()
@@ -218,7 +218,7 @@ def test_a_table_of_another_league_is_not_found(member_client, night):
 def test_a_paper_that_arrives_after_another_is_refused_with_a_message(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
     url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
-    data = paper(seat_names(table))
+    data = table_form(seat_names(table))
     preview = member_client.post(url, {**data, "preview": "1"})
     play_table(table)  # someone else's paper for the table, meanwhile
 
@@ -372,7 +372,7 @@ def test_an_event_that_does_not_exist_is_404(client):
 def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
     url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
-    data = paper(seat_names(table))
+    data = table_form(seat_names(table))
     preview = member_client.post(url, {**data, "preview": "1"})
     save = {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
 
