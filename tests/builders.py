@@ -10,6 +10,7 @@ every test sees ratings exactly as the app computes them.
 from __future__ import annotations
 
 import gzip
+import io
 import itertools
 import json
 import re
@@ -153,6 +154,15 @@ def record_history(league: League, players: Sequence[Player], history, start=T0)
     ]
 
 
+def entries_for(players: Sequence[Player], op: dict) -> tuple[list[engine.Entry], int | None]:
+    """The entries and bula of a drawn operation (``op["seats"]`` index ``players``, ``op["data"]``
+    is :func:`game_data`'s): the property tests' games, whatever the system."""
+    chosen = [players[i] for i in op["seats"]]
+    if "papers" in op["data"]:
+        return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
+    return score_entries(chosen, op["data"]["scores"]), None
+
+
 # The worked example -----------------------------------------------------------------------------
 
 
@@ -272,6 +282,22 @@ def formset_errors(response) -> list[str]:
 # Club nights and tournaments ----------------------------------------------------------------------
 
 
+def event_form(names, **fields) -> dict:
+    """The new event page's form as an organiser fills it in: a night of four rounds at tables
+    of three, everyone meeting everyone, with ``names`` in the player boxes."""
+    data = {
+        "name": "Friday night",
+        "starts_at": "2026-03-13T19:00",
+        "rounds_total": "4",
+        "table_size": "3",
+        "draw_method": "everyone_meets",
+        "scoring": "preferans_org",
+        "points_per_place": "",
+        **fields,
+    }
+    return data | {f"player_{n}": name for n, name in enumerate(names)}
+
+
 def make_event(league: League, players: Sequence[Player], **fields):
     """An event of ``league`` with these players present, through the events' service.
 
@@ -308,6 +334,15 @@ def play_round(event_round, papers_by_table=None) -> list[Game]:
         play_table(table, (papers_by_table or {}).get(table.number))
         for table in event_round.tables.order_by("number")
     ]
+
+
+# Languages --------------------------------------------------------------------------------------
+
+
+def in_language(client: Client, code: str) -> Client:
+    """``client``, asking for the pages in ``code`` ("ru", "sr-latn") from now on."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    return client
 
 
 # Logging in through the login form, as a browser does ------------------------------------------
@@ -529,6 +564,30 @@ def entry_url(league) -> str:
     return reverse("ratings:game_new", args=[league.slug])
 
 
+def entry_post(client: Client, league, data: dict, **extra):
+    """``data`` posted to ``league``'s entry form, with a fresh one-time key unless it has one."""
+    return client.post(entry_url(league), {"submission_key": str(uuid.uuid4()), **data, **extra})
+
+
+def api_game_post(client: Client, league, body: dict):
+    """``body`` posted as JSON to the API's games of ``league``."""
+    return client.post(
+        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
+    )
+
+
+def leaderboard_export(client: Client, league, fmt: str = "csv", **params):
+    """``league``'s leaderboard exported as ``fmt`` ("csv" or "json"), with these filters."""
+    return client.get(reverse("ratings:leaderboard_export", args=[league.slug, fmt]), params)
+
+
+def run_command(*args, **options) -> str:
+    """What ``manage.py`` command ``args`` prints (its errors are kept from the test's output)."""
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO(), **options)
+    return out.getvalue()
+
+
 def check_then_save(client: Client, url: str, data: dict):
     """What a member does: check scores, then save what the preview showed (if it showed any)."""
     data = {"submission_key": str(uuid.uuid4()), **data}
@@ -603,13 +662,6 @@ def api_paper(players=WORKED_EXAMPLE_PLAYERS, papers=WORKED_EXAMPLE_PAPERS, **ex
         ],
         **extra,
     }
-
-
-def api_game_post(client: Client, league, body: dict):
-    """POST ``body`` as JSON to the league's games (with whatever token ``client`` sends)."""
-    return client.post(
-        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
-    )
 
 
 # The API from real parallel clients ---------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
 
@@ -21,6 +22,7 @@ from ratings.charts import (
     rating_history_chart,
     rating_history_svg,
 )
+from tests.builders import in_language
 
 START = datetime(2026, 1, 5, 19, 30, tzinfo=UTC)
 
@@ -399,3 +401,11 @@ def test_a_history_read_as_columns_draws_what_its_points_draw():
     assert len(drawn.points._made) < 300  # points made for the markers only
     assert drawn.points[-1] == points[-1]._replace(title=drawn.points[-1].title)
     assert str(drawn.points[-1].title) == str(points[-1].title)
+
+
+@pytest.mark.parametrize("code", ["ru", "sr-latn"])
+def test_a_chart_s_dates_end_in_one_full_stop(client, worked_example_game, code):
+    """ru and sr dates end in their own stop ("2026 г.", "2026."): the sentence adds none."""
+    page = in_language(client, code).get(reverse("ratings:player", args=["pedja"]))
+    (description,) = set(re.findall(r"<desc>(.*?)</desc>", page.content.decode()))
+    assert ".." not in description

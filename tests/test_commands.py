@@ -13,14 +13,14 @@ from ratings import engine, selectors
 from ratings.events.models import Event, EventTable
 from ratings.management.commands import demo
 from ratings.models import Game, League, Player, Result, System
-from tests.builders import make_league, table_counts
+from tests.builders import make_league, run_command, table_counts
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = pytest.mark.django_db
 
 
-def stored_ratings(league) -> dict[int, tuple[float, float]]:
+def ratings_by_result(league) -> dict[int, tuple[float, float]]:
     return {
         pk: (before, after)
         for pk, before, after in Result.objects.filter(game__league=league).values_list(
@@ -29,24 +29,18 @@ def stored_ratings(league) -> dict[int, tuple[float, float]]:
     }
 
 
-def run(*args, **options) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out, **options)
-    return out.getvalue()
-
-
 # recompute_ratings ------------------------------------------------------------------------------
 
 
 def test_recompute_ratings_replays_every_league(prefko_league_with):
     first, _ = prefko_league_with(players=3, games=4)
     second, _ = prefko_league_with(players=3, games=2)
-    expected = stored_ratings(first), stored_ratings(second)
+    expected = ratings_by_result(first), ratings_by_result(second)
     Result.objects.update(rating_before=0, rating_after=0)
 
-    out = run("recompute_ratings")
+    out = run_command("recompute_ratings")
 
-    assert (stored_ratings(first), stored_ratings(second)) == expected
+    assert (ratings_by_result(first), ratings_by_result(second)) == expected
     assert f"{first.name} ({first.slug}): 4 games rated" in out
     assert f"{second.name} ({second.slug}): 2 games rated" in out
 
@@ -54,12 +48,12 @@ def test_recompute_ratings_replays_every_league(prefko_league_with):
 def test_recompute_ratings_replays_only_the_named_league(prefko_league_with):
     first, _ = prefko_league_with(players=3, games=3)
     second, _ = prefko_league_with(players=3, games=1)
-    expected = stored_ratings(first)
+    expected = ratings_by_result(first)
     Result.objects.update(rating_after=0)
 
-    out = run("recompute_ratings", first.slug)
+    out = run_command("recompute_ratings", first.slug)
 
-    assert stored_ratings(first) == expected
+    assert ratings_by_result(first) == expected
     assert set(
         Result.objects.filter(game__league=second).values_list("rating_after", flat=True)
     ) == {0}
@@ -71,7 +65,7 @@ def test_recompute_ratings_refuses_an_unknown_slug_and_replays_nothing(prefko_le
     Result.objects.update(rating_after=0)
 
     with pytest.raises(CommandError, match="Unknown league: no-such-league"):
-        run("recompute_ratings", league.slug, "no-such-league")
+        run_command("recompute_ratings", league.slug, "no-such-league")
 
     assert set(Result.objects.values_list("rating_after", flat=True)) == {0}
 
@@ -132,7 +126,7 @@ def test_demo_gives_both_logins_the_password_asked_for(monkeypatch):
     for games in ("PREFERANS_GAMES", "HEARTS_GAMES", "CHESS_GAMES"):
         monkeypatch.setattr(demo, games, 1)
 
-    out = run("demo", password="another-secret-1")
+    out = run_command("demo", password="another-secret-1")
 
     for username in ("demo", "member"):
         assert get_user_model().objects.get(username=username).check_password("another-secret-1")
@@ -177,7 +171,7 @@ def test_demo_ratings_equal_a_replay_from_scratch(demo_club):
 def test_demo_does_nothing_when_the_club_has_data(demo_club):
     games = Game.objects.count()
 
-    out = run("demo", password="another-secret-1")
+    out = run_command("demo", password="another-secret-1")
 
     assert "already has data" in out
     assert Game.objects.count() == games
@@ -189,7 +183,7 @@ def test_demo_refuses_when_the_member_login_is_taken(django_user_model):
     django_user_model.objects.create_user("member")
 
     with pytest.raises(CommandError, match='A user "member" already exists'):
-        run("demo")
+        run_command("demo")
 
     assert not League.objects.exists()
     assert not get_user_model().objects.filter(username="demo").exists()
@@ -198,7 +192,7 @@ def test_demo_refuses_when_the_member_login_is_taken(django_user_model):
 def test_demo_on_a_club_with_a_league_creates_nothing():
     make_league()
 
-    out = run("demo")
+    out = run_command("demo")
 
     assert "already has data" in out
     assert not Game.objects.exists()

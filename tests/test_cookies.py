@@ -15,16 +15,11 @@ from django.urls import reverse
 
 from tests.builders import PASSWORD
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 # What a script may read: Django's CSRF token (the pages send it from their forms, but the
 # cookie is readable by design; HttpOnly on it adds nothing, says Django's documentation).
 SCRIPT_READABLE = {settings.CSRF_COOKIE_NAME}
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def a_members_visit(client: Client) -> list[Morsel]:

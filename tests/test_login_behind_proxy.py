@@ -13,16 +13,11 @@ from django.test import RequestFactory
 from club.proxies import client_ip
 from tests.builders import PASSWORD, fail_five_times, log_in
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 PROXY = "10.0.0.2"
 ALICE = "203.0.113.7"
 BOB = "198.51.100.2"
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

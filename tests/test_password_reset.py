@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 NEW_PASSWORD = "a-new-password-for-the-table"
 RESET_PAGES = {
@@ -22,11 +22,6 @@ RESET_PAGES = {
     "password_reset_confirm": ["MQ", "set-password"],
     "password_reset_complete": [],
 }
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -584,7 +584,7 @@ HEARTS_FILE = b"score_type lowscore\n" + RAYTER_FILE
 HEARTS_FILE_2 = b"score_type lowscore\ngame 2026-01-02 20:00\nAnna 1\nBojan 7\n"
 
 
-def upload(name: str = "hearts.txt", data: bytes = RAYTER_FILE):
+def rayter_file(name: str = "hearts.txt", data: bytes = RAYTER_FILE):
     return SimpleUploadedFile(name, data, content_type="text/plain")
 
 
@@ -633,8 +633,10 @@ def test_the_rayter_import_needs_the_csrf_token(world):
     client = client_for(world, "staff", enforce_csrf_checks=True)
     before = counts()
 
-    refused = client.post(url, {"file": upload()})
-    preview = client.post(url, {"file": upload(), "csrfmiddlewaretoken": csrf_token(client, url)})
+    refused = client.post(url, {"file": rayter_file()})
+    preview = client.post(
+        url, {"file": rayter_file(), "csrfmiddlewaretoken": csrf_token(client, url)}
+    )
 
     assert refused.status_code == 403
     assert preview.status_code == 200  # the preview; only its confirmation imports
@@ -793,12 +795,14 @@ def test_view_only_staff_are_offered_no_admin_actions_and_run_none(
 
 def engine_ran(world) -> bool:
     """Whether the engine recomputed or restored anything since the world was built."""
-    made = ["create", "delete", "event_create", "round_draw"]  # by the world and the test
+    made = ["create", "delete", "event_create", "round_draw", "deal_add"]  # by the world, the test
     return AuditEntry.objects.exclude(action__in=made).exists()
 
 
 def preview_upload(client: Client, world, data: bytes = HEARTS_FILE, **fields):
-    return client.post(rayter_url(world, "rayter_import"), {"file": upload(data=data), **fields})
+    return client.post(
+        rayter_url(world, "rayter_import"), {"file": rayter_file(data=data), **fields}
+    )
 
 
 def confirm_upload(client: Client, world, preview):

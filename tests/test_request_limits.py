@@ -37,14 +37,14 @@ def multipart(size: int) -> bytes:
     return encode_multipart(BOUNDARY, {"username": "member", "password": "x", "file": upload})
 
 
-def post(client: Client, url: str, body: bytes, **extra):
+def post_raw(client: Client, url: str, body: bytes, **extra):
     return client.generic("POST", url, body, MULTIPART_CONTENT, **extra)
 
 
 def test_an_anonymous_multipart_post_above_the_limit_is_refused_with_413(client):
     body = multipart(17 * MiB)  # the default limit is 16 MiB, twice the largest rayter file
 
-    response = post(client, reverse("login"), body)
+    response = post_raw(client, reverse("login"), body)
 
     assert response.status_code == 413
     assert "That request was too large" in response.content.decode()
@@ -54,7 +54,7 @@ def test_an_anonymous_multipart_post_above_the_limit_is_refused_with_413(client)
 def test_the_limit_is_checked_before_the_body_is_read(client, settings):
     settings.MAX_REQUEST_BYTES = MiB
     # The test client's payload fails the test if anything reads past the 10 bytes it holds.
-    response = post(client, reverse("login"), b"0123456789", CONTENT_LENGTH=str(50 * MiB))
+    response = post_raw(client, reverse("login"), b"0123456789", CONTENT_LENGTH=str(50 * MiB))
 
     assert response.status_code == 413
 
@@ -63,7 +63,7 @@ def test_the_limit_is_checked_before_the_body_is_read(client, settings):
 def test_every_page_is_under_the_limit(client, settings, name):
     settings.MAX_REQUEST_BYTES = MiB
 
-    response = post(client, reverse(name), multipart(MiB))
+    response = post_raw(client, reverse(name), multipart(MiB))
 
     assert response.status_code == 413
 
@@ -73,7 +73,7 @@ def test_a_request_at_the_limit_is_read(client, settings, member_user):
     body = multipart(MiB - 2000)
     assert len(body) <= MiB
 
-    response = post(client, reverse("login"), body)
+    response = post_raw(client, reverse("login"), body)
 
     assert response.status_code == 200  # the login form again: a wrong password
 
@@ -306,7 +306,7 @@ def test_binary_and_malformed_bodies_write_nothing(
 ):
     before = table_counts()
 
-    # generic() sends the bytes as they are; post() would re-encode them in the charset.
+    # generic() sends the bytes as they are; post_raw() would re-encode them in the charset.
     response = member_client.generic(
         "POST", entry_url(friday_league), body, content_type=content_type
     )

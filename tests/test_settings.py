@@ -286,7 +286,7 @@ def test_an_unknown_cache_url_refuses_to_start():
 OPTIONAL = ("psycopg", "psycopg2", "redis", "gunicorn")
 
 
-def without(modules: tuple[str, ...], script: str, **env: str) -> subprocess.CompletedProcess:
+def run_without(modules: tuple[str, ...], script: str, **env: str) -> subprocess.CompletedProcess:
     """``script`` in a fresh process of production settings where ``modules`` are not
     installed (marked missing before anything imports them)."""
     hide = "import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in modules)
@@ -314,12 +314,12 @@ def test_a_club_on_sqlite_runs_without_the_optional_dependencies():
         "from django.core.management import call_command\n"
         "call_command('check')\n"
     )
-    done = without(OPTIONAL, script, DATABASE_URL="sqlite:///:memory:")
+    done = run_without(OPTIONAL, script, DATABASE_URL="sqlite:///:memory:")
     assert done.returncode == 0, done.stderr
 
 
 def test_postgresql_without_its_driver_says_which_extra_to_install():
-    done = without(
+    done = run_without(
         ("psycopg", "psycopg2"),
         "import django; django.setup()",
         DATABASE_URL="postgres://club@127.0.0.1:5432/club",
@@ -330,7 +330,7 @@ def test_postgresql_without_its_driver_says_which_extra_to_install():
 
 
 def test_a_redis_cache_without_its_client_says_which_extra_to_install():
-    done = without(
+    done = run_without(
         ("redis",),
         "import django; django.setup()",
         DATABASE_URL="sqlite:///:memory:",

@@ -60,7 +60,7 @@ def game(draw):
     return system, seats, day, hour, {"scores": scores}
 
 
-def build_club(games) -> tuple[dict[str, League], list[Player]]:
+def club_of(games) -> tuple[dict[str, League], list[Player]]:
     """The club in the test's transaction: each example makes leagues and players of its own."""
     number = League.objects.count()
     leagues = {
@@ -216,7 +216,7 @@ def actual_statistics(player) -> dict:
     return found
 
 
-def pairs(seats) -> dict[tuple[int, int, int], list[tuple[Seat, Seat]]]:
+def seat_pairs(seats) -> dict[tuple[int, int, int], list[tuple[Seat, Seat]]]:
     """(league, a, b) -> [(a's seat, b's seat)] for every game a and b played together."""
     by_game = defaultdict(list)
     for seat in seats:
@@ -313,10 +313,10 @@ def expected_season(
     min_games=st.integers(0, 3),
 )
 def test_every_statistic_equals_a_brute_force_count(games, period, by, min_games):
-    leagues, players = build_club(games)
+    leagues, players = club_of(games)
     seats, direction = seats_of(leagues)
     names = {player.pk: player.name for player in players}
-    together = pairs(seats)
+    together = seat_pairs(seats)
 
     for player in players:
         assert actual_statistics(player) == expected_statistics(seats, direction, player.pk)

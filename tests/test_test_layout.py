@@ -1,17 +1,25 @@
-"""The tests' own layout: no test module imports another test module or a conftest.
+"""The tests' own layout: tests mirror the code, each helper is defined once, and no test module
+imports another test module or a conftest.
 
-Helpers shared by several test modules live in tests/builders.py (tests/e2e/builders.py for the
-browser tests, tests/views/pages.py for the pages' URLs and query counts) or are fixtures in a
-conftest; a test module that imports another one runs that module's tests' imports and fixtures
-too, and hides a helper where nobody looks for it.
+Tests live in the folder of the code they test (``tests/engine/`` for ``ratings/engine/``,
+``tests/events/`` for ``ratings/events/``...), not in a file named after the issue or walkthrough
+that prompted them. Helpers shared by several test modules live in tests/builders.py
+(tests/e2e/builders.py for the browser tests, tests/views/pages.py for the pages' URLs and query
+counts) or are fixtures in a conftest; a test module that imports another one runs that module's
+tests' imports and fixtures too, and hides a helper where nobody looks for it.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+from collections import defaultdict
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+CODE = TESTS.parent / "ratings"
+# Names of a grab-bag or of the occasion, not of the code under test.
+OCCASION = re.compile(r"^test_(issue|round|misc|small_things|regression|walkthrough|review)")
 
 
 def is_test_module(name: str) -> bool:
@@ -84,4 +92,99 @@ def test_the_check_sees_each_way_of_importing_a_test_module(tmp_path, monkeypatc
         "tests.views.test_pages",
         "tests.views.test_tables",
         "tests.views.test_seasons",
+    }
+
+
+# Tests by code area ------------------------------------------------------------------------------
+
+
+def misplaced(tests: Path, code: Path) -> list[str]:
+    """Test files directly under ``tests`` named for a code package that has its own folder of
+    tests (``test_events_x.py`` beside ``tests/events/``): they belong in that folder."""
+    folders = {
+        folder.name
+        for folder in tests.iterdir()
+        if (folder / "__init__.py").exists() and (code / folder.name).is_dir()
+    }
+    found = []
+    for path in sorted(tests.glob("test_*.py")):
+        name = path.stem.removeprefix("test_")
+        for folder in folders:
+            # The package's name or its singular: test_event_backup.py is the events' too.
+            if any(name == n or name.startswith(f"{n}_") for n in {folder, folder.rstrip("s")}):
+                found.append(f"{path.name} belongs in {tests.name}/{folder}/")
+    return found
+
+
+def test_no_test_file_beside_the_folder_of_its_code():
+    assert misplaced(TESTS, CODE) == []
+
+
+def test_no_test_file_is_named_after_an_occasion():
+    named = [
+        str(path.relative_to(TESTS.parent))
+        for path in checked_modules()
+        if OCCASION.match(path.stem)
+    ]
+    assert named == []
+
+
+def test_the_layout_check_sees_a_test_file_beside_its_folder(tmp_path):
+    tests, code = tmp_path / "tests", tmp_path / "ratings"
+    for folder in (tests / "events", code / "events", tests / "e2e"):
+        folder.mkdir(parents=True)
+    (tests / "events" / "__init__.py").touch()
+    (tests / "e2e" / "__init__.py").touch()
+    for name in ("test_events_x.py", "test_event_backup.py", "test_eventful.py", "test_e2e.py"):
+        (tests / name).touch()
+    assert misplaced(tests, code) == [
+        "test_event_backup.py belongs in tests/events/",
+        "test_events_x.py belongs in tests/events/",
+    ]
+
+
+# One copy of each helper -------------------------------------------------------------------------
+
+
+def helpers(path: Path) -> list[str]:
+    """The top-level functions of a module that are neither tests nor fixtures."""
+    return [
+        node.name
+        for node in ast.parse(path.read_text(), str(path)).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not node.name.startswith("test_")
+        and not any("fixture" in ast.unparse(d) for d in node.decorator_list)
+    ]
+
+
+def copied_helpers(modules: list[Path], shared: Path) -> dict[str, list[str]]:
+    """Helper names defined in more than one test module, or in a test module and in ``shared``
+    (tests/builders.py): a copy, or a second helper under the first one's name. Fixtures may
+    share a name (a module overrides a conftest's), tests may too (each module's own)."""
+    where = defaultdict(list)
+    for path in [shared, *modules]:
+        for name in helpers(path):
+            where[name].append(str(path.relative_to(shared.parent.parent)))
+    return {name: paths for name, paths in where.items() if len(paths) > 1}
+
+
+def test_no_helper_is_defined_twice():
+    """Move a shared helper to tests/builders.py, or name each for what it does."""
+    assert copied_helpers(checked_modules(), TESTS / "builders.py") == {}
+
+
+def test_the_copy_check_sees_a_helper_copied_or_shadowing_a_builder(tmp_path):
+    tests = tmp_path / "tests"
+    (tests / "views").mkdir(parents=True)
+    (tests / "builders.py").write_text("def make_club():\n    pass\n")
+    copy = "import pytest\n\ndef in_language(client, code):\n    return client\n"
+    (tests / "test_a.py").write_text(copy + "\n@pytest.fixture\ndef league():\n    pass\n")
+    (tests / "views" / "test_b.py").write_text(copy + "\ndef make_club():\n    pass\n")
+    (tests / "views" / "test_c.py").write_text(
+        "import pytest\n\n@pytest.fixture\ndef league():\n    pass\n\ndef test_it():\n    pass\n"
+    )
+    modules = sorted(tests.rglob("test_*.py"))
+    assert copied_helpers(modules, tests / "builders.py") == {
+        "in_language": ["tests/test_a.py", "tests/views/test_b.py"],
+        "make_club": ["tests/builders.py", "tests/views/test_b.py"],
     }

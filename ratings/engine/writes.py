@@ -69,7 +69,7 @@ def adapted_datetimes(values: Sequence[datetime]) -> list:
 
     On SQLite that is the naive time in the connection's zone, as text: here one expression a
     value instead of Django's five calls, which stood out in the profile of an import of short
-    games (tests/test_engine.py checks the two agree).
+    games (tests/engine/test_engine.py checks the two agree).
     """
     if connection.vendor != "sqlite":
         adapt = connection.ops.adapt_datetimefield_value

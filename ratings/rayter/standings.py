@@ -39,7 +39,7 @@ def standings_text(
     (and with ``status``, a last column saying who is provisional or inactive).
 
     rayter.render_cli_text renders only from a parsed file, so its line format is repeated here;
-    tests/test_rayter_files.py checks the two agree line for line on the CLI's own outputs.
+    tests/rayter/test_rayter_files.py checks the two agree line for line on the CLI's own outputs.
     """
     head = f"{'Name':<15}{'Games':<10}{'Rating':<10}{'Change':<10}"
     lines = [

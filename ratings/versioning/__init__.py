@@ -22,8 +22,9 @@ pages' ETags (:mod:`ratings.page_cache`), all read in one query (:func:`current`
 
 The triggers are (re)installed after every ``migrate`` and ``flush`` (``post_migrate``), for
 every table the apps have then, so a new model of any app is covered without a migration of
-its own and a table SQLite rebuilds gets its triggers back. ``tests/test_versioning.py`` fails
-on any table of the database that is neither versioned nor listed in :data:`UNVERSIONED`.
+its own and a table SQLite rebuilds gets its triggers back.
+``tests/versioning/test_versioning.py`` fails on any table of the database that is neither
+versioned nor listed in :data:`UNVERSIONED`.
 
 Lock order. On PostgreSQL a version row is a lock its writers take, so the writers of one league
 queue on its row, and writers of two leagues do not wait for each other; a writer of club-wide

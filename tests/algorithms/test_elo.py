@@ -46,7 +46,7 @@ def vectors(name: str) -> dict:
         return json.load(stream)
 
 
-def rows(name: str) -> list[tuple[str, int, list]]:
+def vector_rows(name: str) -> list[tuple[str, int, list]]:
     return [
         (group, index, row)
         for group, group_rows in vectors(name)["groups"].items()
@@ -88,7 +88,7 @@ def test_classic_worked_example():
 
 def test_classic_matches_every_chess_elo_vector_bit_for_bit():
     mismatches = []
-    for group, index, row in rows("elo_classic"):
+    for group, index, row in vector_rows("elo_classic"):
         a, b, result, k, divisor, new_a, new_b = row
         got = classic(a, b, result, k=k, divisor=divisor)
         if got != (new_a, new_b):
@@ -207,7 +207,7 @@ def test_fide_explicit_k_overrides_the_rules_per_player():
 
 def test_fide_matches_every_echecs_elo_update_vector():
     mismatches = []
-    for group, index, row in rows("fide_update"):
+    for group, index, row in vector_rows("fide_update"):
         got = fide_from_row(row)
         if list(got) != row[14:]:
             mismatches.append((group, index, row, got))
@@ -216,7 +216,7 @@ def test_fide_matches_every_echecs_elo_update_vector():
 
 def test_fide_k_factor_matches_every_echecs_elo_vector():
     mismatches = []
-    for group, index, row in rows("fide_k_factor"):
+    for group, index, row in vector_rows("fide_k_factor"):
         rating, games, age, ever, blitz, rapid, k = row
         got = fide_k_factor(
             rating, games=games, age=age, ever_2400=bool(ever), blitz=bool(blitz), rapid=bool(rapid)
@@ -228,7 +228,7 @@ def test_fide_k_factor_matches_every_echecs_elo_vector():
 
 def test_fide_expected_with_nodes_pow_matches_every_echecs_elo_vector_bit_for_bit(nodes_pow):
     mismatches = []
-    for group, index, row in rows("fide_expected"):
+    for group, index, row in vector_rows("fide_expected"):
         a, b, expected = row
         if fide_expected(a, b) != float(expected):
             mismatches.append((group, index, row, fide_expected(a, b)))
@@ -238,7 +238,7 @@ def test_fide_expected_with_nodes_pow_matches_every_echecs_elo_vector_bit_for_bi
 def test_fide_expected_with_pythons_pow_is_within_two_units_in_the_last_place():
     """The app's own pow: a unit or two in the last place from node's now and then."""
     mismatches = []
-    for group, index, row in rows("fide_expected"):
+    for group, index, row in vector_rows("fide_expected"):
         a, b, expected = row
         if abs(fide_expected(a, b) - float(expected)) > 2 * math.ulp(float(expected)):
             mismatches.append((group, index, row, fide_expected(a, b)))

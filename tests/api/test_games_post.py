@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from ratings.models import AuditEntry, Game, Player, Standing, System
-from tests.builders import api_game_post as post
+from tests.builders import api_game_post
 from tests.builders import api_paper as paper
 from tests.worked_example import WORKED_EXAMPLE_PAPERS, WORKED_EXAMPLE_PLAYERS
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_records_the_worked_example(api, worked_example_league, worked_example_players):
-    response = post(api, worked_example_league, paper())
+    response = api_game_post(api, worked_example_league, paper())
     assert response.status_code == 201
     body = response.json()
     game = Game.objects.get()
@@ -36,8 +36,8 @@ def test_the_same_key_again_is_the_same_game_with_200(
     api, worked_example_league, worked_example_players
 ):
     body = paper()
-    first = post(api, worked_example_league, body)
-    again = post(api, worked_example_league, body)
+    first = api_game_post(api, worked_example_league, body)
+    again = api_game_post(api, worked_example_league, body)
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json() == first.json()
     assert Game.objects.count() == 1
@@ -48,10 +48,10 @@ def test_the_same_key_with_another_game_is_refused_409_naming_the_game(
     api, worked_example_league, worked_example_players
 ):
     body = paper()
-    first = post(api, worked_example_league, body)
+    first = api_game_post(api, worked_example_league, body)
     game = Game.objects.get()
     other = {**body, "played_at": "2026-03-12T23:10"}
-    again = post(api, worked_example_league, other)
+    again = api_game_post(api, worked_example_league, other)
     assert (first.status_code, again.status_code) == (201, 409)
     [error] = again.json()["errors"]
     assert error["field"] == "key"
@@ -65,9 +65,9 @@ def test_the_same_key_with_only_another_note_is_refused_409_and_keeps_the_first(
 ):
     """The note is part of the game: a changed one is another game, never dropped in silence."""
     body = paper(note="Friday final")
-    assert post(api, worked_example_league, body).status_code == 201
-    assert post(api, worked_example_league, body).status_code == 200
-    again = post(api, worked_example_league, {**body, "note": "Saturday final"})
+    assert api_game_post(api, worked_example_league, body).status_code == 201
+    assert api_game_post(api, worked_example_league, body).status_code == 200
+    again = api_game_post(api, worked_example_league, {**body, "note": "Saturday final"})
     assert again.status_code == 409
     [error] = again.json()["errors"]
     assert error["field"] == "key"
@@ -88,7 +88,7 @@ def test_a_key_the_site_form_used_answers_with_that_game(
     preview = member_client.post(url, data | {"preview": "1"})
     data["previewed"] = preview.context["form"]["previewed"].value()
     assert member_client.post(url, data | {"save": "1"}).status_code == 302
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 200
     assert Game.objects.count() == 1
 
@@ -97,13 +97,13 @@ def test_a_wrong_paper_is_400_with_the_fields_of_the_form(
     api, worked_example_league, worked_example_players
 ):
     body = paper(papers=[(320, -20, 160), (120, "four", 60), (-20, 16, 60)])
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 400  # not a number at all: the schema refuses it
     assert response.json()["errors"] == [
         {"field": "seats[1].middle", "message": "Enter a whole number.", "suggestions": None}
     ]
     body = paper(papers=[(320, -20, 160), (120, 4, 60), (-20, 16, 60)])
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 400
     assert response.json() == {
         "errors": [{"field": "seats[2].left", "message": "Side columns are never negative.",
@@ -117,7 +117,9 @@ def test_a_time_whose_offset_postgresql_cannot_keep_is_refused(
     api, worked_example_league, worked_example_players, offset
 ):
     """PostgreSQL keeps offsets up to 15:59 from UTC: beyond, recording the game was a 500."""
-    response = post(api, worked_example_league, paper(played_at=f"2026-03-12T21:30:00{offset}"))
+    response = api_game_post(
+        api, worked_example_league, paper(played_at=f"2026-03-12T21:30:00{offset}")
+    )
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert error["field"] == "played_at"
@@ -125,7 +127,9 @@ def test_a_time_whose_offset_postgresql_cannot_keep_is_refused(
     assert not Game.objects.exists()
     # The furthest a time zone goes, and a little more, are kept.
     assert (
-        post(api, worked_example_league, paper(played_at="2026-03-12T21:30:00+15:59")).status_code
+        api_game_post(
+            api, worked_example_league, paper(played_at="2026-03-12T21:30:00+15:59")
+        ).status_code
         == 201
     )
 
@@ -146,7 +150,7 @@ def test_a_time_whose_offset_postgresql_cannot_keep_is_refused(
 def test_a_number_beyond_its_columns_range_is_refused_naming_it(
     api, worked_example_league, worked_example_players, change, field
 ):
-    response = post(api, worked_example_league, paper(**change))
+    response = api_game_post(api, worked_example_league, paper(**change))
     assert response.status_code == 400
     assert [error["field"] for error in response.json()["errors"]] == [field]
 
@@ -167,7 +171,7 @@ def test_numbers_and_flags_are_json_numbers_and_booleans_as_the_file_types_them(
 ):
     """pydantic took "30" for 30, 30.5 for 30 and 1 or "yes" for true: a value the OpenAPI file
     calls invalid was recorded."""
-    response = post(api, worked_example_league, paper(**change))
+    response = api_game_post(api, worked_example_league, paper(**change))
     assert response.status_code == 400
     assert [error["field"] for error in response.json()["errors"]] == [field]
     assert not Game.objects.exists()
@@ -177,7 +181,7 @@ def test_a_middle_column_not_summing_to_zero_is_refused(
     api, worked_example_league, worked_example_players
 ):
     body = paper(papers=[(320, -20, 160), (120, 5, 60), (20, 16, 60)])
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats"]
     assert "sums to 1" in errors[0]["message"]
 
@@ -186,7 +190,7 @@ def test_a_name_close_to_a_members_is_refused_with_suggestions(
     api, worked_example_league, worked_example_players
 ):
     body = paper(players=("Pedia", "Marko", "Johnny"))
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert error["field"] == "seats[0].player"
@@ -199,7 +203,7 @@ def test_a_close_name_listed_in_new_players_is_a_new_member(
     api, worked_example_league, worked_example_players
 ):
     body = paper(players=("Pedia", "Marko", "Johnny"), new_players=["Pedia"])
-    response = post(api, worked_example_league, body)
+    response = api_game_post(api, worked_example_league, body)
     assert response.status_code == 201
     assert response.json()["seats"][0]["player"] == "Pedia"
     assert Player.objects.filter(name="Pedia").exists()
@@ -210,7 +214,7 @@ def test_a_value_the_league_does_not_take_is_refused(
 ):
     body = paper()
     body["seats"][1]["score"] = 3
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats[1].score"]
 
 
@@ -220,7 +224,7 @@ def test_a_malformed_deal_is_refused_naming_its_hand(
     # Games posted as deals: tests/api/test_games_post_deals.py.
     seats = [{"player": name} for name in WORKED_EXAMPLE_PLAYERS]
     body = paper() | {"seats": seats, "deals": [{"value": 4}]}
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["deals"]
     assert "hand 1" in errors[0]["message"]
 
@@ -232,12 +236,12 @@ def test_a_scored_game(api, make_league):
         "played_at": "2026-03-12T21:30",
         "seats": [{"player": "Ann", "score": 30}, {"player": "Bo", "score": 10}],
     }
-    response = post(api, league, body)
+    response = api_game_post(api, league, body)
     assert response.status_code == 201
     assert [seat["final"] for seat in response.json()["seats"]] == [30.0, 10.0]
     body["key"] = str(uuid.uuid4())
     body["seats"][1] = {"player": "Bo"}
-    errors = post(api, league, body).json()["errors"]
+    errors = api_game_post(api, league, body).json()["errors"]
     assert errors == [
         {"field": "seats[1].score", "message": "Every player needs a score.", "suggestions": None}
     ]
@@ -250,24 +254,24 @@ def test_a_head_to_head_game(api, make_league):
         "played_at": "2026-03-12T21:30",
         "seats": [{"player": "Ann", "score": 1}, {"player": "Bo", "score": 0}],
     }
-    response = post(api, league, body)
+    response = api_game_post(api, league, body)
     assert response.status_code == 201
     assert [seat["rating_after"] for seat in response.json()["seats"]] == [1016.0, 984.0]
     body["key"] = str(uuid.uuid4())
     body["seats"][1]["score"] = 1
-    assert [e["field"] for e in post(api, league, body).json()["errors"]] == ["seats"]
+    assert [e["field"] for e in api_game_post(api, league, body).json()["errors"]] == ["seats"]
 
 
 def test_without_a_token_it_is_401(worked_example_league, worked_example_players, client):
-    assert post(client, worked_example_league, paper()).status_code == 401
+    assert api_game_post(client, worked_example_league, paper()).status_code == 401
     bad = Client(headers={"Authorization": "Bearer club_not-a-token"})
-    assert post(bad, worked_example_league, paper()).status_code == 401
+    assert api_game_post(bad, worked_example_league, paper()).status_code == 401
     assert not Game.objects.exists()
 
 
 def test_a_revoked_token_is_401(api, member_user, worked_example_league, worked_example_players):
     member_user.api_tokens.get().revoke()
-    assert post(api, worked_example_league, paper()).status_code == 401
+    assert api_game_post(api, worked_example_league, paper()).status_code == 401
 
 
 def test_an_inactive_members_token_is_401(
@@ -275,20 +279,20 @@ def test_an_inactive_members_token_is_401(
 ):
     member_user.is_active = False
     member_user.save()
-    assert post(api, worked_example_league, paper()).status_code == 401
+    assert api_game_post(api, worked_example_league, paper()).status_code == 401
 
 
 def test_an_unknown_league_is_404(api):
-    assert post(api, type("L", (), {"slug": "nowhere"}), paper()).status_code == 404
+    assert api_game_post(api, type("L", (), {"slug": "nowhere"}), paper()).status_code == 404
 
 
 def test_writes_are_throttled_per_token_with_retry_after(
     api, settings, worked_example_league, worked_example_players
 ):
     settings.API_WRITE_RATE = "2/min"
-    statuses = [post(api, worked_example_league, paper()).status_code for _ in range(2)]
+    statuses = [api_game_post(api, worked_example_league, paper()).status_code for _ in range(2)]
     assert statuses == [201, 201]
-    throttled = post(api, worked_example_league, paper())
+    throttled = api_game_post(api, worked_example_league, paper())
     assert throttled.status_code == 429
     assert int(throttled["Retry-After"]) >= 1
 
@@ -297,12 +301,12 @@ def test_a_repeated_key_costs_a_fixed_number_of_queries(
     api, worked_example_league, worked_example_players, django_assert_num_queries
 ):
     body = paper()
-    post(api, worked_example_league, body)
+    api_game_post(api, worked_example_league, body)
     # The token (used a moment ago: not marked again); the league; the form's players and
     # their birth dates; the key's game and its results, compared with the game sent; its
     # results with their players for the answer.
     with django_assert_num_queries(7):
-        assert post(api, worked_example_league, body).status_code == 200
+        assert api_game_post(api, worked_example_league, body).status_code == 200
 
 
 def test_a_member_the_club_does_not_let_enter_games_is_403(
@@ -310,6 +314,6 @@ def test_a_member_the_club_does_not_let_enter_games_is_403(
 ):
     # The rule is ratings.access's, asked as the entry form's view asks it.
     monkeypatch.setattr("ratings.api.auth.can_enter_games", lambda user: False)
-    response = post(api, worked_example_league, paper())
+    response = api_game_post(api, worked_example_league, paper())
     assert response.status_code == 403
     assert not Game.objects.exists()

@@ -11,7 +11,7 @@ from ratings.algorithms.paper import hand_from_entry
 from ratings.models import ApiToken, Game, System
 from ratings.papers import selectors
 from ratings.papers.models import Deal, DigitalPaper
-from tests.builders import api_posts_at_once, make_league, make_players
+from tests.builders import api_game_post, api_posts_at_once, make_league, make_players
 from tests.worked_example import WORKED_EXAMPLE_PLAYERS
 
 pytestmark = pytest.mark.django_db
@@ -55,16 +55,10 @@ def deals_body(hands=SHORT_GAME, **extra) -> dict:
     }
 
 
-def post(client, league, body):
-    return client.post(
-        f"/api/v1/leagues/{league.slug}/games", body, content_type="application/json"
-    )
-
-
 def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
     api, client, worked_example_league, worked_example_players
 ):
-    response = post(api, worked_example_league, deals_body())
+    response = api_game_post(api, worked_example_league, deals_body())
     assert response.status_code == 201, response.json()
     game = Game.objects.get()
     assert [r.paper for r in game.results.order_by("seat")] == COLUMNS
@@ -91,8 +85,8 @@ def test_the_same_key_again_is_the_same_game_and_paper(
     api, worked_example_league, worked_example_players
 ):
     body = deals_body()
-    first = post(api, worked_example_league, body)
-    again = post(api, worked_example_league, body)
+    first = api_game_post(api, worked_example_league, body)
+    again = api_game_post(api, worked_example_league, body)
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json() == first.json()
     assert (Game.objects.count(), DigitalPaper.objects.count(), Deal.objects.count()) == (1, 1, 4)
@@ -102,11 +96,11 @@ def test_the_same_key_with_another_log_giving_the_same_columns_is_refused_409(
     api, worked_example_league, worked_example_players
 ):
     body = deals_body()
-    assert post(api, worked_example_league, body).status_code == 201
+    assert api_game_post(api, worked_example_league, body).status_code == 201
     mistake = {**played(1, "sans", 2, 3), "repealed": True}  # crossed out: the same columns
     other = {**body, "deals": [SHORT_GAME[0], mistake, *SHORT_GAME[1:]]}
 
-    again = post(api, worked_example_league, other)
+    again = api_game_post(api, worked_example_league, other)
 
     assert again.status_code == 409
     assert [error["field"] for error in again.json()["errors"]] == ["key"]
@@ -116,7 +110,7 @@ def test_the_same_key_with_another_log_giving_the_same_columns_is_refused_409(
 def test_a_repealed_deal_is_kept_crossed_out(api, worked_example_league, worked_example_players):
     mistake = {**played(1, "sans", 2, 3), "repealed": True}
     hands = [SHORT_GAME[0], mistake, *SHORT_GAME[1:]]
-    response = post(api, worked_example_league, deals_body(hands))
+    response = api_game_post(api, worked_example_league, deals_body(hands))
     assert response.status_code == 201, response.json()
     assert [r.paper for r in Game.objects.get().results.order_by("seat")] == COLUMNS
     assert list(Deal.objects.values_list("repealed", flat=True)) == [False, True] + [False] * 3
@@ -127,7 +121,7 @@ def test_a_log_the_rules_refuse_is_400_naming_the_hand(
 ):
     wrong = played(1, "karo", 2, 2)
     wrong["declarer"]["failed"] = True  # a failed contract gives the followers exactly 5
-    response = post(api, worked_example_league, deals_body([SHORT_GAME[0], wrong]))
+    response = api_game_post(api, worked_example_league, deals_body([SHORT_GAME[0], wrong]))
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert error["field"] == "deals"
@@ -138,10 +132,12 @@ def test_a_log_the_rules_refuse_is_400_naming_the_hand(
 def test_a_game_whose_bulas_have_not_run_out_is_refused_unless_ended_early(
     api, worked_example_league, worked_example_players
 ):
-    response = post(api, worked_example_league, deals_body(SHORT_GAME[:2]))
+    response = api_game_post(api, worked_example_league, deals_body(SHORT_GAME[:2]))
     assert response.status_code == 400
     assert "The bulas add up to" in response.json()["errors"][0]["message"]
-    response = post(api, worked_example_league, deals_body(SHORT_GAME[:2], ended_early=True))
+    response = api_game_post(
+        api, worked_example_league, deals_body(SHORT_GAME[:2], ended_early=True)
+    )
     assert response.status_code == 201
     game = Game.objects.get()
     assert game.ended_early and DigitalPaper.objects.get().ended_early
@@ -152,10 +148,10 @@ def test_the_refe_cap_is_the_leagues_unless_sent(
 ):
     worked_example_league.refas = 0
     worked_example_league.save()
-    response = post(api, worked_example_league, deals_body())
+    response = api_game_post(api, worked_example_league, deals_body())
     assert response.status_code == 400
     assert "hand 1" in response.json()["errors"][0]["message"]
-    response = post(api, worked_example_league, deals_body(refas=None))
+    response = api_game_post(api, worked_example_league, deals_body(refas=None))
     assert response.status_code == 201
     assert DigitalPaper.objects.get().refas is None
 
@@ -165,7 +161,7 @@ def test_a_refe_cap_beyond_the_papers_is_refused_naming_it(
     api, worked_example_league, worked_example_players, refas
 ):
     """The paper keeps its cap in a small column: 32768 was a 500 on PostgreSQL."""
-    response = post(api, worked_example_league, deals_body(refas=refas))
+    response = api_game_post(api, worked_example_league, deals_body(refas=refas))
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert error["field"] == "refas"
@@ -176,7 +172,7 @@ def test_deals_need_three_names_and_no_columns(api, worked_example_league, worke
     body = deals_body()
     body["seats"][0]["left"] = 4
     body["seats"].pop()
-    errors = post(api, worked_example_league, body).json()["errors"]
+    errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats", "seats"]
 
 
@@ -189,12 +185,12 @@ def test_deals_cost_a_fixed_number_of_queries_however_many(
     deals in one insert and the game's seats read back, however long the log: no query per
     deal."""
     with django_assert_num_queries(QUERIES):
-        assert post(api, worked_example_league, deals_body()).status_code == 201
+        assert api_game_post(api, worked_example_league, deals_body()).status_code == 201
     refe = [{"refa": True}] * 20  # bula 10 never runs out: ended early
     # One fewer: the token, used a moment ago, is not marked again.
     with django_assert_num_queries(QUERIES - 1):
         body = deals_body([*refe, *SHORT_GAME[1:]], ended_early=True)
-        assert post(api, worked_example_league, body).status_code == 201
+        assert api_game_post(api, worked_example_league, body).status_code == 201
 
 
 QUERIES = 30

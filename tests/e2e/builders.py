@@ -10,12 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.urls import reverse
 
 from tests.worked_example import WORKED_EXAMPLE_FORM
 
 SCREENSHOT_DIR = Path(settings.BASE_DIR) / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+TOUCH_PHONE = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
 PASSWORD = "a-long-password-for-the-table"
 POLICY_PASSWORD = "a-long-password-for-the-policy"
 PLAYED = [datetime(2026, 3, 12, 21, 30, tzinfo=UTC), datetime(2026, 3, 19, 21, 30, tzinfo=UTC)]
@@ -133,3 +135,30 @@ class Audit:
         self.page.locator("main").get_by_role("button", name=button).first.click()
         self.page.wait_for_load_state()
         self.check(state)
+
+
+def open_paper(open_browser, league, **device):
+    """A browser on ``device`` (its ``viewport`` and any other option of the browser's context),
+    logged in, on ``league``'s entry form."""
+    viewport = device.pop("viewport")
+    browsing = open_browser(viewport, **device)
+    log_in(browsing)
+    browsing.goto(reverse("ratings:game_new", args=[league.slug]))
+    return browsing
+
+
+def cells(page, table: str, header: str):
+    """The cells of one column of a table, found by its header."""
+    headers = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
+    index = headers.index(header) + 1
+    return page.locator(f"{table} tbody td:nth-child({index})")
+
+
+def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> None:
+    """On a phone, each of these columns' cells is within the screen's width: no number a
+    player came for is behind the table's edge (a page that merely does not scroll sideways
+    could still hide them in the table's own scroll box)."""
+    for header in headers:
+        found = cells(browsing.page, table, header)
+        assert found.count() > 0, header
+        assert all(browsing.across_the_screen(found)), f"{header} is off the screen at 360 px"

@@ -12,7 +12,14 @@ import re
 import pytest
 from django.urls import reverse
 
-from .builders import DESKTOP, PHONE, fill_in_the_paper, log_in
+from .builders import (
+    DESKTOP,
+    PHONE,
+    assert_across_the_screen,
+    cells,
+    fill_in_the_paper,
+    log_in,
+)
 
 # The worked example as the pages show it.
 FINAL_SCORES = ["\u2212500", "40", "460"]  # a real minus sign, as every page writes it
@@ -21,26 +28,9 @@ AFTER = ["1173", "1152", "1125"]
 PAPER_FIELDS = ("player", "left", "middle", "right")
 
 
-def cells(page, table: str, header: str):
-    """The cells of one column of a table, found by its header."""
-    headers = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
-    index = headers.index(header) + 1
-    return page.locator(f"{table} tbody td:nth-child({index})")
-
-
 def column(page, table: str, header: str) -> list[str]:
     """The texts of one column of a table, found by its header."""
     return [cell.strip() for cell in cells(page, table, header).all_inner_texts()]
-
-
-def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> None:
-    """On a phone, each of these columns' cells is within the screen's width: no number a
-    player came for is behind the table's edge (a page that merely does not scroll sideways
-    could still hide them in the table's own scroll box)."""
-    for header in headers:
-        found = cells(browsing.page, table, header)
-        assert found.count() > 0, header
-        assert all(browsing.across_the_screen(found)), f"{header} is off the screen at 360 px"
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])

@@ -39,7 +39,7 @@ def club(django_user_model):
     return league
 
 
-def log_in(browsing) -> None:
+def log_in_as_vesna(browsing) -> None:
     page = browsing.page
     browsing.goto("/")
     page.get_by_role("link", name="Log in").click()
@@ -90,7 +90,7 @@ def enter_papers(browsing, round_number: int, papers) -> None:
 def test_an_organiser_runs_a_club_night_of_nine_on_a_phone(open_browser, club):
     browsing = open_browser(PHONE)
     page = browsing.page
-    log_in(browsing)
+    log_in_as_vesna(browsing)
 
     # 1. The league's page leads to its events, and to a new night.
     page.locator("section.league", has_text="Preferans").get_by_role(

@@ -11,9 +11,8 @@ and that the minus gets in every way a keyboard sends it: the ± button, "-", an
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
-from .builders import DESKTOP, fill_in_the_paper, log_in
+from .builders import DESKTOP, fill_in_the_paper, open_paper
 
 # Playwright's descriptors of the two phones, less the browser each would run in (Chromium here).
 IPHONE = {
@@ -32,14 +31,6 @@ ANDROID = {
     "user_agent": "Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko)"
     " Chrome/120.0.0.0 Mobile Safari/537.36",
 }
-
-
-def open_paper(open_browser, league, **device):
-    viewport = device.pop("viewport")
-    browsing = open_browser(viewport, **device)
-    log_in(browsing)
-    browsing.goto(reverse("ratings:game_new", args=[league.slug]))
-    return browsing
 
 
 def final_score(page, seat: int) -> str:

@@ -23,7 +23,7 @@ def club(django_user_model):
     return league
 
 
-def open_paper(browsing) -> None:
+def log_in_and_open_the_paper(browsing) -> None:
     log_in(browsing)
     browsing.goto("/leagues/preferans/games/new/")
 
@@ -31,7 +31,7 @@ def open_paper(browsing) -> None:
 def test_a_typo_is_caught_and_one_tap_fixes_it(open_browser, club):
     browsing = open_browser(PHONE)
     page = browsing.page
-    open_paper(browsing)
+    log_in_and_open_the_paper(browsing)
     fill_in_the_paper(page)
     page.locator("#id_player_0").fill("Pedia")
     page.get_by_role("button", name="Check scores").click()
@@ -62,7 +62,7 @@ def test_a_typo_is_caught_and_one_tap_fixes_it(open_browser, club):
 def test_a_new_name_with_no_close_match_goes_through_in_one_step(open_browser, club):
     browsing = open_browser(PHONE)
     page = browsing.page
-    open_paper(browsing)
+    log_in_and_open_the_paper(browsing)
     fill_in_the_paper(page)
     page.locator("#id_player_0").fill("Zorana")
     page.get_by_role("button", name="Check scores").click()

@@ -13,7 +13,7 @@ from tests.builders import make_league
 from .builders import PASSWORD, PHONE, log_in
 
 
-def club(django_user_model):
+def paper_in_progress(django_user_model):
     league = make_league(System.PREFKO, name="Preferans", provisional_games=0)
     players = [Player.objects.create_named(name) for name in ("Ana", "Boris", "Ceca")]
     django_user_model.objects.create_user("marko", password=PASSWORD)
@@ -61,7 +61,7 @@ def tap_pik(page):
 def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     open_browser, django_user_model
 ):
-    paper = club(django_user_model)
+    paper = paper_in_progress(django_user_model)
     browsing, banner = offline_at(open_browser, paper)
     page, url = browsing.page, f"/papers/{paper.pk}/"
     tap_refa(page)
@@ -88,7 +88,7 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
 
 def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django_user_model):
     """Russian has three plural forms for whole numbers: the phone picks the right one."""
-    paper = club(django_user_model)
+    paper = paper_in_progress(django_user_model)
     browsing, banner = offline_at(open_browser, paper, language="ru")
     page = browsing.page
     form = page.locator("form[data-deal-form]")
@@ -107,7 +107,7 @@ def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
 ):
     """The club answers 409 for a key another deal has: the phone shows the deal refused (its
     form opens from the banner) instead of sending it again at every chance."""
-    paper = club(django_user_model)
+    paper = paper_in_progress(django_user_model)
     browsing, banner = offline_at(open_browser, paper)
     page = browsing.page
     key = page.locator("form[data-deal-form] input[name=submission_key]").input_value()

@@ -7,32 +7,9 @@ backtest's scores.
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
 
-from .builders import PHONE
-
-
-def cells(page, table: str, header: str):
-    """The cells of one column of a table, found by its header."""
-    headers = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
-    index = headers.index(header) + 1
-    return page.locator(f"{table} tbody td:nth-child({index})")
-
-
-def assert_across_the_screen(browsing, table: str, headers: tuple[str, ...]) -> None:
-    """Each of these columns' cells is within the screen's width (not behind the table's edge)."""
-    for header in headers:
-        found = cells(browsing.page, table, header)
-        assert found.count() > 0, header
-        assert all(browsing.across_the_screen(found)), f"{header} is off the screen at 360 px"
-
-
-@pytest.fixture
-def demo_club():
-    call_command("demo", stdout=io.StringIO())
+from .builders import PHONE, assert_across_the_screen
 
 
 def test_head_to_head_shows_both_changes_and_who_was_ahead(open_browser, demo_club):

@@ -3,24 +3,12 @@ what the boxes show. A number in the wrong box, or one read wrong, is a wrong ra
 
 from __future__ import annotations
 
-from django.urls import reverse
-
-from .builders import PHONE, log_in
-
-TOUCH_PHONE = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
-
-
-def open_paper(open_browser, league):
-    device = dict(TOUCH_PHONE)
-    browsing = open_browser(device.pop("viewport"), **device)
-    log_in(browsing)
-    browsing.goto(reverse("ratings:game_new", args=[league.slug]))
-    return browsing
+from .builders import TOUCH_PHONE, open_paper
 
 
 def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, table_club):
     """Type 320 in Left, tap the Middle's ±, type 20: the Middle reads -20, Left keeps 320."""
-    browsing = open_paper(open_browser, table_club)
+    browsing = open_paper(open_browser, table_club, **TOUCH_PHONE)
     page = browsing.page
     left, middle = page.locator("#id_left_0"), page.locator("#id_middle_0")
     left.tap()
@@ -42,7 +30,7 @@ def test_the_sign_button_sends_the_next_digits_into_its_own_box(open_browser, ta
 def test_every_box_of_a_seat_shows_its_whole_number(open_browser, table_club):
     """At 360 px the Middle box beside its ± button reads "-1234" whole (it read "234"), and
     the side boxes their four digits, in every seat."""
-    browsing = open_paper(open_browser, table_club)
+    browsing = open_paper(open_browser, table_club, **TOUCH_PHONE)
     page = browsing.page
     for seat in range(3):
         for column, value in (("left", "1234"), ("middle", "-1234"), ("right", "1234")):
@@ -56,7 +44,7 @@ def test_every_box_of_a_seat_shows_its_whole_number(open_browser, table_club):
 
 def test_the_live_middle_sum_writes_a_minus_sign(open_browser, table_club):
     """As the server writes it (ratings/formatting.py): "−1", not the hyphen of "-1"."""
-    browsing = open_paper(open_browser, table_club)
+    browsing = open_paper(open_browser, table_club, **TOUCH_PHONE)
     page = browsing.page
     for seat, middle in enumerate(("-20", "4", "15")):
         page.locator(f"#id_middle_{seat}").fill(middle)

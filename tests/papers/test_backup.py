@@ -36,7 +36,7 @@ def build_papers() -> None:
     services.deal_repeal(paper=going, number=2)
 
 
-def paper_rows() -> dict[str, list]:
+def stored_paper_rows() -> dict[str, list]:
     return {
         model.__name__: list(
             model.objects.order_by("pk").values_list(
@@ -50,12 +50,12 @@ def paper_rows() -> dict[str, list]:
 @pytest.mark.django_db(transaction=True)
 def test_papers_are_backed_up_and_restored_exactly_and_go_on(tmp_path):
     build_papers()
-    expected = paper_rows()
+    expected = stored_paper_rows()
     backup = tmp_path / "club.json"
     call_command("backup_club", str(backup), stdout=StringIO())
     call_command("flush", interactive=False, verbosity=0)
     call_command("restore_club", str(backup), stdout=StringIO())
-    assert paper_rows() == expected
+    assert stored_paper_rows() == expected
     going = DigitalPaper.objects.get(game__isnull=True)
     services.deal_add(paper=going, entered={"refa": True}, after=2)
     assert len(selectors.deal_log(going)["hands"]) == 3

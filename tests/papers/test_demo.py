@@ -1,9 +1,6 @@
 """The demo club has a digital paper finished deal by deal and one in progress."""
 
-import io
-
 import pytest
-from django.core.management import call_command
 
 from ratings.papers import selectors
 from ratings.papers.models import DigitalPaper
@@ -11,8 +8,7 @@ from ratings.papers.models import DigitalPaper
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_has_a_finished_digital_paper_and_one_in_progress(client):
-    call_command("demo", stdout=io.StringIO())
+def test_the_demo_has_a_finished_digital_paper_and_one_in_progress(client, demo_club):
     finished, going = DigitalPaper.objects.order_by("pk")
     assert finished.game is not None and not finished.game.ended_early
     assert [r.paper for r in finished.game.results.order_by("seat")] == (

@@ -17,6 +17,7 @@ from tests.builders import (
     SCRIPT,
     assert_escaped,
     check_then_save,
+    entry_post,
     entry_url,
     form_errors,
     table_counts,
@@ -26,33 +27,24 @@ from tests.worked_example import WORKED_EXAMPLE_FORM
 pytestmark = pytest.mark.django_db
 
 
-def url(league):
-    return reverse("ratings:game_new", args=[league.slug])
-
-
-def post(client, league, data, **extra):
-    data = {"submission_key": str(uuid.uuid4()), **data, **extra}
-    return client.post(url(league), data)
-
-
 def preview_then_save(client, league, data):
     """Post like a member does: check scores, then press Save on the preview."""
     data = {"submission_key": str(uuid.uuid4()), **data}  # a fresh page, unless data has its key
-    preview = client.post(url(league), {**data, "preview": "1"})
+    preview = client.post(entry_url(league), {**data, "preview": "1"})
     assert preview.status_code == 200
     token = preview.context["form"]["previewed"].value()
     assert token
-    return client.post(url(league), {**data, "previewed": token, "save": "1"})
+    return client.post(entry_url(league), {**data, "previewed": token, "save": "1"})
 
 
 def test_anonymous_visitor_is_sent_to_login(client, worked_example_league):
-    response = client.get(url(worked_example_league))
+    response = client.get(entry_url(worked_example_league))
     assert response.status_code == 302
     assert reverse("login") in response["Location"]
 
 
 def test_member_sees_an_empty_paper(member_client, worked_example_league):
-    response = member_client.get(url(worked_example_league))
+    response = member_client.get(entry_url(worked_example_league))
     assert response.status_code == 200
     assert b'name="left_0"' in response.content
     assert b'name="submission_key"' in response.content
@@ -71,7 +63,7 @@ def test_a_checkbox_label_reads_as_a_sentence_and_a_box_label_ends_in_a_colon(
 def test_preview_shows_final_scores_and_changes_before_anything_is_saved(
     member_client, worked_example_league, worked_example_players
 ):
-    response = post(member_client, worked_example_league, WORKED_EXAMPLE_FORM, preview="1")
+    response = entry_post(member_client, worked_example_league, WORKED_EXAMPLE_FORM, preview="1")
     assert response.status_code == 200
     rows = response.context["preview"]
     assert [row["score"] for row in rows] == [-500, 40, 460]
@@ -95,7 +87,7 @@ def test_the_worked_example_saved_shows_the_game_page(
 def test_save_without_preview_of_this_data_shows_the_preview_instead(
     member_client, worked_example_league, worked_example_players
 ):
-    response = post(
+    response = entry_post(
         member_client, worked_example_league, WORKED_EXAMPLE_FORM, save="1", previewed="forged"
     )
     assert response.status_code == 200
@@ -107,10 +99,10 @@ def test_changing_data_after_the_preview_needs_a_new_preview(
     member_client, worked_example_league, worked_example_players
 ):
     data = {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
-    preview = member_client.post(url(worked_example_league), {**data, "preview": "1"})
+    preview = member_client.post(entry_url(worked_example_league), {**data, "preview": "1"})
     token = preview.context["form"]["previewed"].value()
     changed = {**data, "left_0": "300", "previewed": token, "save": "1"}
-    response = member_client.post(url(worked_example_league), changed)
+    response = member_client.post(entry_url(worked_example_league), changed)
     assert response.status_code == 200
     assert not Game.objects.exists()
 
@@ -119,13 +111,13 @@ def test_double_submit_records_one_game(
     member_client, worked_example_league, worked_example_players
 ):
     data = {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
-    preview = member_client.post(url(worked_example_league), {**data, "preview": "1"})
+    preview = member_client.post(entry_url(worked_example_league), {**data, "preview": "1"})
     token = preview.context["form"]["previewed"].value()
     first = member_client.post(
-        url(worked_example_league), {**data, "previewed": token, "save": "1"}
+        entry_url(worked_example_league), {**data, "previewed": token, "save": "1"}
     )
     second = member_client.post(
-        url(worked_example_league), {**data, "previewed": token, "save": "1"}
+        entry_url(worked_example_league), {**data, "previewed": token, "save": "1"}
     )
     assert first["Location"] == second["Location"]
     assert Game.objects.count() == 1
@@ -136,7 +128,7 @@ def test_new_player_is_created_with_the_game_without_leaving_the_form(
     member_client, worked_example_league
 ):
     data = {**WORKED_EXAMPLE_FORM, "player_2": "Đorđe Novi"}
-    preview = post(member_client, worked_example_league, data, preview="1")
+    preview = entry_post(member_client, worked_example_league, data, preview="1")
     assert [row["new"] for row in preview.context["preview"]] == [True, True, True]
     assert not Player.objects.exists()
     preview_then_save(member_client, worked_example_league, data)
@@ -172,7 +164,7 @@ def test_existing_player_is_matched_whatever_the_case(
 def test_paper_form_refuses_bad_input_on_the_field(
     member_client, worked_example_league, worked_example_players, change, field, message
 ):
-    response = post(
+    response = entry_post(
         member_client, worked_example_league, {**WORKED_EXAMPLE_FORM, **change}, save="1"
     )
     assert response.status_code == 200
@@ -184,7 +176,7 @@ def test_paper_form_refuses_bad_input_on_the_field(
 def test_middle_column_error_explains_why_and_ended_early_allows_it(
     member_client, worked_example_league, worked_example_players
 ):
-    response = post(
+    response = entry_post(
         member_client, worked_example_league, {**WORKED_EXAMPLE_FORM, "middle_2": "17"}, preview="1"
     )
     form = response.context["form"]
@@ -215,7 +207,7 @@ def test_scored_form_ignores_empty_rows_and_needs_two_players(member_client):
         name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE, game_name="Hearts"
     )
     data = {"played_at": "2026-03-12T21:30", "player_0": "Ana", "score_0": "26"}
-    response = post(member_client, league, data, preview="1")
+    response = entry_post(member_client, league, data, preview="1")
     assert "at least two players" in " ".join(response.context["form"].non_field_errors())
     preview_then_save(member_client, league, {**data, "player_3": "Bo", "score_3": "0"})
     game = Game.objects.get()
@@ -228,12 +220,12 @@ def test_scored_form_ignores_empty_rows_and_needs_two_players(member_client):
 def test_scored_form_needs_a_score_for_every_named_player(member_client):
     league = League.objects.create(name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE)
     data = {"played_at": "2026-03-12T21:30", "player_0": "Ana", "score_0": "26", "player_1": "Bo"}
-    response = post(member_client, league, data, preview="1")
+    response = entry_post(member_client, league, data, preview="1")
     assert "needs a score" in " ".join(response.context["form"].errors["score_1"])
 
 
 def test_member_can_add_a_player_and_return_to_the_form(member_client, worked_example_league):
-    back = url(worked_example_league)
+    back = entry_url(worked_example_league)
     response = member_client.post(
         reverse("ratings:player_new"), {"name": "Mila", "birth_date": "2010-04-01", "next": back}
     )
@@ -672,10 +664,10 @@ def test_the_same_page_sent_again_with_another_game_is_not_dropped(member_client
     }
     preview_then_save(member_client, league, first)
     again = {**first, "played_at": "2026-03-12T22:30", "outcome": "1"}
-    preview = member_client.post(url(league), {**again, "preview": "1"})
+    preview = member_client.post(entry_url(league), {**again, "preview": "1"})
     token = preview.context["form"]["previewed"].value()
 
-    refused = member_client.post(url(league), {**again, "previewed": token, "save": "1"})
+    refused = member_client.post(entry_url(league), {**again, "previewed": token, "save": "1"})
 
     assert refused.status_code == 200
     assert "saved already, as game #" in refused.content.decode()
@@ -684,7 +676,7 @@ def test_the_same_page_sent_again_with_another_game_is_not_dropped(member_client
     assert str(form["submission_key"].value()) != first["submission_key"]
     resent = {**again, "submission_key": form["submission_key"].value()}
     saved = member_client.post(
-        url(league), {**resent, "previewed": form["previewed"].value(), "save": "1"}
+        entry_url(league), {**resent, "previewed": form["previewed"].value(), "save": "1"}
     )
     assert saved.status_code == 302
     assert Game.objects.count() == 2
@@ -705,3 +697,19 @@ def test_the_same_page_sent_again_with_the_same_game_is_the_first_game(member_cl
     assert first.status_code == second.status_code == 302
     assert first.url == second.url
     assert Game.objects.count() == 1
+
+
+def test_the_middle_sum_is_written_with_a_minus_sign(member_client, worked_example_league):
+    data = {**WORKED_EXAMPLE_FORM, "middle_2": "10", "preview": "1"}
+    page = entry_post(member_client, worked_example_league, data).content.decode()
+    assert "sums to \u22126" in page
+    assert "sums to -6" not in page
+
+
+def test_a_head_to_head_game_is_checked_for_its_result(member_client, make_league):
+    chess, pref = make_league(System.ELO), make_league(System.PREFKO)
+    chess_page = member_client.get(entry_url(chess)).content
+    pref_page = member_client.get(entry_url(pref)).content
+    assert b"Check the result</button>" in chess_page
+    assert b"Check scores" not in chess_page
+    assert b"Check scores</button>" in pref_page

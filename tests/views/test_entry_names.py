@@ -6,9 +6,9 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.urls import reverse
 
 from ratings.models import Game, Player, System
+from tests.builders import entry_post
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 
@@ -19,7 +19,7 @@ def league(make_league, make_player):
     return make_league(System.PREFKO, name="Preferans")
 
 
-def paper(*names: str) -> dict:
+def named_paper(*names: str) -> dict:
     data = {
         "played_at": "2026-03-12T21:30",
         "bula": "30",
@@ -38,20 +38,16 @@ def paper(*names: str) -> dict:
     return data
 
 
-def post(client, league, data):
-    return client.post(reverse("ratings:game_new", args=[league.slug]), data)
-
-
 def save(client, league, data):
     """Press Save on the preview the data gives."""
-    preview = post(client, league, data)
+    preview = entry_post(client, league, data)
     token = preview.context["form"]["previewed"].value()
     assert token, preview.context["form"].errors
-    return post(client, league, {**data, "previewed": token, "save": "1"})
+    return entry_post(client, league, {**data, "previewed": token, "save": "1"})
 
 
 def test_a_close_new_name_is_refused_with_a_suggestion(member_client, league):
-    response = post(member_client, league, paper("Pedia", "Marko", "Johnny"))
+    response = entry_post(member_client, league, named_paper("Pedia", "Marko", "Johnny"))
     assert response.status_code == 200
     errors = response.context["form"].errors["player_0"]
     assert "Did you mean Pedja?" in errors[0]
@@ -62,16 +58,16 @@ def test_a_close_new_name_is_refused_with_a_suggestion(member_client, league):
 
 
 def test_saving_a_close_new_name_without_choosing_is_refused(member_client, league):
-    data = paper("Pedia", "Marko", "Johnny")
-    response = post(member_client, league, {**data, "save": "1", "previewed": "x"})
+    data = named_paper("Pedia", "Marko", "Johnny")
+    response = entry_post(member_client, league, {**data, "save": "1", "previewed": "x"})
     assert "player_0" in response.context["form"].errors
     assert not Game.objects.exists()
     assert not Player.objects.filter(name="Pedia").exists()
 
 
 def test_choosing_the_suggestion_puts_the_player_in_the_seat(member_client, league):
-    data = paper("Pedia", "Marko", "Johnny")
-    response = post(member_client, league, {**data, "use_player_0": "Pedja", "save": "1"})
+    data = named_paper("Pedia", "Marko", "Johnny")
+    response = entry_post(member_client, league, {**data, "use_player_0": "Pedja", "save": "1"})
     form = response.context["form"]
     assert not form.errors
     assert form["player_0"].value() == "Pedja"
@@ -86,8 +82,8 @@ def test_choosing_the_suggestion_puts_the_player_in_the_seat(member_client, leag
 
 
 def test_a_confirmed_new_member_is_created(member_client, league):
-    data = {**paper("Pedia", "Marko", "Johnny"), "new_player_0": "1"}
-    preview = post(member_client, league, data)
+    data = {**named_paper("Pedia", "Marko", "Johnny"), "new_player_0": "1"}
+    preview = entry_post(member_client, league, data)
     assert not preview.context["form"].errors
     assert preview.context["preview"][0]["new"]
     save(member_client, league, data)
@@ -95,8 +91,8 @@ def test_a_confirmed_new_member_is_created(member_client, league):
 
 
 def test_a_genuinely_new_name_goes_through_in_one_step(member_client, league):
-    data = paper("Zorana", "Marko", "Johnny")
-    preview = post(member_client, league, data)
+    data = named_paper("Zorana", "Marko", "Johnny")
+    preview = entry_post(member_client, league, data)
     assert not preview.context["form"].errors
     assert preview.context["preview"][0]["new"]
     save(member_client, league, data)
@@ -105,7 +101,7 @@ def test_a_genuinely_new_name_goes_through_in_one_step(member_client, league):
 
 @pytest.mark.parametrize("typed", ["Johny", "Pedja.", "Peđa", "PEDIA"])
 def test_every_typo_of_the_issue_is_caught(member_client, league, typed):
-    response = post(member_client, league, paper(typed, "Marko", "Johnny"))
+    response = entry_post(member_client, league, named_paper(typed, "Marko", "Johnny"))
     assert "player_0" in response.context["form"].errors
 
 
@@ -115,7 +111,7 @@ def test_head_to_head_and_scored_forms_catch_typos_too(member_client, league, ma
         (System.RAYTER_HIGHSCORE, {"score_0": "10", "score_1": "5"}),
     ):
         other = make_league(system)
-        response = post(
+        response = entry_post(
             member_client,
             other,
             {

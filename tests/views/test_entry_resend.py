@@ -3,21 +3,17 @@
 import uuid
 
 import pytest
-from django.urls import reverse
 
 from ratings.models import Game
+from tests.builders import entry_url
 from tests.worked_example import WORKED_EXAMPLE_FORM
 
 pytestmark = pytest.mark.django_db
 
 
-def url(league):
-    return reverse("ratings:game_new", args=[league.slug])
-
-
 def previewed(client, league):
     data = {"submission_key": str(uuid.uuid4()), **WORKED_EXAMPLE_FORM}
-    preview = client.post(url(league), {**data, "preview": "1"})
+    preview = client.post(entry_url(league), {**data, "preview": "1"})
     return {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
 
 
@@ -25,13 +21,15 @@ def test_save_after_an_edit_below_the_preview_says_the_paper_changed(
     member_client, worked_example_league, worked_example_players
 ):
     data = previewed(member_client, worked_example_league)
-    response = member_client.post(url(worked_example_league), {**data, "left_0": "300"})
+    response = member_client.post(entry_url(worked_example_league), {**data, "left_0": "300"})
 
     assert not Game.objects.exists()
     assert response.context["preview"]
     assert "The paper changed after the last check" in response.content.decode()
     # A first check says nothing of the kind.
-    first = member_client.post(url(worked_example_league), {**WORKED_EXAMPLE_FORM, "preview": 1})
+    first = member_client.post(
+        entry_url(worked_example_league), {**WORKED_EXAMPLE_FORM, "preview": 1}
+    )
     assert "The paper changed" not in first.content.decode()
 
 
@@ -39,10 +37,10 @@ def test_a_saved_preview_sent_again_says_it_was_saved_already(
     member_client, worked_example_league, worked_example_players
 ):
     data = previewed(member_client, worked_example_league)
-    saved = member_client.post(url(worked_example_league), data, follow=True)
+    saved = member_client.post(entry_url(worked_example_league), data, follow=True)
     assert "Game saved and rated." in saved.content.decode()
 
-    again = member_client.post(url(worked_example_league), data, follow=True)
+    again = member_client.post(entry_url(worked_example_league), data, follow=True)
 
     game = Game.objects.get()
     assert again.redirect_chain[-1][0] == game.get_absolute_url()
@@ -57,9 +55,9 @@ def test_a_saved_preview_sent_again_with_another_note_is_not_the_saved_game(
     """Back after Save, the note changed, Save again: another game under the page's key, so it
     is shown again to check (a new key once saved), never taken for the saved one."""
     data = previewed(member_client, worked_example_league)
-    member_client.post(url(worked_example_league), data)
+    member_client.post(entry_url(worked_example_league), data)
 
-    again = member_client.post(url(worked_example_league), {**data, "note": "late table"})
+    again = member_client.post(entry_url(worked_example_league), {**data, "note": "late table"})
 
     assert again.status_code == 200
     assert again.context["preview"]

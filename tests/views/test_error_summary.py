@@ -29,7 +29,7 @@ def summary(response) -> str:
     return found[0] if found else ""
 
 
-def links(response) -> list[tuple[str, str]]:
+def summary_links(response) -> list[tuple[str, str]]:
     """(href, text) of each of the summary's links."""
     return [
         (href, " ".join(text.split()))
@@ -54,7 +54,9 @@ def test_an_empty_seat_is_summarised_at_the_top_with_a_link_to_the_seat(
     page = response.content.decode()
     assert page.index("data-error-summary") < page.index("<h1>")
     assert "There is a problem" in summary(response)
-    assert links(response) == [("#id_player_1", "Seat 2 player: Every seat needs a player.")]
+    assert summary_links(response) == [
+        ("#id_player_1", "Seat 2 player: Every seat needs a player.")
+    ]
     # The field says it too, and is tied to its message.
     tag = field_tag(response, "player_1")
     assert 'aria-invalid="true"' in tag
@@ -69,7 +71,7 @@ def test_a_seat_column_is_named_with_its_seat(
 ):
     response = post_paper(member_client, worked_example_league, left_2="", right_0="x")
 
-    assert links(response) == [
+    assert summary_links(response) == [
         ("#id_right_0", "Seat 1, Right: Enter a whole number."),
         ("#id_left_2", "Seat 3, Left: Enter a whole number (0 if nothing is written)."),
     ]
@@ -82,7 +84,7 @@ def test_the_middle_sum_is_said_once_and_marks_the_three_middle_boxes(
 
     page = response.content.decode()
     message = "The middle column sums to −6" if "−6" in page else "The middle column sums to -6"
-    assert links(response) == [
+    assert summary_links(response) == [
         ("#id_middle_0", f"{message}, not 0: the game ends when the bulas add up to zero. "
          "Mark the game as ended early if it was stopped before that."),
     ]  # fmt: skip
@@ -116,7 +118,7 @@ def test_a_scored_game_with_one_player_links_to_the_first_player(member_client, 
         },
     )
 
-    assert links(response) == [
+    assert summary_links(response) == [
         ("#id_player_0", "A game needs at least two players."),
         ("#id_score_0", "Player 1, Score: Enter a whole number."),
     ]
@@ -135,7 +137,7 @@ def test_a_duel_without_a_result_links_to_the_first_choice(member_client, make_l
         },
     )
 
-    assert links(response) == [
+    assert summary_links(response) == [
         ("#id_player_1", "Player 2: ana is already player 1: a player plays once in a game."),
         ("#id_outcome_0", "Result: This field is required."),
     ]
@@ -144,14 +146,14 @@ def test_a_duel_without_a_result_links_to_the_first_choice(member_client, make_l
 def test_a_wrong_password_links_to_the_username(client, member_user):
     response = client.post(reverse("login"), {"username": "member", "password": "wrong"})
 
-    assert [href for href, _text in links(response)] == ["#id_username"]
-    assert "correct username and password" in links(response)[0][1]
+    assert [href for href, _text in summary_links(response)] == ["#id_username"]
+    assert "correct username and password" in summary_links(response)[0][1]
 
 
 def test_a_new_player_without_a_name(member_client):
     response = member_client.post(reverse("ratings:player_new"), {"name": ""})
 
-    assert links(response) == [("#id_name", "Name: This field is required.")]
+    assert summary_links(response) == [("#id_name", "Name: This field is required.")]
     assert 'aria-invalid="true"' in field_tag(response, "name")
 
 
@@ -160,7 +162,7 @@ def test_a_rayter_upload_without_a_file(staff_client, staff_user, make_league):
     league = make_league(System.RAYTER_HIGHSCORE, name="Kille", game_name="Kille")
     response = staff_client.post(reverse("ratings:rayter_import", args=[league.slug]), {})
 
-    assert links(response) == [("#id_file", "Rayter file: This field is required.")]
+    assert summary_links(response) == [("#id_file", "Rayter file: This field is required.")]
 
 
 def test_the_filters_summarise_their_errors(client, worked_example_game):
@@ -168,10 +170,12 @@ def test_the_filters_summarise_their_errors(client, worked_example_game):
     board = client.get(reverse("ratings:leaderboard", args=[league.slug]), {"min_games": "-1"})
     games = client.get(reverse("ratings:league_games", args=[league.slug]), {"player": "Nobody"})
 
-    assert [href for href, _text in links(board)] == ["#id_min_games"]
+    assert [href for href, _text in summary_links(board)] == ["#id_min_games"]
     tag = field_tag(board, "min_games")
     assert 'aria-invalid="true" aria-describedby="id_min_games_error"' in tag
-    assert links(games) == [("#id_player", "Player: No player “Nobody” has played in this league.")]
+    assert summary_links(games) == [
+        ("#id_player", "Player: No player “Nobody” has played in this league.")
+    ]
     assert 'aria-invalid="true"' in field_tag(games, "player")
 
 
@@ -179,7 +183,7 @@ def test_the_password_reset_form(client, settings):
     settings.EMAIL_HOST = "smtp.example.org"  # the pages exist only with a mail server
     response = client.post(reverse("password_reset"), {"email": "not an address"})
 
-    assert [href for href, _text in links(response)] == ["#id_email"]
+    assert [href for href, _text in summary_links(response)] == ["#id_email"]
 
 
 # Club nights: the new event's form and the late arrivals' form on the event page.
@@ -197,7 +201,7 @@ def test_a_new_event_with_a_player_twice_opens_on_the_summary(admin_client, make
     page = response.content.decode()
     assert page.index("data-error-summary") < page.index("<h1>")
     assert "<title>Error: " in page
-    assert [href for href, _text in links(response)] == ["#id_player_3"]
+    assert [href for href, _text in summary_links(response)] == ["#id_player_3"]
 
 
 def test_a_late_arrival_twice_opens_the_event_page_on_the_summary(admin_client, make_league):
@@ -210,4 +214,4 @@ def test_a_late_arrival_twice_opens_the_event_page_on_the_summary(admin_client, 
     page = response.content.decode()
     assert page.index("data-error-summary") < page.index("<h1>")
     assert "<title>Error: " in page
-    assert [href for href, _text in links(response)] == ["#id_player_1"]
+    assert [href for href, _text in summary_links(response)] == ["#id_player_1"]

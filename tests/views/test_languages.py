@@ -6,14 +6,11 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from tests.builders import in_language
+
 from .pages import text
 
 pytestmark = pytest.mark.django_db
-
-
-def in_language(client, code: str):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
-    return client
 
 
 @pytest.mark.parametrize(
@@ -86,3 +83,12 @@ def test_the_entry_form_gives_the_live_hints_in_the_language(member_client, work
     assert 'data-msg-integer="Введите целое число."' in html
     assert 'data-msg-duplicate="{name} уже сидит на месте {seat}' in html
     assert 'data-ok-text="Сумма средней колонки — 0 ✓"' in html
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [("ru", "Три игрока, пули как записаны за столом."), ("sr-latn", "Tri igrača, papiri")],
+)
+def test_the_demo_s_league_descriptions_are_translated(client, demo_club, code, words):
+    page = in_language(client, code).get(reverse("ratings:leaderboard", args=["preferans"]))
+    assert words in page.content.decode()

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from ratings import engine, selectors
 from ratings.models import League, System
-from tests.builders import T0, elo_chain, score_entries
+from tests.builders import T0, elo_chain, leaderboard_export, score_entries
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 from .pages import text
@@ -39,10 +39,6 @@ def names(response) -> list[str]:
 
 def ranks(response) -> dict[str, int]:
     return {standing.player.name: standing.rank for standing in shown(response)}
-
-
-def export(client, league, fmt, **params):
-    return client.get(reverse("ratings:leaderboard_export", args=[league.slug, fmt]), params)
 
 
 @pytest.fixture
@@ -180,7 +176,7 @@ def test_invalid_min_games_is_a_message_not_an_error(
 
 
 def test_csv_export_has_the_board_in_rank_order(client, worked_example_game, worked_example_league):
-    response = export(client, worked_example_league, "csv")
+    response = leaderboard_export(client, worked_example_league, "csv")
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == (
@@ -210,7 +206,9 @@ def test_csv_export_defuses_spreadsheet_formulas_in_names(
     )
 
     rows = list(
-        csv.reader(io.StringIO(export(client, worked_example_league, "csv").content.decode()))
+        csv.reader(
+            io.StringIO(leaderboard_export(client, worked_example_league, "csv").content.decode())
+        )
     )
     exported = {row[1] for row in rows[1:]}
     assert exported == {"'" + name for name in hostile}
@@ -219,21 +217,23 @@ def test_csv_export_defuses_spreadsheet_formulas_in_names(
 
 
 def test_exports_apply_the_filter(client, worked_example_league, guest_game):
-    response = export(client, worked_example_league, "csv", min_games=2)
+    response = leaderboard_export(client, worked_example_league, "csv", min_games=2)
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert sorted(row[1] for row in rows[1:]) == ["Marko", "Pedja"]
-    standings = json.loads(export(client, worked_example_league, "json", min_games=2).content)[
-        "standings"
-    ]
+    standings = json.loads(
+        leaderboard_export(client, worked_example_league, "json", min_games=2).content
+    )["standings"]
     assert sorted(row["name"] for row in standings) == ["Marko", "Pedja"]
 
 
 def test_export_refuses_an_invalid_filter(client, worked_example_league):
-    assert export(client, worked_example_league, "csv", min_games="x").status_code == 400
+    assert (
+        leaderboard_export(client, worked_example_league, "csv", min_games="x").status_code == 400
+    )
 
 
 def test_json_export(client, chess):
-    response = export(client, chess, "json")
+    response = leaderboard_export(client, chess, "json")
 
     assert response["Content-Disposition"] == 'attachment; filename="chess-club-standings.json"'
     data = json.loads(response.content)
@@ -275,7 +275,7 @@ def test_last_change_is_a_corrections_when_it_came_after_the_players_last_game(c
     assert rows[cid.pk].last_move != pytest.approx(rows[cid.pk].last_change)  # his game's
     page = {s.player.name: s.last_move for s in shown(board(client, league))}
     assert page["Cid"] == pytest.approx(moved)
-    exported = json.loads(export(client, league, "json").content)
+    exported = json.loads(leaderboard_export(client, league, "json").content)
     assert {row["name"]: row["last_change"] for row in exported["standings"]}["Cid"] == (
         pytest.approx(round(moved, 2))
     )
@@ -315,11 +315,12 @@ def test_a_rayter_leagues_ties_are_in_rayters_order_on_the_page_and_exports(
 
     assert names(board(client, league, per_page=100)) == expected
     assert names(board(client, league, sort="rank")) == expected
-    assert [row[1] for row in csv.reader(io.StringIO(export(client, league, "csv").text))][
-        1:
-    ] == expected
     assert [
-        row["name"] for row in json.loads(export(client, league, "json").content)["standings"]
+        row[1] for row in csv.reader(io.StringIO(leaderboard_export(client, league, "csv").text))
+    ][1:] == expected
+    assert [
+        row["name"]
+        for row in json.loads(leaderboard_export(client, league, "json").content)["standings"]
     ] == expected
     api = client.get(f"/api/v1/leagues/{league.slug}/standings").json()
     assert [row["player"] for row in api] == expected

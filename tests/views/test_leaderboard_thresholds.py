@@ -41,7 +41,7 @@ def club(make_league, make_player, record_game):
     return league
 
 
-def rows(client, league, **params) -> list[list[str]]:
+def leaderboard_rows(client, league, **params) -> list[list[str]]:
     response = client.get(reverse("ratings:leaderboard", args=[league.slug]), params)
     body = response.content.decode()
     table = body[body.index("<tbody") : body.index("</tbody>")]
@@ -58,7 +58,7 @@ def _strip(html: str) -> str:
 
 
 def test_a_player_with_few_games_is_listed_after_the_ranked_unranked_and_marked(client, club):
-    board = rows(client, club)
+    board = leaderboard_rows(client, club)
     # Pedja won every game: prefko's lowest rating, first.
     assert [name for _rank, name in board[:3]] == ["Pedja", "Marko", "Johnny"]
     assert [rank for rank, _name in board[:3]] == ["1", "2", "3"]
@@ -75,10 +75,10 @@ def test_head_to_head_leagues_rank_everyone_by_default(client, make_league, make
 def test_inactive_players_are_hidden_unless_asked_for(client, club):
     club.inactive_days = 30
     club.save()
-    board = rows(client, club)
+    board = leaderboard_rows(client, club)
     # Pedja's last game was 58 days ago; Marko and Johnny played yesterday.
     assert [name for _rank, name in board] == ["Marko", "Johnny", "Zorana provisional"]
-    shown = rows(client, club, inactive="on")
+    shown = leaderboard_rows(client, club, inactive="on")
     assert shown[-1] == ["", "Pedja inactive"]
 
 
@@ -91,7 +91,7 @@ def heading(client, name: str) -> str:
 def test_a_player_page_gives_the_leaderboards_rank_or_status(client, club):
     # Zorana's one game is Pedja's worked example: a rating better than Marko's and Johnny's,
     # which a rank counted over everyone would put before theirs.
-    assert rows(client, club) == [
+    assert leaderboard_rows(client, club) == [
         ["1", "Pedja"],
         ["2", "Marko"],
         ["3", "Johnny"],
@@ -104,7 +104,7 @@ def test_a_player_page_gives_the_leaderboards_rank_or_status(client, club):
 
     club.inactive_days = 30
     club.save()
-    assert rows(client, club, inactive="on") == [
+    assert leaderboard_rows(client, club, inactive="on") == [
         ["1", "Marko"], ["2", "Johnny"], ["", "Zorana provisional"], ["", "Pedja inactive"]
     ]  # fmt: skip
     assert heading(client, "Marko").endswith(", rank 1, 4 games.")

@@ -15,7 +15,7 @@ def league(prefko_league_with):
     return league
 
 
-def played(response) -> list:
+def played_times(response) -> list:
     return [row.record.played_at for row in response.context["table"].page.object_list]
 
 
@@ -24,9 +24,9 @@ def test_oldest_first_starts_with_the_league_s_first_game(client, league):
     newest, oldest = client.get(url), client.get(url, {"order": "oldest"})
 
     first = league.games.order_by("played_at", "id").first()
-    assert played(oldest)[0] == first.played_at
-    assert played(oldest) == sorted(played(oldest))
-    assert played(newest) == sorted(played(newest), reverse=True)
+    assert played_times(oldest)[0] == first.played_at
+    assert played_times(oldest) == sorted(played_times(oldest))
+    assert played_times(newest) == sorted(played_times(newest), reverse=True)
     page = oldest.content.decode()
     assert 'aria-current="true">Oldest first</a>' in page
     assert "?order=oldest&amp;page=2" in page or "?page=2&amp;order=oldest" in page

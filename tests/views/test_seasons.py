@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import System
+from tests.builders import leaderboard_export
 from tests.views.pages import QUERIES, assert_same_as_django_tables2
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
@@ -36,10 +37,6 @@ def chess(make_league, make_player, record_game):
 
 def leaderboard(client, league, **query):
     return client.get(reverse("ratings:leaderboard", args=[league.slug]), query)
-
-
-def export(client, league, fmt="csv", **query):
-    return client.get(reverse("ratings:leaderboard_export", args=[league.slug, fmt]), query)
 
 
 def csv_rows(response) -> list[dict]:
@@ -143,8 +140,8 @@ def test_a_bad_period_is_a_form_error_and_the_whole_history_is_shown(client, che
 
 
 def test_the_exports_follow_the_period(client, chess):
-    rows = csv_rows(export(client, chess, season=2025, by="change"))
-    payload = export(client, chess, "json", season=2025).json()
+    rows = csv_rows(leaderboard_export(client, chess, season=2025, by="change"))
+    payload = leaderboard_export(client, chess, "json", season=2025).json()
 
     assert list(rows[0]) == [
         "rank", "name", "games", "rating", "change", "average_score", "first_places",
@@ -164,7 +161,7 @@ def test_the_exports_follow_the_period(client, chess):
     assert [row["name"] for row in payload["standings"]] == [row.name for row in (
         leaderboard(client, chess, season=2025).context["table"].data
     )]  # fmt: skip
-    disposition = export(client, chess, **{"from": "2025-02-01"})["Content-Disposition"]
+    disposition = leaderboard_export(client, chess, **{"from": "2025-02-01"})["Content-Disposition"]
     assert "chess-from-2025-02-01-standings.csv" in disposition
 
 
@@ -179,7 +176,7 @@ def test_the_page_links_its_exports_with_the_period(client, chess):
     [{"season": "x"}, {"from": "2025-13-01"}, {"from": "2025-03-01", "to": "2025-01-01"}],
 )
 def test_an_export_with_a_bad_period_is_a_400_saying_why(client, chess, query):
-    response = export(client, chess, **query)
+    response = leaderboard_export(client, chess, **query)
 
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/plain")
@@ -215,4 +212,4 @@ def test_the_season_page_costs_the_same_whatever_the_history(
         with django_assert_num_queries(QUERIES["season"] - 1 + papers):
             assert leaderboard(client, league, season=season).status_code == 200
         with django_assert_num_queries(QUERIES["season_export"]):
-            assert export(client, league, season=season).status_code == 200
+            assert leaderboard_export(client, league, season=season).status_code == 200

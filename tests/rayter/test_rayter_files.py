@@ -42,6 +42,7 @@ from tests.builders import (
     ZONES,
     hearts_games,
     ratings_of,
+    run_command,
     score_entries,
     table_counts,
     write_file,
@@ -49,16 +50,10 @@ from tests.builders import (
 
 pytestmark = pytest.mark.django_db
 
-VECTORS = Path(__file__).parent / "algorithms" / "vectors"
+VECTORS = Path(__file__).parents[1] / "algorithms" / "vectors"
 CLI_FILES = json.loads(gzip.decompress((VECTORS / "rayter_cli.json.gz").read_bytes()))["files"]
 WORKED_EXAMPLE = VECTORS / "rayter_worked_example.txt"
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
-
-
-def run(*args, **options) -> str:
-    out = io.StringIO()
-    call_command(*args, stdout=out, stderr=io.StringIO(), **options)
-    return out.getvalue()
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "games.txt") -> str:
@@ -71,7 +66,7 @@ def write(tmp_path: Path, text: str | bytes, name: str = "games.txt") -> str:
 
 
 def import_file(path: str, league: str, *args, **options) -> str:
-    return run("import_rayter", path, *args, league=league, no_progress=True, **options)
+    return run_command("import_rayter", path, *args, league=league, no_progress=True, **options)
 
 
 def standings_rows(slug: str) -> list[dict]:
@@ -129,7 +124,7 @@ def test_the_worked_example_gives_its_standings(tmp_path):
     assert "Games imported: 2 of 2" in out
     assert "New players: 4 (Ahmed, Dahlia, John, Lei)" in out
 
-    text = run("standings", "example")
+    text = run_command("standings", "example")
 
     assert text.splitlines()[2:] == [
         "Name           Games     Rating    Change    ",
@@ -170,7 +165,7 @@ def test_cli_files_give_the_cli_standings(tmp_path, record):
         assert "not in time order" not in out
         assert rounded_rows(rows) == cli_rows(record)
         # The text table is the command's, line for line, apart from the title and "Change".
-        ours = run("standings", "cli").splitlines()
+        ours = run_command("standings", "cli").splitlines()
         theirs = record["text"].splitlines()
         assert ours[1] == theirs[1]
         assert ours[2] == theirs[2].replace("Delta ", "Change")
@@ -427,7 +422,7 @@ def test_times_are_in_the_clubs_time_zone(tmp_path, settings):
         datetime(2020, 7, 1, 18, 30, tzinfo=UTC),  # summer time, UTC+2
         datetime(2020, 12, 1, 19, 30, tzinfo=UTC),  # winter time, UTC+1
     ]
-    assert "game 2020-07-01 20:30\n" in run("export_rayter", "tz")
+    assert "game 2020-07-01 20:30\n" in run_command("export_rayter", "tz")
 
 
 def test_time_the_clocks_skipped_is_refused(tmp_path, settings):
@@ -590,14 +585,14 @@ def test_standings_csv_neutralises_formulas(make_league, make_player, record_gam
     names = ["=cmd", "-5", "+x", "@a", "ok"]
     record_game(league, [make_player(name) for name in names], scores=[1, 2, 3, 4, 5])
 
-    rows = list(csv.reader(io.StringIO(run("standings", "csv", format="csv"))))
+    rows = list(csv.reader(io.StringIO(run_command("standings", "csv", format="csv"))))
 
     assert [row[1] for row in rows] == ["name", "ok", "'@a", "'+x", "'-5", "'=cmd"]
 
 
 def test_standings_of_an_unknown_league():
     with pytest.raises(CommandError, match="Unknown league: nope"):
-        run("standings", "nope")
+        run_command("standings", "nope")
 
 
 # Export -----------------------------------------------------------------------------------------
@@ -609,7 +604,7 @@ def test_export_writes_the_games_in_rating_order(make_league, make_player, recor
     record_game(league, [anna, bo], scores=[10, 20.0], played_at=T0 + timedelta(hours=1))
     record_game(league, [cy, bo, anna], scores=[-3, 0, 5], played_at=T0)
 
-    text = run("export_rayter", "hearts")
+    text = run_command("export_rayter", "hearts")
 
     assert text == (
         "score_type lowscore\n"
@@ -631,7 +626,7 @@ def test_export_to_a_file(tmp_path, make_league, make_player, record_game):
     record_game(league, [make_player("Zoë"), make_player("Bo")], scores=[1, 2])
     target = tmp_path / "out.txt"
 
-    assert run("export_rayter", "s", output=str(target)) == ""
+    assert run_command("export_rayter", "s", output=str(target)) == ""
 
     assert target.read_bytes().decode("utf-8").startswith("score_type highscore\n\ngame ")
 
@@ -643,7 +638,7 @@ def test_export_refuses_scores_that_are_not_whole(make_league, make_player, reco
     game.results.filter(seat=0).update(score=1.5)
 
     with pytest.raises(CommandError, match="Ann's score 1.5 is not a whole number"):
-        run("export_rayter", "s")
+        run_command("export_rayter", "s")
 
 
 def test_names_written_alike_get_a_suffix_and_come_back_to_their_players(
@@ -657,7 +652,7 @@ def test_names_written_alike_get_a_suffix_and_come_back_to_their_players(
     )
     record_game(league, [spaced, underscored, dotted], scores=[1, 2, 3])
 
-    text = run("export_rayter", "s")
+    text = run_command("export_rayter", "s")
     download = client.get(reverse("ratings:rayter_export", args=["s"]))
     done = rayter_files.import_rayter(data=text.encode(), league_slug="copy")
 
@@ -692,7 +687,7 @@ def test_export_refuses_other_kinds_of_league(make_league):
     make_league(System.ELO, slug="chess")
 
     with pytest.raises(CommandError, match="not a scored league"):
-        run("export_rayter", "chess")
+        run_command("export_rayter", "chess")
 
 
 def test_rayter_names():

@@ -308,8 +308,7 @@ def test_a_game_at_the_first_minute_of_1900_in_belgrade_is_backed_up_and_restore
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_demo_club_with_a_night_next_month_is_backed_up_and_restored(tmp_path):
-    call_command("demo", stdout=StringIO())
+def test_the_demo_club_with_a_night_next_month_is_backed_up_and_restored(tmp_path, demo_club):
     league = League.objects.filter(system=System.PREFKO).first()
     next_month = timezone.now().replace(microsecond=0) + timedelta(days=31)
     make_event(league, Player.objects.order_by("pk")[:6], name="Next month", starts_at=next_month)

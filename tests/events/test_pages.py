@@ -1,5 +1,6 @@
-"""The event pages: an organiser creates a night and runs it, members enter each table's paper
-from its link, and everyone reads the live standings, the tables and the table cards."""
+"""The event pages: an organiser creates a night and runs it (its bula, the late arrivals, a
+player leaving early), members enter each table's paper from its link, and everyone reads the
+live standings, the tables and the table cards, in each language's words."""
 
 from __future__ import annotations
 
@@ -14,27 +15,19 @@ from django.urls import reverse
 from ratings import engine
 from ratings.events import services
 from ratings.events.models import Event, Scoring
-from ratings.models import Game, System
-from tests.builders import make_event, make_league, play_round, play_table
+from ratings.models import Game, Player, System
+from tests.builders import (
+    event_form,
+    in_language,
+    make_event,
+    make_league,
+    play_round,
+    play_table,
+)
 from tests.views.pages import QUERIES
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
-
-
-def event_form(names, **fields) -> dict:
-    data = {
-        "name": "Friday night",
-        "starts_at": "2026-03-13T19:00",
-        "rounds_total": "4",
-        "table_size": "3",
-        "draw_method": "everyone_meets",
-        "scoring": "preferans_org",
-        "points_per_place": "",
-        **fields,
-    }
-    data |= {f"player_{n}": name for n, name in enumerate(names)}
-    return data
 
 
 # Creating ---------------------------------------------------------------------------------------
@@ -136,7 +129,7 @@ def test_a_table_s_link_opens_the_entry_form_with_its_players(member_client, nig
     assert "Table 2, round 1" in response.content.decode()
 
 
-def paper(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
+def table_form(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
     data = {"submission_key": str(uuid.uuid4()), "played_at": "2026-03-13T20:30", "bula": "30"}
     for seat, (name, (left, middle, right)) in enumerate(zip(names, papers, strict=True)):
         data |= {
@@ -148,9 +141,9 @@ def paper(names, papers=WORKED_EXAMPLE_PAPERS) -> dict:
     return data
 
 
-def enter(client, table, names, papers=WORKED_EXAMPLE_PAPERS):
+def enter_table_paper(client, table, names, papers=WORKED_EXAMPLE_PAPERS):
     url = reverse("ratings:game_new", args=[table.round.event.league.slug]) + f"?table={table.pk}"
-    data = paper(names, papers)
+    data = table_form(names, papers)
     preview = client.post(url, {**data, "preview": "1"})
     assert preview.status_code == 200
     if preview.context["form"].errors:
@@ -167,7 +160,7 @@ def seat_names(table) -> list[str]:
 def test_saving_a_table_s_paper_links_the_game_and_shows_the_table(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
 
-    response = enter(member_client, table, seat_names(table))
+    response = enter_table_paper(member_client, table, seat_names(table))
 
     table.refresh_from_db()
     assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
@@ -184,7 +177,7 @@ def test_a_table_s_paper_with_other_players_is_refused(member_client, night, nin
     table = services.round_draw(event=night).tables.get(number=1)
     others = [p.name for p in nine if p.name not in seat_names(table)][:3]
 
-    response = enter(member_client, table, others)
+    response = enter_table_paper(member_client, table, others)
 
     assert response.status_code == 200
     assert "Table 1 seats" in response.content.decode()
@@ -195,7 +188,7 @@ def test_the_players_may_be_typed_in_the_order_they_sat(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
     names = seat_names(table)
 
-    response = enter(member_client, table, [names[1], names[2], names[0]])
+    response = enter_table_paper(member_client, table, [names[1], names[2], names[0]])
 
     assert response.status_code == 302
     game = Game.objects.get()
@@ -225,7 +218,7 @@ def test_a_table_of_another_league_is_not_found(member_client, night):
 def test_a_paper_that_arrives_after_another_is_refused_with_a_message(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
     url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
-    data = paper(seat_names(table))
+    data = table_form(seat_names(table))
     preview = member_client.post(url, {**data, "preview": "1"})
     play_table(table)  # someone else's paper for the table, meanwhile
 
@@ -379,7 +372,7 @@ def test_an_event_that_does_not_exist_is_404(client):
 def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_client, night):
     table = services.round_draw(event=night).tables.get(number=1)
     url = reverse("ratings:game_new", args=[night.league.slug]) + f"?table={table.pk}"
-    data = paper(seat_names(table))
+    data = table_form(seat_names(table))
     preview = member_client.post(url, {**data, "preview": "1"})
     save = {**data, "previewed": preview.context["form"]["previewed"].value(), "save": "1"}
 
@@ -481,3 +474,162 @@ def test_a_table_s_game_links_back_to_its_event_and_table(client, night, django_
 
     assert night.get_absolute_url() in page and table.get_absolute_url() in page
     assert "Table 3, round 1" in page
+
+
+# The night's bula ---------------------------------------------------------------------------------
+# A club night's bula, agreed once: every table's paper form starts with it.
+
+
+def test_the_organiser_sets_the_night_s_bula_and_each_table_starts_with_it(
+    organiser_client,
+    league,
+    nine,
+):
+    names = [player.name for player in nine]
+    created = organiser_client.post(
+        reverse("ratings:event_new", args=[league.slug]), event_form(names, bula="50")
+    )
+    assert created.status_code == 302, created.context["form"].errors
+    event = Event.objects.get()
+    assert event.bula == 50
+    assert "Starting bula" in organiser_client.get(event.get_absolute_url()).content.decode()
+
+    table = services.round_draw(event=event).tables.order_by("number").first()
+    form = organiser_client.get(
+        reverse("ratings:game_new", args=[league.slug]), {"table": table.pk}
+    ).context["form"]
+    assert form["bula"].value() == 50
+
+
+def test_a_night_without_a_bula_leaves_the_box_empty(organiser_client, league, nine):
+    event = make_event(league, nine)
+    table = services.round_draw(event=event).tables.first()
+    form = organiser_client.get(
+        reverse("ratings:game_new", args=[league.slug]), {"table": table.pk}
+    ).context["form"]
+    assert form["bula"].value() is None
+
+
+def test_a_league_without_a_paper_is_asked_for_no_bula(organiser_client):
+    chess = make_league(System.ELO, name="Chess")
+    page = organiser_client.get(reverse("ratings:event_new", args=[chess.slug]))
+    assert "bula" not in page.context["form"].fields
+
+
+# Words --------------------------------------------------------------------------------------------
+# Words of the event pages that mean one thing in English and two in Serbian and Russian.
+
+
+# The table draw of a night, and a drawn game: one English word, two in each language.
+TABLE_DRAW = {"ru": ("Жеребьёвка", "Ничья"), "sr-latn": ("Žreb", "Remi")}
+
+
+@pytest.mark.parametrize("code", TABLE_DRAW)
+def test_the_table_draw_is_not_a_drawn_game(organiser_client, night, code):
+    seating, drawn_game = TABLE_DRAW[code]
+    in_language(organiser_client, code)
+    pages = [
+        organiser_client.get(reverse("ratings:event", args=[night.pk])),
+        organiser_client.get(reverse("ratings:event_new", args=[night.league.slug])),
+    ]
+    for response in pages:
+        page = response.content.decode()
+        assert seating in page
+        assert drawn_game not in page
+
+
+def test_an_event_has_a_title_not_a_person_s_name_in_russian(organiser_client, league):
+    url = reverse("ratings:event_new", args=[league.slug])
+    page = in_language(organiser_client, "ru").get(url).content.decode()
+    assert "Название:" in page
+    assert "об имени, похожем" in page
+    assert "о имени" not in page
+
+
+# Late arrivals ------------------------------------------------------------------------------------
+# Late arrivals on a club night's page: a "Did you mean …?" tap adds the player, and the page
+# goes back to the event after a post (its address never becomes one that answers 405).
+
+
+def test_did_you_mean_adds_the_late_player_and_goes_back_to_the_event(
+    organiser_client,
+    night,
+):
+    zoran = Player.objects.create_named("Zoran")
+    url = reverse("ratings:event_players_add", args=[night.pk])
+    asked = organiser_client.post(url, {"player_0": "Zorana"})
+    assert "Did you mean Zoran?" in asked.content.decode()
+
+    tapped = organiser_client.post(url, {"player_0": "Zorana", "use_player_0": "Zoran"})
+
+    assert tapped.status_code == 302
+    assert tapped["Location"] == night.get_absolute_url()
+    assert night.event_players.filter(player=zoran).exists()
+    page = organiser_client.get(tapped["Location"]).content.decode()
+    assert "Present from the next round: Zoran." in page
+
+
+def test_the_late_arrivals_address_opened_again_leads_to_the_event(
+    organiser_client,
+    night,
+):
+    """A refused name shows the page again with the box open, at the box; opened again (a
+    reload, a shared link) the address goes to the event instead of answering 405."""
+    url = reverse("ratings:event_players_add", args=[night.pk])
+    refused = organiser_client.post(url, {"player_0": "Zorana", "player_1": "Zorana"})
+    page = refused.content.decode()
+    assert refused.status_code == 200
+    assert '<details id="late-arrivals" open>' in page
+    assert "#late-arrivals" in page  # the form's answer opens at the box
+
+    again = organiser_client.get(url)
+
+    assert again.status_code == 302
+    assert again["Location"] == night.get_absolute_url()
+
+
+# Leaving early ------------------------------------------------------------------------------------
+# A player who leaves a club night early: withdrawn from the next rounds (the draw and the
+# byes follow), their games and standings line kept.
+
+
+def seated(event_round) -> set[str]:
+    return {
+        seat.player.name
+        for table in event_round.tables.all()
+        for seat in table.seats.select_related("player")
+    }
+
+
+def test_a_withdrawn_player_is_not_drawn_again_and_keeps_their_games(
+    organiser_client,
+    night,
+):
+    first = services.round_draw(event=night)
+    for table in first.tables.all():
+        play_table(table)
+    leaving = Player.objects.get(name="Vesna")
+    assert "Vesna" in seated(first)
+
+    response = organiser_client.post(
+        reverse("ratings:event_player_withdraw", args=[night.pk]), {"player": "vesna"}, follow=True
+    )
+
+    page = response.content.decode()
+    assert "Vesna leaves: not drawn in the next rounds; the games played stay." in page
+    assert not night.event_players.filter(player=leaving).exists()
+    second = services.round_draw(event=night)
+    assert "Vesna" not in seated(second)
+    # Eight present: two tables of three and two byes, none of them Vesna's.
+    byes = {player.name for player in second.byes.all()}
+    assert len(byes) == 2
+    assert seated(second) | byes == {"Ana", "Bojan", "Dragan", "Jelena", "Marko", "Milica",
+                                     "Nikola", "Pedja"}  # fmt: skip
+    standings = organiser_client.get(night.get_absolute_url()).context["page"].standings
+    assert "Vesna" in {row.player.name for row in standings}
+
+
+def test_the_event_page_offers_it_to_the_organiser_only(organiser_client, client, night):
+    url = reverse("ratings:event_player_withdraw", args=[night.pk])
+    assert f'action="{url}"' in organiser_client.get(night.get_absolute_url()).content.decode()
+    assert f'action="{url}"' not in client.get(night.get_absolute_url()).content.decode()

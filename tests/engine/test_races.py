@@ -3,7 +3,7 @@
 Each race is made to happen every time, not by luck: the test holds a lock the requests need
 (the league's row, or a player row it has not committed yet), starts the requests, waits until
 PostgreSQL shows them all waiting, and lets go. Deterministic versions of the same races on
-SQLite are in tests/test_reliability.py.
+SQLite are in tests/engine/test_engine.py and tests/admin/test_admin.py.
 """
 
 from __future__ import annotations

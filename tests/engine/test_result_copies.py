@@ -48,7 +48,7 @@ def wrong_copies() -> list[tuple]:
     return wrong
 
 
-def record(league, players, scores, at):
+def record_scores(league, players, scores, at):
     return engine.game_record(league=league, played_at=at, entries=score_entries(players, scores))
 
 
@@ -58,10 +58,10 @@ def test_every_path_that_writes_results_keeps_the_copies():
     duel = make_league(System.ELO)
     ann, bob, cid, dan = make_players(["Ann", "Bob", "Cid", "Dan"])
 
-    newest = record(high, [ann, bob, cid], [3, 1, 3], T0)
-    record(high, [ann, bob], [5, 2], T0 + timedelta(days=2))
-    back_dated = record(high, [bob, cid, ann], [1, 2, 2], T0 + timedelta(days=1))
-    record(duel, [ann, bob], [1, 0], T0)
+    newest = record_scores(high, [ann, bob, cid], [3, 1, 3], T0)
+    record_scores(high, [ann, bob], [5, 2], T0 + timedelta(days=2))
+    back_dated = record_scores(high, [bob, cid, ann], [1, 2, 2], T0 + timedelta(days=1))
+    record_scores(duel, [ann, bob], [1, 0], T0)
     assert Result.objects.count() == 10
     assert not wrong_copies()
 
@@ -114,8 +114,8 @@ def test_a_restored_backup_works_its_copies_out_again(tmp_path):
     opponents' tallies, which the file leaves out, are counted again."""
     league = make_league(System.RAYTER_HIGHSCORE)
     ann, bob = make_players(["Ann", "Bob"])
-    record(league, [ann, bob], [3, 1], T0)
-    record(league, [bob, ann], [3, 1], T0 + timedelta(days=1))
+    record_scores(league, [ann, bob], [3, 1], T0)
+    record_scores(league, [bob, ann], [3, 1], T0 + timedelta(days=1))
     backup = tmp_path / "club.json"
     call_command("backup_club", str(backup), stdout=StringIO())
     objects = backup_objects(backup)

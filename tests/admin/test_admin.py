@@ -749,7 +749,7 @@ def test_the_admin_tells_staff_editing_a_game_deleted_meanwhile(
     def deleted_by_someone_else(self, request, obj, form, change):
         # Between the form's checks and the engine's write, another staff member deletes it.
         # (On one SQLite connection that deletion is rolled back with this request: on
-        # PostgreSQL, tests/test_races.py races two real requests.)
+        # PostgreSQL, tests/engine/test_races.py races two real requests.)
         engine.game_delete(game=Game.objects.get(pk=obj.pk))
 
     monkeypatch.setattr(GameAdmin, "save_model", deleted_by_someone_else)
@@ -862,3 +862,15 @@ def test_a_threshold_out_of_range_is_a_form_error(admin_client, worked_example, 
     assert field in response.context["adminform"].form.errors
     league.refresh_from_db()
     assert getattr(league, field) == stored
+
+
+def test_the_admin_writes_numbers_and_moments_as_the_site(admin_client, worked_example_game):
+    leagues = admin_client.get(reverse("admin:ratings_league_changelist")).content.decode()
+    assert '<td class="field-start_rating_shown">1000</td>' in leagues
+    assert "1000.0" not in leagues
+    games = admin_client.get(reverse("admin:ratings_game_changelist")).content.decode()
+    assert "2026-01-01 20:00" in games  # the worked example game, in the club's time
+    assert "p.m." not in games
+    game = admin_client.get(reverse("admin:ratings_game_change", args=[worked_example_game.pk]))
+    assert "1173.0" not in game.content.decode()
+    assert "1173" in game.content.decode()

@@ -43,11 +43,12 @@ def test_renaming_in_the_admin_keeps_the_old_address(admin_client, client, typo_
     assert AuditEntry.objects.filter(action=AuditAction.RENAME).exists()
 
 
-def merge(client, players, target=None):
-    data = {"action": "merge_players", "_selected_action": [p.pk for p in players]}
+def merge(client, players, target=None, *, follow=False, **fields):
+    """The admin's "merge players" action on ``players``, keeping ``target`` when given."""
+    data = {"action": "merge_players", "_selected_action": [p.pk for p in players], **fields}
     if target is not None:
         data["target"] = target.pk
-    return client.post(reverse("admin:ratings_player_changelist"), data)
+    return client.post(reverse("admin:ratings_player_changelist"), data, follow=follow)
 
 
 def test_merge_action_asks_who_stays_then_merges(admin_client, typo_club):
@@ -184,3 +185,20 @@ def test_the_admin_takes_a_birth_date_on_or_before_the_first_game(
     assert response.status_code == 302
     ana.refresh_from_db()
     assert ana.birth_date.isoformat() == "2025-03-01"
+
+
+def test_the_admin_merge_page_says_what_is_missing_and_counts_in_the_singular(
+    admin_client, typo_club
+):
+    _league, pedja, pedia = typo_club
+    asked = merge(admin_client, [pedja, pedia], follow=True).content.decode()
+    app = reverse("admin:app_list", args=["ratings"])
+    assert f'<a href="{app}">Club ratings</a>' in asked
+    assert "Choose who stays." not in asked
+
+    unchosen = merge(admin_client, [pedja, pedia], follow=True, asked="1").content.decode()
+    assert "Choose who stays." in unchosen
+    assert Player.objects.filter(pk=pedia.pk).exists()
+
+    done = merge(admin_client, [pedja, pedia], pedja, follow=True, asked="1").content.decode()
+    assert "Pedia is merged into Pedja; 1 league re-rated." in done

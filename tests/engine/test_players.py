@@ -435,7 +435,7 @@ def test_a_new_player_someone_created_meanwhile_is_the_one_the_game_gets(
 
 def take_the_slug_first(monkeypatch, name: str) -> None:
     """Make another request create ``name`` just after create_named read which slugs are taken,
-    as a parallel request on PostgreSQL can (tests/test_races.py does it for real)."""
+    as a parallel request on PostgreSQL can (tests/engine/test_races.py does it for real)."""
     values_list = PlayerQuerySet.values_list
     done = []
 

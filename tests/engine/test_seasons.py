@@ -21,10 +21,10 @@ from ratings.models import AuditAction, AuditEntry, Game, SeasonStanding, System
 from ratings.selectors import season_standings
 from tests.builders import (
     SYSTEM_CODES,
+    entries_for,
     game_data,
     make_league,
     make_players,
-    paper_entries,
     score_entries,
 )
 from tests.replays import assert_opponents_match_results, assert_seasons_match_results
@@ -50,7 +50,7 @@ KINDS = ["add", "add", "add", "edit", "delete", "restore", "import", "start", "m
 
 
 @st.composite
-def operations(draw):
+def season_operations(draw):
     system = draw(SYSTEM_CODES)
     ops = []
     for _ in range(draw(st.integers(1, 12))):
@@ -67,13 +67,6 @@ def operations(draw):
             }
         )
     return system, draw(st.sampled_from(["UTC", "Europe/Belgrade"])), ops
-
-
-def entries_for(players, op):
-    chosen = [players[i] for i in op["seats"]]
-    if "papers" in op["data"]:
-        return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
-    return score_entries(chosen, op["data"]["scores"]), None
 
 
 def imported(players, op) -> list[engine.ImportedGame]:
@@ -129,7 +122,7 @@ def apply(league, players, merged: set[int], op) -> None:
         engine.league_recompute(league=league)
 
 
-@given(operations())
+@given(season_operations())
 def test_any_sequence_of_writes_keeps_every_season_and_tally_as_its_results_give_it(case):
     """The seasons, and the opponents' tallies (ratings/engine/opponents.py), which the same
     writes keep."""

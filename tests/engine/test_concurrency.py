@@ -23,10 +23,10 @@ from tests.builders import T0, Browser, hidden, paper_entries
 from tests.replays import assert_unchanged_by_recompute
 from tests.worked_example import SMALL_PAPERS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def enter_game(browser: Browser, path: str, players, played_at: datetime, statuses: list):
+def browser_enters_game(browser: Browser, path: str, players, played_at: datetime, statuses: list):
     status, page = browser.get(path)
     data = {
         "submission_key": str(uuid.uuid4()),
@@ -105,7 +105,7 @@ def test_parallel_entries_edits_deletes_and_imports_on_postgresql(live_server, d
 
     threads = [
         guarded(
-            enter_game,
+            browser_enters_game,
             Browser(live_server.url, member),
             path,
             players[n % 7 : n % 7 + 3],
@@ -146,7 +146,7 @@ def test_sqlite_writers_in_separate_processes_queue_instead_of_failing(tmp_path)
     subprocess.run([*run, "shell", "-c", setup], cwd=ROOT, env=env, check=True)
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.concurrency_worker", "record", "p", str(n), "8"],
+            [sys.executable, "-m", "tests.engine.concurrency_worker", "record", "p", str(n), "8"],
             cwd=ROOT,
             env=env,
             stderr=subprocess.PIPE,
@@ -157,7 +157,7 @@ def test_sqlite_writers_in_separate_processes_queue_instead_of_failing(tmp_path)
     failures = [w.stderr.read() for w in workers if w.wait(timeout=300) != 0]
     assert not failures, failures
     verified = subprocess.run(
-        [sys.executable, "-m", "tests.concurrency_worker", "verify", "p"],
+        [sys.executable, "-m", "tests.engine.concurrency_worker", "verify", "p"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -1,7 +1,7 @@
-"""Run by tests/test_concurrency.py in separate processes against one SQLite file.
+"""Run by tests/engine/test_concurrency.py in separate processes against one SQLite file.
 
-    python -m tests.concurrency_worker record LEAGUE_SLUG WORKER GAMES
-    python -m tests.concurrency_worker verify LEAGUE_SLUG
+    python -m tests.engine.concurrency_worker record LEAGUE_SLUG WORKER GAMES
+    python -m tests.engine.concurrency_worker verify LEAGUE_SLUG
 
 ``record`` enters GAMES games through the engine, each in its own transaction; ``verify`` prints
 "OK <games>" when every stored rating equals a from-scratch replay.

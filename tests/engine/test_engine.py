@@ -29,6 +29,7 @@ from tests.builders import (
     SYSTEM_CODES,
     T0,
     elo_chain,
+    entries_for,
     game_data,
     hearts_games,
     make_league,
@@ -202,13 +203,6 @@ def operations(draw):
     return system, ops
 
 
-def entries_for(system, players, op):
-    chosen = [players[i] for i in op["seats"]]
-    if "papers" in op["data"]:
-        return paper_entries(chosen, op["data"]["papers"]), op["data"]["bula"]
-    return score_entries(chosen, op["data"]["scores"]), None
-
-
 @given(operations())
 def test_any_sequence_of_changes_equals_a_from_scratch_replay(case):
     system, ops = case
@@ -219,10 +213,10 @@ def test_any_sequence_of_changes_equals_a_from_scratch_replay(case):
         games = list(Game.objects.filter(league=league).chronological())
         played_at = T0 + timedelta(days=op["day"])
         if op["kind"] == "add" or not games and op["kind"] != "start":
-            entries, bula = entries_for(system, players, op)
+            entries, bula = entries_for(players, op)
             engine.game_record(league=league, played_at=played_at, entries=entries, bula=bula)
         elif op["kind"] == "edit":
-            entries, bula = entries_for(system, players, op)
+            entries, bula = entries_for(players, op)
             game = games[op["pick"] % len(games)]
             engine.game_update(game=game, played_at=played_at, entries=entries, bula=bula)
         elif op["kind"] == "delete":

@@ -4,9 +4,10 @@ import io
 import json
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from tests.algorithms.paper_reference import library_result, paper_vectors
+from tests.builders import run_command
 
 ISSUE_EXAMPLE = (
     '[{"bula": 30, "refas": 2, "hands": [{"refa": true}, {"value": 4, "declarer": {"seat": 1, '
@@ -15,17 +16,11 @@ ISSUE_EXAMPLE = (
 )
 
 
-def run(*args) -> str:
-    out = io.StringIO()
-    call_command("paper_from_deals", *args, stdout=out)
-    return out.getvalue()
-
-
 def test_it_prints_the_paper_of_the_issues_example(tmp_path):
     path = tmp_path / "logs.json"
     path.write_text(ISSUE_EXAMPLE)
     triangle = {"left": 0, "middle": 0, "right": 0}
-    assert json.loads(run(str(path))) == [
+    assert json.loads(run_command("paper_from_deals", str(path))) == [
         {
             "seats": [
                 {
@@ -63,14 +58,14 @@ def test_it_prints_the_paper_of_the_issues_example(tmp_path):
 
 def test_it_reads_standard_input_for_a_dash(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(ISSUE_EXAMPLE))
-    assert json.loads(run("-"))[0]["seats"][0]["middle"] == 26
+    assert json.loads(run_command("paper_from_deals", "-"))[0]["seats"][0]["middle"] == 26
 
 
 def test_it_gives_an_error_naming_the_hand_and_goes_on_with_the_next_log(tmp_path):
     refused = {"bula": 30, "refas": 0, "hands": [{"refa": True}]}
     path = tmp_path / "logs.json"
     path.write_text(json.dumps([refused, json.loads(ISSUE_EXAMPLE)[0], "not a log"]))
-    results = json.loads(run(str(path)))
+    results = json.loads(run_command("paper_from_deals", str(path)))
     assert results[0] == {"error": "hand 1: no more refe, the cap is 0"}
     assert "seats" in results[1]
     assert results[2] == {"error": "a deal log must be an object with bula, refas and hands"}
@@ -80,7 +75,7 @@ def test_it_gives_the_librarys_paper_for_the_vectors_entry_for_entry(tmp_path):
     rows = [row for rows in paper_vectors()["groups"].values() for row in rows[:150]]
     path = tmp_path / "logs.json"
     path.write_text(json.dumps([log for log, _ in rows]))
-    results = json.loads(run(str(path)))
+    results = json.loads(run_command("paper_from_deals", str(path)))
     assert len(results) == len(rows)
     for (log, answer), result in zip(rows, results, strict=True):
         expected = library_result(answer.get("zero_tricks_no_supa", answer))
@@ -100,9 +95,9 @@ def test_it_refuses_a_file_that_is_not_a_list_of_logs(tmp_path, text, message):
     path = tmp_path / "logs.json"
     path.write_text(text)
     with pytest.raises(CommandError, match=message):
-        run(str(path))
+        run_command("paper_from_deals", str(path))
 
 
 def test_it_refuses_a_missing_file(tmp_path):
     with pytest.raises(CommandError, match="No such file"):
-        run(str(tmp_path / "missing.json"))
+        run_command("paper_from_deals", str(tmp_path / "missing.json"))
