@@ -53,7 +53,7 @@ class PairwiseElo:
     code = "pairwise_elo"
     label = _("Classic Elo over each pair at the table")
     lower_is_better = False
-    keeps_skill = False
+    keeps_state = False
     uses_birth_dates = False
 
     def start_state(self, rating: float) -> float:
@@ -111,7 +111,7 @@ def systems_for(league: League) -> list[RatingSystem | PairwiseElo]:
     fitting = [
         s
         for s in SYSTEMS.values()
-        if s.lower_score_is_better == direction and (s.kind == own.kind or s.keeps_skill)
+        if s.lower_score_is_better == direction and (s.kind == own.kind or s.keeps_state)
     ]
     fitting.sort(key=lambda s: s is not own)
     tried: list[RatingSystem | PairwiseElo] = list(fitting)
@@ -151,7 +151,7 @@ def _predicted(
     """Each game's pairs as ``system`` would have predicted them, replaying as it goes."""
     own = system is league.rating_system
     start = system.start_state(
-        league.start_rating if own else SKILL_START if system.keeps_skill else OTHER_START
+        league.start_rating if own else SKILL_START if system.keeps_state else OTHER_START
     )
     rate = system.rater(league, birth_dates)
     places = league.rating_system.places

@@ -105,8 +105,8 @@ class SkillRating(float):
 
     The float itself is the number pages show, sort and chart (the ordinal, mu - 3 sigma), so
     the engine, the pages and the statistics treat it as any rating; ``mu`` and ``sigma`` ride
-    along, and the engine stores them beside the rating (``Result.mu_before`` ...,
-    ``Standing.mu`` and ``sigma``: see :func:`skill_of`). Arithmetic on it gives plain floats.
+    along, and :class:`OpenSkill` stores them in the state slot beside the rating
+    (``Result.state``, ``Standing.state``). Arithmetic on it gives plain floats.
     """
 
     mu: float
@@ -119,13 +119,6 @@ class SkillRating(float):
 
     def __repr__(self) -> str:
         return f"SkillRating(mu={self.mu!r}, sigma={self.sigma!r})"
-
-
-def skill_of(rating: float) -> tuple[float | None, float | None]:
-    """The (mu, sigma) a rating carries, or (None, None) for a rating that is one number."""
-    if type(rating) is SkillRating:
-        return rating.mu, rating.sigma
-    return None, None
 
 
 # (scores, papers) of a game's seats, as the engine stores them.
@@ -174,8 +167,12 @@ class RatingSystem:
     # Dotted path of the entry form (forms import the engine, which imports this module).
     form_path: ClassVar[str]
     score_label: ClassVar = gettext_lazy("Score")
-    # A rating kept as a mean and an uncertainty (SkillRating): exports carry them, with places.
-    keeps_skill: ClassVar[bool] = False
+    # What the system keeps beside a result's rating before and after, each a number in the
+    # result's state slot (``Result.state``, JSON, null when empty), and in a standing's
+    # (``Standing.state``): the core stores and exports them without knowing them. A rating
+    # that is one number keeps none (every system but OpenSkill): its rows carry no state, so
+    # the engine's bulk writes send them as before.
+    result_state_fields: ClassVar[tuple[str, ...]] = ()
     # The system has its own model of who finishes ahead (pair_chance, win_chances); the others
     # get chances from a curve fitted on the league's games.
     own_chances: ClassVar[bool] = False
@@ -305,10 +302,37 @@ class RatingSystem:
         their own)."""
         return rating
 
-    def stored_state(self, rating: float, mu: float | None, sigma: float | None) -> float:
-        """A player's rating as the engine works with it, from what is stored: the rating and,
-        for systems that keep one, its mean and uncertainty (None before the first game)."""
+    # The state slot ---------------------------------------------------------------------------
+
+    @property
+    def keeps_state(self) -> bool:
+        """Whether results and standings of this system carry a state beside their rating."""
+        return bool(self.result_state_fields)
+
+    def stored_state(self, rating: float, state: Mapping | None) -> float:
+        """A player's rating as the engine works with it, from a standing's rating and state
+        (None before the first game, and for a system that keeps none)."""
         return rating
+
+    def stored_after(self, rating_after: float, state: Mapping | None) -> float:
+        """A player's rating after a game, from its result's rating and state."""
+        return rating_after
+
+    def standing_state(self, rating: float) -> dict | None:
+        """What a standing keeps beside ``rating`` (a rating as :meth:`rater` gives it)."""
+        return None
+
+    def result_state(self, before: float, after: float) -> dict | None:
+        """What a result keeps beside its ratings, keyed by :attr:`result_state_fields`."""
+        return None
+
+    def export_values(self, place: int, state: Mapping | None) -> tuple:
+        """A seat's values for the exports' :meth:`export_fields`, from its result."""
+        return ()
+
+    def export_fields(self) -> tuple[str, ...]:
+        """The fields a seat of this system's exports carries besides every system's own."""
+        return ()
 
     def provisional_rule(self, league: League) -> tuple[str, str, float] | None:
         """What makes a player provisional in ``league``: a Standing field, a lookup (``lt``
@@ -566,7 +590,7 @@ class OpenSkill(RatingSystem):
     # A player is provisional while sigma is above this (unless the league sets a number of
     # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
     provisional_sigma: ClassVar[float] = 5.0
-    keeps_skill = True
+    result_state_fields = ("mu_before", "sigma_before", "mu_after", "sigma_after")
     own_chances = True
     default_provisional_games = 0
     rating_places = 1
@@ -574,10 +598,35 @@ class OpenSkill(RatingSystem):
     def start_state(self, rating):
         return SkillRating(openskill.DEFAULT_MU + rating, openskill.DEFAULT_SIGMA)
 
-    def stored_state(self, rating, mu, sigma):
-        if mu is None or sigma is None:
+    def stored_state(self, rating, state):
+        if not state:
             return self.start_state(rating)
-        return SkillRating(mu, sigma)
+        return SkillRating(state["mu"], state["sigma"])
+
+    def stored_after(self, rating_after, state):
+        if not state:
+            return self.start_state(rating_after)
+        return SkillRating(state["mu_after"], state["sigma_after"])
+
+    def standing_state(self, rating):
+        return {"mu": rating.mu, "sigma": rating.sigma}
+
+    def result_state(self, before, after):
+        return {
+            "mu_before": before.mu,
+            "sigma_before": before.sigma,
+            "mu_after": after.mu,
+            "sigma_after": after.sigma,
+        }
+
+    def export_fields(self):
+        # Each seat's place (1 the best, a tie shares) and its skill before and after: a replay
+        # with the openskill package, given the places as ranks, gives the same numbers.
+        return ("place", *self.result_state_fields)
+
+    def export_values(self, place, state):
+        state = state or {}
+        return (place, *(state.get(field) for field in self.result_state_fields))
 
     def pair_chance(self, first, second):
         return openskill.pair_chance(
@@ -589,7 +638,7 @@ class OpenSkill(RatingSystem):
 
     def provisional_rule(self, league):
         if league.provisional_games is None:
-            return ("sigma", "gt", self.provisional_sigma)
+            return ("state__sigma", "gt", self.provisional_sigma)
         return super().provisional_rule(league)
 
     def rater(self, league, birth_dates):

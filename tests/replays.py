@@ -105,7 +105,7 @@ def independent_replay(league: League):
                     rapid=league.speed == "rapid",
                 )
             )
-        elif league.rating_system.keeps_skill:
+        elif league.rating_system.keeps_state:
             after = openskill_replay(league, results, scores, skills, own)
         else:
             changes = rayter.rate_single_game(

@@ -137,7 +137,7 @@ def replay(league: League, games: list[dict], *, without_ages: bool = False) -> 
                     rapid=league.speed == Speed.RAPID,
                 )
             )
-        elif league.rating_system.keeps_skill:
+        elif league.rating_system.keeps_state:
             after = openskill_from_export(seats, skills)
         else:
             score_type = league.rating_system.rayter_score_type

@@ -42,9 +42,9 @@ class Standing(models.Model):
     last_change = models.FloatField(_("last change"), null=True, blank=True)
     last_played_at = models.DateTimeField(_("last played"), null=True, blank=True)
     peak_rating = models.FloatField(_("peak rating"))
-    # The rating's mean and uncertainty, for systems that keep them (as on Result).
-    mu = models.FloatField(_("mu"), null=True, blank=True)
-    sigma = models.FloatField(_("sigma"), null=True, blank=True)
+    # What the league's system keeps beside the rating (as Result.state): null for a rating
+    # that is one number.
+    state = models.JSONField(_("state"), null=True, blank=True)
 
     objects = StandingQuerySet.as_manager()
 
