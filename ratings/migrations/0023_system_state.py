@@ -2,7 +2,9 @@
 six nullable columns of results and standings into ``Result.state`` and ``Standing.state``
 (JSON, keyed as ``systems.OpenSkill`` declares), and back on the way down."""
 
-from django.db import migrations, models
+from django.db import migrations
+
+import ratings.models.games
 
 # The columns that held OpenSkill's numbers, each with its key in the state slot.
 RESULT_KEYS = ("mu_before", "sigma_before", "mu_after", "sigma_after")
@@ -49,12 +51,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="result",
             name="state",
-            field=models.JSONField(blank=True, null=True, verbose_name="state"),
+            field=ratings.models.games.StateField(blank=True, null=True, verbose_name="state"),
         ),
         migrations.AddField(
             model_name="standing",
             name="state",
-            field=models.JSONField(blank=True, null=True, verbose_name="state"),
+            field=ratings.models.games.StateField(blank=True, null=True, verbose_name="state"),
         ),
         migrations.RunPython(forwards, backwards, elidable=False),
         *(

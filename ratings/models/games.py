@@ -94,6 +94,17 @@ class Game(models.Model):
         return (self.played_at, self.pk)
 
 
+class StateField(models.JSONField):
+    """The slot a rating system keeps its state in (``Result.state``, ``Standing.state``): JSON,
+    without SQLite's per-row ``JSON_VALID`` check. That check makes SQLite keep a statement
+    journal for every bulk INSERT of results, about ten times the writes of an import (measured
+    with bench/rayter_shapes.py); only the engine and a restore write the slot, always as
+    Django's own JSON."""
+
+    def db_check(self, connection):
+        return None
+
+
 class Result(models.Model):
     """One player's part in one game, with the ratings the engine gave them."""
 
@@ -147,7 +158,7 @@ class Result(models.Model):
     # uncertainty before and after, the ratings being the numbers shown), keyed as the system
     # declares (RatingSystem.result_state_fields); null for a system whose rating is one number.
     # The core never reads inside it: the system does.
-    state = models.JSONField(_("state"), null=True, blank=True)
+    state = StateField(_("state"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("result")

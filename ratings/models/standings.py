@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ratings.models.games import StateField
 from ratings.models.leagues import League
 from ratings.models.players import Player
 
@@ -44,7 +45,7 @@ class Standing(models.Model):
     peak_rating = models.FloatField(_("peak rating"))
     # What the league's system keeps beside the rating (as Result.state): null for a rating
     # that is one number.
-    state = models.JSONField(_("state"), null=True, blank=True)
+    state = StateField(_("state"), null=True, blank=True)
 
     objects = StandingQuerySet.as_manager()
 
