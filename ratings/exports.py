@@ -336,9 +336,9 @@ def standings_json(league: League, rows: list[dict], *, period: Period | None = 
             "slug": league.slug,
             "system": league.system,
             "lower_is_better": league.lower_is_better,
-            # What a replay of the games export needs besides the system.
-            "elo_k": league.elo_k,
-            "speed": league.speed,
+            # What a replay of the games export needs besides the system: the system's own
+            # settings, by name (classic Elo's elo_k, FIDE's speed; none of another's).
+            **league.system_settings,
             "provisional_until": league.provisional_until,
             "inactive_days": league.inactive_days,
         },

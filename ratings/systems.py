@@ -18,9 +18,10 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from itertools import chain
+from itertools import chain, combinations
 from typing import TYPE_CHECKING, ClassVar
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -121,6 +122,47 @@ class SkillRating(float):
         return f"SkillRating(mu={self.mu!r}, sigma={self.sigma!r})"
 
 
+# A league's settings ----------------------------------------------------------------------------
+# Each system's own, beyond what every league has (name, start rating, thresholds): a form whose
+# fields are the settings, each field's initial value the default. ``League.settings`` keeps a
+# league's (JSON), checked by its system's form; the league's admin page shows the form, and
+# the league's exports carry the values (a setting's name is never one of League's fields).
+
+# The largest K-factor or refe cap: what the columns that held them took (a small integer).
+MAX_SETTING = 32767
+
+
+class ClassicEloSettings(forms.Form):
+    elo_k = forms.IntegerField(
+        label=gettext_lazy("K-factor"),
+        initial=32,
+        min_value=1,
+        max_value=MAX_SETTING,
+        help_text=gettext_lazy("The most a game can move."),
+    )
+
+
+class FideEloSettings(forms.Form):
+    speed = forms.ChoiceField(
+        label=gettext_lazy("speed"),
+        choices=Speed.choices,
+        initial=Speed.STANDARD,
+        help_text=gettext_lazy("Rapid and blitz games use K = 20."),
+    )
+
+
+class PrefkoSettings(forms.Form):
+    # How many refe a digital paper may write (prefko's library's ``refas``); each paper
+    # started in the league takes it as its default.
+    refas = forms.IntegerField(
+        label=gettext_lazy("refe cap"),
+        required=False,
+        min_value=0,
+        max_value=MAX_SETTING,
+        help_text=gettext_lazy("The most refe a paper may write. Empty: no cap."),
+    )
+
+
 # (scores, papers) of a game's seats, as the engine stores them.
 Scored = tuple[list[float], list[tuple[int, int, int] | None]]
 # Rates one game: its input and its players' states before it -> their ratings after it.
@@ -164,6 +206,10 @@ class RatingSystem:
     duplicate_seat_message: ClassVar = gettext_lazy(
         "%(name)s is already player %(seat)d: a player plays once in a game."
     )
+    # The settings a league of this system has, as a form (see ClassicEloSettings); None: none.
+    settings_form: ClassVar[type[forms.Form] | None] = None
+    # Which of them change ratings: changing one re-rates the league.
+    rating_settings: ClassVar[tuple[str, ...]] = ()
     # Dotted path of the entry form (forms import the engine, which imports this module).
     form_path: ClassVar[str]
     score_label: ClassVar = gettext_lazy("Score")
@@ -173,6 +219,14 @@ class RatingSystem:
     # that is one number keeps none (every system but OpenSkill): its rows carry no state, so
     # the engine's bulk writes send them as before.
     result_state_fields: ClassVar[tuple[str, ...]] = ()
+    # Whether results and standings of this system carry a state (result_state_fields): set
+    # with them, a class attribute for the engine's bulk paths to read once a game.
+    keeps_state: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.keeps_state = bool(cls.result_state_fields)
+
     # The system has its own model of who finishes ahead (pair_chance, win_chances); the others
     # get chances from a curve fitted on the league's games.
     own_chances: ClassVar[bool] = False
@@ -302,12 +356,44 @@ class RatingSystem:
         their own)."""
         return rating
 
-    # The state slot ---------------------------------------------------------------------------
+    # A league's settings ----------------------------------------------------------------------
 
-    @property
-    def keeps_state(self) -> bool:
-        """Whether results and standings of this system carry a state beside their rating."""
-        return bool(self.result_state_fields)
+    def setting_defaults(self) -> dict:
+        """Each of the system's settings at its default: ``{}`` for a system without any."""
+        if self.settings_form is None:
+            return {}
+        return {name: field.initial for name, field in self.settings_form.base_fields.items()}
+
+    def settings_of(self, league: League) -> dict:
+        """``league``'s settings (each missing one at its default), as the system rates with
+        them and the exports and the admin show them."""
+        return {**self.setting_defaults(), **(league.settings or {})}
+
+    def clean_settings(self, settings) -> dict:
+        """``settings`` checked by the system's own form (a missing one takes its default),
+        as they are stored; raises ValidationError naming each setting that is wrong, and any
+        this system does not have."""
+        if not isinstance(settings, dict):
+            raise ValidationError(_("The settings are not an object of names and values."))
+        defaults = self.setting_defaults()
+        unknown = sorted(settings.keys() - defaults.keys())
+        if unknown:
+            raise ValidationError(
+                _("This league's rating system has no setting %(name)s.") % {"name": unknown[0]}
+            )
+        if self.settings_form is None:
+            return {}
+        form = self.settings_form(data={**defaults, **settings})
+        if not form.is_valid():
+            raise ValidationError(
+                [
+                    f"{form.fields[name].label}: {' '.join(messages)}"
+                    for name, messages in form.errors.items()
+                ]
+            )
+        return form.cleaned_data
+
+    # The state slot ---------------------------------------------------------------------------
 
     def stored_state(self, rating: float, state: Mapping | None) -> float:
         """A player's rating as the engine works with it, from a standing's rating and state
@@ -388,6 +474,7 @@ class Prefko(RatingSystem):
     )
     form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
+    settings_form = PrefkoSettings
 
     def own_entry_refusals(self, seats, *, bula, ended_early):
         refusals = []
@@ -528,12 +615,14 @@ class ClassicElo(HeadToHead):
     """Classic Elo (Chess::Elo) with the league's K."""
 
     code = System.ELO
+    settings_form = ClassicEloSettings
+    rating_settings = ("elo_k",)
 
     def pair_chance(self, first, second):
         return 1 / (1 + 10 ** ((second - first) / 400))
 
     def rater(self, league, birth_dates):
-        k = league.elo_k
+        k = self.settings_of(league)["elo_k"]
 
         def rate(game, states):
             return list(elo.classic(states[0].rating, states[1].rating, game.scores[0], k=k))
@@ -547,12 +636,15 @@ class FideElo(HeadToHead):
     code = System.FIDE
     integer_ratings = True
     uses_birth_dates = True
+    settings_form = FideEloSettings
+    rating_settings = ("speed",)
 
     def pair_chance(self, first, second):
         return elo.fide_expected(first, second)
 
     def rater(self, league, birth_dates):
-        blitz, rapid = league.speed == Speed.BLITZ, league.speed == Speed.RAPID
+        speed = self.settings_of(league)["speed"]
+        blitz, rapid = speed == Speed.BLITZ, speed == Speed.RAPID
         # A player's age on the day of the game as the club's calendar has it: a game's time
         # comes in the club's zone from a form but in UTC from the database (a replay), and a
         # game just after midnight falls on different days in the two.
@@ -661,6 +753,42 @@ class OpenSkillLowscore(OpenSkill):
     lower_score_is_better = True
 
 
+class PairwiseElo(RatingSystem):
+    """Classic Elo over every pair at a table: each player's change is the sum of their changes
+    against each other player, from the ratings before the game, with classic Elo's default K.
+
+    No league is rated by it (it has no :class:`System` code and is not in :data:`SYSTEMS`):
+    the backtest tries it on games of more than two players, as clubs often rate them."""
+
+    code = "pairwise_elo"
+    kind = Kind.SCORED
+    seats = (2, 50)
+
+    @property
+    def label(self) -> str:
+        return str(_("Classic Elo over each pair at the table"))
+
+    def pair_chance(self, first, second):
+        return ClassicElo.pair_chance(self, first, second)
+
+    def rater(self, league, birth_dates):
+        k = ClassicEloSettings.base_fields["elo_k"].initial
+        places = league.rating_system.places
+
+        def rate(game, states):
+            ratings = [state.rating for state in states]
+            place = places(game.scores)
+            after = list(ratings)
+            for i, j in combinations(range(len(ratings)), 2):
+                result = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
+                new_i, new_j = elo.classic(ratings[i], ratings[j], result, k=k)
+                after[i] += new_i - ratings[i]
+                after[j] += new_j - ratings[j]
+            return after
+
+        return rate
+
+
 def _limit_message(validator, value) -> str:
     """Django's own words (and translations) for a value beyond a bound."""
     try:
@@ -735,6 +863,10 @@ SYSTEMS: dict[str, RatingSystem] = {
         OpenSkillLowscore(),
     )
 }
+
+
+# The backtest's extra system for games of more than two players (no league's).
+PAIRWISE_ELO = PairwiseElo()
 
 
 def rating_system(code: str) -> RatingSystem:

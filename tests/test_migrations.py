@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE_STATE = ("ratings", "0022_opponent_tally_a_row_a_pair")
 STATE = ("ratings", "0023_system_state")
+SETTINGS = ("ratings", "0024_league_settings")
 PLAYED = datetime(2026, 3, 1, 20, tzinfo=UTC)
 SKILL = {"mu_before": 25.0, "sigma_before": 8.25, "mu_after": 27.5, "sigma_after": 7.5}
 
@@ -46,7 +47,10 @@ def club_of_every_system(apps) -> dict[str, int]:
     ]
     leagues = {}
     for n, code in enumerate(SYSTEMS):
-        league = League.objects.create(name=code, slug=code, system=code)
+        # Every league had every setting's column; a changed one in each.
+        league = League.objects.create(
+            name=code, slug=code, system=code, elo_k=16 + n, speed="blitz", refas=n
+        )
         leagues[code] = league.pk
         game = Game.objects.create(league=league, played_at=PLAYED)
         skill = code.startswith("openskill")
@@ -97,3 +101,24 @@ def test_the_state_migration_moves_openskills_numbers_into_the_slot_and_back():
     back = Result.objects.filter(league_id=leagues["openskill_lowscore"], seat=0).get()
     assert {key: getattr(back, key) for key in SKILL} == SKILL
     assert not Result.objects.filter(league_id=leagues["elo"], mu_after__isnull=False).exists()
+
+
+def test_the_settings_migration_gives_each_league_its_own_systems_settings_and_back():
+    apps = migrated(BEFORE_STATE)
+    leagues = club_of_every_system(apps)
+
+    apps = migrated(SETTINGS)
+    League = apps.get_model("ratings", "League")
+    n = {code: list(leagues).index(code) for code in leagues}
+    assert {league.system: league.settings for league in League.objects.all()} == {
+        **{code: {} for code in leagues},
+        "elo": {"elo_k": 16 + n["elo"]},
+        "fide": {"speed": "blitz"},
+        "prefko": {"refas": n["prefko"]},
+    }
+
+    apps = migrated(BEFORE_STATE)
+    League = apps.get_model("ratings", "League")
+    elo, prefko = League.objects.get(system="elo"), League.objects.get(system="prefko")
+    assert (elo.elo_k, elo.speed, elo.refas) == (16 + n["elo"], "standard", None)
+    assert (prefko.elo_k, prefko.refas) == (32, n["prefko"])

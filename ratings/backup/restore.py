@@ -47,6 +47,7 @@ from ratings.models import Game, League, Player
 from ratings.names import search_key
 from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH
 from ratings.player_names import clean_player_name, name_key
+from ratings.systems import SYSTEMS
 from ratings.versioning import bulk_write
 
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
@@ -393,7 +394,25 @@ def _state_folded(fields: dict, old: tuple[str, ...]) -> dict:
 
 _RESULT_PLACEHOLDERS = {"league": 1, "played_at": "2000-01-01T00:00:00+00:00", "place": 1}
 
+
+def _league_fields(fields: dict) -> dict:
+    """A backup made before migration 0024 has the systems' settings in columns every league
+    had: each goes into the settings of a league whose system has it (the migration moves them
+    the same way), and League.clean checks them with the system's own form."""
+    old = _OLD_SETTINGS & fields.keys()
+    if not old or "settings" in fields:
+        return fields
+    system = SYSTEMS.get(fields.get("system"))
+    own = system.setting_defaults().keys() if system is not None else ()
+    kept = {name: value for name, value in fields.items() if name not in old}
+    return {**kept, "settings": {name: fields[name] for name in old if name in own}}
+
+
+# The league's columns that held the systems' settings before migration 0024.
+_OLD_SETTINGS = frozenset({"elo_k", "speed", "refas"})
+
 DERIVED = {
+    "ratings.league": _league_fields,
     "ratings.player": _player_fields,
     "ratings.playeralias": _alias_fields,
     "ratings.result": _result_fields,
