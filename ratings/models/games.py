@@ -96,9 +96,9 @@ class Game(models.Model):
 
 class StateField(models.JSONField):
     """The slot a rating system keeps its state in (``Result.state``, ``Standing.state``): JSON,
-    without SQLite's per-row ``JSON_VALID`` check. That check makes SQLite keep a statement
-    journal for every bulk INSERT of results, about ten times the writes of an import (measured
-    with bench/rayter_shapes.py); only the engine and a restore write the slot, always as
+    without SQLite's per-row ``JSON_VALID`` check. A function in a column's check makes SQLite
+    keep a statement journal for every bulk INSERT of results, which multiplies an import's
+    writes (docs/performance.md); only the engine and a restore write the slot, always as
     Django's own JSON."""
 
     def db_check(self, connection):
