@@ -128,8 +128,11 @@ class SkillRating(float):
 # league's (JSON), checked by its system's form; the league's admin page shows the form, and
 # the league's exports carry the values (a setting's name is never one of League's fields).
 
-# The largest K-factor or refe cap: what the columns that held them took (a small integer).
-MAX_SETTING = 32767
+# The largest K-factor: what the column that held it took (a small integer).
+MAX_ELO_K = 32767
+# The largest refe cap, a league's as a paper's (ratings/papers/forms.py): far above any
+# table's, and a league's cap is each paper's starting value.
+MAX_REFAS = 100
 
 
 class ClassicEloSettings(forms.Form):
@@ -137,7 +140,7 @@ class ClassicEloSettings(forms.Form):
         label=gettext_lazy("K-factor"),
         initial=32,
         min_value=1,
-        max_value=MAX_SETTING,
+        max_value=MAX_ELO_K,
         help_text=gettext_lazy("The most a game can move."),
     )
 
@@ -158,7 +161,7 @@ class PrefkoSettings(forms.Form):
         label=gettext_lazy("refe cap"),
         required=False,
         min_value=0,
-        max_value=MAX_SETTING,
+        max_value=MAX_REFAS,
         help_text=gettext_lazy("The most refe a paper may write. Empty: no cap."),
     )
 

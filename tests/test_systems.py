@@ -218,6 +218,8 @@ def test_a_league_takes_its_systems_settings_at_their_defaults():
         (System.ELO, {"elo_k": 0}, "K-factor: Ensure this value is greater than or equal to 1."),
         (System.FIDE, {"speed": "bullet"}, "speed: Select a valid choice."),
         (System.PREFKO, {"refas": -1}, "refe cap: Ensure"),
+        # A league's cap is each paper's starting value: the paper's own bound.
+        (System.PREFKO, {"refas": 101}, "refe cap: Ensure this value is less than or equal to 100"),
         (System.ELO, ["elo_k"], "not an object"),
     ],
 )

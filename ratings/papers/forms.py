@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import entry
 from ratings.algorithms import paper as paper_rules
+from ratings.systems import MAX_REFAS
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),
@@ -49,7 +50,7 @@ class PaperStartForm(forms.Form):
     refas = forms.IntegerField(
         label=_("Refe cap"),
         min_value=0,
-        max_value=100,
+        max_value=MAX_REFAS,
         required=False,
         help_text=_("Empty: no cap."),
     )
