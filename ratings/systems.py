@@ -369,8 +369,12 @@ class RatingSystem:
 
     def settings_of(self, league: League) -> dict:
         """``league``'s settings (each missing one at its default), as the system rates with
-        them and the exports and the admin show them."""
-        return {**self.setting_defaults(), **(league.settings or {})}
+        them and the exports and the admin show them: its own only, whatever else the JSON
+        holds (a league whose system was changed by hand)."""
+        stored = league.settings or {}
+        return {
+            name: stored.get(name, default) for name, default in self.setting_defaults().items()
+        }
 
     def clean_settings(self, settings) -> dict:
         """``settings`` checked by the system's own form (a missing one takes its default),

@@ -208,6 +208,10 @@ def test_a_league_takes_its_systems_settings_at_their_defaults():
     assert League(system=System.PREFKO).system_settings == {"refas": None}
     assert League(system=System.RAYTER_HIGHSCORE).system_settings == {}
     assert League(system=System.ELO, settings={"elo_k": 16}).system_settings == {"elo_k": 16}
+    # Another system's setting left in the JSON is no setting of this league's.
+    assert League(system=System.FIDE, settings={"elo_k": 16}).system_settings == {
+        "speed": "standard"
+    }
 
 
 @pytest.mark.parametrize(
