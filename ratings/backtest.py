@@ -35,9 +35,6 @@ from ratings.systems import PAIRWISE_ELO, SYSTEMS, RatingSystem
 
 # A player's first games say little about their rating, in any system: counted apart.
 NEW_GAMES = 10
-# Where the other systems start (ratings/systems.py's start_state turns it into a state).
-OTHER_START = 1000.0
-SKILL_START = 0.0
 
 
 # A league of at most this many games is replayed when its page is drawn (a few hundred
@@ -76,7 +73,7 @@ def systems_for(league: League) -> list[RatingSystem]:
     fitting = [
         s
         for s in SYSTEMS.values()
-        if s.lower_score_is_better == direction and (s.kind == own.kind or s.keeps_state)
+        if s.lower_score_is_better == direction and (s.kind == own.kind or s.rates_every_kind)
     ]
     fitting.sort(key=lambda s: s is not own)
     tried: list[RatingSystem] = list(fitting)
@@ -115,9 +112,7 @@ def _predicted(
 ) -> list[list[backtest.Pair]]:
     """Each game's pairs as ``system`` would have predicted them, replaying as it goes."""
     own = system is league.rating_system
-    start = system.start_state(
-        league.start_rating if own else SKILL_START if system.keeps_state else OTHER_START
-    )
+    start = system.start_state(league.start_rating if own else system.backtest_start)
     rate = system.rater(league, birth_dates)
     places = league.rating_system.places
     sign = -1.0 if system.lower_is_better else 1.0

@@ -230,6 +230,12 @@ class RatingSystem:
         super().__init_subclass__(**kwargs)
         cls.keeps_state = bool(cls.result_state_fields)
 
+    # The backtest (ratings/backtest.py) tries the system on games of every kind, not only its
+    # own: a rating from places alone, whatever the table (OpenSkill).
+    rates_every_kind: ClassVar[bool] = False
+    # Where the backtest starts everyone when the system is not the league's own (the league's
+    # start rating means nothing to it): through start_state, as a league's start rating.
+    backtest_start: ClassVar[float] = 1000.0
     # The system has its own model of who finishes ahead (pair_chance, win_chances); the others
     # get chances from a curve fitted on the league's games.
     own_chances: ClassVar[bool] = False
@@ -690,6 +696,9 @@ class OpenSkill(RatingSystem):
     # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
     provisional_sigma: ClassVar[float] = 5.0
     result_state_fields = ("mu_before", "sigma_before", "mu_after", "sigma_after")
+    rates_every_kind = True
+    # No shift of the package's mean: everyone at mu 25, sigma 25/3.
+    backtest_start = 0.0
     own_chances = True
     default_provisional_games = 0
     rating_places = 1
