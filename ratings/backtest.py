@@ -8,7 +8,7 @@ The replays happen in memory with each system's own rating function (nothing is 
   games: the Rayter systems; head to head: classic Elo and FIDE);
 - OpenSkill in the same score direction, for every kind;
 - for games of more than two players, classic Elo over every pair at the table
-  (:class:`PairwiseElo`), as clubs often rate them.
+  (:class:`ratings.systems.PairwiseElo`), as clubs often rate them.
 
 Every system starts everyone from the same place (the league's own start rating for its own
 system; 1000, or 0 for OpenSkill's mean shift, for the others); own start ratings are left out,
@@ -27,18 +27,14 @@ from operator import itemgetter
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
-from ratings.algorithms import backtest, elo
+from ratings.algorithms import backtest
 from ratings.engine import GameInput, PlayerState
 from ratings.models import Game, League, Player, Result, StoredBacktest
-from ratings.systems import SYSTEMS, RatingSystem
+from ratings.systems import PAIRWISE_ELO, SYSTEMS, RatingSystem
 
 # A player's first games say little about their rating, in any system: counted apart.
 NEW_GAMES = 10
-# Where the other systems start (ratings/systems.py's start_state turns it into a state).
-OTHER_START = 1000.0
-SKILL_START = 0.0
 
 
 # A league of at most this many games is replayed when its page is drawn (a few hundred
@@ -46,45 +42,11 @@ SKILL_START = 0.0
 LIVE_GAMES = 300
 
 
-class PairwiseElo:
-    """Classic Elo over every pair at a table: each player's change is the sum of their changes
-    against each other player, from the ratings before the game, with the league's K."""
-
-    code = "pairwise_elo"
-    label = _("Classic Elo over each pair at the table")
-    lower_is_better = False
-    keeps_skill = False
-    uses_birth_dates = False
-
-    def start_state(self, rating: float) -> float:
-        return rating
-
-    def pair_chance(self, first: float, second: float) -> float:
-        return SYSTEMS["elo"].pair_chance(first, second)
-
-    def rater(self, league: League, birth_dates: dict[int, date]):
-        k = league.elo_k
-        places = league.rating_system.places
-
-        def rate(game: GameInput, states: Sequence[PlayerState]) -> list[float]:
-            ratings = [state.rating for state in states]
-            place = places(game.scores)
-            after = list(ratings)
-            for i, j in combinations(range(len(ratings)), 2):
-                result = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
-                new_i, new_j = elo.classic(ratings[i], ratings[j], result, k=k)
-                after[i] += new_i - ratings[i]
-                after[j] += new_j - ratings[j]
-            return after
-
-        return rate
-
-
 @dataclass(frozen=True)
 class SystemResult:
     """One system's backtest on the league."""
 
-    system: RatingSystem | PairwiseElo
+    system: RatingSystem
     report: backtest.Report
     own: bool  # the league's own system
 
@@ -104,19 +66,19 @@ class LeagueBacktest:
         return bool(self.results) and all(r.report.conclusive for r in self.results)
 
 
-def systems_for(league: League) -> list[RatingSystem | PairwiseElo]:
+def systems_for(league: League) -> list[RatingSystem]:
     """The systems a league's games can be rated by, its own first."""
     own = league.rating_system
     direction = own.lower_score_is_better
     fitting = [
         s
         for s in SYSTEMS.values()
-        if s.lower_score_is_better == direction and (s.kind == own.kind or s.keeps_skill)
+        if s.lower_score_is_better == direction and (s.kind == own.kind or s.rates_every_kind)
     ]
     fitting.sort(key=lambda s: s is not own)
-    tried: list[RatingSystem | PairwiseElo] = list(fitting)
+    tried: list[RatingSystem] = list(fitting)
     if own.seats[1] > 2:
-        tried.append(PairwiseElo())
+        tried.append(PAIRWISE_ELO)
     return tried
 
 
@@ -144,15 +106,13 @@ def _games(league: League) -> list[GameInput]:
 
 def _predicted(
     league: League,
-    system: RatingSystem | PairwiseElo,
+    system: RatingSystem,
     games: Sequence[GameInput],
     birth_dates: dict[int, date],
 ) -> list[list[backtest.Pair]]:
     """Each game's pairs as ``system`` would have predicted them, replaying as it goes."""
     own = system is league.rating_system
-    start = system.start_state(
-        league.start_rating if own else SKILL_START if system.keeps_skill else OTHER_START
-    )
+    start = system.start_state(league.start_rating if own else system.backtest_start)
     rate = system.rater(league, birth_dates)
     places = league.rating_system.places
     sign = -1.0 if system.lower_is_better else 1.0
@@ -279,7 +239,7 @@ def figures_problem(figures: object) -> str | None:
         and type(figures.get("systems")) is list
     ):
         return "its figures lack the games, the conclusion or the systems"
-    codes = {*SYSTEMS, PairwiseElo.code}
+    codes = {*SYSTEMS, PAIRWISE_ELO.code}
     for system in figures["systems"]:
         if type(system) is not dict or system.get("code") not in codes:
             return "its figures name a system the club does not know"
@@ -321,7 +281,7 @@ def as_text(result: LeagueBacktest) -> str:
 
 def label_of(code: str) -> str:
     """A tried system's name, in the reader's language, from its code in the stored figures."""
-    return PairwiseElo.label if code == PairwiseElo.code else SYSTEMS[code].label
+    return PAIRWISE_ELO.label if code == PAIRWISE_ELO.code else SYSTEMS[code].label
 
 
 def backtest_stored(*, league: League, result: LeagueBacktest) -> StoredBacktest:

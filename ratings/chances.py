@@ -170,10 +170,10 @@ def current_ratings(league: League, player_ids: Sequence[int]) -> dict[int, floa
     a player without a standing starts from the league's start rating."""
     system = league.rating_system
     found = {
-        pid: system.stored_state(rating, mu, sigma)
-        for pid, rating, mu, sigma in Standing.objects.filter(
+        pid: system.stored_state(rating, state)
+        for pid, rating, state in Standing.objects.filter(
             league=league, player_id__in=player_ids
-        ).values_list("player_id", "rating", "mu", "sigma")
+        ).values_list("player_id", "rating", "state")
     }
     start = system.start_state(league.start_rating)
     return {pid: found.get(pid, start) for pid in player_ids}

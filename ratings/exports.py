@@ -56,18 +56,14 @@ SEAT_FIELDS = (
 # exports each seat's age at the game (whole years, null when unknown): what a replay needs, and
 # less than the birth date itself.
 AGE_FIELD = "age"
-# A system that keeps a mean and an uncertainty (OpenSkill) also exports each seat's place (1 the
-# best, a tie shares) and its skill before and after: a replay with the openskill package, given
-# the places as ranks, gives the same numbers.
-SKILL_FIELDS = ("place", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
 def seat_fields(league: League) -> tuple[str, ...]:
     """The fields of each seat in this league's export."""
     system = league.rating_system
     extra = (AGE_FIELD,) if system.uses_birth_dates else ()
-    extra += SKILL_FIELDS if system.keeps_skill else ()
-    return (*SEAT_FIELDS, *extra)
+    # A system's own fields (OpenSkill: the place and the skill before and after), as it says.
+    return (*SEAT_FIELDS, *extra, *system.export_fields())
 
 
 def csv_columns(league: League) -> tuple[str, ...]:
@@ -85,8 +81,10 @@ _QUERY_COLUMNS = (
     *("game_id", "game__played_at", "game__bula", "game__ended_early"),
     *("seat", "player__name", "player__slug", "left", "middle", "right"),
     *("score", "rating_before", "rating_after", "player_id"),
-    *("mu_before", "sigma_before", "mu_after", "sigma_after"),
 )
+# Read only for a system with fields of its own in the exports (RatingSystem.export_fields):
+# the other systems' rows skip the JSON column's decoding.
+_OWN_COLUMNS = ("place", "state")
 
 GameRow = tuple  # (id, played_at as text, bula, ended_early), as in GAME_FIELDS
 SeatRow = tuple  # (seat from 1, name, slug, left, middle, right, score, before, after[, age])
@@ -110,12 +108,13 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
     rows = (
         Result.objects.filter(game__league=league)
         .order_by("game__played_at", "game_id", "seat")
-        .values_list(*_QUERY_COLUMNS)
+        .values_list(*_QUERY_COLUMNS, *(_OWN_COLUMNS if system.export_fields() else ()))
         .iterator(chunk_size=CHUNK_SIZE)
     )
     zone = timezone.get_current_timezone()
     club_zone = timezone.get_default_timezone()
     born = _birth_dates(league) if system.uses_birth_dates else None
+    own_fields, own_values = system.export_fields(), system.export_values
     for _game_id, game_rows in itertools.groupby(rows, key=operator.itemgetter(0)):
         seats = list(game_rows)
         game_id, played_at, bula, ended_early = seats[0][:4]
@@ -132,11 +131,9 @@ def games(league: League) -> Iterator[tuple[GameRow, list[SeatRow]]]:
                 (*seat, age_on(born.get(r[13]), day))
                 for seat, r in zip(exported, seats, strict=True)
             ]
-        if system.keeps_skill:
-            places = system.places([r[10] for r in seats])
+        if own_fields:
             exported = [
-                (*seat, place, *r[14:18])
-                for seat, place, r in zip(exported, places, seats, strict=True)
+                (*seat, *own_values(r[14], r[15])) for seat, r in zip(exported, seats, strict=True)
             ]
         yield game, exported
 
@@ -339,9 +336,9 @@ def standings_json(league: League, rows: list[dict], *, period: Period | None = 
             "slug": league.slug,
             "system": league.system,
             "lower_is_better": league.lower_is_better,
-            # What a replay of the games export needs besides the system.
-            "elo_k": league.elo_k,
-            "speed": league.speed,
+            # What a replay of the games export needs besides the system: the system's own
+            # settings, by name (classic Elo's elo_k, FIDE's speed; none of another's).
+            **league.system_settings,
             "provisional_until": league.provisional_until,
             "inactive_days": league.inactive_days,
         },

@@ -18,9 +18,10 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from itertools import chain
+from itertools import chain, combinations
 from typing import TYPE_CHECKING, ClassVar
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -107,8 +108,8 @@ class SkillRating(float):
 
     The float itself is the number pages show, sort and chart (the ordinal, mu - 3 sigma), so
     the engine, the pages and the statistics treat it as any rating; ``mu`` and ``sigma`` ride
-    along, and the engine stores them beside the rating (``Result.mu_before`` ...,
-    ``Standing.mu`` and ``sigma``: see :func:`skill_of`). Arithmetic on it gives plain floats.
+    along, and :class:`OpenSkill` stores them in the state slot beside the rating
+    (``Result.state``, ``Standing.state``). Arithmetic on it gives plain floats.
     """
 
     mu: float
@@ -123,11 +124,48 @@ class SkillRating(float):
         return f"SkillRating(mu={self.mu!r}, sigma={self.sigma!r})"
 
 
-def skill_of(rating: float) -> tuple[float | None, float | None]:
-    """The (mu, sigma) a rating carries, or (None, None) for a rating that is one number."""
-    if type(rating) is SkillRating:
-        return rating.mu, rating.sigma
-    return None, None
+# A league's settings ----------------------------------------------------------------------------
+# Each system's own, beyond what every league has (name, start rating, thresholds): a form whose
+# fields are the settings, each field's initial value the default. ``League.settings`` keeps a
+# league's (JSON), checked by its system's form; the league's admin page shows the form, and
+# the league's exports carry the values (a setting's name is never one of League's fields).
+
+# The largest K-factor: what the column that held it took (a small integer).
+MAX_ELO_K = 32767
+# The largest refe cap, a league's as a paper's (ratings/papers/forms.py): far above any
+# table's, and a league's cap is each paper's starting value.
+MAX_REFAS = 100
+
+
+class ClassicEloSettings(forms.Form):
+    elo_k = forms.IntegerField(
+        label=gettext_lazy("K-factor"),
+        initial=32,
+        min_value=1,
+        max_value=MAX_ELO_K,
+        help_text=gettext_lazy("The most a game can move."),
+    )
+
+
+class FideEloSettings(forms.Form):
+    speed = forms.ChoiceField(
+        label=gettext_lazy("speed"),
+        choices=Speed.choices,
+        initial=Speed.STANDARD,
+        help_text=gettext_lazy("Rapid and blitz games use K = 20."),
+    )
+
+
+class PrefkoSettings(forms.Form):
+    # How many refe a digital paper may write (prefko's library's ``refas``); each paper
+    # started in the league takes it as its default.
+    refas = forms.IntegerField(
+        label=gettext_lazy("refe cap"),
+        required=False,
+        min_value=0,
+        max_value=MAX_REFAS,
+        help_text=gettext_lazy("The most refe a paper may write. Empty: no cap."),
+    )
 
 
 # (scores, papers) of a game's seats, as the engine stores them.
@@ -173,11 +211,33 @@ class RatingSystem:
     duplicate_seat_message: ClassVar = gettext_lazy(
         "%(name)s is already player %(seat)d: a player plays once in a game."
     )
+    # The settings a league of this system has, as a form (see ClassicEloSettings); None: none.
+    settings_form: ClassVar[type[forms.Form] | None] = None
+    # Which of them change ratings: changing one re-rates the league.
+    rating_settings: ClassVar[tuple[str, ...]] = ()
     # Dotted path of the entry form (forms import the engine, which imports this module).
     form_path: ClassVar[str]
     score_label: ClassVar = gettext_lazy("Score")
-    # A rating kept as a mean and an uncertainty (SkillRating): exports carry them, with places.
-    keeps_skill: ClassVar[bool] = False
+    # What the system keeps beside a result's rating before and after, each a number in the
+    # result's state slot (``Result.state``, JSON, null when empty), and in a standing's
+    # (``Standing.state``): the core stores and exports them without knowing them. A rating
+    # that is one number keeps none (every system but OpenSkill): its rows carry no state, so
+    # the engine's bulk writes send them as before.
+    result_state_fields: ClassVar[tuple[str, ...]] = ()
+    # Whether results and standings of this system carry a state (result_state_fields): set
+    # with them, a class attribute for the engine's bulk paths to read once a game.
+    keeps_state: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.keeps_state = bool(cls.result_state_fields)
+
+    # The backtest (ratings/backtest.py) tries the system on games of every kind, not only its
+    # own: a rating from places alone, whatever the table (OpenSkill).
+    rates_every_kind: ClassVar[bool] = False
+    # Where the backtest starts everyone when the system is not the league's own (the league's
+    # start rating means nothing to it): through start_state, as a league's start rating.
+    backtest_start: ClassVar[float] = 1000.0
     # The system has its own model of who finishes ahead (pair_chance, win_chances); the others
     # get chances from a curve fitted on the league's games.
     own_chances: ClassVar[bool] = False
@@ -317,10 +377,73 @@ class RatingSystem:
         their own)."""
         return rating
 
-    def stored_state(self, rating: float, mu: float | None, sigma: float | None) -> float:
-        """A player's rating as the engine works with it, from what is stored: the rating and,
-        for systems that keep one, its mean and uncertainty (None before the first game)."""
+    # A league's settings ----------------------------------------------------------------------
+
+    def setting_defaults(self) -> dict:
+        """Each of the system's settings at its default: ``{}`` for a system without any."""
+        if self.settings_form is None:
+            return {}
+        return {name: field.initial for name, field in self.settings_form.base_fields.items()}
+
+    def settings_of(self, league: League) -> dict:
+        """``league``'s settings (each missing one at its default), as the system rates with
+        them and the exports and the admin show them: its own only, whatever else the JSON
+        holds (a league whose system was changed by hand)."""
+        stored = league.settings or {}
+        return {
+            name: stored.get(name, default) for name, default in self.setting_defaults().items()
+        }
+
+    def clean_settings(self, settings) -> dict:
+        """``settings`` checked by the system's own form (a missing one takes its default),
+        as they are stored; raises ValidationError naming each setting that is wrong, and any
+        this system does not have."""
+        if not isinstance(settings, dict):
+            raise ValidationError(_("The settings are not an object of names and values."))
+        defaults = self.setting_defaults()
+        unknown = sorted(settings.keys() - defaults.keys())
+        if unknown:
+            raise ValidationError(
+                _("This league's rating system has no setting %(name)s.") % {"name": unknown[0]}
+            )
+        if self.settings_form is None:
+            return {}
+        form = self.settings_form(data={**defaults, **settings})
+        if not form.is_valid():
+            raise ValidationError(
+                [
+                    f"{form.fields[name].label}: {' '.join(messages)}"
+                    for name, messages in form.errors.items()
+                ]
+            )
+        return form.cleaned_data
+
+    # The state slot ---------------------------------------------------------------------------
+
+    def stored_state(self, rating: float, state: Mapping | None) -> float:
+        """A player's rating as the engine works with it, from a standing's rating and state
+        (None before the first game, and for a system that keeps none)."""
         return rating
+
+    def stored_after(self, rating_after: float, state: Mapping | None) -> float:
+        """A player's rating after a game, from its result's rating and state."""
+        return rating_after
+
+    def standing_state(self, rating: float) -> dict | None:
+        """What a standing keeps beside ``rating`` (a rating as :meth:`rater` gives it)."""
+        return None
+
+    def result_state(self, before: float, after: float) -> dict | None:
+        """What a result keeps beside its ratings, keyed by :attr:`result_state_fields`."""
+        return None
+
+    def export_values(self, place: int, state: Mapping | None) -> tuple:
+        """A seat's values for the exports' :meth:`export_fields`, from its result."""
+        return ()
+
+    def export_fields(self) -> tuple[str, ...]:
+        """The fields a seat of this system's exports carries besides every system's own."""
+        return ()
 
     def provisional_rule(self, league: League) -> tuple[str, str, float] | None:
         """What makes a player provisional in ``league``: a Standing field, a lookup (``lt``
@@ -376,6 +499,7 @@ class Prefko(RatingSystem):
     )
     form_path = "ratings.forms.games.PreferansGameForm"
     score_label = gettext_lazy("Final score")
+    settings_form = PrefkoSettings
 
     def bula_refusal(self, bula, *, paper=False):
         if bula is None or isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
@@ -524,12 +648,14 @@ class ClassicElo(HeadToHead):
     """Classic Elo (Chess::Elo) with the league's K."""
 
     code = System.ELO
+    settings_form = ClassicEloSettings
+    rating_settings = ("elo_k",)
 
     def pair_chance(self, first, second):
         return 1 / (1 + 10 ** ((second - first) / 400))
 
     def rater(self, league, birth_dates):
-        k = league.elo_k
+        k = self.settings_of(league)["elo_k"]
 
         def rate(game, states):
             return list(elo.classic(states[0].rating, states[1].rating, game.scores[0], k=k))
@@ -543,12 +669,15 @@ class FideElo(HeadToHead):
     code = System.FIDE
     integer_ratings = True
     uses_birth_dates = True
+    settings_form = FideEloSettings
+    rating_settings = ("speed",)
 
     def pair_chance(self, first, second):
         return elo.fide_expected(first, second)
 
     def rater(self, league, birth_dates):
-        blitz, rapid = league.speed == Speed.BLITZ, league.speed == Speed.RAPID
+        speed = self.settings_of(league)["speed"]
+        blitz, rapid = speed == Speed.BLITZ, speed == Speed.RAPID
         # A player's age on the day of the game as the club's calendar has it: a game's time
         # comes in the club's zone from a form but in UTC from the database (a replay), and a
         # game just after midnight falls on different days in the two.
@@ -586,7 +715,10 @@ class OpenSkill(RatingSystem):
     # A player is provisional while sigma is above this (unless the league sets a number of
     # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
     provisional_sigma: ClassVar[float] = 5.0
-    keeps_skill = True
+    result_state_fields = ("mu_before", "sigma_before", "mu_after", "sigma_after")
+    rates_every_kind = True
+    # No shift of the package's mean: everyone at mu 25, sigma 25/3.
+    backtest_start = 0.0
     own_chances = True
     default_provisional_games = 0
     rating_places = 1
@@ -594,10 +726,35 @@ class OpenSkill(RatingSystem):
     def start_state(self, rating):
         return SkillRating(openskill.DEFAULT_MU + rating, openskill.DEFAULT_SIGMA)
 
-    def stored_state(self, rating, mu, sigma):
-        if mu is None or sigma is None:
+    def stored_state(self, rating, state):
+        if not state:
             return self.start_state(rating)
-        return SkillRating(mu, sigma)
+        return SkillRating(state["mu"], state["sigma"])
+
+    def stored_after(self, rating_after, state):
+        if not state:
+            return self.start_state(rating_after)
+        return SkillRating(state["mu_after"], state["sigma_after"])
+
+    def standing_state(self, rating):
+        return {"mu": rating.mu, "sigma": rating.sigma}
+
+    def result_state(self, before, after):
+        return {
+            "mu_before": before.mu,
+            "sigma_before": before.sigma,
+            "mu_after": after.mu,
+            "sigma_after": after.sigma,
+        }
+
+    def export_fields(self):
+        # Each seat's place (1 the best, a tie shares) and its skill before and after: a replay
+        # with the openskill package, given the places as ranks, gives the same numbers.
+        return ("place", *self.result_state_fields)
+
+    def export_values(self, place, state):
+        state = state or {}
+        return (place, *(state.get(field) for field in self.result_state_fields))
 
     def pair_chance(self, first, second):
         return openskill.pair_chance(
@@ -609,7 +766,7 @@ class OpenSkill(RatingSystem):
 
     def provisional_rule(self, league):
         if league.provisional_games is None:
-            return ("sigma", "gt", self.provisional_sigma)
+            return ("state__sigma", "gt", self.provisional_sigma)
         return super().provisional_rule(league)
 
     def rater(self, league, birth_dates):
@@ -630,6 +787,42 @@ class OpenSkillHighscore(OpenSkill):
 class OpenSkillLowscore(OpenSkill):
     code = System.OPENSKILL_LOWSCORE
     lower_score_is_better = True
+
+
+class PairwiseElo(RatingSystem):
+    """Classic Elo over every pair at a table: each player's change is the sum of their changes
+    against each other player, from the ratings before the game, with classic Elo's default K.
+
+    No league is rated by it (it has no :class:`System` code and is not in :data:`SYSTEMS`):
+    the backtest tries it on games of more than two players, as clubs often rate them."""
+
+    code = "pairwise_elo"
+    kind = Kind.SCORED
+    seats = (2, 50)
+
+    @property
+    def label(self) -> str:
+        return str(_("Classic Elo over each pair at the table"))
+
+    def pair_chance(self, first, second):
+        return ClassicElo.pair_chance(self, first, second)
+
+    def rater(self, league, birth_dates):
+        k = ClassicEloSettings.base_fields["elo_k"].initial
+        places = league.rating_system.places
+
+        def rate(game, states):
+            ratings = [state.rating for state in states]
+            place = places(game.scores)
+            after = list(ratings)
+            for i, j in combinations(range(len(ratings)), 2):
+                result = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
+                new_i, new_j = elo.classic(ratings[i], ratings[j], result, k=k)
+                after[i] += new_i - ratings[i]
+                after[j] += new_j - ratings[j]
+            return after
+
+        return rate
 
 
 def _limit_message(validator, value) -> str:
@@ -706,6 +899,10 @@ SYSTEMS: dict[str, RatingSystem] = {
         OpenSkillLowscore(),
     )
 }
+
+
+# The backtest's extra system for games of more than two players (no league's).
+PAIRWISE_ELO = PairwiseElo()
 
 
 def rating_system(code: str) -> RatingSystem:

@@ -248,13 +248,12 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
         "slug": league.slug,
         "system": league.system,
         "start_rating": league.start_rating,
-        "elo_k": league.elo_k,
-        "speed": league.speed,
         "game_name": league.game_name,
         "description": league.description,
         "provisional_games": _blank_if_none(league.provisional_games),
         "inactive_days": _blank_if_none(league.inactive_days),
-        "refas": _blank_if_none(league.refas),
+        # The system's own settings, each a field of the form by its name.
+        **{name: _blank_if_none(value) for name, value in league.system_settings.items()},
         **changes,
     }
     rows = list(standing_rows) + list(new_rows)

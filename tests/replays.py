@@ -86,7 +86,9 @@ def independent_replay(league: League):
             )
             after = [b + c for b, c in zip(before, changes, strict=True)]
         elif league.system == System.ELO:
-            after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
+            after = list(
+                elo.classic(before[0], before[1], scores[0], k=league.system_settings["elo_k"])
+            )
         elif league.system == System.FIDE:
             day = timezone.localdate(game.played_at)  # the club's calendar
             ages = [age_on(births[r.player_id], day) for r in results]
@@ -101,11 +103,11 @@ def independent_replay(league: League):
                     age_b=ages[1],
                     ever_2400_a=peak[results[0].player_id] >= 2400,
                     ever_2400_b=peak[results[1].player_id] >= 2400,
-                    blitz=league.speed == "blitz",
-                    rapid=league.speed == "rapid",
+                    blitz=league.system_settings["speed"] == "blitz",
+                    rapid=league.system_settings["speed"] == "rapid",
                 )
             )
-        elif league.rating_system.keeps_skill:
+        elif league.rating_system.keeps_state:
             after = openskill_replay(league, results, scores, skills, own)
         else:
             changes = rayter.rate_single_game(

@@ -387,13 +387,63 @@ def test_the_architecture_names_only_what_exists():
 # or a standing made or changed.
 RATING_WRITES = re.compile(
     r"rating_(before|after)\s*=(?!=)(?!\s*(models|tables)\.)"
-    r"|\.update\([^)]*\b(rating|rating_before|rating_after|peak_rating)\s*="
+    r"|\.update\([^)]*\b(rating|rating_before|rating_after|peak_rating|state)\s*="
     r"|Standing\.objects\.(create|bulk_create|update|get_or_create|update_or_create)\("
     r"|Standing\(\s*league"
 )
 # restore_club loads a backup's stored ratings as they are (ratings/backup/restore.py), then
 # replays every league through the engine and refuses any difference (ratings/backup/checks.py).
 MAY_LOAD_STORED_RATINGS = ("ratings/backup/restore.py",)
+
+
+# The fields a rating write sets: the ratings, and the state a system keeps beside them.
+RATING_FIELDS = frozenset({"rating", "rating_before", "rating_after", "peak_rating", "state"})
+
+
+def _names_a_rating_field(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value in RATING_FIELDS
+
+
+def rating_writes_by_name(source: str) -> list[str]:
+    """Writes of a rating field that name it as a string, which the regular expression above
+    cannot see: ``setattr(result, "rating_after", …)``, ``.update(**{"rating": …})`` and
+    ``.update(**dict(state=…))``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id == "setattr":
+            write = len(node.args) > 1 and _names_a_rating_field(node.args[1])
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in ("update", "create"):
+            spread = [keyword.value for keyword in node.keywords if keyword.arg is None]
+            write = any(
+                (isinstance(value, ast.Dict) and any(map(_names_a_rating_field, value.keys)))
+                or (
+                    isinstance(value, ast.Call)
+                    and isinstance(value.func, ast.Name)
+                    and value.func.id == "dict"
+                    and any(keyword.arg in RATING_FIELDS for keyword in value.keywords)
+                )
+                for value in spread
+            )
+        else:
+            write = False
+        if write:
+            found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'setattr(result, "rating_after", 1200)',
+        'Result.objects.filter(pk=1).update(**{"rating_before": 1000})',
+        "Standing.objects.filter(pk=1).update(**dict(state=None))",
+        'standings.update(**{"peak_rating": 1})',
+    ],
+)
+def test_every_way_of_writing_a_rating_by_its_name_is_found(source):
+    assert rating_writes_by_name(source) != []
 
 
 def test_only_the_engine_writes_ratings():
@@ -403,6 +453,12 @@ def test_only_the_engine_writes_ratings():
         for name, text in others.items()
         for match in [RATING_WRITES.search(text)]
         if match
+    }
+    writers |= {
+        name: found
+        for name, text in others.items()
+        for found in [rating_writes_by_name(text)]
+        if found
     }
     assert writers == {}
 
@@ -426,6 +482,12 @@ def _system_codes() -> set[str]:
 SYSTEM_CODES, SYSTEM_CLASSES = _system_codes()
 
 
+# Methods that look a key up (a code as their first argument is a code used as a key), and the
+# built-ins that take an attribute's name.
+KEYED_LOOKUPS = ("get", "pop", "setdefault", "__getitem__", "__contains__")
+ATTRIBUTE_CALLS = ("getattr", "setattr", "hasattr", "delattr")
+
+
 def _names_a_system(node: ast.AST) -> bool:
     """A system or kind as a constant: ``System.ELO``, ``Kind.DUEL``, ``"prefko"``, or a
     collection of them."""
@@ -436,6 +498,16 @@ def _names_a_system(node: ast.AST) -> bool:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return any(_names_a_system(element) for element in node.elts)
     return False
+
+
+def _part_of_a_code(node: ast.AST) -> bool:
+    """A string constant that begins a system's code (``"rayter"``, ``"openskill_"``)."""
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and bool(node.value)
+        and any(code.startswith(node.value) for code in SYSTEM_CODES)
+    )
 
 
 def _reads_a_code(node: ast.AST) -> bool:
@@ -451,23 +523,48 @@ def system_switches(source: str) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
-            switch = any(_names_a_system(part) for part in (node.left, *node.comparators))
+            parts = (node.left, *node.comparators)
+            switch = any(_names_a_system(part) for part in parts) or (
+                # "rayter" in league.system: a code's part against a code.
+                any(_reads_a_code(part) for part in parts)
+                and any(_part_of_a_code(part) for part in parts)
+            )
         elif isinstance(node, ast.Match):
             switch = _reads_a_code(node.subject) or any(
                 isinstance(case.pattern, ast.MatchValue) and _names_a_system(case.pattern.value)
                 for case in node.cases
             )
         elif isinstance(node, ast.Subscript):
-            switch = _reads_a_code(node.slice)
+            # RATERS[league.system], and SYSTEMS["elo"]: a table looked up by a code, or one
+            # system picked out by its code.
+            switch = _reads_a_code(node.slice) or _names_a_system(node.slice)
         elif isinstance(node, ast.Dict):
             switch = any(key is not None and _names_a_system(key) for key in node.keys)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            switch = node.func.id == "isinstance" and any(
-                isinstance(name, ast.Name) and name.id in SYSTEM_CLASSES
-                for name in ast.walk(node.args[-1])
+            switch = (
+                node.func.id == "isinstance"
+                and any(
+                    isinstance(name, ast.Name) and name.id in SYSTEM_CLASSES
+                    for name in ast.walk(node.args[-1])
+                )
+            ) or (
+                # getattr(rules, "elo"), setattr(..., System.FIDE, ...): a code as a name.
+                node.func.id in ATTRIBUTE_CALLS
+                and len(node.args) > 1
+                and _names_a_system(node.args[1])
             )
+        elif isinstance(node, ast.keyword):
+            # rules(elo=...) or dict(prefko=...): a code as a keyword, a key by another name.
+            switch = node.arg in SYSTEM_CODES
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            switch = node.func.attr in ("startswith", "endswith") and _reads_a_code(node.func.value)
+            switch = (
+                node.func.attr in ("startswith", "endswith") and _reads_a_code(node.func.value)
+            ) or (
+                # table.get("elo"), table.pop(System.FIDE): a code used as a key.
+                node.func.attr in KEYED_LOOKUPS
+                and bool(node.args)
+                and _names_a_system(node.args[0])
+            )
         elif isinstance(node, ast.JoinedStr):
             switch = any(
                 isinstance(part, ast.FormattedValue) and _reads_a_code(part.value)
@@ -495,10 +592,37 @@ def system_switches(source: str) -> list[str]:
         "if isinstance(league.rating_system, FideElo): pass",
         'if league.system.startswith("rayter"): pass',
         'getattr(self, f"rate_{league.system}")()',
+        'k = SYSTEMS["elo"].pair_chance(a, b)',
+        "system = SYSTEMS[System.OPENSKILL_LOWSCORE]",
+        'rate = RATERS.get("fide")',
+        'setattr(rules, "prefko", rate)',
+        "k = getattr(settings, System.ELO)",
+        "rules = dict(rayter_lowscore=rate)",
+        'rules = {"openskill_highscore": rate}',
+        'if "rayter" in league.system: pass',
     ],
 )
 def test_every_way_of_switching_on_a_system_is_found(source):
     assert system_switches(source) != []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "if league.rating_system.keeps_state: pass",
+        "rate = league.rating_system.rater(league, births)",
+        'k = league.system_settings["elo_k"]',
+        'stored = SYSTEMS[league_row["system"]]',
+        "label = System(code).label",
+    ],
+)
+def test_asking_the_system_is_no_switch(source):
+    assert system_switches(source) == []
+
+
+# Where system codes are at home: the systems' own module (the migrations, which keep the history
+# they were written in, are never among the sources read).
+SYSTEMS_OWN = ("ratings/systems.py",)
 
 
 def test_no_module_switches_on_a_system_or_kind_code():
@@ -507,7 +631,7 @@ def test_no_module_switches_on_a_system_or_kind_code():
     missed most ways of writing it)."""
     found = {
         name: switches
-        for name, text in sources(RATINGS, skip=("ratings/systems.py",)).items()
+        for name, text in sources(RATINGS, skip=SYSTEMS_OWN).items()
         for switches in [system_switches(text)]
         if switches
     }

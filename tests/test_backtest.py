@@ -103,3 +103,19 @@ def test_a_stored_backtest_is_in_the_backup(pecking_order, tmp_path):
     call_command("backup_club", str(path), stdout=StringIO())
     [stored] = [obj for obj in backup_objects(path) if obj["model"] == "ratings.storedbacktest"]
     assert stored["fields"]["figures"] == StoredBacktest.objects.get().figures
+
+
+def test_a_system_that_keeps_a_state_is_tried_on_its_own_kind_only(monkeypatch, make_league):
+    """Keeping a state beside the rating (as OpenSkill does) says nothing of the games a system
+    can rate: a head-to-head system with a state is no system for a scored game."""
+    from ratings.systems import SYSTEMS, ClassicElo
+
+    class EloWithDeviation(ClassicElo):
+        code = "elo_with_deviation"
+        result_state_fields = ("deviation_before", "deviation_after")
+
+    monkeypatch.setitem(SYSTEMS, EloWithDeviation.code, EloWithDeviation())
+    league = make_league(System.RAYTER_HIGHSCORE)
+    tried = [system.code for system in backtest.systems_for(league)]
+    assert EloWithDeviation.code not in tried
+    assert System.OPENSKILL_HIGHSCORE in tried

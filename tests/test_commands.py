@@ -91,7 +91,11 @@ def test_demo_builds_the_club_with_the_worked_example_first(demo_club):
     assert Game.objects.filter(league=preferans).count() >= 300
     hearts, chess = League.objects.get(slug="hearts"), League.objects.get(slug="chess")
     assert hearts.system == System.RAYTER_LOWSCORE
-    assert (chess.system, chess.start_rating, chess.speed) == (System.FIDE, 1500, "standard")
+    assert (chess.system, chess.start_rating, chess.system_settings["speed"]) == (
+        System.FIDE,
+        1500,
+        "standard",
+    )
     assert Game.objects.filter(league=hearts).count() >= 100
     assert Game.objects.filter(league=chess).count() >= 100
     assert Player.objects.filter(birth_date__isnull=False).exists()

@@ -119,7 +119,9 @@ def replay(league: League, games: list[dict], *, without_ages: bool = False) -> 
             changes = preferans.rating_changes(before, scores, game["bula"])
             after = [b + c for b, c in zip(before, changes, strict=True)]
         elif league.system == System.ELO:
-            after = list(elo.classic(before[0], before[1], scores[0], k=league.elo_k))
+            after = list(
+                elo.classic(before[0], before[1], scores[0], k=league.system_settings["elo_k"])
+            )
         elif league.system == System.FIDE:
             age = [None if without_ages else seat["age"] for seat in seats]
             after = list(
@@ -133,11 +135,11 @@ def replay(league: League, games: list[dict], *, without_ages: bool = False) -> 
                     age_b=age[1],
                     ever_2400_a=peak[slugs[0]] >= 2400,
                     ever_2400_b=peak[slugs[1]] >= 2400,
-                    blitz=league.speed == Speed.BLITZ,
-                    rapid=league.speed == Speed.RAPID,
+                    blitz=league.system_settings["speed"] == Speed.BLITZ,
+                    rapid=league.system_settings["speed"] == Speed.RAPID,
                 )
             )
-        elif league.rating_system.keeps_skill:
+        elif league.rating_system.keeps_state:
             after = openskill_from_export(seats, skills)
         else:
             score_type = league.rating_system.rayter_score_type
@@ -565,9 +567,12 @@ def clubs(draw):
     league = {
         "system": system,
         "start_rating": draw(st.sampled_from([1000, 1500, 2350])),
-        "elo_k": draw(st.sampled_from([16, 32, 40])),
-        "speed": draw(st.sampled_from(list(Speed))),
     }
+    # The settings of the two systems that have ones a replay reads.
+    if system == System.ELO:
+        league["settings"] = {"elo_k": draw(st.sampled_from([16, 32, 40]))}
+    elif system == System.FIDE:
+        league["settings"] = {"speed": draw(st.sampled_from(list(Speed)))}
     starts = draw(st.lists(st.one_of(st.none(), st.integers(800, 2600)), min_size=6, max_size=6))
     games = draw(
         st.lists(st.tuples(st.integers(0, 5), seated_game(system)), min_size=1, max_size=12)
@@ -579,7 +584,7 @@ def clubs(draw):
 # rating, stays the same float: the replay must still write the new sigma (it once compared the
 # rating and mu alone, and the export then disagreed with the package in the last digit).
 SIGMA_ALONE = (
-    {"system": System.OPENSKILL_LOWSCORE, "start_rating": 1000, "elo_k": 16, "speed": "standard"},
+    {"system": System.OPENSKILL_LOWSCORE, "start_rating": 1000},
     [None, None, 2411, 1938, None, None],
     [*[(0, ([0, 1], {"scores": [0, 0]}))] * 10]
     + [(1, ([2, 3, 0, 1, 4], {"scores": [0, 2, 0, 0, 0]})), (0, ([0, 2], {"scores": [0, -1]}))],

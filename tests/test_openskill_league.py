@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 
 from ratings import engine, exports, formatting, selectors
 from ratings.models import Result, Standing, System
-from tests.builders import T0, score_entries
+from tests.builders import T0, backup_objects, score_entries, write_backup
 
 pytestmark = pytest.mark.django_db
 
@@ -52,11 +52,12 @@ def package_replay(league):
 def assert_matches_the_package(league):
     after, last = package_replay(league)
     for r in Result.objects.filter(game__league=league):
-        assert (r.mu_after, r.sigma_after) == after[r.pk]
-        assert r.rating_after == r.mu_after - 3 * r.sigma_after
+        mu, sigma = r.state["mu_after"], r.state["sigma_after"]
+        assert (mu, sigma) == after[r.pk]
+        assert r.rating_after == mu - 3 * sigma
     for s in Standing.objects.filter(league=league, games__gt=0):
-        assert (s.mu, s.sigma) == last[s.player_id]
-        assert s.rating == s.mu - 3 * s.sigma
+        assert (s.state["mu"], s.state["sigma"]) == last[s.player_id]
+        assert s.rating == s.state["mu"] - 3 * s.state["sigma"]
 
 
 def test_recorded_games_rate_as_the_package_does(hearts):
@@ -157,13 +158,13 @@ def test_every_page_of_the_league_opens(client, hearts):
 @pytest.mark.django_db(transaction=True)  # flush and restore, as the backup tests do
 def test_a_backup_restores_the_skills(tmp_path, hearts):
     league, _players = hearts
-    before = list(Result.objects.order_by("pk").values_list("mu_after", "sigma_after"))
+    before = list(Result.objects.order_by("pk").values_list("state", flat=True))
     backup = tmp_path / "club.json"
     call_command("backup_club", str(backup), stdout=StringIO())
     call_command("flush", interactive=False, verbosity=0)
     call_command("restore_club", str(backup), stdout=StringIO())
-    assert list(Result.objects.order_by("pk").values_list("mu_after", "sigma_after")) == before
-    assert Standing.objects.filter(mu__isnull=False).count() == 6
+    assert list(Result.objects.order_by("pk").values_list("state", flat=True)) == before
+    assert Standing.objects.filter(state__sigma__isnull=False).count() == 6
 
 
 def test_a_member_enters_a_game_through_the_preview(member_client, make_league):
@@ -217,3 +218,45 @@ def test_the_chart_tooltips_show_ordinals_to_one_decimal(client, hearts):
         f"{formatting.rating_text(result.rating_after, 1)} ({formatting.change_text(change, 1)})"
     )
     assert f"{tooltip}</title>" in html
+
+
+def test_a_replay_through_copy_writes_the_packages_numbers(hearts, monkeypatch):
+    """A big replay's new ratings and states travel by COPY on PostgreSQL (a temporary table
+    one UPDATE reads): the state slot goes that way too."""
+    from ratings.engine import sql
+
+    league, _players = hearts
+    monkeypatch.setattr(sql, "COPY_MIN_ROWS", 1)
+    Result.objects.filter(league=league).update(rating_after=0, state=None)
+    engine.league_recompute(league=league)
+    assert_matches_the_package(league)
+
+
+def test_a_change_to_a_system_without_state_empties_the_results_state(hearts):
+    """A league moved from OpenSkill to Rayter (the same kind of game) keeps no OpenSkill
+    numbers: a state its system does not keep would be a second, stale truth."""
+    league, _players = hearts
+    league.system = System.RAYTER_LOWSCORE
+    league.save()
+    engine.league_recompute(league=league)
+    assert not Result.objects.filter(league=league, state__isnull=False).exists()
+    assert not Standing.objects.filter(league=league, state__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_from_before_the_state_slot_restores_the_skills(tmp_path, hearts):
+    """A file written before migration 0023 has OpenSkill's numbers in columns of their own:
+    restored into the state slot, as the migration moves them."""
+    before = list(Result.objects.order_by("pk").values_list("state", flat=True))
+    backup = tmp_path / "club.json"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    objects = backup_objects(backup)
+    for obj in objects:
+        if obj["model"] in ("ratings.result", "ratings.standing"):
+            obj["fields"].update(obj["fields"].pop("state") or {})
+    assert "mu_before" in next(o for o in objects if o["model"] == "ratings.result")["fields"]
+    write_backup(backup, objects)
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore_club", str(backup), stdout=StringIO())
+    assert list(Result.objects.order_by("pk").values_list("state", flat=True)) == before
+    assert Standing.objects.filter(state__sigma__isnull=False).count() == 6

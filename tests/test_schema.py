@@ -97,3 +97,16 @@ def test_a_players_reads_are_covered_by_the_results_indexes():
     assert definitions["result_seat_once"].endswith(
         "(game_id, seat) INCLUDE (player_id, place, score)"
     )
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="a check of SQLite's JSON columns")
+def test_the_results_table_runs_no_function_for_each_row_written():
+    """A function in a column's CHECK (Django's JSON_VALID on a JSONField) makes SQLite keep a
+    statement journal for each bulk INSERT of results: ten times the writes of an import. The
+    state slot (models.games.StateField) has no such check."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ratings_result'"
+        )
+        (table,) = cursor.fetchone()
+    assert "JSON_VALID" not in table

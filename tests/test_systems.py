@@ -19,7 +19,6 @@ from ratings.systems import (
     SYSTEMS,
     Kind,
     RatingSystem,
-    Speed,
     System,
     age_on,
     for_rayter_score_type,
@@ -64,7 +63,7 @@ ALL = list(SYSTEMS.values())
 def rate(system: RatingSystem, ratings: list[float], scores: list[float], papers, bula):
     """A game rated by ``system`` alone, as the engine asks it (a league that is not saved),
     each player at ``system.start_state`` of their rating."""
-    league = League(system=system.code, start_rating=ratings[0], elo_k=32, speed=Speed.STANDARD)
+    league = League(system=system.code, start_rating=ratings[0])
     game = GameInput(
         played_at=T0,
         bula=bula,
@@ -190,3 +189,52 @@ def test_the_winner_of_a_decisive_game_ends_above_the_loser(system):
     assert winner == 0
     better = operator.lt if system.lower_is_better else operator.gt
     assert all(better(after[0], rating) for rating in after[1:])
+
+
+# A league's settings --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", ALL, ids=lambda s: s.code)
+def test_a_systems_setting_names_are_no_fields_of_a_league(system):
+    """The settings join the league's own fields in its admin form and its exports by name."""
+    league_fields = {field.name for field in League._meta.get_fields()}
+    exported = {"name", "slug", "system", "lower_is_better", "provisional_until", "inactive_days"}
+    assert not system.setting_defaults().keys() & (league_fields | exported)
+
+
+def test_a_league_takes_its_systems_settings_at_their_defaults():
+    assert League(system=System.ELO).system_settings == {"elo_k": 32}
+    assert League(system=System.FIDE).system_settings == {"speed": "standard"}
+    assert League(system=System.PREFKO).system_settings == {"refas": None}
+    assert League(system=System.RAYTER_HIGHSCORE).system_settings == {}
+    assert League(system=System.ELO, settings={"elo_k": 16}).system_settings == {"elo_k": 16}
+    # Another system's setting left in the JSON is no setting of this league's.
+    assert League(system=System.FIDE, settings={"elo_k": 16}).system_settings == {
+        "speed": "standard"
+    }
+
+
+@pytest.mark.parametrize(
+    ("system", "given", "says"),
+    [
+        (System.PREFKO, {"elo_k": 16}, "no setting elo_k"),
+        (System.RAYTER_LOWSCORE, {"speed": "blitz"}, "no setting speed"),
+        (System.ELO, {"elo_k": 0}, "K-factor: Ensure this value is greater than or equal to 1."),
+        (System.FIDE, {"speed": "bullet"}, "speed: Select a valid choice."),
+        (System.PREFKO, {"refas": -1}, "refe cap: Ensure"),
+        # A league's cap is each paper's starting value: the paper's own bound.
+        (System.PREFKO, {"refas": 101}, "refe cap: Ensure this value is less than or equal to 100"),
+        (System.ELO, ["elo_k"], "not an object"),
+    ],
+)
+def test_a_league_refuses_settings_its_system_does_not_take(system, given, says):
+    league = League(name="L", slug="l", system=system, settings=given)
+    with pytest.raises(ValidationError) as refused:
+        league.clean()
+    assert says in " ".join(refused.value.message_dict["settings"])
+
+
+def test_a_leagues_settings_are_stored_as_its_systems_form_cleans_them():
+    league = League(name="L", slug="l", system=System.ELO, settings={"elo_k": "24"})
+    league.clean()
+    assert league.settings == {"elo_k": 24}

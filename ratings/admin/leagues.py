@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -18,10 +20,11 @@ from ratings.models import (
 )
 from ratings.systems import rating_system
 
-# Changing any of these changes every rating of the league: the league is replayed. The
+# Changing any of these changes every rating of the league: the league is replayed, as it is
+# when one of the system's own settings that rate changes (RatingSystem.rating_settings). The
 # provisional and inactive thresholds are not among them: they decide only how the ratings are
 # listed, when a page is drawn.
-RATING_SETTINGS = ("start_rating", "system", "elo_k", "speed")
+RATING_SETTINGS = ("start_rating", "system")
 
 
 # Leagues ----------------------------------------------------------------------------------------
@@ -95,16 +98,37 @@ class LeagueAdminForm(forms.ModelForm):
             "slug",
             "system",
             "start_rating",
-            "elo_k",
-            "speed",
             "game_name",
             "description",
             # Read when a page is drawn (who is ranked, who is hidden), never stored in a rating:
             # changing them re-rates nothing (not in RATING_SETTINGS).
             "provisional_games",
             "inactive_days",
-            "refas",
         )
+
+    # The league's rating system, whose settings form's fields this form has (see
+    # LeagueAdmin.get_form): None while the league is new.
+    settings_system = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.settings_system is not None:
+            for name, value in self.settings_system.settings_of(self.instance).items():
+                self.initial.setdefault(name, value)
+
+    def clean(self):
+        cleaned = super().clean()
+        system = self.settings_system
+        chosen = cleaned.get("system")
+        if system is not None and chosen == system.code:
+            fields = system.settings_form.base_fields if system.settings_form else {}
+            if all(name in cleaned for name in fields):
+                self.instance.settings = {name: cleaned[name] for name in fields}
+        elif chosen:
+            # Another system's settings: its defaults (the form showed the old system's), which
+            # the league's page then shows to change.
+            self.instance.settings = {}
+        return cleaned
 
     def clean_system(self):
         system = self.cleaned_data["system"]
@@ -134,6 +158,21 @@ class LeagueAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(game_count=Count("games"))
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """The league form with its rating system's own settings form's fields after the
+        league's (a new league's system is chosen first, its settings then on its page)."""
+        system = obj.rating_system if obj is not None else None
+        settings_form = system.settings_form if system is not None else None
+        if settings_form is not None:
+            kwargs["form"] = type(
+                "LeagueAdminForm",
+                (self.form,),
+                {**copy.deepcopy(settings_form.base_fields), "settings_system": system},
+            )
+        elif system is not None:
+            kwargs["form"] = type("LeagueAdminForm", (self.form,), {"settings_system": system})
+        return super().get_form(request, obj, change, **kwargs)
 
     @admin.display(
         description=League._meta.get_field("start_rating").verbose_name, ordering="start_rating"
@@ -167,7 +206,9 @@ class LeagueAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         league = form.instance
-        changed = set(form.changed_data) & set(RATING_SETTINGS)
+        system = form.settings_system
+        rating = RATING_SETTINGS + (system.rating_settings if system is not None else ())
+        changed = set(form.changed_data) & set(rating)
         if change and changed and league.standings.exists():
             count = engine.league_recompute(league=league)
             self.message_user(

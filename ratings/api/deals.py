@@ -55,7 +55,7 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         errors.append({"field": "seats", "message": _("Send the deals or the columns, not both.")})
     if errors:
         raise DealsRefused(errors)
-    refas = game.refas if "refas" in game.model_fields_set else league.refas
+    refas = game.refas if "refas" in game.model_fields_set else league.system_settings.get("refas")
     try:
         drawn = paper_services.log_drawn(
             bula=game.bula, refas=refas, hands=game.deals, ended_early=game.ended_early

@@ -19,8 +19,7 @@ from ninja import Path, Schema
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from ratings.models.players import SLUG_PATTERN
-from ratings.papers.forms import MAX_REFAS
-from ratings.systems import MAX_BULA, MAX_COLUMN, MAX_SCORE
+from ratings.systems import MAX_BULA, MAX_COLUMN, MAX_REFAS, MAX_SCORE
 
 # Slugs as the site's addresses take them (ratings/urls.py): a league's is Django's ``slug``, a
 # player's may have letters of any script.

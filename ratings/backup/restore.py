@@ -48,6 +48,7 @@ from ratings.models import Game, League, Player
 from ratings.names import search_key
 from ratings.player_names import MAX_LENGTH as MAX_NAME_LENGTH
 from ratings.player_names import clean_player_name, name_key
+from ratings.systems import SYSTEMS
 from ratings.versioning import bulk_write
 
 DEFAULT_MAX_BYTES = 2048 * backup_json.MiB
@@ -275,12 +276,12 @@ class _Table:
             raise _Invalid("the primary key is not a whole number above zero")
         if type(fields) is not dict:
             raise _Invalid("its fields are not an object")
-        unknown = fields.keys() - self.names
-        if unknown:
-            raise _Invalid(f"{self.label} has no field {_show(sorted(unknown)[0])}")
         derive = DERIVED.get(self.label)
         if derive is not None:
             fields = derive(fields)
+        unknown = fields.keys() - self.names
+        if unknown:
+            raise _Invalid(f"{self.label} has no field {_show(sorted(unknown)[0])}")
         values = [pk]
         for field, check in self.checks:
             raw = fields.get(field.name, _MISSING)
@@ -377,15 +378,56 @@ def _result_fields(fields: dict) -> dict:
     """A result's copies of its game (league, time, place) are worked out again once every game
     is written (:func:`~ratings.engine.writes.result_copies_from_games`, before the references
     are checked): whatever the file says, they hold a placeholder until then."""
-    return {**fields, **_RESULT_PLACEHOLDERS}
+    return {**_state_folded(fields, _OLD_RESULT_STATE), **_RESULT_PLACEHOLDERS}
+
+
+def _standing_fields(fields: dict) -> dict:
+    return _state_folded(fields, _OLD_STANDING_STATE)
+
+
+# A backup made before migration 0023 keeps OpenSkill's numbers in columns of their own; they
+# are its state's keys now (the migration moves them the same way). The replay of every league
+# (checks.check_ratings) writes each state again anyway.
+_OLD_RESULT_STATE = ("mu_before", "sigma_before", "mu_after", "sigma_after")
+_OLD_STANDING_STATE = ("mu", "sigma")
+
+
+def _state_folded(fields: dict, old: tuple[str, ...]) -> dict:
+    """``fields`` with an old backup's state columns folded into its state slot."""
+    if old[0] not in fields:
+        return fields
+    values = {key: fields[key] for key in old if key in fields}
+    fields = {name: value for name, value in fields.items() if name not in old}
+    if values.get(old[0]) is not None and "state" not in fields:
+        fields["state"] = values
+    return fields
 
 
 _RESULT_PLACEHOLDERS = {"league": 1, "played_at": "2000-01-01T00:00:00+00:00", "place": 1}
 
+
+def _league_fields(fields: dict) -> dict:
+    """A backup made before migration 0024 has the systems' settings in columns every league
+    had: each goes into the settings of a league whose system has it (the migration moves them
+    the same way), and League.clean checks them with the system's own form."""
+    old = _OLD_SETTINGS & fields.keys()
+    if not old or "settings" in fields:
+        return fields
+    system = SYSTEMS.get(fields.get("system"))
+    own = system.setting_defaults().keys() if system is not None else ()
+    kept = {name: value for name, value in fields.items() if name not in old}
+    return {**kept, "settings": {name: fields[name] for name in old if name in own}}
+
+
+# The league's columns that held the systems' settings before migration 0024.
+_OLD_SETTINGS = frozenset({"elo_k", "speed", "refas"})
+
 DERIVED = {
+    "ratings.league": _league_fields,
     "ratings.player": _player_fields,
     "ratings.playeralias": _alias_fields,
     "ratings.result": _result_fields,
+    "ratings.standing": _standing_fields,
 }
 
 

@@ -440,7 +440,7 @@ def game_preview(league: League, prepared: GameInput) -> list[tuple[float, float
             start = system.start_state(league.start_rating)
             states.append(PlayerState(rating=start, peak=league.start_rating))
         else:
-            rating = system.stored_state(standing.rating, standing.mu, standing.sigma)
+            rating = system.stored_state(standing.rating, standing.state)
             states.append(
                 PlayerState(rating=rating, games=standing.games, peak=standing.peak_rating)
             )

@@ -19,7 +19,6 @@ from ratings.engine.state import (
     states_before,
 )
 from ratings.models import Game, League, Result, Standing
-from ratings.systems import SkillRating, skill_of
 from ratings.versioning import bulk_write
 
 
@@ -53,10 +52,6 @@ def rate_newest(league: League, game: Game, prepared: GameInput) -> None:
         state.advance(new, prepared.played_at)
     writes.save_states(league, states, create=False)
     seasons.record(league, prepared, before, after, game_states)
-
-
-# What a result of a rating that is one number stores for (mu, sigma) before and after.
-NO_SKILLS = (None, None, None, None)
 
 
 def _after(since: OrderKey, game: str = "id") -> Q:
@@ -97,12 +92,16 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
 
     # Two cursors walk the same (played_at, id) order: the games, and their results by seat.
     result_rows = results.order_by("played_at", "game_id", "seat").values_list(
-        *("game_id", "id", "player_id", "score", "rating_before", "rating_after"),
-        *("mu_before", "sigma_before", "mu_after", "sigma_after"),
+        *("game_id", "id", "player_id", "score", "rating_before", "rating_after", "state"),
     )
+    result_state = league.rating_system.result_state
+    keeps_state = league.rating_system.keeps_state
     pending = iter(result_rows.iterator(chunk_size=20_000))
     row = next(pending, None)
     updates = []
+    # Results of a system that keeps no state holding one still (the league's system changed
+    # from one that keeps it): emptied.
+    stale = False
     game_count = 0
     for game_id, played_at, bula in (
         games.chronological().values_list("id", "played_at", "bula").iterator(chunk_size=20_000)
@@ -122,19 +121,24 @@ def _replay(league: League, since: OrderKey | None, touched: Iterable[int]) -> i
         after = rate(prepared, game_states)
         for seat, state, new in zip(seats, game_states, after, strict=True):
             old = state.rating
-            if type(new) is SkillRating:
-                # A two-number rating (OpenSkill's) can move in sigma alone while its ordinal,
-                # the rating, stays the same float: compare what the row stores, all of it.
-                moved = (seat[4], seat[5], *seat[6:]) != (old, new, *skill_of(old), *skill_of(new))
-            else:
-                moved = seat[4] != old or seat[5] != new or seat[6:] != NO_SKILLS
+            # A rating with a state (OpenSkill's mean and uncertainty) can move in its state
+            # alone while the rating, its ordinal, stays the same float: compare what the row
+            # stores, all of it.
+            moved = (
+                seat[4] != old
+                or seat[5] != new
+                or seat[6] != (result_state(old, new) if keeps_state else None)
+            )
             if moved:
                 updates.append((old, new, seat[1]))
+                stale = stale or (seat[6] is not None and not keeps_state)
             state.advance(new, played_at)
         tally.add(prepared, before, after, game_states)
         game_count += 1
 
-    writes.update_ratings(updates)
+    writes.update_ratings(league, updates)
+    if stale:
+        results.filter(state__isnull=False).update(state=None)
     writes.save_states(league, states)
     tally.write()
     return game_count

@@ -117,7 +117,7 @@ def current_states(league: League, player_ids: set[int]) -> dict[int, PlayerStat
     stored = league.rating_system.stored_state
     return {
         pid: PlayerState(
-            rating=stored(s.rating, s.mu, s.sigma),
+            rating=stored(s.rating, s.state),
             games=s.games,
             peak=s.peak_rating,
             last_change=s.last_change,
@@ -169,13 +169,13 @@ def states_before(
         .filter(position=1)
         .values_list(
             *("player_id", "rating_before", "rating_after", "game__played_at", "games", "peak"),
-            *("mu_after", "sigma_after"),
+            "state",
         )
     )
-    stored = system.stored_state
-    for pid, before, after, played_at, games, peak, mu, sigma in last_rows:
+    stored = system.stored_after
+    for pid, before, after, played_at, games, peak, kept in last_rows:
         state = states[pid]
-        state.rating = stored(after, mu, sigma)
+        state.rating = stored(after, kept)
         state.last_change = after - before
         state.last_played_at = played_at
         state.games = games

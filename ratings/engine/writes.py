@@ -23,7 +23,6 @@ from django.utils import timezone
 from ratings.engine import opponents, sql
 from ratings.engine.state import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
-from ratings.systems import SkillRating, skill_of
 
 # SQLite's page cache during a bulk write, in KiB (its default is 2,000).
 BULK_CACHE_KIB = 65_536
@@ -37,9 +36,10 @@ RESULT_COLUMNS = [
     *("score", "rating_before", "rating_after"),
     *("left", "middle", "right"),
 ]
-# A result row of a system that keeps a mean and an uncertainty (systems.SkillRating): the
-# rating columns, then the skill before and after.
-SKILL_COLUMNS = [*RESULT_COLUMNS[:9], "mu_before", "sigma_before", "mu_after", "sigma_after"]
+# A result row of a system that keeps a state beside its ratings (RatingSystem.keeps_state):
+# the rating columns, then the state (JSON, as the system gives it). The other systems' rows
+# have no such column: a bulk write of theirs sends nothing more for it.
+STATE_COLUMNS = [*RESULT_COLUMNS[:9], "state"]
 
 
 @contextmanager
@@ -287,7 +287,8 @@ def result_rows(
     and ``places`` the seats' places by the league's system, each worked out here when not
     given."""
     seats = len(prepared.player_ids)
-    if before is None or after is None:
+    placeholders = before is None or after is None
+    if placeholders:
         before = after = [0.0] * seats
     if at is None:
         (at,) = adapted_datetimes([prepared.played_at])
@@ -301,16 +302,15 @@ def result_rows(
         league.rating_system.places(prepared.scores) if places is None else places,
         prepared.scores,
     )
-    if type(after[0]) is SkillRating:
-        skills_before, skills_after = map(skill_of, before), map(skill_of, after)
-        # Plain floats for the database drivers, the skills beside them.
-        before, after = list(map(float, before)), list(map(float, after))
-        return [
-            (*row, *skill_before, *skill_after)
-            for row, skill_before, skill_after in zip(
-                zip(*head, before, after, strict=True), skills_before, skills_after, strict=True
-            )
+    # Placeholders first: a file's import writes them, a hundred thousand games, and asks no
+    # more.
+    if not placeholders and (system := league.rating_system).keeps_state:
+        states = [
+            state_value(system.result_state(b, a)) for b, a in zip(before, after, strict=True)
         ]
+        # Plain floats for the database drivers (a rating may be a float subclass).
+        before, after = list(map(float, before)), list(map(float, after))
+        return list(zip(*head, before, after, states, strict=True))
     if not any(prepared.papers):
         return list(zip(*head, before, after, strict=True))
     left, middle, right = zip(*prepared.papers, strict=True)
@@ -319,7 +319,7 @@ def result_rows(
 
 def insert_results(rows: list[tuple]) -> None:
     """Insert result rows (see :func:`result_rows`), all of one shape: with papers, with
-    skills, or with neither."""
+    a state, or with neither."""
     if not rows:
         return
     sql.write(Result, _result_columns(rows[0]), rows)
@@ -327,7 +327,7 @@ def insert_results(rows: list[tuple]) -> None:
 
 def _result_columns(row: tuple) -> list[str]:
     """The columns of a result row of this shape (see :func:`result_rows`)."""
-    columns = SKILL_COLUMNS if len(row) == len(SKILL_COLUMNS) else RESULT_COLUMNS
+    columns = STATE_COLUMNS if len(row) == len(STATE_COLUMNS) else RESULT_COLUMNS
     return columns[: len(row)]
 
 
@@ -365,13 +365,16 @@ def results_streamed() -> Iterator[Callable[[list[tuple]], None]]:
         yield write
 
 
-def update_ratings(updates: list[tuple[float, float, int]]) -> None:
-    """Set (rating_before, rating_after) of results by id, and the skills a rating carries
-    (:class:`~ratings.systems.SkillRating`: null for a rating that is one number)."""
+def update_ratings(league: League, updates: list[tuple[float, float, int]]) -> None:
+    """Set (rating_before, rating_after) of results by id, and the state the league's system
+    keeps beside them (:meth:`~ratings.systems.RatingSystem.result_state`), if it keeps one."""
     columns = ["rating_before", "rating_after"]
-    if updates and type(updates[0][1]) is SkillRating:
-        columns += ["mu_before", "sigma_before", "mu_after", "sigma_after"]
-        updates = [(float(b), float(a), *skill_of(b), *skill_of(a), pk) for b, a, pk in updates]
+    system = league.rating_system
+    if system.keeps_state:
+        columns.append("state")
+        updates = [
+            (float(b), float(a), state_value(system.result_state(b, a)), pk) for b, a, pk in updates
+        ]
     if len(updates) >= sql.COPY_MIN_ROWS and sql.copies():
         sql.update_from_copy(Result, columns, updates)
     else:
@@ -428,16 +431,28 @@ def save_states(league: League, states: dict[int, PlayerState], create: bool = T
             ignore_conflicts=True,
         )
     adapt = connection.ops.adapt_datetimefield_value
+    state_of = league.rating_system.standing_state
     sql.executemany(
         Standing,
-        ["rating", "games", "peak_rating", "last_change", "last_played_at", "mu", "sigma"],
+        ["rating", "games", "peak_rating", "last_change", "last_played_at", "state"],
         [
             (
                 *(float(s.rating), s.games, s.peak, s.last_change, adapt(s.last_played_at)),
-                *skill_of(s.rating),
+                state_value(state_of(s.rating)),
                 *(league.pk, pid),
             )
             for pid, s in states.items()
         ],
         where=("league_id", "player_id"),
     )
+
+
+def state_value(state: dict | None):
+    """A system's state as the database driver takes it for the JSON column (None: NULL), in
+    an INSERT, an UPDATE or a COPY alike (Django's own adaptation of ``Result.state``)."""
+    if state is None:
+        return None
+    return _STATE_FIELD.get_db_prep_value(state, connection)
+
+
+_STATE_FIELD = Result._meta.get_field("state")

@@ -94,6 +94,17 @@ class Game(models.Model):
         return (self.played_at, self.pk)
 
 
+class StateField(models.JSONField):
+    """The slot a rating system keeps its state in (``Result.state``, ``Standing.state``): JSON,
+    without SQLite's per-row ``JSON_VALID`` check. A function in a column's check makes SQLite
+    keep a statement journal for every bulk INSERT of results, which multiplies an import's
+    writes (docs/performance.md); only the engine and a restore write the slot, always as
+    Django's own JSON."""
+
+    def db_check(self, connection):
+        return None
+
+
 class Result(models.Model):
     """One player's part in one game, with the ratings the engine gave them."""
 
@@ -143,12 +154,11 @@ class Result(models.Model):
     score = models.FloatField(_("score"))
     rating_before = models.FloatField(_("rating before"))
     rating_after = models.FloatField(_("rating after"))
-    # Systems that keep a rating as a mean and an uncertainty (OpenSkill) store them here, the
-    # rating above being the number shown (systems.SkillRating); null for every other system.
-    mu_before = models.FloatField(_("mu before"), null=True, blank=True)
-    sigma_before = models.FloatField(_("sigma before"), null=True, blank=True)
-    mu_after = models.FloatField(_("mu after"), null=True, blank=True)
-    sigma_after = models.FloatField(_("sigma after"), null=True, blank=True)
+    # What the league's system keeps beside the ratings above (OpenSkill: the mean and the
+    # uncertainty before and after, the ratings being the numbers shown), keyed as the system
+    # declares (RatingSystem.result_state_fields); null for a system whose rating is one number.
+    # The core never reads inside it: the system does.
+    state = StateField(_("state"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("result")

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ratings.systems import Kind, RatingSystem, Speed, System, rating_system
+from ratings.systems import Kind, RatingSystem, System, rating_system
 
 # Bounds a club will not need to pass: a threshold past them is a typing mistake.
 MAX_PROVISIONAL_GAMES = 1000
@@ -25,16 +25,6 @@ class League(models.Model):
     system = models.CharField(_("rating system"), max_length=24, choices=System.choices)
     start_rating = models.FloatField(
         _("start rating"), default=1000, help_text=_("Every new player's first rating.")
-    )
-    elo_k = models.PositiveSmallIntegerField(
-        _("K-factor"), default=32, help_text=_("Classic Elo only: the most a game can move.")
-    )
-    speed = models.CharField(
-        _("speed"),
-        max_length=10,
-        choices=Speed.choices,
-        default=Speed.STANDARD,
-        help_text=_("FIDE only: rapid and blitz games use K = 20."),
     )
     game_name = models.CharField(
         _("game name"), max_length=80, blank=True, help_text=_("e.g. Hearts; used in rayter files.")
@@ -58,21 +48,15 @@ class League(models.Model):
             "shows them). Empty: never."
         ),
     )
-    # Preferans: how many refe a digital paper may write (prefko's library's ``refas``); each
-    # paper started in the league takes it as its default.
-    refas = models.PositiveSmallIntegerField(
-        _("refe cap"),
-        null=True,
-        blank=True,
-        help_text=_("Preferans: the most refe a paper may write. Empty: no cap."),
-    )
+    # The rating system's own settings (K-factor, speed, refe cap…), as its settings form
+    # declares and checks them (RatingSystem.settings_form); read through ``system_settings``.
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("league")
         verbose_name_plural = _("leagues")
         constraints = [
-            models.CheckConstraint(condition=Q(elo_k__gt=0), name="league_elo_k_positive"),
             models.CheckConstraint(
                 condition=Q(system__in=System.values), name="league_system_known"
             ),
@@ -102,6 +86,14 @@ class League(models.Model):
             raise ValidationError(
                 {"start_rating": _("This rating system uses whole numbers: use a whole number.")}
             )
+        try:
+            system = self.rating_system
+        except KeyError:
+            return  # an unknown system: the field's own choices refuse it
+        try:
+            self.settings = system.clean_settings(self.settings)
+        except ValidationError as error:
+            raise ValidationError({"settings": error.messages}) from None
 
     @property
     def rating_system(self) -> RatingSystem:
@@ -109,6 +101,11 @@ class League(models.Model):
         return rating_system(self.system)
 
     # Shortcuts to the system, for templates and queries that read the league.
+
+    @property
+    def system_settings(self) -> dict:
+        """The league's settings of its rating system, each missing one at its default."""
+        return self.rating_system.settings_of(self)
 
     @property
     def kind(self) -> Kind:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ratings.models.games import StateField
 from ratings.models.leagues import League
 from ratings.models.players import Player
 
@@ -42,9 +43,9 @@ class Standing(models.Model):
     last_change = models.FloatField(_("last change"), null=True, blank=True)
     last_played_at = models.DateTimeField(_("last played"), null=True, blank=True)
     peak_rating = models.FloatField(_("peak rating"))
-    # The rating's mean and uncertainty, for systems that keep them (as on Result).
-    mu = models.FloatField(_("mu"), null=True, blank=True)
-    sigma = models.FloatField(_("sigma"), null=True, blank=True)
+    # What the league's system keeps beside the rating (as Result.state): null for a rating
+    # that is one number.
+    state = StateField(_("state"), null=True, blank=True)
 
     objects = StandingQuerySet.as_manager()
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import entry
 from ratings.algorithms import paper as paper_rules
+from ratings.systems import MAX_REFAS
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),
@@ -37,8 +38,6 @@ PLAY_CHOICES = [
 KIND_CHOICES = [("played", _("played")), ("refa", _("refa (all passed)"))]
 TRICKS = [(n, str(n)) for n in range(11)]
 SEATS = (1, 2, 3)
-# The most refe a paper may cap (a real cap is a handful); the API's deals take the same bound.
-MAX_REFAS = 100
 
 
 class PaperStartForm(forms.Form):

@@ -104,7 +104,7 @@ def player_standings(slug: str) -> list[Standing]:
             (
                 status
                 for field, bound, status, lookup in rules
-                if COMPARE_LOOKUP[lookup](getattr(standing, field), bound)
+                if _matches(COMPARE_LOOKUP[lookup], _stored_value(standing, field), bound)
             ),
             Status.RANKED,
         )
@@ -402,3 +402,18 @@ def opponents_by_game(game_ids: Iterable[int], *, player: Player) -> dict[int, l
     for game_id, name, slug in rows:
         opponents[game_id].append(Opponent(name, slug))
     return opponents
+
+
+def _stored_value(standing: Standing, path: str):
+    """A standing's value at a lookup path, as the database reads it: a field, or a key of its
+    state slot (``state__sigma``, a system's provisional rule); None where there is none."""
+    name, *keys = path.split("__")
+    value = getattr(standing, name)
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _matches(compare, value, bound) -> bool:
+    """A comparison as SQL makes it: nothing matches a missing value (NULL)."""
+    return value is not None and compare(value, bound)

@@ -60,7 +60,8 @@ def paper_new(request, slug: str):
     if not league.rating_system.has_paper:
         raise Http404
     table = get_table_for_entry(request, league)
-    initial = {"refas": league.refas}  # the league's refe cap, changed for this paper or not
+    # The league's refe cap, changed for this paper or not.
+    initial = {"refas": league.system_settings.get("refas")}
     if table is not None:
         names = table.seats.order_by("seat").values_list("player__name", flat=True)
         initial |= {f"player_{seat}": name for seat, name in enumerate(names, start=1)}

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from ratings import engine, selectors
 from ratings.admin import GameAdmin
-from ratings.models import AuditEntry, Game, Result, Standing, System
+from ratings.models import AuditEntry, Game, League, Result, Standing, System
 from ratings.selectors.leagues import Status
 from tests import builders
 from tests.builders import (
@@ -578,7 +578,7 @@ def test_changing_the_league_start_rating_re_rates_it(admin_client):
 
 
 def test_changing_the_elo_k_factor_re_rates_the_league(admin_client):
-    league, twin = make_league(System.ELO), make_league(System.ELO, elo_k=16)
+    league, twin = make_league(System.ELO), make_league(System.ELO, settings={"elo_k": 16})
     a, b = make_players(["Ann", "Bob"])
     for lg in (league, twin):
         for day, (first, second) in enumerate([(a, b), (b, a), (a, b)]):
@@ -611,6 +611,56 @@ def test_a_league_with_games_cannot_switch_to_a_system_of_another_kind(
     assert "system" in response.context["adminform"].form.errors
     league.refresh_from_db()
     assert league.system == System.PREFKO
+
+
+@pytest.mark.parametrize(
+    ("system", "shown"),
+    [
+        (System.PREFKO, {"refas"}),
+        (System.ELO, {"elo_k"}),
+        (System.FIDE, {"speed"}),
+        (System.RAYTER_LOWSCORE, set()),
+        (System.OPENSKILL_HIGHSCORE, set()),
+    ],
+)
+def test_a_leagues_page_shows_its_own_systems_settings_only(admin_client, system, shown):
+    league = make_league(system)
+    page = admin_client.get(reverse("admin:ratings_league_change", args=[league.pk]))
+    form = page.context["adminform"].form
+    assert {"elo_k", "speed", "refas"} & set(form.fields) == shown
+
+
+def test_a_setting_refused_by_its_systems_form_is_shown_on_its_field(admin_client):
+    league = make_league(System.ELO)
+    response = admin_client.post(
+        reverse("admin:ratings_league_change", args=[league.pk]), league_post(league, elo_k=0)
+    )
+    assert response.status_code == 200
+    assert "elo_k" in response.context["adminform"].form.errors
+    league.refresh_from_db()
+    assert league.settings == {}
+
+
+def test_a_league_moved_to_another_system_takes_that_systems_defaults(admin_client):
+    league = make_league(System.ELO, settings={"elo_k": 16})
+    response = admin_client.post(
+        reverse("admin:ratings_league_change", args=[league.pk]),
+        league_post(league, system=System.FIDE),
+    )
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.settings == {"speed": "standard"}
+
+
+def test_a_new_leagues_settings_are_its_systems_defaults(admin_client):
+    page = admin_client.get(reverse("admin:ratings_league_add"))
+    assert not {"elo_k", "speed", "refas"} & set(page.context["adminform"].form.fields)
+    data = {
+        **{"name": "Blitz", "slug": "blitz", "system": System.FIDE, "start_rating": "1500"},
+        **{"standings-TOTAL_FORMS": "0", "standings-INITIAL_FORMS": "0", "_save": "Save"},
+    }
+    assert admin_client.post(reverse("admin:ratings_league_add"), data).status_code == 302
+    assert League.objects.get(slug="blitz").system_settings == {"speed": "standard"}
 
 
 def test_league_list_counts_games(admin_client, worked_example):

@@ -146,7 +146,7 @@ def test_a_game_whose_bulas_have_not_run_out_is_refused_unless_ended_early(
 def test_the_refe_cap_is_the_leagues_unless_sent(
     api, worked_example_league, worked_example_players
 ):
-    worked_example_league.refas = 0
+    worked_example_league.settings = {"refas": 0}
     worked_example_league.save()
     response = api_game_post(api, worked_example_league, deals_body())
     assert response.status_code == 400

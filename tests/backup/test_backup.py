@@ -73,7 +73,9 @@ def build_club() -> None:
     referee.groups.add(Group.objects.create(name="referees"))
 
     prefko = League.objects.create(name="Friday", slug="friday", system=System.PREFKO)
-    chess = League.objects.create(name="Chess", slug="chess", system=System.FIDE, speed="blitz")
+    chess = League.objects.create(
+        name="Chess", slug="chess", system=System.FIDE, settings={"speed": "blitz"}
+    )
     hearts = League.objects.create(
         name="Hearts", slug="hearts", system=System.RAYTER_LOWSCORE, game_name="Hearts"
     )
@@ -633,6 +635,38 @@ def test_superusers_in_the_file_are_restored_and_named(tmp_path, club_objects):
 
     boss = get_user_model().objects.get(is_superuser=True)
     assert out.getvalue().splitlines()[-1] == f"Superusers (full rights): {boss.username}"
+
+
+@pytest.mark.django_db
+def test_a_backup_from_before_the_leagues_settings_restores_each_its_own(tmp_path, club_objects):
+    """Before migration 0024 every league had a column for each system's setting: a league
+    restores with its own system's (FIDE's speed, Preferans's refe cap), the rest dropped."""
+    objects = copy.deepcopy(club_objects)
+    for obj in find(objects, "ratings.league"):
+        own = obj["fields"].pop("settings")
+        obj["fields"].update({"elo_k": 32, "speed": "standard", "refas": None, **own})
+    find(objects, "ratings.league", system=System.PREFKO)[0]["fields"]["refas"] = 2
+    path = tmp_path / "club.json"
+    write_backup(path, objects)
+
+    call_command("restore_club", str(path), stdout=StringIO())
+
+    assert dict(League.objects.values_list("slug", "settings")) == {
+        "friday": {"refas": 2},
+        "chess": {"speed": "blitz"},
+        "hearts": {},
+    }
+
+
+@pytest.mark.django_db
+def test_a_backup_from_before_the_leagues_settings_with_a_wrong_one_is_refused(
+    tmp_path, club_objects
+):
+    objects = copy.deepcopy(club_objects)
+    for obj in find(objects, "ratings.league"):
+        obj["fields"].pop("settings")
+        obj["fields"].update({"elo_k": 32, "speed": "bullet", "refas": None})
+    assert "speed: Select a valid choice" in refusal(tmp_path, objects)
 
 
 @pytest.mark.django_db

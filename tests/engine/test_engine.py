@@ -615,7 +615,7 @@ def test_an_import_writes_what_recording_its_games_one_by_one_writes(system, mon
 
     def stored(league):
         columns = ("player_id", "seat", "score", "rating_before", "rating_after")
-        columns += ("mu_before", "sigma_before", "mu_after", "sigma_after")
+        columns += ("state",)
         return [
             (game.played_at, game.bula, game.ended_early, game.note, game.entered_by_id)
             + tuple(game.results.order_by("seat").values_list(*columns))

@@ -103,4 +103,4 @@ def test_the_league_admin_holds_the_refe_cap(admin_client, finished):
     assert 'name="refas"' in admin_client.get(url).content.decode()
     assert admin_client.post(url, league_post(league, refas=3)).status_code == 302
     league.refresh_from_db()
-    assert league.refas == 3
+    assert league.system_settings["refas"] == 3

@@ -45,7 +45,7 @@ def test_a_member_starts_a_paper_with_three_players_in_seat_order(member_client,
 
 def test_a_new_paper_takes_the_leagues_refe_cap_unless_changed(member_client, paper):
     league = paper.league
-    league.refas = 2
+    league.settings = {"refas": 2}
     league.save()
     url = reverse("ratings:paper_new", args=[league.slug])
     assert member_client.get(url).context["form"]["refas"].value() == 2

@@ -146,7 +146,7 @@ def assert_reads_everywhere(seen: dict[str, dict[str, str]], *, score, change, r
 def test_an_elo_change_reads_the_same_on_every_page(
     member_client, make_league, make_player, k, bob_start, outcome, ann, bob
 ):
-    league = make_league(System.ELO, name="Chess", start_rating=1000, elo_k=k)
+    league = make_league(System.ELO, name="Chess", start_rating=1000, settings={"elo_k": k})
     engine.standing_set_start_rating(league=league, player=make_player("Ann"), rating=1000)
     engine.standing_set_start_rating(league=league, player=make_player("Bob"), rating=bob_start)
 

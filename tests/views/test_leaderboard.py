@@ -232,6 +232,17 @@ def test_export_refuses_an_invalid_filter(client, worked_example_league):
     )
 
 
+def test_a_preferans_leagues_json_export_carries_its_own_settings_only(
+    client, worked_example_league
+):
+    """Another system's settings (classic Elo's K, FIDE's speed) say nothing of this league."""
+    worked_example_league.settings = {"refas": 2}
+    worked_example_league.save()
+    league = json.loads(leaderboard_export(client, worked_example_league, "json").content)["league"]
+    assert league["refas"] == 2
+    assert not {"elo_k", "speed"} & league.keys()
+
+
 def test_json_export(client, chess):
     response = leaderboard_export(client, chess, "json")
 
@@ -243,7 +254,6 @@ def test_json_export(client, chess):
         "system": "elo",
         "lower_is_better": False,
         "elo_k": 32,
-        "speed": "standard",
         "provisional_until": 0,
         "inactive_days": None,
     }

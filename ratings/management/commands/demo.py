@@ -271,7 +271,7 @@ class DemoClub:
             slug="chess",
             system=System.FIDE,
             start_rating=1500,
-            speed=Speed.STANDARD,
+            settings={"speed": Speed.STANDARD},
             game_name="Chess",
             description=gettext_noop("Standard time control, FIDE rules; juniors get K = 40."),
         )

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0022_opponent_tally_a_row_a_pair'),
+        ('ratings', '0024_league_settings'),
     ]
 
     operations = [
