@@ -17,9 +17,9 @@ import numbers
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from itertools import chain, combinations
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -34,9 +34,31 @@ from ratings import formatting
 from ratings.algorithms import elo, openskill, preferans, rayter, rayter_format
 from ratings.algorithms.event_scoring import Scoring
 
-if TYPE_CHECKING:
-    from ratings.engine.state import GameInput, PlayerState
-    from ratings.models import League
+
+# What a system reads of a league, a game and a player's state: the shapes of ratings.models'
+# League and ratings.engine.state's GameInput and PlayerState, named here as protocols so that the
+# rules import neither the data nor the engine, not even for type checking (no circle of imports).
+class League(Protocol):
+    settings: dict
+    provisional_until: int | None
+    provisional_games: int
+
+    @property
+    def rating_system(self) -> RatingSystem: ...
+
+
+class GameInput(Protocol):
+    played_at: datetime
+    bula: int | None
+    player_ids: Sequence[int]
+    scores: Sequence[float]
+
+
+class PlayerState(Protocol):
+    rating: float
+    games: int
+    peak: float
+
 
 # A player who has ever reached this FIDE rating keeps K = 10 for good.
 FIDE_EVER_2400 = 2400
@@ -171,7 +193,7 @@ class PrefkoSettings(forms.Form):
 # (scores, papers) of a game's seats, as the engine stores them.
 Scored = tuple[list[float], list[tuple[int, int, int] | None]]
 # Rates one game: its input and its players' states before it -> their ratings after it.
-RateGame = Callable[["GameInput", Sequence["PlayerState"]], list[float]]
+RateGame = Callable[[GameInput, Sequence[PlayerState]], list[float]]
 
 
 class RatingSystem:

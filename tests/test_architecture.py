@@ -147,8 +147,9 @@ def module_files() -> dict[str, Path]:
 
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The modules of ratings/ that ``name`` imports, at module level or in a function; imports
-    for type checking only (``if TYPE_CHECKING:``) are left out, as they never run."""
+    """The modules of ratings/ that ``name`` imports, at module level, in a function, or for
+    type checking only (``if TYPE_CHECKING:``): such an import never runs, but it ties the two
+    modules all the same (a reader, a type checker, a refactoring follows it)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
     def known(dotted: str) -> str | None:
@@ -160,8 +161,6 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                continue
             if isinstance(child, ast.Import):
                 found.update(filter(None, (known(alias.name) for alias in child.names)))
             elif isinstance(child, ast.ImportFrom):
