@@ -176,7 +176,9 @@ def build_club(args) -> str:
         actor=users[1],
     )
 
-    chess = League.objects.create(name="Blitz", slug="blitz", system=System.FIDE, speed="blitz")
+    chess = League.objects.create(
+        name="Blitz", slug="blitz", system=System.FIDE, settings={"speed": "blitz"}
+    )
     engine.games_record_many(
         league=chess,
         games=[

@@ -33,6 +33,7 @@ SMOKE_RUNS = {
     "run.py": ["--players", "30", "--games", "60", "--scored", "0", "--samples", "1"],
     "season_page.py": ["--players", "12", "--games", "40", "--samples", "1"],
     "seating.py": ["--seeds", "1", "--most-players", "7", "--guarantee-seeds", "1"],
+    "standings_ties.py": ["--players", "12", "--games", "20", "--runs", "1"],
     "tables_drawn.py": ["--players", "10", "--games", "20", "--samples", "1"],
 }
 # The scripts that measure a club built before (bench/run.py --build-only), in this order: the
