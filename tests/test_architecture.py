@@ -463,10 +463,14 @@ def test_only_the_engine_writes_ratings():
 
 
 def _system_codes() -> set[str]:
-    """The System and Kind codes and the RatingSystem classes, read from ratings/systems.py."""
-    tree = ast.parse((RATINGS / "systems.py").read_text(encoding="utf-8"))
+    """The System and Kind codes and the RatingSystem classes, read from ratings/systems/."""
+    body = [
+        node
+        for path in sorted((RATINGS / "systems").glob("*.py"))
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+    ]
     codes, classes = set(), set()
-    for node in tree.body:
+    for node in body:
         if isinstance(node, ast.ClassDef) and node.name in ("System", "Kind"):
             for statement in node.body:
                 if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Tuple):
@@ -621,11 +625,11 @@ def test_asking_the_system_is_no_switch(source):
 
 # Where system codes are at home: the systems' own module (the migrations, which keep the history
 # they were written in, are never among the sources read).
-SYSTEMS_OWN = ("ratings/systems.py",)
+SYSTEMS_OWN = ("ratings/systems/",)
 
 
 def test_no_module_switches_on_a_system_or_kind_code():
-    """Every rule of a system lives on its RatingSystem (ratings/systems.py): code asks
+    """Every rule of a system lives on its RatingSystem (ratings/systems/): code asks
     ``league.rating_system`` instead of comparing codes (read with ``ast``: a regular expression
     missed most ways of writing it)."""
     found = {

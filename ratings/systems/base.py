@@ -1,38 +1,29 @@
-"""The rating systems: one object per system, which every other module asks.
-
-A league has one rating system (``League.system`` stores its code; ``League.rating_system`` is
-the object). The object knows what kind of game the league plays, how many seats a game has,
-which way is better, whether ratings are whole numbers, how a game's entries become scores (and
-what is refused), how to rate a game, which entry form the league uses, and how a score reads.
-Nothing else compares system or kind strings: a fifth system is a subclass here, its algorithm in
-``ratings/algorithms/`` and its form in ``ratings/forms/games.py`` (see docs/ARCHITECTURE.md).
-
-The model is pretix's payment providers: the core asks the provider instead of switching on it.
+"""What every rating system has: :class:`RatingSystem`, which each system subclasses, the
+shapes it reads (protocols of a league, a game, a player's state), a refusal of an entered
+value, and the bounds of what a game may carry.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import chain, combinations
+from itertools import chain
 from typing import ClassVar, Protocol
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import formatting
-from ratings.algorithms import elo, openskill, preferans, rayter, rayter_format
+from ratings.algorithms import openskill
 from ratings.algorithms.event_scoring import Scoring
+from ratings.systems.codes import System
 
 
 # What a system reads of a league, a game and a player's state: the shapes of ratings.models'
@@ -60,12 +51,8 @@ class PlayerState(Protocol):
     peak: float
 
 
-# A player who has ever reached this FIDE rating keeps K = 10 for good.
-FIDE_EVER_2400 = 2400
 # The types a score may have without a closer look (bool, a subclass of int, is refused).
 _PLAIN_NUMBERS = frozenset({int, float})
-# The largest score a rayter file holds (15 digits), as a float for a check in C.
-MAX_FILE_SCORE = float(rayter_format.MAX_SCORE)
 # Big enough for any real paper, small enough that no arithmetic overflows a database column.
 MAX_COLUMN = 1_000_000
 MAX_BULA = 10_000
@@ -89,106 +76,11 @@ class Refusal:
     suggestions: tuple[str, ...] = ()
 
 
-class System(models.TextChoices):
-    """The code a league stores for its rating system."""
-
-    PREFKO = "prefko", gettext_lazy("Preferans (prefko, lower is better)")
-    RAYTER_HIGHSCORE = "rayter_highscore", gettext_lazy("Scored game, highest score wins (Rayter)")
-    RAYTER_LOWSCORE = "rayter_lowscore", gettext_lazy("Scored game, lowest score wins (Rayter)")
-    RAYTER_WINNER_TAKES_ALL = (
-        "rayter_winnertakesall",
-        gettext_lazy("Scored game, winner takes all (Rayter)"),
-    )
-    ELO = "elo", gettext_lazy("Head-to-head, classic Elo")
-    FIDE = "fide", gettext_lazy("Head-to-head, FIDE Elo")
-    OPENSKILL_HIGHSCORE = (
-        "openskill_highscore",
-        gettext_lazy("Scored game, highest score wins (OpenSkill)"),
-    )
-    OPENSKILL_LOWSCORE = (
-        "openskill_lowscore",
-        gettext_lazy("Scored game, lowest score wins (OpenSkill)"),
-    )
-
-
-class Kind(models.TextChoices):
-    """What is played, which decides the entry form: several systems may rate one kind."""
-
-    PREFERANS = "preferans", gettext_lazy("Preferans")
-    SCORED = "scored", gettext_lazy("Scored game")
-    DUEL = "duel", gettext_lazy("Head-to-head")
-
-
-class Speed(models.TextChoices):
-    STANDARD = "standard", gettext_lazy("Standard")
-    RAPID = "rapid", gettext_lazy("Rapid")
-    BLITZ = "blitz", gettext_lazy("Blitz")
-
-
-class SkillRating(float):
-    """A rating kept as a mean and an uncertainty (OpenSkill's mu and sigma).
-
-    The float itself is the number pages show, sort and chart (the ordinal, mu - 3 sigma), so
-    the engine, the pages and the statistics treat it as any rating; ``mu`` and ``sigma`` ride
-    along, and :class:`OpenSkill` stores them in the state slot beside the rating
-    (``Result.state``, ``Standing.state``). Arithmetic on it gives plain floats.
-    """
-
-    mu: float
-    sigma: float
-
-    def __new__(cls, mu: float, sigma: float) -> SkillRating:
-        rating = super().__new__(cls, openskill.ordinal(mu, sigma))
-        rating.mu, rating.sigma = mu, sigma
-        return rating
-
-    def __repr__(self) -> str:
-        return f"SkillRating(mu={self.mu!r}, sigma={self.sigma!r})"
-
-
 # A league's settings ----------------------------------------------------------------------------
 # Each system's own, beyond what every league has (name, start rating, thresholds): a form whose
 # fields are the settings, each field's initial value the default. ``League.settings`` keeps a
 # league's (JSON), checked by its system's form; the league's admin page shows the form, and
 # the league's exports carry the values (a setting's name is never one of League's fields).
-
-# The largest K-factor: what the column that held it took (a small integer).
-MAX_ELO_K = 32767
-# The largest refe cap, a league's as a paper's (ratings/papers/forms.py): far above any
-# table's, and a league's cap is each paper's starting value.
-MAX_REFAS = 100
-
-
-class ClassicEloSettings(forms.Form):
-    elo_k = forms.IntegerField(
-        label=gettext_lazy("K-factor"),
-        initial=32,
-        min_value=1,
-        max_value=MAX_ELO_K,
-        help_text=gettext_lazy("The most a game can move."),
-    )
-
-
-class FideEloSettings(forms.Form):
-    speed = forms.ChoiceField(
-        label=gettext_lazy("speed"),
-        choices=Speed.choices,
-        initial=Speed.STANDARD,
-        help_text=gettext_lazy("Rapid and blitz games use K = 20."),
-    )
-
-
-class PrefkoSettings(forms.Form):
-    # How many refe a digital paper may write (prefko's library's ``refas``); each paper
-    # started in the league takes it as its default.
-    refas = forms.IntegerField(
-        label=gettext_lazy("refe cap"),
-        required=False,
-        min_value=0,
-        max_value=MAX_REFAS,
-        help_text=gettext_lazy("The most refe a paper may write. Empty: no cap."),
-    )
-
 
 # (scores, papers) of a game's seats, as the engine stores them.
 Scored = tuple[list[float], list[tuple[int, int, int] | None]]
@@ -502,374 +394,13 @@ class RatingSystem:
         return self.seats[1] == 2
 
 
-class Prefko(RatingSystem):
-    """Preferans for three, rated by prefko (preferans-rating-js): a lower rating is better."""
-
-    code = System.PREFKO
-    kind = Kind.PREFERANS
-    seats = (3, 3)
-    lower_is_better = True
-    lower_score_is_better = True
-    event_table_sizes = (3, 3)
-    event_scorings = (Scoring.TOTAL, Scoring.PLACES, Scoring.PREFERANS_ORG)
-    integer_ratings = True
-    has_paper = True
-    shows_place_changes = True
-    seat_values = ("left", "middle", "right")
-    duplicate_seat_message = gettext_lazy(
-        "%(name)s already sits in seat %(seat)d: a player takes one seat."
-    )
-    form_path = "ratings.forms.games.PreferansGameForm"
-    score_label = gettext_lazy("Final score")
-    settings_form = PrefkoSettings
-
-    def bula_refusal(self, bula, *, paper=False):
-        if bula is None or isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
-            return _("The starting bula must be a whole number above zero.")
-        if bula > MAX_BULA:
-            return _limit_message(MaxValueValidator(MAX_BULA), bula)
-        if paper and bula % 2:
-            # prefko's paper library takes an even bula only (its deal log's rule): a paper
-            # kept on the phone, or an event whose tables may keep one, starts from one.
-            return _("The bula is an even number.")
-        return None
-
-    def own_entry_refusals(self, seats, *, bula, ended_early):
-        refusals = []
-        if (message := self.bula_refusal(bula)) is not None:
-            refusals.append(Refusal("bula", message))
-        for n, seat in enumerate(seats):
-            if all(seat.get(key) is None for key in self.seat_values):
-                refusals.append(Refusal(f"seats[{n}]", _("Every Preferans seat needs its paper.")))
-                continue
-            refusals += [
-                Refusal(f"seats[{n}].{key}", message)
-                for key in self.seat_values
-                if (message := _column_refusal(seat.get(key), side=key != "middle")) is not None
-            ]
-        if refusals:
-            return refusals
-        middle_sum = sum(seat["middle"] for seat in seats)
-        if middle_sum != 0 and not ended_early:
-            message = _(
-                "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
-                "up to zero. Mark the game as ended early if it was stopped before that."
-            ) % {"sum": formatting.number_text(middle_sum)}
-            refusals.append(Refusal("seats", message, code="middle_sum"))
-        return refusals
-
-    def scores(self, entries, *, bula, ended_early):
-        seats = [entry.values() for entry in entries]
-        # A stored game's seat may carry more than the system reads (a restored paper has its
-        # final score too): only the values the system takes are judged here.
-        refusals = self.own_entry_refusals(seats, bula=bula, ended_early=ended_early)
-        if refusals:
-            raise ValidationError([refusal.message for refusal in refusals])
-        papers = [(seat["left"], seat["middle"], seat["right"]) for seat in seats]
-        return [float(s) for s in preferans.final_scores(papers)], papers
-
-    def checked_scores(self, scores):
-        raise ValidationError(_("Every Preferans seat needs its paper."))
-
-    def rating_terms(self, ratings, scores, bula):
-        if not bula or len(ratings) != 3:
-            return None
-        return preferans.rating_terms([int(r) for r in ratings], [int(s) for s in scores], bula)
-
-    def rater(self, league, birth_dates):
-        def rate(game, states):
-            ratings = [int(state.rating) for state in states]
-            changes = preferans.rating_changes(ratings, [int(s) for s in game.scores], game.bula)
-            return [float(r + c) for r, c in zip(ratings, changes, strict=True)]
-
-        return rate
-
-
-class Rayter(RatingSystem):
-    """A scored game for two or more, rated by rayter with one of its score types."""
-
-    kind = Kind.SCORED
-    seats = (2, 50)
-    form_path = "ratings.forms.games.ScoredGameForm"
-    ties_by_first_game = True
-
-    def score_refusal(self, scores):
-        """Whole numbers of at most 15 digits, as a rayter file holds: a league's games can
-        always be written out as its file (:mod:`ratings.rayter.standings`)."""
-        # map and max run in C: an import checks a hundred thousand games.
-        if (
-            not all(map(float.is_integer, scores))
-            or max(map(abs, scores), default=0) > MAX_FILE_SCORE
-        ):
-            return _("Scores here are whole numbers of at most 15 digits, as a rayter file holds.")
-        return None
-
-    def rater(self, league, birth_dates):
-        score_type = self.rayter_score_type
-        k = rayter.default_k(score_type)
-
-        def rate(game, states):
-            ratings = [state.rating for state in states]
-            # Checked on the way in: finite scores, 2 to 50 of them.
-            changes = rayter.rate_valid_game(game.scores, ratings, score_type, k)
-            # One change a rating, by construction, so no strict zip: map adds them in C, and an
-            # import rates a hundred thousand games.
-            return list(map(operator.add, ratings, changes))
-
-        return rate
-
-
-class RayterHighscore(Rayter):
-    code = System.RAYTER_HIGHSCORE
-    rayter_score_type = rayter.SCORE_TYPE_HIGH_SCORE
-
-
-class RayterLowscore(Rayter):
-    code = System.RAYTER_LOWSCORE
-    lower_score_is_better = True
-    rayter_score_type = rayter.SCORE_TYPE_LOW_SCORE
-
-
-class RayterWinnerTakesAll(Rayter):
-    code = System.RAYTER_WINNER_TAKES_ALL
-    rayter_score_type = rayter.SCORE_TYPE_WINNER_TAKES_ALL
-
-
-class HeadToHead(RatingSystem):
-    """Two players, a win and a loss or a draw (scores 1 and 0, or 0.5 each)."""
-
-    kind = Kind.DUEL
-    seats = (2, 2)
-    own_chances = True
-    event_table_sizes = (2, 2)
-    # Elo's K already moves a newcomer fast; clubs rank everyone from the first game.
-    default_provisional_games = 0
-    form_path = "ratings.forms.games.DuelGameForm"
-    score_label = gettext_lazy("Result")
-
-    # A game is a win and a loss, or a draw: its two scores together.
-    scores_judged_apart = False
-
-    def score_refusal(self, scores):
-        if sorted(scores) not in ([0.0, 1.0], [0.5, 0.5]):
-            return _("A head-to-head game is a win and a loss, or a draw.")
-        return None
-
-    def win_chances(self, ratings, slope):
-        # The expected score (a draw counts half), by the system's own formula.
-        chance = self.pair_chance(*ratings)
-        return [chance, 1 - chance]
-
-    def score_text(self, score):
-        if score >= 1:
-            return str(_("Win"))
-        return str(_("Draw")) if score > 0 else str(_("Loss"))
-
-
-class ClassicElo(HeadToHead):
-    """Classic Elo (Chess::Elo) with the league's K."""
-
-    code = System.ELO
-    settings_form = ClassicEloSettings
-    rating_settings = ("elo_k",)
-
-    def pair_chance(self, first, second):
-        return 1 / (1 + 10 ** ((second - first) / 400))
-
-    def rater(self, league, birth_dates):
-        k = self.settings_of(league)["elo_k"]
-
-        def rate(game, states):
-            return list(elo.classic(states[0].rating, states[1].rating, game.scores[0], k=k))
-
-        return rate
-
-
-class FideElo(HeadToHead):
-    """FIDE's rules (@echecs/elo): K from the player's games, age and peak; whole numbers."""
-
-    code = System.FIDE
-    integer_ratings = True
-    uses_birth_dates = True
-    settings_form = FideEloSettings
-    rating_settings = ("speed",)
-
-    def pair_chance(self, first, second):
-        return elo.fide_expected(first, second)
-
-    def rater(self, league, birth_dates):
-        speed = self.settings_of(league)["speed"]
-        blitz, rapid = speed == Speed.BLITZ, speed == Speed.RAPID
-        # A player's age on the day of the game as the club's calendar has it: a game's time
-        # comes in the club's zone from a form but in UTC from the database (a replay), and a
-        # game just after midnight falls on different days in the two.
-        zone = timezone.get_default_timezone()
-
-        def rate(game, states):
-            day = timezone.localdate(game.played_at, zone)
-            a, b = states
-            new_a, new_b = elo.fide(
-                int(a.rating),
-                int(b.rating),
-                game.scores[0],
-                games_a=a.games,
-                games_b=b.games,
-                age_a=age_on(birth_dates.get(game.player_ids[0]), day),
-                age_b=age_on(birth_dates.get(game.player_ids[1]), day),
-                ever_2400_a=a.peak >= FIDE_EVER_2400,
-                ever_2400_b=b.peak >= FIDE_EVER_2400,
-                blitz=blitz,
-                rapid=rapid,
-            )
-            return [float(new_a), float(new_b)]
-
-        return rate
-
-
-class OpenSkill(RatingSystem):
-    """A scored game for two or more, rated by OpenSkill's Plackett-Luce (the ``openskill``
-    package, its defaults): a player's skill is a mean and an uncertainty; pages show the
-    ordinal mu - 3 sigma. A start rating moves the mean: 0 starts at the package's default."""
-
-    kind = Kind.SCORED
-    seats = (2, 50)
-    form_path = "ratings.forms.games.ScoredGameForm"
-    # A player is provisional while sigma is above this (unless the league sets a number of
-    # games): a newcomer starts at 25/3, about 10 games at a table of four bring it under 5.
-    provisional_sigma: ClassVar[float] = 5.0
-    result_state_fields = ("mu_before", "sigma_before", "mu_after", "sigma_after")
-    rates_every_kind = True
-    # No shift of the package's mean: everyone at mu 25, sigma 25/3.
-    backtest_start = 0.0
-    own_chances = True
-    default_provisional_games = 0
-    rating_places = 1
-
-    def start_state(self, rating):
-        return SkillRating(openskill.DEFAULT_MU + rating, openskill.DEFAULT_SIGMA)
-
-    def stored_state(self, rating, state):
-        if not state:
-            return self.start_state(rating)
-        return SkillRating(state["mu"], state["sigma"])
-
-    def stored_after(self, rating_after, state):
-        if not state:
-            return self.start_state(rating_after)
-        return SkillRating(state["mu_after"], state["sigma_after"])
-
-    def standing_state(self, rating):
-        return {"mu": rating.mu, "sigma": rating.sigma}
-
-    def result_state(self, before, after):
-        return {
-            "mu_before": before.mu,
-            "sigma_before": before.sigma,
-            "mu_after": after.mu,
-            "sigma_after": after.sigma,
-        }
-
-    def export_fields(self):
-        # Each seat's place (1 the best, a tie shares) and its skill before and after: a replay
-        # with the openskill package, given the places as ranks, gives the same numbers.
-        return ("place", *self.result_state_fields)
-
-    def export_values(self, place, state):
-        state = state or {}
-        return (place, *(state.get(field) for field in self.result_state_fields))
-
-    def pair_chance(self, first, second):
-        return openskill.pair_chance(
-            openskill.Skill(first.mu, first.sigma), openskill.Skill(second.mu, second.sigma)
-        )
-
-    def win_chances(self, ratings, slope):
-        return openskill.win_chances([openskill.Skill(r.mu, r.sigma) for r in ratings])
-
-    def provisional_rule(self, league):
-        if league.provisional_games is None:
-            return ("state__sigma", "gt", self.provisional_sigma)
-        return super().provisional_rule(league)
-
-    def rater(self, league, birth_dates):
-        lower = self.lower_score_is_better
-
-        def rate(game, states):
-            skills = [openskill.Skill(state.rating.mu, state.rating.sigma) for state in states]
-            rated = openskill.rate(skills, game.scores, lower_is_better=lower)
-            return [SkillRating(skill.mu, skill.sigma) for skill in rated]
-
-        return rate
-
-
-class OpenSkillHighscore(OpenSkill):
-    code = System.OPENSKILL_HIGHSCORE
-
-
-class OpenSkillLowscore(OpenSkill):
-    code = System.OPENSKILL_LOWSCORE
-    lower_score_is_better = True
-
-
-class PairwiseElo(RatingSystem):
-    """Classic Elo over every pair at a table: each player's change is the sum of their changes
-    against each other player, from the ratings before the game, with classic Elo's default K.
-
-    No league is rated by it (it has no :class:`System` code and is not in :data:`SYSTEMS`):
-    the backtest tries it on games of more than two players, as clubs often rate them."""
-
-    code = "pairwise_elo"
-    kind = Kind.SCORED
-    seats = (2, 50)
-
-    @property
-    def label(self) -> str:
-        return str(_("Classic Elo over each pair at the table"))
-
-    def pair_chance(self, first, second):
-        return ClassicElo.pair_chance(self, first, second)
-
-    def rater(self, league, birth_dates):
-        k = ClassicEloSettings.base_fields["elo_k"].initial
-        places = league.rating_system.places
-
-        def rate(game, states):
-            ratings = [state.rating for state in states]
-            place = places(game.scores)
-            after = list(ratings)
-            for i, j in combinations(range(len(ratings)), 2):
-                result = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
-                new_i, new_j = elo.classic(ratings[i], ratings[j], result, k=k)
-                after[i] += new_i - ratings[i]
-                after[j] += new_j - ratings[j]
-            return after
-
-        return rate
-
-
-def _limit_message(validator, value) -> str:
+def limit_message(validator, value) -> str:
     """Django's own words (and translations) for a value beyond a bound."""
     try:
         validator(value)
     except ValidationError as error:
         return " ".join(error.messages)
     return ""
-
-
-def _column_refusal(value, *, side: bool) -> str | None:
-    """Why a paper's column value is refused, or None: a whole number, a side column never
-    negative, and none beyond :data:`MAX_COLUMN` either way."""
-    if value is None:
-        return _("Enter a whole number (0 if nothing is written).")
-    if isinstance(value, bool) or not isinstance(value, int):
-        return _("Enter a whole number.")
-    if side and value < 0:
-        return _("Side columns are never negative.")
-    if value > MAX_COLUMN:
-        return _limit_message(MaxValueValidator(MAX_COLUMN), value)
-    if value < -MAX_COLUMN:
-        return _limit_message(MinValueValidator(-MAX_COLUMN), value)
-    return None
 
 
 def finite_scores(scores: Sequence) -> list[float]:
@@ -895,44 +426,3 @@ def _float_or_nan(score) -> float:
         return float(score)
     except OverflowError:
         return math.inf
-
-
-def age_on(born: date | None, day: date) -> int | None:
-    """Whole years of age on ``day``, or None when the birth date is unknown.
-
-    Never negative: a game dated before a birth date (a typo in either) counts as age 0 rather
-    than stopping the league's ratings; the forms refuse such a birth date on the way in.
-    """
-    if born is None:
-        return None
-    return max(0, day.year - born.year - ((day.month, day.day) < (born.month, born.day)))
-
-
-SYSTEMS: dict[str, RatingSystem] = {
-    system.code: system
-    for system in (
-        Prefko(),
-        RayterHighscore(),
-        RayterLowscore(),
-        RayterWinnerTakesAll(),
-        ClassicElo(),
-        FideElo(),
-        OpenSkillHighscore(),
-        OpenSkillLowscore(),
-    )
-}
-
-
-# The backtest's extra system for games of more than two players (no league's).
-PAIRWISE_ELO = PairwiseElo()
-
-
-def rating_system(code: str) -> RatingSystem:
-    """The system with this code; KeyError for an unknown one (the database refuses those)."""
-    return SYSTEMS[code]
-
-
-def for_rayter_score_type(score_type: str) -> RatingSystem:
-    """The system that rates a rayter file of this score type."""
-    score_type = rayter.normalize_score_type(score_type)
-    return next(s for s in SYSTEMS.values() if s.rayter_score_type == score_type)
