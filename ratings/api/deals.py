@@ -92,12 +92,9 @@ def kept_as_posted(game: Game, posted: GameIn, log: DealLog) -> bool:
         return False
     try:
         hands = [
-            paper_rules.hand_from_entry(hand, repealed=_repealed(hand)) for hand in posted.deals
+            paper_rules.hand_from_entry(entered, repealed=repealed)
+            for entered, repealed in map(paper_services.log_hand, posted.deals)
         ]
     except paper_rules.PaperError:
         return False
     return hands == kept["hands"]
-
-
-def _repealed(hand) -> bool:
-    return isinstance(hand, dict) and hand.get("repealed") is True

@@ -392,6 +392,15 @@ def log_drawn(
     return drawn
 
 
+def log_hand(hand) -> tuple[dict, bool]:
+    """One hand of a posted deal log as a deal keeps it: what it says, and whether it is crossed
+    out (the log's own ``"repealed"``, kept as the deal's flag). PaperError if it is malformed."""
+    repealed = isinstance(hand, dict) and hand.get("repealed") is True
+    entered = paper_rules.hand_from_entry(hand, repealed=repealed)
+    entered.pop("repealed", None)  # the deal's own flag
+    return entered, repealed
+
+
 def paper_of_game(
     *, game: Game, hands: list, refas: int | None, ended_early: bool = False, actor=None
 ) -> DigitalPaper:
@@ -419,12 +428,10 @@ def paper_of_game(
     )
     deals = []
     for number, hand in enumerate(hands, start=1):
-        repealed = isinstance(hand, dict) and hand.get("repealed") is True
         try:
-            entered = paper_rules.hand_from_entry(hand, repealed=repealed)
+            entered, repealed = log_hand(hand)
         except paper_rules.PaperError as error:
             raise _refused(paper_rules.PaperError(f"hand {number}: {error}")) from None
-        entered.pop("repealed", None)  # the deal's own flag
         deals.append(Deal(paper=paper, number=number, entered=entered, repealed=repealed))
     Deal.objects.bulk_create(deals)
     drawn = _check(paper, deals)
