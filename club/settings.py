@@ -142,7 +142,14 @@ INSTALLED_APPS = [
     "axes",
     # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
     "ninja",
+    # Before django_tasks_db: ratings' own db_worker (which first schedules the club's recurring
+    # work) is the one manage.py runs.
     "ratings",
+    # The background worker (Django's tasks framework as its backport): tasks are rows of the
+    # club's own database, enqueued in the transaction that asks for them, so a rolled-back
+    # write leaves no task behind. `manage.py db_worker` runs them (docs/operations.md).
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -253,6 +260,10 @@ def cache_from_url(url: str) -> dict:
 # Pages are cached by the club's data version (ratings/page_cache.py): never stale, whatever the
 # backend, because the key changes in the same transaction as the data.
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "locmem://"))}
+
+# The background worker's queue: the database backend needs no other service. A club that
+# outgrows it swaps the backend here (an RQ or Celery backend) without touching the tasks.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

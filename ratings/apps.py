@@ -10,7 +10,7 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Club ratings")
     # The feature packages that own models of this app. ratings.models holds the core's only
     # (it never imports a feature), so Django is shown these here, while it loads models.
-    feature_models = ("ratings.events.models", "ratings.papers.models")
+    feature_models = ("ratings.entry.models", "ratings.events.models", "ratings.papers.models")
 
     def import_models(self):
         super().import_models()
@@ -20,6 +20,7 @@ class RatingsConfig(AppConfig):
     def ready(self):
         import club.checks  # noqa: F401  (registers the club's system checks)
         from ratings import engine, versioning
+        from ratings.entry.merging import MERGE_PART as HELD_MERGE_PART
         from ratings.events.merging import MERGE_PART as EVENTS_MERGE_PART
         from ratings.papers.merging import MERGE_PART as PAPERS_MERGE_PART
 
@@ -27,6 +28,16 @@ class RatingsConfig(AppConfig):
         # of their models. Papers first: their leagues are locked with the games'.
         engine.merge_part_add(PAPERS_MERGE_PART)
         engine.merge_part_add(EVENTS_MERGE_PART)
+        engine.merge_part_add(HELD_MERGE_PART)
+
+        # What interfaces keep beside a game once it is recorded, by name: a game held for the
+        # table's confirmation is recorded later, by another request or the worker.
+        from ratings.api import deals as api_deals
+        from ratings.entry import confirmation
+        from ratings.papers import services as paper_services
+
+        confirmation.then_add(paper_services.LINK_RECORDED_GAME, paper_services.link_recorded_game)
+        confirmation.then_add(api_deals.KEEP_DEALS, api_deals.keep_posted_deals)
 
         # After every migrate and flush: the version row and its triggers on every table.
         post_migrate.connect(versioning.install, sender=self, dispatch_uid="ratings.versioning")

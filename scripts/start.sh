@@ -17,5 +17,10 @@ step "Migrating the database"
 .venv/bin/python manage.py migrate --no-input
 step "Creating the demo club (once: skipped when the club has leagues)"
 .venv/bin/python manage.py demo
-step "Serving the club at http://$address/ (Ctrl+C stops it)"
-exec .venv/bin/python manage.py runserver "$address"
+step "Starting the background worker (manage.py db_worker: auto-confirmations, chat posts)"
+.venv/bin/python manage.py db_worker &
+worker=$!
+trap 'kill "$worker" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+step "Serving the club at http://$address/ (Ctrl+C stops both)"
+.venv/bin/python manage.py runserver "$address"

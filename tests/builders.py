@@ -580,6 +580,18 @@ def leaderboard_export(client: Client, league, fmt: str = "csv", **params):
     return client.get(reverse("ratings:leaderboard_export", args=[league.slug, fmt]), params)
 
 
+def run_tasks(*, due_by=None) -> str:
+    """Drain the worker's queue as ``manage.py db_worker --batch`` does: every task that is due
+    (with ``due_by``, also those due by then, as if that time had come). What it printed."""
+    if due_by is not None:
+        from django_tasks_db.models import DBTaskResult
+
+        DBTaskResult.objects.filter(status="READY", run_after__lte=due_by).update(
+            run_after=timezone.now()
+        )
+    return run_command("db_worker", "--batch", "--no-startup-delay", "--no-reload")
+
+
 def run_command(*args, **options) -> str:
     """What ``manage.py`` command ``args`` prints (its errors are kept from the test's output)."""
     out = io.StringIO()

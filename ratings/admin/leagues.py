@@ -104,6 +104,9 @@ class LeagueAdminForm(forms.ModelForm):
             # changing them re-rates nothing (not in RATING_SETTINGS).
             "provisional_games",
             "inactive_days",
+            # Whether a member's game waits for the table's agreement before it is rated.
+            "confirmation",
+            "confirmation_hours",
         )
 
     # The league's rating system, whose settings form's fields this form has (see

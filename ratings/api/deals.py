@@ -72,13 +72,23 @@ def read_deals(league: League, game: GameIn) -> DealLog:
     return DealLog(seats=seats, refas=refas, ended_early=ended_early)
 
 
-def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:
-    """Keep the recorded game's deals as its finished digital paper (in the game's transaction)."""
+# The name of keep_posted_deals among the entry service's after-steps (ratings/apps.py).
+KEEP_DEALS = "api.keep_deals"
+
+
+def kept_deals_args(posted: GameIn, log: DealLog) -> dict:
+    """What keeping a posted deal log needs, as JSON: a held game keeps it until it counts."""
+    return {"hands": posted.deals, "refas": log.refas, "ended_early": posted.ended_early}
+
+
+def keep_posted_deals(game, args: dict, actor) -> None:
+    """Keep the recorded game's deals as its finished digital paper (in the game's transaction,
+    at once or when the table confirmed it)."""
     paper_services.paper_of_game(
         game=game,
-        hands=posted.deals,
-        refas=log.refas,
-        ended_early=posted.ended_early,
+        hands=args["hands"],
+        refas=args["refas"],
+        ended_early=args["ended_early"],
         actor=actor,
     )
 

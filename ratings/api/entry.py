@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from ratings import engine, entry
 from ratings.api import deals
 from ratings.api.schemas import GameIn
+from ratings.entry.models import HeldGame
 from ratings.models import Game, League
 from ratings.player_names import name_key
 
@@ -85,23 +86,24 @@ def submission(league: League, game: GameIn, log: deals.DealLog | None) -> entry
     )
 
 
-def game_post(*, league: League, game: GameIn, user) -> tuple[Game, bool]:
-    """The game for this post and whether this call recorded it (False: the key's game was
-    already there). Raises :class:`Refused`."""
+def game_post(*, league: League, game: GameIn, user) -> tuple[Game | HeldGame, bool]:
+    """The game for this post (held for the table's confirmation in a league that asks for
+    it) and whether this call made it (False: the key's was already there). Raises
+    :class:`Refused`."""
     log = _deal_log(league, game)
     checked = entry.check(submission(league, game, log))
-    then = None
-    if log is not None:
-
-        def then(recorded: Game) -> None:
-            deals.keep_deals(game=recorded, posted=game, log=log, actor=user)
-
+    then, then_args = ("", None) if log is None else (deals.KEEP_DEALS, deals.kept_deals_args(game, log))
     try:
-        recorded, created = entry.record(checked, entered_by=user, then=then)
+        recorded, created = entry.submit(checked, entered_by=user, then=then, then_args=then_args)
     except engine.SubmissionReused as reused:
         raise KeyReused(reused.game) from None
     except entry.Refused as refused:
         raise Refused(_errors(refused.refusals)) from None
-    if not created and log is not None and not deals.kept_as_posted(recorded, game, log):
+    if (
+        not created
+        and log is not None
+        and isinstance(recorded, Game)
+        and not deals.kept_as_posted(recorded, game, log)
+    ):
         raise KeyReused(recorded)
     return recorded, created

@@ -7,6 +7,8 @@ services do.
   :mod:`~ratings.entry.names`), and every rule the game breaks as a :class:`Refusal` addressed
   by a path (``played_at``, ``bula``, ``seats[1].middle``, ``seats[0].player``, ``seats``, or
   None for the game as a whole), or the game as it would be rated;
+- :func:`submit` records it, or holds it for the table's confirmation in a league that asks
+  for it (:mod:`~ratings.entry.confirmation`);
 - :func:`record` records a checked game once (the league's lock, the one-time key, new players
   in one order, a table's game or a league's game, the race fallback) through the engine.
 
@@ -15,6 +17,7 @@ it never checks a game itself, nor reaches into another interface's fields.
 """
 
 from ratings.entry.check import Checked, check
+from ratings.entry.confirmation import NotAllowed, NotWaiting, submit
 from ratings.entry.names import ResolvedNames, resolve_names
 from ratings.entry.record import Refused, record, recorded_game
 from ratings.entry.submission import SeatIn, Submission
@@ -22,6 +25,8 @@ from ratings.systems import Refusal
 
 __all__ = [
     "Checked",
+    "NotAllowed",
+    "NotWaiting",
     "Refusal",
     "Refused",
     "ResolvedNames",
@@ -31,4 +36,5 @@ __all__ = [
     "record",
     "recorded_game",
     "resolve_names",
+    "submit",
 ]

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import engine, entry
+from ratings.entry.models import HeldGame
 from ratings.events.models import EventTable
 from ratings.events.selectors import table_seat_names
 from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
@@ -216,11 +217,12 @@ class GameForm(forms.Form):
     def was_previewed(self) -> bool:
         return constant_time_compare(self.cleaned_data.get("previewed") or "", self.preview_token())
 
-    def save(self, *, entered_by) -> Game:
+    def save(self, *, entered_by) -> Game | HeldGame:
         """Record the game through the entry service, all or nothing: the new players and the
-        game. A second submission of the same form returns the first one's game; raises
+        game (or hold it for the table's confirmation, in a league that asks for it). A second
+        submission of the same form returns the first one's; raises
         :class:`ratings.entry.Refused` and :class:`ratings.engine.SubmissionReused`."""
-        game, _created = entry.record(self.checked, entered_by=entered_by)
+        game, _created = entry.submit(self.checked, entered_by=entered_by)
         return game
 
 

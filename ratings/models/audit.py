@@ -29,6 +29,11 @@ class AuditAction(models.TextChoices):
     DEAL_REPEAL = "deal_repeal", _("deal repealed")
     DEAL_BACK = "deal_back", _("repealed deal brought back")
     DEAL_EDIT = "deal_edit", _("deal edited")
+    GAME_HOLD = "game_hold", _("game awaiting confirmation")
+    GAME_AGREE = "game_agree", _("game agreed to")
+    GAME_CONFIRM = "game_confirm", _("game confirmed")
+    GAME_DISPUTE = "game_dispute", _("game disputed")
+    GAME_WITHDRAW = "game_withdraw", _("waiting game deleted")
 
 
 class AuditEntry(models.Model):

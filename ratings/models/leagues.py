@@ -19,6 +19,14 @@ MAX_PROVISIONAL_GAMES = 1000
 MAX_INACTIVE_DAYS = 3650
 
 
+class Confirmation(models.TextChoices):
+    """Who must agree before a member's game counts (staff entries count at once)."""
+
+    NONE = "none", _("Nobody: a member's game counts at once")
+    ANOTHER_SEAT = "another_seat", _("Another player at the table")
+    EVERY_SEAT = "every_seat", _("Every other player at the table with a login")
+
+
 class League(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
@@ -47,6 +55,20 @@ class League(models.Model):
             "Players without a game for this many days are hidden from the ranking (a toggle "
             "shows them). Empty: never."
         ),
+    )
+    confirmation = models.CharField(
+        _("confirmation"),
+        max_length=16,
+        choices=Confirmation.choices,
+        default=Confirmation.NONE,
+        help_text=_(
+            "A game a member enters waits, unrated, until the table agrees (docs/confirmation.md)."
+        ),
+    )
+    confirmation_hours = models.PositiveSmallIntegerField(
+        _("confirmed after (hours)"),
+        default=24,
+        help_text=_("A waiting game nobody disputed counts after this many hours."),
     )
     # The rating system's own settings (K-factor, speed, refe cap…), as its settings form
     # declares and checks them (RatingSystem.settings_form); read through ``system_settings``.

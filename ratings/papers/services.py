@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from ratings import engine, entry
 from ratings.algorithms import paper as paper_rules
 from ratings.events import services as event_services
+from ratings.entry.models import HeldGame
 from ratings.events.models import EventTable
 from ratings.models import AuditAction, Game, League, Player
 from ratings.papers import selectors
@@ -314,6 +315,7 @@ def _submission(
         bula=paper.bula,
         ended_early=recorded_ended_early(drawn, by_clock=ended_early),
         table=paper.event_table,
+        key=paper_key(paper),
     )
 
 
@@ -349,31 +351,65 @@ def paper_finish(
     ended_early: bool = False,
     played_at: datetime | None = None,
     actor=None,
-) -> Game:
+) -> Game | HeldGame:
     """Rate the paper as a game of its league through the entry service (an event table's
-    paper as the table's game): the columns its deals give.
+    paper as the table's game): the columns its deals give. In a league with confirmation a
+    member's paper is held for the table instead (:mod:`ratings.entry.confirmation`): the
+    :class:`HeldGame`, linked to the paper once it counts (:func:`link_recorded_game`).
 
     The bulas must add up to zero or below, unless the game ``ended_early`` (the clock). A game
     whose bulas do not add up to exactly zero is recorded as ended early, as the paper form asks.
-    Finishing twice returns the game the first one recorded.
+    Finishing twice returns what the first one recorded or held.
     """
     with transaction.atomic():
         paper = _lock(paper)
         if paper.finished:
             if paper.game is not None:
                 return paper.game
+            held = held_game_of(paper)
+            if held is not None:
+                return held
             _refuse_finished(paper)
         now = timezone.now()
         checked = _checked(paper, ended_early=ended_early, played_at=played_at or now)
         try:
-            game, _created = entry.record(checked, entered_by=actor)
+            result, _created = entry.submit(
+                checked,
+                entered_by=actor,
+                then=LINK_RECORDED_GAME,
+                then_args={"paper": paper.pk},
+            )
         except entry.Refused as refused:
             raise ValidationError(refused.messages) from None
-        paper.game = game
+        paper.game = result if isinstance(result, Game) else None
         paper.finished_at = now
         paper.ended_early = ended_early
         paper.save(update_fields=["game", "finished_at", "ended_early"])
-    return game
+    return result
+
+
+# The name of link_recorded_game among the entry service's after-steps (ratings/apps.py).
+LINK_RECORDED_GAME = "papers.link_recorded_game"
+
+
+def link_recorded_game(game: Game, args: dict, actor) -> None:
+    """A finished paper's game recorded (at once, or when the table confirmed it): the paper
+    is that game's."""
+    DigitalPaper.objects.filter(pk=args["paper"]).update(game=game)
+
+
+def paper_key(paper: DigitalPaper) -> UUID:
+    """The one-time key of a paper's game: a paper is one game, whoever finishes it (its id
+    and start, since a database may give a deleted paper's id again)."""
+    return uuid5(_PAPER_KEYS, f"{paper.pk}:{paper.started_at.isoformat()}")
+
+
+_PAPER_KEYS = UUID("6c1f7a52-2f0e-4d53-9d43-0f5d8cf3b8a1")
+
+
+def held_game_of(paper: DigitalPaper) -> HeldGame | None:
+    """The held game a finished paper waits as, in a league with confirmation."""
+    return HeldGame.objects.filter(key=paper_key(paper)).first()
 
 
 def log_drawn(

@@ -16,7 +16,9 @@ from ratings.events.access import get_table_for_entry
 from ratings.events.models import EventTable
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
+from ratings.entry.models import HeldGame
 from ratings.models import Game, Player
+from ratings.views.held import held_message
 
 
 def _form_kwargs(request, form_class, table: EventTable | None) -> dict:
@@ -63,6 +65,8 @@ def game_new(request, slug: str):
             if already is not None:
                 # The saved preview sent again (the back button): nothing new is saved.
                 messages.info(request, _("This game was saved already: here it is."))
+                if isinstance(already, HeldGame):
+                    return redirect(already)
                 return redirect(table or already)  # a table's page links its game
             if "save" in data and form.was_previewed():
                 try:
@@ -79,6 +83,9 @@ def game_new(request, slug: str):
                     messages.error(request, " ".join(refused.messages))
                     return redirect(table or league)
                 else:
+                    if isinstance(game, HeldGame):
+                        messages.success(request, held_message(game))
+                        return redirect(game)
                     messages.success(request, _("Game saved and rated."))
                     return redirect(table or game)
             preview = _preview(form, prepared)
@@ -105,14 +112,18 @@ def game_new(request, slug: str):
     )
 
 
-def _saved_already(form) -> Game | None:
-    """The game this form's submission already recorded (its one-time key), if the form holds
-    that very game again; another game under a used key is refused by the save
-    (``engine.SubmissionReused``), never taken for the first."""
+def _saved_already(form) -> Game | HeldGame | None:
+    """The game this form's submission already recorded or held for the table (its one-time
+    key), if the form holds that very game again; another game under a used key is refused by
+    the save (``engine.SubmissionReused``), never taken for the first."""
     try:
-        return entry.recorded_game(form.checked)
+        game = entry.recorded_game(form.checked)
     except engine.SubmissionReused:
         return None
+    key = form.checked.submission.key
+    if game is None and key is not None:
+        return HeldGame.objects.filter(key=key).first()
+    return game
 
 
 def _preview(form, prepared) -> list[dict]:
