@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from ratings import engine
+from ratings.entry import signals
 from ratings.entry.check import Checked
 from ratings.events.services import table_record_game
 from ratings.models import Game, Player
@@ -86,6 +87,7 @@ def record(
                 game = engine.game_record(league=submission.league, **fields)
             if then is not None:
                 then(game)
+            signals.game_counted.send(sender=Game, game=game, entered_by=entered_by)
             return game, True
     except engine.SubmissionReused:
         raise
