@@ -92,7 +92,9 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game | HeldGame, b
     :class:`Refused`."""
     log = _deal_log(league, game)
     checked = entry.check(submission(league, game, log))
-    then, then_args = ("", None) if log is None else (deals.KEEP_DEALS, deals.kept_deals_args(game, log))
+    then, then_args = "", None
+    if log is not None:
+        then, then_args = deals.KEEP_DEALS, deals.kept_deals_args(game, log)
     try:
         recorded, created = entry.submit(checked, entered_by=user, then=then, then_args=then_args)
     except engine.SubmissionReused as reused:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import Annotated, Literal
 
 from django.urls.converters import SlugConverter
 from django.utils.translation import gettext as _
@@ -147,15 +147,27 @@ class Errors(Schema):
 class SeatOut(Schema):
     seat: int
     player: str
-    final: float
-    rating_before: float
-    rating_after: float
+    # None while the game waits for the table's confirmation (not rated yet).
+    final: float | None
+    rating_before: float | None
+    rating_after: float | None
+
+
+# A game that counts, or one waiting for the table's confirmation (not rated, no id yet: its
+# key is its identity, and the game it becomes keeps that key), or one a player disputed.
+GameStatus = Literal["confirmed", "pending", "disputed"]
 
 
 class GameRecorded(Schema):
-    id: int
+    id: int | None
+    key: uuid.UUID | None
+    status: GameStatus
     url: str
     seats: list[SeatOut]
+
+
+class DisputeIn(Schema):
+    note: str = Field(min_length=1, max_length=1000, description="What is wrong, for the staff.")
 
 
 class LeagueOut(Schema):
@@ -208,17 +220,20 @@ class LeagueHistory(Schema):
 class GameSeatOut(Schema):
     seat: int
     player: str
-    player_slug: str
+    # None for a new player of a game that waits for the table (created once it counts).
+    player_slug: str | None
     left: int | None
     middle: int | None
     right: int | None
-    final: float
-    rating_before: float
-    rating_after: float
+    final: float | None
+    rating_before: float | None
+    rating_after: float | None
 
 
 class GameOut(Schema):
-    id: int
+    id: int | None
+    key: uuid.UUID | None
+    status: GameStatus
     league: str
     played_at: datetime
     bula: int | None

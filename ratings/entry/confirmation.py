@@ -142,11 +142,7 @@ def _is(player, player_id: int | None) -> bool:
 def _seated(checked: Checked) -> list:
     """Each seat's player: a seat that already is a player (a paper's) or the name's player."""
     seats = checked.submission.seats
-    players = {
-        player.pk: player
-        for player in checked.players
-        if player is not None
-    }
+    players = {player.pk: player for player in checked.players if player is not None}
     missing = [seat.player_id for seat in seats if seat.player_id and seat.player_id not in players]
     if missing:
         from ratings.models import Player
@@ -205,9 +201,7 @@ def may_withdraw(held: HeldGame, user) -> bool:
     """The member who entered it may delete it while it waits; staff may always."""
     if user is None or not user.is_authenticated or not held.waiting:
         return False
-    return user.is_staff or (
-        held.status == HeldStatus.PENDING and held.entered_by_id == user.pk
-    )
+    return user.is_staff or (held.status == HeldStatus.PENDING and held.entered_by_id == user.pk)
 
 
 def _locked(held: HeldGame) -> HeldGame:

@@ -28,8 +28,10 @@ def _refusal(source: Player, target: Player) -> ValidationError | None:
     if both is None:
         return None
     return engine.merge_refusal(
-        _("%(source)s and %(target)s sat at the same table (%(league)s, %(date)s): they are two "
-          "people."),
+        _(
+            "%(source)s and %(target)s sat at the same table (%(league)s, %(date)s): they are two "
+            "people."
+        ),
         source,
         target,
         at=both.played_at,

@@ -10,9 +10,10 @@ from ratings.models import League, Player
 
 def held_games() -> QuerySet[HeldGame]:
     """Held games with what their pages show: the league, who entered, the seats' players."""
-    return HeldGame.objects.select_related("league", "entered_by__player", "table").prefetch_related(
-        Prefetch("seats", HeldSeat.objects.select_related("player").order_by("seat"))
-    )
+    seats = HeldSeat.objects.select_related("player").order_by("seat")
+    return HeldGame.objects.select_related(
+        "league", "entered_by__player", "table"
+    ).prefetch_related(Prefetch("seats", seats))
 
 
 def waiting_in_league(league: League) -> list[HeldGame]:

@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 
 from ratings import engine, entry
 from ratings.algorithms import paper as paper_rules
-from ratings.events import services as event_services
 from ratings.entry.models import HeldGame
+from ratings.events import services as event_services
 from ratings.events.models import EventTable
 from ratings.models import AuditAction, Game, League, Player
 from ratings.papers import selectors

@@ -86,6 +86,6 @@ def games_with_seats() -> QuerySet[Game]:
     list and game: two queries for any number of games."""
     return (
         Game.objects.select_related("league")
-        .only("played_at", "bula", "ended_early", "league__slug")
+        .only("played_at", "bula", "ended_early", "submission_key", "league__slug")
         .prefetch_related(_results_by_seat())
     )

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_http_methods
 from ratings import engine, entry
 from ratings.access import get_league_for_entry
 from ratings.chances import outlooks
+from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.events.models import EventTable
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
-from ratings.entry.models import HeldGame
 from ratings.models import Game, Player
 from ratings.views.held import held_message
 

@@ -47,6 +47,12 @@ def test_each_operation_lists_every_status_it_answers_each_refusal_an_errors(cli
         ("get", "/api/v1/players/{a}/vs/{b}"): {"200", "401", "404"},
         ("get", "/api/v1/games"): {"200", "400", "401"},
         ("get", "/api/v1/games/{game_id}"): {"200", "401", "404"},
+        ("post", "/api/v1/games/{key}/confirm"): {
+            "200", "400", "401", "403", "404", "409", "429"
+        },
+        ("post", "/api/v1/games/{key}/dispute"): {
+            "200", "400", "401", "403", "404", "409", "429"
+        },
         ("get", "/api/v1/events/{event_id}"): {"200", "401", "404"},
     }  # fmt: skip
     for operations in paths.values():

@@ -7,6 +7,8 @@ Bounded so that it runs in CI on both databases: a few examples an operation, de
 run repeats the last one (docs/testing.md says how long it takes).
 """
 
+import uuid
+
 import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
@@ -17,6 +19,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from ratings.entry.models import HeldGame
 from ratings.events.models import Event
 from ratings.management.commands.demo import MEMBER_USERNAME
 from ratings.models import ApiToken, Game, League, Player
@@ -36,6 +39,10 @@ def demo_values(path: str, name: str) -> list:
         return list(Player.objects.order_by("pk").values_list("slug", flat=True)[:6])
     if name == "slug":
         return list(League.objects.order_by("pk").values_list("slug", flat=True))
+    if name == "key":  # a waiting game's key, or a recorded game's (409), or none (404)
+        held = list(HeldGame.objects.order_by("pk").values_list("key", flat=True)[:3])
+        keys = Game.objects.exclude(submission_key=None).values_list("submission_key", flat=True)
+        return [*held, *keys[:3], uuid.UUID(int=1)]
     model = {"game_id": Game, "event_id": Event}[name]
     return list(model.objects.order_by("pk").values_list("pk", flat=True)[:6])
 

@@ -170,9 +170,7 @@ def test_the_same_key_again_is_the_same_held_game(table):
     league, players, (ana, _bora) = table
     key = uuid.uuid4()
     held = enter(league, players, ana, key=key)
-    again, created = entry.submit(
-        entry.check(submission(league, players, key=key)), entered_by=ana
-    )
+    again, created = entry.submit(entry.check(submission(league, players, key=key)), entered_by=ana)
     assert again == held and not created
     assert HeldGame.objects.count() == 1
 

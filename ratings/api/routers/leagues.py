@@ -18,6 +18,7 @@ from ratings.api.schemas import (
     LeagueSlug,
     StandingOut,
 )
+from ratings.entry.models import HeldGame
 from ratings.models import Game, League, Result
 
 router = Router(tags=["leagues"])
@@ -60,11 +61,31 @@ def league_standings(request, slug: str = LeagueSlug):
     ]
 
 
-def recorded_body(request, game: Game) -> dict:
-    """What a post answers: the game's id and page, and each seat's final score and ratings."""
+def recorded_body(request, game: Game | HeldGame) -> dict:
+    """What a post answers: the game's id and page, and each seat's final score and ratings;
+    for a game waiting for the table, its key and page, and no scores or ratings yet."""
+    if isinstance(game, HeldGame):
+        return {
+            "id": None,
+            "key": game.key,
+            "status": game.status,
+            "url": request.build_absolute_uri(game.get_absolute_url()),
+            "seats": [
+                {
+                    "seat": seat.seat + 1,
+                    "player": seat.name,
+                    "final": None,
+                    "rating_before": None,
+                    "rating_after": None,
+                }
+                for seat in game.seats.order_by("seat")
+            ],
+        }
     results = Result.objects.filter(game=game).select_related("player").order_by("seat")
     return {
         "id": game.pk,
+        "key": game.submission_key,
+        "status": "confirmed",
         "url": request.build_absolute_uri(game.get_absolute_url()),
         "seats": [
             {
@@ -86,7 +107,9 @@ def recorded_body(request, game: Game) -> dict:
     throttle=WriteThrottle(),
 )
 def game_create(request, game: GameIn, slug: str = LeagueSlug):
-    """Record a game: 201 with its seats' ratings; the same ``key`` again answers 200 with
+    """Record a game: 201 with its seats' ratings (in a league with confirmation, a member's
+    game answers 201 with ``"status": "pending"``, its key and no ratings: it counts once the
+    table confirms it, see ``POST /games/{key}/confirm``); the same ``key`` again answers 200 with
     the game already recorded, and with another game 409 (the key's field says which game
     has it); a game the entry service refuses answers 400 with each refusal's field
     (``seats[1].middle``)."""
