@@ -252,6 +252,8 @@ def league_post(league, standing_rows=(), new_rows=(), **changes) -> dict:
         "description": league.description,
         "provisional_games": _blank_if_none(league.provisional_games),
         "inactive_days": _blank_if_none(league.inactive_days),
+        "confirmation": league.confirmation,
+        "confirmation_hours": league.confirmation_hours,
         # The system's own settings, each a field of the form by its name.
         **{name: _blank_if_none(value) for name, value in league.system_settings.items()},
         **changes,

@@ -11,11 +11,13 @@ Split by what is administered (one module each), registered on import:
 - :mod:`~ratings.admin.players`, :mod:`~ratings.admin.leagues`, :mod:`~ratings.admin.games`,
   :mod:`~ratings.admin.audit`, :mod:`~ratings.admin.tokens`; shared pieces in
   :mod:`~ratings.admin.common`;
-- events: :mod:`ratings.events.admin`; digital papers: :mod:`ratings.papers.admin`.
+- games waiting for the table: :mod:`ratings.entry.admin`; events:
+  :mod:`ratings.events.admin`; digital papers: :mod:`ratings.papers.admin`.
 """
 
 from ratings.admin import audit, games, leagues, players, tokens  # noqa: F401  (registers them)
 from ratings.admin.games import GameAdmin
+from ratings.entry import admin as _entry_admin  # noqa: F401
 from ratings.events import admin as _events_admin  # noqa: F401
 from ratings.papers import admin as _papers_admin  # noqa: F401
 

@@ -34,6 +34,7 @@ class AuditAction(models.TextChoices):
     GAME_CONFIRM = "game_confirm", _("game confirmed")
     GAME_DISPUTE = "game_dispute", _("game disputed")
     GAME_WITHDRAW = "game_withdraw", _("waiting game deleted")
+    GAME_HELD_EDIT = "game_held_edit", _("waiting game corrected")
 
 
 class AuditEntry(models.Model):

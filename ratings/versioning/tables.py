@@ -27,6 +27,8 @@ UNVERSIONED = {
     "django_migrations": "migrate's record of what it applied (no model's table)",
     "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
     "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
+    # Written as each task is queued, claimed and finished: what a task changes is versioned.
+    "django_tasks_database_dbtaskresult": "the background worker's queue (django-tasks-db)",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk

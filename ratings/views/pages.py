@@ -25,6 +25,7 @@ from ratings import exports, selectors, versioning
 from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.charts import correction_text, history_series, rating_history_chart
 from ratings.download_cache import cached_download
+from ratings.entry import selectors as entry_selectors
 from ratings.events import selectors as event_selectors
 from ratings.events import tonight
 from ratings.forms import find_player, periods, reports
@@ -122,6 +123,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "leagues": leagues,
             "tonight": tonight.tonight(player),
             "can_enter_games": can_enter_games(request.user),
+            "asks": entry_selectors.waiting_for(request.user),
         },
     )
 
@@ -273,6 +275,7 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
             "orders": _order_links(request, oldest_first),
             "player_names": player_names,
             "can_enter_games": can_enter_games(request.user),
+            "waiting": entry_selectors.waiting_in_league(league),
         },
     )
 
@@ -409,7 +412,13 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ratings/player_detail.html",
-        {"player": player, "sections": sections, "events": event_selectors.player_events(player)},
+        {
+            "player": player,
+            "sections": sections,
+            "events": event_selectors.player_events(player),
+            "waiting": entry_selectors.waiting_with(player),
+            "show_league": True,
+        },
     )
 
 

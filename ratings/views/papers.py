@@ -22,12 +22,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ratings import engine
 from ratings.access import can_enter_games, club_readable, get_league_for_entry
 from ratings.chances import tables_outlooks
+from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.models import Player
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
 from ratings.papers.models import DigitalPaper
 from ratings.papers.statistics import player_deal_statistics
+from ratings.views.held import held_message
 
 
 def _paper_url(paper_id: int) -> str:
@@ -115,6 +117,8 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
             "league": paper.league,
             "outlook": outlook,
             "form": form if entering else None,
+            # A finished paper waiting for the table's confirmation: each phone's "I agree".
+            "held": services.held_game_of(paper) if paper.finished and not paper.game_id else None,
         },
         status=status,
     )
@@ -223,7 +227,10 @@ def paper_finish(request, pk: int):
     if paper.game_id is not None:
         return redirect(paper.game)
     if paper.finished:
-        raise Http404
+        held = services.held_game_of(paper)
+        if held is None:
+            raise Http404
+        return redirect(held)
     ended_early = request.POST.get("ended_early") == "1" or request.GET.get("ended_early") == "1"
     if request.method == "POST" and "save" in request.POST:
         try:
@@ -231,7 +238,10 @@ def paper_finish(request, pk: int):
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
             return redirect(_paper_url(pk))
-        messages.success(request, _("Game saved and rated."))
+        if isinstance(game, HeldGame):
+            messages.success(request, held_message(game))
+        else:
+            messages.success(request, _("Game saved and rated."))
         return redirect(game)
     page = _page(pk)
     try:

@@ -658,6 +658,7 @@ def test_a_new_leagues_settings_are_its_systems_defaults(admin_client):
     data = {
         **{"name": "Blitz", "slug": "blitz", "system": System.FIDE, "start_rating": "1500"},
         **{"standings-TOTAL_FORMS": "0", "standings-INITIAL_FORMS": "0", "_save": "Save"},
+        **{"confirmation": "none", "confirmation_hours": "24"},
     }
     assert admin_client.post(reverse("admin:ratings_league_add"), data).status_code == 302
     assert League.objects.get(slug="blitz").system_settings == {"speed": "standard"}
