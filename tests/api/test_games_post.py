@@ -184,6 +184,9 @@ def test_a_middle_column_not_summing_to_zero_is_refused(
     errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats"]
     assert "sums to 1" in errors[0]["message"]
+    # The API's way, not the site's box ("Mark the game as ended early").
+    assert 'Send "ended_early": true' in errors[0]["message"]
+    assert "Mark the game" not in errors[0]["message"]
 
 
 def test_a_name_close_to_a_members_is_refused_with_suggestions(
@@ -196,6 +199,9 @@ def test_a_name_close_to_a_members_is_refused_with_suggestions(
     assert error["field"] == "seats[0].player"
     assert error["suggestions"] == ["Pedja"]
     assert "Did you mean Pedja?" in error["message"]
+    # The API's way to confirm a new member, not the site's box ("tick 'Pedia is a new member'").
+    assert 'list Pedia in "new_players"' in error["message"]
+    assert "tick" not in error["message"]
     assert not Player.objects.filter(name="Pedia").exists()
 
 
