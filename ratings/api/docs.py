@@ -41,7 +41,7 @@ class OperationDoc:
     path: str
     summary: str
     description: SafeString
-    token: str  # "required" or "optional"
+    token: str  # whether it takes a token
     parameters: list[FieldDoc]
     body: SafeString | None
     examples: list[str] = field(default_factory=list)  # curl commands to paste
@@ -92,10 +92,13 @@ def bounds_text(schema: dict) -> str:
     for option in _branches(schema)[0]:
         merged = {**option, **merged}
     said = []
-    if "minimum" in merged and "maximum" in merged:
-        said.append(
-            _("from %(min)s to %(max)s") % {"min": merged["minimum"], "max": merged["maximum"]}
-        )
+    low, high = merged.get("minimum"), merged.get("maximum")
+    if low is not None and high is not None:
+        said.append(_("from %(low)s to %(high)s") % {"low": low, "high": high})
+    elif low is not None:
+        said.append(_("at least %(low)s") % {"low": low})
+    elif high is not None:
+        said.append(_("at most %(high)s") % {"high": high})
     if "maxLength" in merged:
         said.append(_("at most %(limit)s characters") % {"limit": merged["maxLength"]})
     if "maxItems" in merged:
@@ -173,7 +176,11 @@ def _operation(base: str, path: str, method: str, operation: dict, shapes: dict)
         path=path,
         summary=operation.get("summary", ""),
         description=prose(operation.get("description", "")),
-        token=_("optional") if {} in security else _("required"),
+        token=(
+            _("No token is needed, unless the club is private.")
+            if {} in security
+            else _("A token is needed.")
+        ),
         parameters=[
             FieldDoc(
                 parameter["name"],

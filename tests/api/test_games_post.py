@@ -323,3 +323,18 @@ def test_a_member_the_club_does_not_let_enter_games_is_403(
     response = api_game_post(api, worked_example_league, paper())
     assert response.status_code == 403
     assert not Game.objects.exists()
+
+
+def test_in_every_language_the_refusal_names_the_apis_field_not_the_sites_box(
+    api, worked_example_league, worked_example_players
+):
+    body = paper(players=("Pedia", "Marko", "Johnny"))
+    for language, box in (("sr-latn", "označite"), ("ru", "отметьте")):
+        response = api.post(
+            f"/api/v1/leagues/{worked_example_league.slug}/games",
+            body,
+            content_type="application/json",
+            headers={"Accept-Language": language},
+        )
+        [error] = response.json()["errors"]
+        assert '"new_players"' in error["message"] and box not in error["message"].lower()
