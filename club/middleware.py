@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from ratings.api.errors import error_body
+
+# Where the API answers (club/urls.py): its refusals are JSON.
+API_PREFIX = "/api/"
 
 GetResponse = Callable[[HttpRequest], HttpResponseBase]
 
@@ -44,6 +50,12 @@ def request_size_limit(get_response: GetResponse) -> GetResponse:
     def middleware(request: HttpRequest) -> HttpResponseBase:
         limit = settings.MAX_REQUEST_BYTES
         if _declared_length(request.META.get("CONTENT_LENGTH")) > limit:
+            if request.path.startswith(API_PREFIX):
+                # A client of the API reads every refusal in its one shape, not a page.
+                message = _("The body is over %(limit)s bytes.") % {"limit": limit}
+                return JsonResponse(
+                    error_body(message), status=413, content_type="application/json; charset=utf-8"
+                )
             return render(request, "413.html", {"max_bytes": limit}, status=413)
         return get_response(request)
 

@@ -140,8 +140,6 @@ INSTALLED_APPS = [
     "django.forms",  # Django's form templates, for club.forms.ClubFormRenderer
     "django_tables2",
     "axes",
-    # django-ninja: its Swagger UI's files served as the app's own static files (no CDN).
-    "ninja",
     # Before django_tasks_db: ratings' own db_worker (which first schedules the club's recurring
     # work) is the one manage.py runs.
     "ratings",

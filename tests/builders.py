@@ -720,7 +720,7 @@ def api_posts_at_once(url: str, tokens: Sequence[str], body: dict) -> list[tuple
 # suite draws its pages with unhashed names instead (the root conftest.py overrides STORAGES).
 PRODUCTION_STORAGES = club_settings.STORAGES
 # Folders of other apps' files, left out where a test only loads the club's own pages.
-OTHER_APPS_STATIC = ("admin", "ninja", "django_tables2")
+OTHER_APPS_STATIC = ("admin", "django_tables2")
 
 
 @contextmanager

@@ -50,7 +50,7 @@ def test_every_page_names_its_static_files_by_their_hashed_addresses(
 
     named.add(client.get("/favicon.ico")["Location"])
 
-    for expected in ("paper.", "offline.", "forms.", "club.", "club-admin.", "swagger-ui-init."):
+    for expected in ("paper.", "offline.", "forms.", "club.", "club-admin.", "api-docs."):
         assert any(f"/{expected}" in address for address in named), expected
     assert [address for address in named if not HASHED.search(address)] == []
 

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ratings.algorithms import paper as paper_rules
+from ratings.api.errors import worded
 from ratings.api.schemas import GameIn
 from ratings.models import Game, League
 from ratings.papers import services as paper_services
@@ -62,7 +63,11 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         )
     except ValidationError as error:
         raise DealsRefused(
-            [{"field": "deals", "message": message} for message in error.messages]
+            [
+                {"field": "deals", "message": worded(message, each.code, each.params)}
+                for each in error.error_list
+                for message in each.messages
+            ]
         ) from None
     seats = [
         {"player": seat.player, "left": left, "middle": middle, "right": right}

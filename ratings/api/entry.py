@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import engine, entry
-from ratings.api import deals
+from ratings.api import deals, errors
 from ratings.api.schemas import GameIn
 from ratings.entry.models import HeldGame
 from ratings.models import Game, League
@@ -55,11 +55,12 @@ def _deal_log(league: League, game: GameIn) -> deals.DealLog | None:
 
 
 def _errors(refusals: list[entry.Refusal]) -> list[dict]:
-    """The refusals as the API answers them: a refusal's path is the JSON's own."""
+    """The refusals as the API answers them: a refusal's path is the JSON's own, its words the
+    API's (``"new_players"``, not the site's box to tick)."""
     return [
         {
             "field": refusal.path,
-            "message": refusal.message,
+            "message": errors.worded(refusal.message, refusal.code, refusal.params),
             "suggestions": list(refusal.suggestions) or None,
         }
         for refusal in refusals

@@ -11,6 +11,7 @@ OpenAPI file lists these statuses on each route (:func:`refusals`).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +22,42 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.parser import Parser
 
+from ratings import formatting
 from ratings.api.schemas import Errors
+
+
+def _new_name(params: Mapping) -> str:
+    return _(
+        "The club has no player called %(name)s. Did you mean %(matches)s? Send one of "
+        'them, or list %(name)s in "new_players" to add a new member.'
+    ) % {"name": params["name"], "matches": params["matches"]}
+
+
+def _middle_sum(params: Mapping) -> str:
+    return _(
+        "The middle column sums to %(sum)s, not 0: the game ends when the bulas add up to "
+        'zero. Send "ended_early": true if it was stopped before that.'
+    ) % {"sum": formatting.number_text(params["sum"])}
+
+
+def _bulas_left(params: Mapping) -> str:
+    return _(
+        "The bulas add up to %(sum)d: the game is over when they reach zero. Send "
+        '"ended_early": true if the clock stopped it.'
+    ) % {"sum": params["sum"]}
+
+
+# Refusals the site words by its own means ("tick 'Pedia is a new member'", "mark the game as
+# ended early"), worded here by the API's fields. The rule that refuses is the entry service's
+# (or the paper's); it hands its code and the message's params to every interface.
+_API_WORDING = {"new_name": _new_name, "middle_sum": _middle_sum, "bulas_left": _bulas_left}
+
+
+def worded(message: str, code: str | None, params: Mapping | None) -> str:
+    """A refusal in the API's words: the site's ``message`` unless the refusal's ``code`` says
+    what to do by the site's means."""
+    wording = _API_WORDING.get(code or "")
+    return message if wording is None else wording(params or {})
 
 
 def refusals(*statuses: int) -> dict[int, type[Errors]]:

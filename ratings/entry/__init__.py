@@ -13,7 +13,10 @@ services do.
   in one order, a table's game or a league's game, the race fallback) through the engine.
 
 An interface only turns its own input into a submission and the refusals into its own answer;
-it never checks a game itself, nor reaches into another interface's fields.
+it never checks a game itself, nor reaches into another interface's fields. A refusal whose
+message tells the member what to do by the site's means (tick "Pedia is a new member", mark the
+game as ended early) carries a ``code`` and its message's ``params``, so the API words the same
+refusal by its own fields (:func:`ratings.api.errors.worded`).
 """
 
 from ratings.entry.check import Checked, check

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.entry.names import resolve_names
+from ratings.entry.names import ResolvedNames, resolve_names
 from ratings.entry.submission import SeatIn, Submission
 from ratings.events.services import table_players_refusal
 from ratings.models import Player
@@ -57,6 +57,17 @@ def _entry(player_id: int, seat: SeatIn) -> engine.Entry:
     return engine.Entry(player_id=player_id, score=seat.score, paper=paper)
 
 
+def _name_refusal(n: int, message: str, names: ResolvedNames, name: str) -> Refusal:
+    """Seat ``n``'s name refused. A name close to a player's, refused only until confirmed as a
+    new member, has a code: each interface says how to confirm it (a box to tick on the site,
+    ``"new_players"`` in the API)."""
+    path, matches = f"seats[{n}].player", names.suggestions.get(n, ())
+    if n not in names.unconfirmed:
+        return Refusal(path, message, suggestions=matches)
+    params = {"name": name, "matches": ", ".join(matches)}
+    return Refusal(path, message, code="new_name", params=params, suggestions=matches)
+
+
 def check(submission: Submission) -> Checked:
     """Check ``submission`` against every rule of its league: the date, the names (one policy,
     :func:`ratings.entry.names.resolve_names`), the rating system's own rules on each value,
@@ -81,8 +92,7 @@ def check(submission: Submission) -> Checked:
         confirmed_new=submission.new_names,
     )
     refusals += [
-        Refusal(f"seats[{n}].player", message, suggestions=names.suggestions.get(n, ()))
-        for n, message in names.refusals.items()
+        _name_refusal(n, message, names, seats[n].player) for n, message in names.refusals.items()
     ]
     refusals += system.entry_refusals(
         [seat.values() for seat in seats],

@@ -30,6 +30,9 @@ class ResolvedNames:
     new_names: list[str] = field(default_factory=list)
     # Position -> why that name is refused.
     refusals: dict[int, str] = field(default_factory=dict)
+    # Positions of the names refused only until the member confirms them as new members (the
+    # refusal an interface words by its own means of confirming: a box, the API's list).
+    unconfirmed: set[int] = field(default_factory=set)
     # Position -> the club's names close to a new name, whether confirmed or not.
     suggestions: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
@@ -71,6 +74,7 @@ def resolve_names(
         if matches:
             resolved.suggestions[index] = matches
             if key not in confirmed_new:
+                resolved.unconfirmed.add(index)
                 resolved.refusals[index] = _(
                     "The club has no player called %(name)s. Did you mean %(matches)s? Choose "
                     "one, or tick “%(name)s is a new member”."

@@ -336,12 +336,14 @@ def paper_game_input(paper: DigitalPaper, *, ended_early: bool, played_at: datet
 
 def _over(drawn: paper_rules.Paper, ended_early: bool) -> None:
     if drawn.bula_sum > 0 and not ended_early:
+        # A code and params: the API words it by its own field (``"ended_early"``).
         raise ValidationError(
             _(
                 "The bulas add up to %(sum)d: the game is over when they reach zero. Finish it "
                 "as ended early if the clock stopped it."
-            )
-            % {"sum": drawn.bula_sum}
+            ),
+            code="bulas_left",
+            params={"sum": drawn.bula_sum},
         )
 
 

@@ -9,6 +9,7 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import date, datetime
 from itertools import chain
 from typing import ClassVar, Protocol
@@ -67,11 +68,16 @@ SEAT_VALUES = ("left", "middle", "right", "score")
 class Refusal:
     """One rule a game as entered breaks: where (``bula``, ``seats[1].middle``, ``seats`` for
     the seats together, or None for the game as a whole), why, and a code for a page that shows
-    one refusal in a place of its own (``middle_sum``: the paper's middle-column line)."""
+    one refusal in a place of its own (``middle_sum``: the paper's middle-column line).
+
+    ``message`` is in the site's words. A refusal that tells the member what to do about it
+    (tick a box) has a ``code`` and the ``params`` of its message, so an interface with other
+    means (the API's ``"new_players"``) words the same refusal its own way."""
 
     path: str | None
     message: str
     code: str | None = None
+    params: Mapping[str, object] = dataclass_field(default_factory=dict)
     # Names the club knows that are close to a new name (a refused seat's player).
     suggestions: tuple[str, ...] = ()
 

@@ -86,7 +86,9 @@ class Prefko(RatingSystem):
                 "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
                 "up to zero. Mark the game as ended early if it was stopped before that."
             ) % {"sum": formatting.number_text(middle_sum)}
-            refusals.append(Refusal("seats", message, code="middle_sum"))
+            refusals.append(
+                Refusal("seats", message, code="middle_sum", params={"sum": middle_sum})
+            )
         return refusals
 
     def scores(self, entries, *, bula, ended_early):

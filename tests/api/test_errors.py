@@ -134,3 +134,36 @@ def test_a_post_to_an_address_with_a_nul_byte_is_404(
 def test_a_nul_byte_in_a_query_is_400_naming_it(api, worked_example_players, query, field):
     [error] = errors_of(api.get(f"/api/v1{query}"), 400)
     assert error["field"] == field
+
+
+def test_each_refusal_of_a_post_is_in_the_shape_and_with_a_status_the_openapi_file_lists(
+    api, worked_example_league, worked_example_players, settings
+):
+    """What a developer following docs/api.md gets wrong first, each answered in the one shape
+    with a status the operation lists: a client generated from the file expects every one."""
+    operation = api.get("/api/v1/openapi.json").json()["paths"]["/api/v1/leagues/{slug}/games"]
+    listed = {int(status) for status in operation["post"]["responses"]}
+    url = f"/api/v1/leagues/{worked_example_league.slug}/games"
+    no_played_at = {key: value for key, value in paper().items() if key != "played_at"}
+    settings.MAX_REQUEST_BYTES = 1024 * 1024
+    refusals = {
+        "malformed JSON": (api.post(url, '{"key": ', "application/json"), 400, None),
+        "a missing field": (post(api, worked_example_league, no_played_at), 400, "played_at"),
+        "a bad UUID": (post(api, worked_example_league, {**paper(), "key": "1-2-3"}), 400, "key"),
+        "an unknown league": (
+            api.post("/api/v1/leagues/nowhere/games", paper(), "application/json"),
+            404,
+            None,
+        ),
+        # Over MAX_REQUEST_BYTES: refused by the site's middleware before anything reads it.
+        "a huge body": (
+            api.generic("POST", url, b"{}", "application/json", CONTENT_LENGTH=str(17 * 2**20)),
+            413,
+            None,
+        ),
+    }
+    for what, (response, status, field) in refusals.items():
+        assert status in listed, what
+        [error] = errors_of(response, status)
+        assert error["field"] == field, what
+    assert not Game.objects.exists()

@@ -184,6 +184,9 @@ def test_a_middle_column_not_summing_to_zero_is_refused(
     errors = api_game_post(api, worked_example_league, body).json()["errors"]
     assert [error["field"] for error in errors] == ["seats"]
     assert "sums to 1" in errors[0]["message"]
+    # The API's way, not the site's box ("Mark the game as ended early").
+    assert 'Send "ended_early": true' in errors[0]["message"]
+    assert "Mark the game" not in errors[0]["message"]
 
 
 def test_a_name_close_to_a_members_is_refused_with_suggestions(
@@ -196,6 +199,9 @@ def test_a_name_close_to_a_members_is_refused_with_suggestions(
     assert error["field"] == "seats[0].player"
     assert error["suggestions"] == ["Pedja"]
     assert "Did you mean Pedja?" in error["message"]
+    # The API's way to confirm a new member, not the site's box ("tick 'Pedia is a new member'").
+    assert 'list Pedia in "new_players"' in error["message"]
+    assert "tick" not in error["message"]
     assert not Player.objects.filter(name="Pedia").exists()
 
 
@@ -317,3 +323,18 @@ def test_a_member_the_club_does_not_let_enter_games_is_403(
     response = api_game_post(api, worked_example_league, paper())
     assert response.status_code == 403
     assert not Game.objects.exists()
+
+
+def test_in_every_language_the_refusal_names_the_apis_field_not_the_sites_box(
+    api, worked_example_league, worked_example_players
+):
+    body = paper(players=("Pedia", "Marko", "Johnny"))
+    for language, box in (("sr-latn", "označite"), ("ru", "отметьте")):
+        response = api.post(
+            f"/api/v1/leagues/{worked_example_league.slug}/games",
+            body,
+            content_type="application/json",
+            headers={"Accept-Language": language},
+        )
+        [error] = response.json()["errors"]
+        assert '"new_players"' in error["message"] and box not in error["message"].lower()

@@ -134,7 +134,9 @@ def test_a_game_whose_bulas_have_not_run_out_is_refused_unless_ended_early(
 ):
     response = api_game_post(api, worked_example_league, deals_body(SHORT_GAME[:2]))
     assert response.status_code == 400
-    assert "The bulas add up to" in response.json()["errors"][0]["message"]
+    message = response.json()["errors"][0]["message"]
+    assert "The bulas add up to" in message
+    assert 'Send "ended_early": true if the clock stopped it.' in message
     response = api_game_post(
         api, worked_example_league, deals_body(SHORT_GAME[:2], ended_early=True)
     )

@@ -1,9 +1,8 @@
-"""The API describes itself: /api/v1/openapi.json, and a docs page from the app's own files."""
+"""The API describes itself: /api/v1/openapi.json, and the docs page drawn from it."""
 
 import re
 
 import pytest
-from django.contrib.staticfiles import finders
 
 pytestmark = pytest.mark.django_db
 
@@ -73,22 +72,35 @@ def test_reads_take_a_token_or_none_and_the_post_a_token(client):
                 assert operation["security"] == [{"TokenAuth": []}], path
 
 
-def test_the_docs_page_loads_only_the_apps_own_files_under_the_sites_csp(client):
-    response = client.get("/api/v1/docs")
+def test_the_docs_page_is_a_page_of_the_site_drawn_from_the_openapi_file(
+    client, django_assert_max_num_queries
+):
+    """Every operation with every status it answers and every shape, drawn on the server
+    (ratings/api/docs.py) in the site's layout, with no script of its own."""
+    schema = client.get("/api/v1/openapi.json").json()
+    with django_assert_max_num_queries(2):  # the layout's own (the language, the session)
+        response = client.get("/api/v1/docs")
     assert response.status_code == 200
     html = response.content.decode()
-    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
-    assert sources, html
-    for source in sources:
-        assert source.startswith("/static/"), source
-        assert finders.find(source.removeprefix("/static/")), source
-    # No script the CSP would block: only files and a JSON block, which browsers do not run.
-    for attributes in re.findall(r"<script([^>]*)>", html):
-        assert "src=" in attributes or 'type="application/json"' in attributes
-    csp = response["Content-Security-Policy"]
-    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
-    # A phone shows it at its own width.
-    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert '<main id="content"' in html and "swagger" not in html
+    # The layout's own scripts only, from the club's files (the site's CSP: no inline script).
+    assert all(tag.startswith('<script src="/static/') for tag in re.findall("<script[^>]*>", html))
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            anchor = operation["operationId"]
+            assert f"{method.upper()}</span> {path}</code></h3>" in html
+            section = html[html.index(f'id="{anchor}"') :].split("</section>")[0]
+            for status in operation["responses"]:
+                assert f"<dt><code>{status}</code>" in section, (path, status)
+    for shape in schema["components"]["schemas"]:
+        assert f'id="shape-{shape}"' in html
+    assert 'href="/api/v1/openapi.json"' in html and 'href="/account/tokens/"' in html
+    assert "docs/api.md" not in html
+
+
+def test_the_docs_page_speaks_the_requests_language(client):
+    response = client.get("/api/v1/docs", headers={"Accept-Language": "ru"})
+    assert '<html lang="ru"' in response.content.decode()
 
 
 def test_the_description_says_where_a_member_makes_a_token(client):
@@ -96,3 +108,5 @@ def test_the_description_says_where_a_member_makes_a_token(client):
     description = client.get("/api/v1/openapi.json").json()["info"]["description"]
     assert "/account/tokens/" in description
     assert "member's page" not in description
+    # A file the site does not serve is no help to a developer reading the file.
+    assert "docs/api.md" not in description

@@ -67,6 +67,7 @@ def walk(audit: Audit, club: dict) -> None:
     audit.visit(reverse("password_reset_done"))
     audit.visit(reverse("password_reset_confirm", args=["MQ", "set-password"]))
     audit.visit("/no-such-page/", status=404)
+    audit.visit("/api/v1/docs")
 
     # Staff log in and see everything a member and a visitor see, and more.
     audit.visit(reverse("login"))
