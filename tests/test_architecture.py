@@ -55,7 +55,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("ratings.systems",)),
     (
         "data",
-        ("ratings.models", "ratings.events.models", "ratings.papers.models", "ratings.versioning"),
+        (
+            "ratings.models",
+            "ratings.entry.models",
+            "ratings.events.models",
+            "ratings.papers.models",
+            "ratings.versioning",
+            # the worker's queue and its recurring work: the tasks framework's rows
+            "ratings.worker",
+        ),
     ),
     (
         "reads",
@@ -66,6 +74,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.events.tonight",
             "ratings.papers.selectors",
             "ratings.papers.statistics",
+            "ratings.entry.selectors",
             "ratings.access",
             "ratings.exports",
         ),
@@ -111,6 +120,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.views",
             "ratings.api",
             "ratings.admin",
+            "ratings.entry.admin",
             "ratings.events.admin",
             "ratings.papers.admin",
             "ratings.management",

@@ -2,7 +2,7 @@
 (:class:`~ratings.entry.models.HeldGame`) until the other players confirm it, and only then
 recorded through :func:`ratings.entry.record`, at its own time (later games re-rated as for any
 back-dated game). Staff entries and staff confirmations count at once; a game nobody disputed
-counts after the league's window (the worker's :func:`ratings.entry.tasks.auto_confirm`).
+counts after the league's window (the worker's :func:`auto_confirm_due`).
 
 Every change of a held game takes its league's lock before the held game's row, the order every
 writer of the league follows (a merge too), and the key the game is recorded under is the held
@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 from ratings import engine
 from ratings.entry.check import Checked, check
@@ -27,6 +28,7 @@ from ratings.entry.record import Refused, record, recorded_game
 from ratings.entry.submission import SeatIn, Submission
 from ratings.models import AuditAction, Game, League
 from ratings.models.leagues import Confirmation
+from ratings.versioning import lock_rows
 
 
 class NotAllowed(Exception):
@@ -52,6 +54,14 @@ _THEN: dict[str, Then] = {}
 def then_add(name: str, then: Then) -> None:
     """Register what ``name`` does after a game is recorded (from a feature app's ``ready``)."""
     _THEN[name] = then
+
+
+def held_message(held: HeldGame) -> str:
+    """What the member who entered a held game is told, on every interface."""
+    return _(
+        "Saved: the game counts once the table confirms it (or by itself after %(hours)d hours "
+        "if nobody disputes it)."
+    ) % {"hours": held.league.confirmation_hours}
 
 
 def needs_confirmation(league: League, user) -> bool:
@@ -93,8 +103,6 @@ def submit(
 
 
 def _hold(checked: Checked, key: uuid.UUID, *, entered_by, then: str, then_args: dict):
-    from ratings.entry import tasks  # the task module imports this one
-
     submission = checked.submission
     league = submission.league
     now = timezone.now()
@@ -131,7 +139,7 @@ def _hold(checked: Checked, key: uuid.UUID, *, entered_by, then: str, then_args:
     )
     engine.audit(AuditAction.GAME_HOLD, league, entered_by, after={"key": str(key)})
     # In this transaction: no task for a held game that was rolled back.
-    tasks.auto_confirm.using(run_after=held.confirm_by).enqueue(str(held.key))
+    auto_confirm_due.using(run_after=held.confirm_by).enqueue(str(held.key))
     return held
 
 
@@ -205,13 +213,13 @@ def may_withdraw(held: HeldGame, user) -> bool:
 
 
 def _locked(held: HeldGame) -> HeldGame:
-    """The held game as it is now, its league locked first (the one lock order)."""
-    engine.league_lock(held.league)
-    return (
-        HeldGame.objects.select_for_update()
-        .select_related("league", "entered_by__player", "table")
-        .get(pk=held.pk)
-    )
+    """The held game as it is now, its league locked first (the one lock order), and the
+    club-wide lock before it when recording it would create a new player."""
+    club = HeldSeat.objects.filter(held=held, player=None).exists()
+    engine.league_lock(held.league, club=club)
+    held_games = HeldGame.objects.select_related("league", "entered_by__player", "table")
+    locked = lock_rows(held_games, leagues=[held.league_id], club=club, of=("self",))
+    return locked.get(pk=held.pk)
 
 
 def confirm(held: HeldGame, *, user) -> HeldGame:
@@ -249,6 +257,14 @@ def auto_confirm(held: HeldGame, *, now=None) -> bool:
             return False
         _record(held, actor=None)
     return True
+
+
+@task()
+def auto_confirm_due(key: str) -> bool:
+    """The worker's task, queued when a game is held to run at the end of its window: count it
+    if nobody disputed it meanwhile. Whether it recorded the game."""
+    held = HeldGame.objects.filter(key=key).first()
+    return held is not None and auto_confirm(held)
 
 
 def dispute(held: HeldGame, *, user, note: str) -> HeldGame:

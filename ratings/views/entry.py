@@ -12,13 +12,13 @@ from django.views.decorators.http import require_http_methods
 from ratings import engine, entry
 from ratings.access import get_league_for_entry
 from ratings.chances import outlooks
+from ratings.entry import confirmation
 from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.events.models import EventTable
 from ratings.events.services import table_refusal
 from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
 from ratings.models import Game, Player
-from ratings.views.held import held_message
 
 
 def _form_kwargs(request, form_class, table: EventTable | None) -> dict:
@@ -84,7 +84,7 @@ def game_new(request, slug: str):
                     return redirect(table or league)
                 else:
                     if isinstance(game, HeldGame):
-                        messages.success(request, held_message(game))
+                        messages.success(request, confirmation.held_message(game))
                         return redirect(game)
                     messages.success(request, _("Game saved and rated."))
                     return redirect(table or game)

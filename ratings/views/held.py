@@ -18,14 +18,6 @@ from ratings.entry.models import HeldGame, HeldStatus
 from ratings.forms.reports import GameReportForm
 
 
-def held_message(held: HeldGame) -> str:
-    """What the member who entered a held game is told."""
-    return _(
-        "Saved: the game counts once the table confirms it (or by itself after %(hours)d hours "
-        "if nobody disputes it)."
-    ) % {"hours": held.league.confirmation_hours}
-
-
 @club_readable
 def held_game(request: HttpRequest, key) -> HttpResponse:
     held = get_object_or_404(selectors.held_games(), key=key)

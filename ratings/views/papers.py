@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ratings import engine
 from ratings.access import can_enter_games, club_readable, get_league_for_entry
 from ratings.chances import tables_outlooks
+from ratings.entry import confirmation
 from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.models import Player
@@ -29,7 +30,6 @@ from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
 from ratings.papers.models import DigitalPaper
 from ratings.papers.statistics import player_deal_statistics
-from ratings.views.held import held_message
 
 
 def _paper_url(paper_id: int) -> str:
@@ -239,7 +239,7 @@ def paper_finish(request, pk: int):
             messages.error(request, " ".join(error.messages))
             return redirect(_paper_url(pk))
         if isinstance(game, HeldGame):
-            messages.success(request, held_message(game))
+            messages.success(request, confirmation.held_message(game))
         else:
             messages.success(request, _("Game saved and rated."))
         return redirect(game)
