@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from unittest import mock
 
 from django.conf import settings
 from django.core.management import call_command
@@ -591,7 +592,12 @@ def run_tasks(*, due_by=None) -> str:
         DBTaskResult.objects.filter(status="READY", run_after__lte=due_by).update(
             run_after=timezone.now()
         )
-    return run_command("db_worker", "--batch", "--no-startup-delay", "--no-reload")
+    # The worker closes the connection between tasks (a long-running process's hygiene); here
+    # the tasks run in the test's transaction, on its connection, which must stay open.
+    with mock.patch(
+        "django_tasks_db.management.commands.db_worker.close_old_connections", lambda: None
+    ):
+        return run_command("db_worker", "--batch", "--no-startup-delay", "--no-reload")
 
 
 def run_command(*args, **options) -> str:
