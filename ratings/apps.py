@@ -10,7 +10,11 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Club ratings")
     # The feature packages that own models of this app. ratings.models holds the core's only
     # (it never imports a feature), so Django is shown these here, while it loads models.
-    feature_models = ("ratings.events.models", "ratings.papers.models")
+    feature_models = (
+        "ratings.events.models",
+        "ratings.papers.models",
+        "ratings.accounts.models",
+    )
 
     def import_models(self):
         super().import_models()
@@ -20,6 +24,7 @@ class RatingsConfig(AppConfig):
     def ready(self):
         import club.checks  # noqa: F401  (registers the club's system checks)
         from ratings import engine, versioning
+        from ratings.accounts.merging import MERGE_PART as ACCOUNTS_MERGE_PART
         from ratings.events.merging import MERGE_PART as EVENTS_MERGE_PART
         from ratings.papers.merging import MERGE_PART as PAPERS_MERGE_PART
 
@@ -27,6 +32,7 @@ class RatingsConfig(AppConfig):
         # of their models. Papers first: their leagues are locked with the games'.
         engine.merge_part_add(PAPERS_MERGE_PART)
         engine.merge_part_add(EVENTS_MERGE_PART)
+        engine.merge_part_add(ACCOUNTS_MERGE_PART)
 
         # After every migrate and flush: the version row and its triggers on every table.
         post_migrate.connect(versioning.install, sender=self, dispatch_uid="ratings.versioning")

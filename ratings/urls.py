@@ -1,5 +1,6 @@
 from django.urls import path, register_converter
 
+from ratings.accounts import views as accounts
 from ratings.models.players import SLUG_PATTERN
 from ratings.views import (
     backtest,
@@ -72,6 +73,8 @@ urlpatterns = [
     path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
     path("games/<int:pk>/report/", reports.game_report, name="game_report"),
+    path("account/", accounts.account, name="account"),
+    path("invitations/<slug:token>/", accounts.invitation_accept, name="invitation"),
     path("account/tokens/", tokens.token_list, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),

@@ -55,7 +55,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("ratings.systems",)),
     (
         "data",
-        ("ratings.models", "ratings.events.models", "ratings.papers.models", "ratings.versioning"),
+        (
+            "ratings.models",
+            "ratings.events.models",
+            "ratings.papers.models",
+            "ratings.accounts.models",
+            "ratings.versioning",
+        ),
     ),
     (
         "reads",
@@ -80,6 +86,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.events.merging",
             "ratings.papers.merging",
             "ratings.papers.services",
+            "ratings.accounts.services",
+            "ratings.accounts.merging",
             "ratings.rayter",
             "ratings.backup",
             "ratings.backtest",
@@ -93,6 +101,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.forms",
             "ratings.events.forms",
             "ratings.papers.forms",
+            "ratings.accounts.forms",
             "ratings.tables",
             "ratings.events.tables",
             "ratings.events.qr",
@@ -113,6 +122,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.admin",
             "ratings.events.admin",
             "ratings.papers.admin",
+            "ratings.accounts.views",
+            "ratings.accounts.admin",
             "ratings.management",
             "ratings.urls",
             "ratings.apps",
@@ -122,7 +133,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
 ]
 # Packages whose __init__ only documents or re-exports: no layer of their own.
-PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers")
+PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers", "ratings.accounts")
 # The engine is used through ratings.engine's names; these reach into one of its modules, why:
 ENGINE_MODULES_USED_BY = {
     # restore_club writes a backup's stored rows with the engine's bulk insert, then the
@@ -265,6 +276,7 @@ FEATURES = (
     "ratings.entry",
     "ratings.events",
     "ratings.papers",
+    "ratings.accounts",
     "ratings.api",
     "ratings.rayter",
     "ratings.backup",

@@ -11,10 +11,12 @@ Split by what is administered (one module each), registered on import:
 - :mod:`~ratings.admin.players`, :mod:`~ratings.admin.leagues`, :mod:`~ratings.admin.games`,
   :mod:`~ratings.admin.audit`, :mod:`~ratings.admin.tokens`; shared pieces in
   :mod:`~ratings.admin.common`;
-- events: :mod:`ratings.events.admin`; digital papers: :mod:`ratings.papers.admin`.
+- events: :mod:`ratings.events.admin`; digital papers: :mod:`ratings.papers.admin`;
+  invitations and claims: :mod:`ratings.accounts.admin`.
 """
 
 from ratings.admin import audit, games, leagues, players, tokens  # noqa: F401  (registers them)
+from ratings.accounts import admin as _accounts_admin  # noqa: F401
 from ratings.admin.games import GameAdmin
 from ratings.events import admin as _events_admin  # noqa: F401
 from ratings.papers import admin as _papers_admin  # noqa: F401

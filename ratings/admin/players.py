@@ -1,4 +1,5 @@
-"""Players in the admin: the typo check on a new name, renaming through the engine, merging."""
+"""Players in the admin: the typo check on a new name, renaming through the engine, merging,
+inviting a person to a player (ratings.accounts.admin)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.access import may
+from ratings.accounts import admin as accounts_admin
+from ratings.accounts.models import Invitation
 from ratings.admin.common import latest_entry, rerated_message
 from ratings.forms import check_birth_date
 from ratings.models import (
@@ -73,7 +76,7 @@ class PlayerAdmin(admin.ModelAdmin):
     autocomplete_fields = ("user",)
     readonly_fields = ("slug",)
     ordering = ("name",)
-    actions = ("merge_players",)
+    actions = ("merge_players", "invite_people")
 
     def save_model(self, request, obj, form, change):
         """A new player gets a slug made from the name; a renamed one keeps their old address
@@ -137,6 +140,14 @@ class PlayerAdmin(admin.ModelAdmin):
             "choose_error": _("Choose who stays.") if request.POST.get("asked") else None,
         }
         return TemplateResponse(request, "admin/ratings/player/merge.html", context)
+
+    @admin.action(description=_("Invite a person to each selected player"), permissions=["invite"])
+    def invite_people(self, request, queryset):
+        """A single-use link for each selected player without a login (docs/members.md)."""
+        return accounts_admin.invite_people(self, request, queryset)
+
+    def has_invite_permission(self, request):
+        return may(request.user, "add", Invitation)
 
     def has_merge_permission(self, request):
         # A merge deletes a player and moves their games: both rights are needed.

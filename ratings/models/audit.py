@@ -29,6 +29,12 @@ class AuditAction(models.TextChoices):
     DEAL_REPEAL = "deal_repeal", _("deal repealed")
     DEAL_BACK = "deal_back", _("repealed deal brought back")
     DEAL_EDIT = "deal_edit", _("deal edited")
+    INVITE = "invite", _("invitation made")
+    INVITE_REVOKE = "invite_revoke", _("invitation revoked")
+    INVITE_ACCEPT = "invite_accept", _("invitation accepted")
+    CLAIM = "claim", _("player claimed")
+    CLAIM_APPROVE = "claim_approve", _("claim approved")
+    CLAIM_REFUSE = "claim_refuse", _("claim refused")
 
 
 class AuditEntry(models.Model):

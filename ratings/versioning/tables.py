@@ -27,6 +27,8 @@ UNVERSIONED = {
     "django_migrations": "migrate's record of what it applied (no model's table)",
     "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
     "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
+    "ratings_invitation": "invitations to join as a player, read in the admin and by their link",
+    "ratings_playerclaim": "members' claims of players, read in the admin and on their account",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
