@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 
 from ratings.access import may
 from ratings.accounts import services
-from ratings.accounts.models import ClaimState, Invitation, PlayerClaim
+from ratings.accounts.models import ClaimStatus, Invitation, PlayerClaim
 from ratings.models import Player
 
 
@@ -90,11 +90,11 @@ class InvitationAdmin(admin.ModelAdmin):
 
 @admin.register(PlayerClaim)
 class PlayerClaimAdmin(admin.ModelAdmin):
-    list_display = ("user", "player", "note", "state", "created_at", "decided_by")
-    list_filter = ("state",)
+    list_display = ("user", "player", "note", "status", "created_at", "decided_by")
+    list_filter = ("status",)
     list_select_related = ("user", "player", "decided_by")
     search_fields = ("player__name", "user__username")
-    fields = ("user", "player", "note", "state", "created_at", "decided_at", "decided_by")
+    fields = ("user", "player", "note", "status", "created_at", "decided_at", "decided_by")
     readonly_fields = fields
     actions = ("approve", "refuse")
 
@@ -110,7 +110,7 @@ class PlayerClaimAdmin(admin.ModelAdmin):
 
     def _decide(self, request, queryset, decide, done: str) -> None:
         count = 0
-        for claim in queryset.filter(state=ClaimState.PENDING).select_related("player", "user"):
+        for claim in queryset.filter(status=ClaimStatus.PENDING).select_related("player", "user"):
             try:
                 decide(claim=claim, actor=request.user)
             except ValidationError as error:

@@ -114,7 +114,7 @@ class Invitation(models.Model):
         return InvitationState.OPEN
 
 
-class ClaimState(models.TextChoices):
+class ClaimStatus(models.TextChoices):
     PENDING = "pending", _("waiting for the staff")
     APPROVED = "approved", _("approved")
     REFUSED = "refused", _("refused")
@@ -137,8 +137,8 @@ class PlayerClaim(models.Model):
         related_name="claims",
     )
     note = models.TextField(_("note"), max_length=NOTE_LENGTH, blank=True)
-    state = models.CharField(
-        _("state"), max_length=16, choices=ClaimState.choices, default=ClaimState.PENDING
+    status = models.CharField(
+        _("state"), max_length=16, choices=ClaimStatus.choices, default=ClaimStatus.PENDING
     )
     created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
@@ -158,7 +158,7 @@ class PlayerClaim(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user"],
-                condition=Q(state="pending"),
+                condition=Q(status="pending"),
                 name="one_pending_claim_per_member",
             ),
         ]

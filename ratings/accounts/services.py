@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.accounts.models import (
-    ClaimState,
+    ClaimStatus,
     Invitation,
     InvitationState,
     PlayerClaim,
@@ -159,19 +159,17 @@ def claim_create(*, user, player: Player, note: str = "") -> PlayerClaim:
             with transaction.atomic():
                 claim = PlayerClaim.objects.create(user=user, player=player, note=note)
         except IntegrityError:
-            raise ValidationError(
-                _("You have a claim waiting for the staff already.")
-            ) from None
+            raise ValidationError(_("You have a claim waiting for the staff already.")) from None
         engine.audit(
             AuditAction.CLAIM, None, user, player=player, after={"claim": claim.pk, "note": note}
         )
     return claim
 
 
-def _decide(claim: PlayerClaim, state: ClaimState, actor, now) -> bool:
+def _decide(claim: PlayerClaim, status: ClaimStatus, actor, now) -> bool:
     return bool(
-        PlayerClaim.objects.filter(pk=claim.pk, state=ClaimState.PENDING).update(
-            state=state, decided_at=now, decided_by=engine.audit_user(actor)
+        PlayerClaim.objects.filter(pk=claim.pk, status=ClaimStatus.PENDING).update(
+            status=status, decided_at=now, decided_by=engine.audit_user(actor)
         )
     )
 
@@ -182,7 +180,7 @@ def claim_approve(*, claim: PlayerClaim, actor) -> None:
     has a login by now, or the member has a player."""
     now = timezone.now()
     with transaction.atomic():
-        if not _decide(claim, ClaimState.APPROVED, actor, now):
+        if not _decide(claim, ClaimStatus.APPROVED, actor, now):
             raise ValidationError(_("This claim was decided already."))
         player = claim.player
         # Raised out of the transaction, each refusal below rolls the decision back.
@@ -193,12 +191,12 @@ def claim_approve(*, claim: PlayerClaim, actor) -> None:
         if not _link(player, claim.user_id):
             raise ValidationError(player_has_login_message(player))
         others = list(
-            PlayerClaim.objects.filter(player=player, state=ClaimState.PENDING).values_list(
+            PlayerClaim.objects.filter(player=player, status=ClaimStatus.PENDING).values_list(
                 "pk", flat=True
             )
         )
         PlayerClaim.objects.filter(pk__in=others).update(
-            state=ClaimState.REFUSED, decided_at=now, decided_by=engine.audit_user(actor)
+            status=ClaimStatus.REFUSED, decided_at=now, decided_by=engine.audit_user(actor)
         )
         engine.audit(
             AuditAction.CLAIM_APPROVE,
@@ -212,7 +210,7 @@ def claim_approve(*, claim: PlayerClaim, actor) -> None:
 def claim_refuse(*, claim: PlayerClaim, actor) -> None:
     """Refuse a waiting claim (ValidationError if it was decided already)."""
     with transaction.atomic():
-        if not _decide(claim, ClaimState.REFUSED, actor, timezone.now()):
+        if not _decide(claim, ClaimStatus.REFUSED, actor, timezone.now()):
             raise ValidationError(_("This claim was decided already."))
         engine.audit(
             AuditAction.CLAIM_REFUSE,

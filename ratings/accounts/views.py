@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from ratings.accounts import services
 from ratings.accounts.forms import ClaimForm, InvitationForm
-from ratings.accounts.models import ClaimState, Invitation, PlayerClaim
+from ratings.accounts.models import ClaimStatus, Invitation, PlayerClaim
 from ratings.models import Player
 from ratings.page_cache import cache_call
 from ratings.throttling import SettingRateThrottle
@@ -111,7 +111,7 @@ def account(request):
     state of the claims they made."""
     player = Player.objects.filter(user=request.user).first()
     claims = list(PlayerClaim.objects.filter(user=request.user).select_related("player"))
-    waiting = any(claim.state == ClaimState.PENDING for claim in claims)
+    waiting = any(claim.status == ClaimStatus.PENDING for claim in claims)
     form = None
     if player is None and not waiting:
         form = ClaimForm(request.POST or None)

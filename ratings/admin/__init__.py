@@ -15,8 +15,8 @@ Split by what is administered (one module each), registered on import:
   invitations and claims: :mod:`ratings.accounts.admin`.
 """
 
-from ratings.admin import audit, games, leagues, players, tokens  # noqa: F401  (registers them)
 from ratings.accounts import admin as _accounts_admin  # noqa: F401
+from ratings.admin import audit, games, leagues, players, tokens  # noqa: F401  (registers them)
 from ratings.admin.games import GameAdmin
 from ratings.events import admin as _events_admin  # noqa: F401
 from ratings.papers import admin as _papers_admin  # noqa: F401

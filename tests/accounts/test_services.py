@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.accounts import services
-from ratings.accounts.models import ClaimState, Invitation, InvitationState, PlayerClaim
+from ratings.accounts.models import ClaimStatus, Invitation, InvitationState, PlayerClaim
 from ratings.models import ApiToken, AuditAction, AuditEntry, Player
 from ratings.models.api_tokens import token_digest
 from tests.builders import PASSWORD, make_player
@@ -89,9 +89,7 @@ def test_an_expired_invitation_is_refused(invited, django_user_model):
     invitation.refresh_from_db()
 
     with pytest.raises(services.InvitationRefused, match="expired") as refused:
-        services.invitation_accept(
-            invitation=invitation, username="pedja", password=GOOD_PASSWORD
-        )
+        services.invitation_accept(invitation=invitation, username="pedja", password=GOOD_PASSWORD)
     assert refused.value.state == InvitationState.EXPIRED
     assert not django_user_model.objects.filter(username="pedja").exists()
 
@@ -115,9 +113,7 @@ def test_accepting_for_a_player_linked_meanwhile_makes_no_login(
     Player.objects.filter(pk=pedja.pk).update(user=member_user)
 
     with pytest.raises(services.InvitationRefused, match="already has a login"):
-        services.invitation_accept(
-            invitation=invitation, username="pedja", password=GOOD_PASSWORD
-        )
+        services.invitation_accept(invitation=invitation, username="pedja", password=GOOD_PASSWORD)
 
     assert not django_user_model.objects.filter(username="pedja").exists()
     invitation.refresh_from_db()
@@ -129,9 +125,7 @@ def test_a_username_taken_meanwhile_is_the_usernames_error(invited, django_user_
     django_user_model.objects.create_user("pedja", password=PASSWORD)
 
     with pytest.raises(ValidationError) as error:
-        services.invitation_accept(
-            invitation=invitation, username="pedja", password=GOOD_PASSWORD
-        )
+        services.invitation_accept(invitation=invitation, username="pedja", password=GOOD_PASSWORD)
 
     assert "username" in error.value.message_dict
     invitation.refresh_from_db()
@@ -151,8 +145,8 @@ def test_a_claim_approved_links_the_member_and_refuses_the_others(
     services.claim_approve(claim=claim, actor=staff_user)
 
     assert Player.objects.get(pk=pedja.pk).user == member_user
-    states = dict(PlayerClaim.objects.values_list("pk", "state"))
-    assert states == {claim.pk: ClaimState.APPROVED, rival.pk: ClaimState.REFUSED}
+    states = dict(PlayerClaim.objects.values_list("pk", "status"))
+    assert states == {claim.pk: ClaimStatus.APPROVED, rival.pk: ClaimStatus.REFUSED}
     assert PlayerClaim.objects.get(pk=claim.pk).decided_by == staff_user
     actions = list(AuditEntry.objects.order_by("id").values_list("action", flat=True))
     assert actions == [AuditAction.CLAIM, AuditAction.CLAIM, AuditAction.CLAIM_APPROVE]
@@ -164,7 +158,7 @@ def test_a_claim_refused_links_nobody(pedja, member_user, staff_user):
     services.claim_refuse(claim=claim, actor=staff_user)
 
     assert Player.objects.get(pk=pedja.pk).user is None
-    assert PlayerClaim.objects.get(pk=claim.pk).state == ClaimState.REFUSED
+    assert PlayerClaim.objects.get(pk=claim.pk).status == ClaimStatus.REFUSED
     with pytest.raises(ValidationError, match="decided already"):
         services.claim_approve(claim=claim, actor=staff_user)
     assert Player.objects.get(pk=pedja.pk).user is None
@@ -184,7 +178,7 @@ def test_a_claim_of_a_player_with_a_login_is_refused(pedja, member_user, staff_u
     with pytest.raises(ValidationError, match="already has a login"):
         services.claim_approve(claim=claim, actor=staff_user)
 
-    assert PlayerClaim.objects.get(pk=claim.pk).state == ClaimState.PENDING  # rolled back
+    assert PlayerClaim.objects.get(pk=claim.pk).status == ClaimStatus.PENDING  # rolled back
     with pytest.raises(ValidationError, match="already has a login"):
         services.claim_create(user=staff_user, player=pedja)
 

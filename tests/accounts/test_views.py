@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.accounts import services
-from ratings.accounts.models import ClaimState, Invitation, PlayerClaim
+from ratings.accounts.models import ClaimStatus, Invitation, PlayerClaim
 from ratings.models import Player
 from tests.builders import form_errors, make_player
 
@@ -169,9 +169,7 @@ def test_the_account_page_needs_a_login(client):
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_a_member_without_a_player_claims_one_and_sees_its_state(
-    member_client, member_user, pedja
-):
+def test_a_member_without_a_player_claims_one_and_sees_its_state(member_client, member_user, pedja):
     home = member_client.get(reverse("ratings:home")).content.decode()
     assert f'href="{reverse("ratings:account")}"' in home  # "Claim my player"
 
@@ -213,7 +211,7 @@ def test_a_member_with_a_player_sees_it_and_claims_nothing(member_client, member
 
 def test_a_refused_claim_shows_and_a_new_one_may_be_made(member_client, member_user, pedja):
     claim = services.claim_create(user=member_user, player=pedja)
-    PlayerClaim.objects.filter(pk=claim.pk).update(state=ClaimState.REFUSED)
+    PlayerClaim.objects.filter(pk=claim.pk).update(status=ClaimStatus.REFUSED)
 
     page = member_client.get(reverse("ratings:account")).content.decode()
 
@@ -226,7 +224,7 @@ def test_the_account_page_reads_a_fixed_number_of_queries(
 ):
     for name in ("Ana", "Bora", "Ceca"):
         services.claim_create(user=member_user, player=make_player(name))
-        PlayerClaim.objects.filter(user=member_user).update(state=ClaimState.REFUSED)
+        PlayerClaim.objects.filter(user=member_user).update(status=ClaimStatus.REFUSED)
     # The session and user, the member's player, their claims with players, the names offered.
     with django_assert_max_num_queries(5):
         assert member_client.get(reverse("ratings:account")).status_code == 200
