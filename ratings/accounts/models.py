@@ -21,10 +21,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ratings.dates import INVITATION_DAYS
 from ratings.models.api_tokens import token_digest
 
-# How long a link stays good (issue 41: a week).
-INVITATION_DAYS = 7
 NOTE_LENGTH = 500
 
 
