@@ -71,6 +71,9 @@ class InvitationAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # withdrawn, never deleted: who invited whom stays on record
+
     @admin.action(description=_("Withdraw the selected invitations"), permissions=["revoke"])
     def revoke(self, request, queryset):
         revoked = sum(
@@ -103,6 +106,9 @@ class PlayerClaimAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False  # decided by the actions, which link the player
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # refused, never deleted: the member sees the answer on their page
 
     def has_decide_permission(self, request):
         # Approving links a login to a player: the player's own permission too.

@@ -138,3 +138,23 @@ def test_staff_who_may_only_view_claims_cannot_decide_them(staff_user, member_us
 
     assert 'value="approve"' not in page
     assert PlayerClaim.objects.get(pk=claim.pk).status == ClaimStatus.PENDING
+
+
+def test_the_invitations_claims_and_their_audit_trail_read_in_the_admin(
+    admin_client, invited, member_user, pedja
+):
+    invitation, _token = invited
+    claim = services.claim_create(user=member_user, player=pedja, note="Fridays")
+    pages = [
+        reverse("admin:ratings_invitation_changelist"),
+        reverse("admin:ratings_invitation_change", args=[invitation.pk]),
+        reverse("admin:ratings_playerclaim_changelist") + "?status__exact=pending",
+        reverse("admin:ratings_playerclaim_change", args=[claim.pk]),
+        reverse("admin:ratings_auditentry_changelist"),
+    ]
+    for url in pages:
+        response = admin_client.get(url)
+        assert response.status_code == 200, url
+    trail = admin_client.get(pages[-1]).content.decode()
+    assert "invitation made" in trail
+    assert "player claimed" in trail
