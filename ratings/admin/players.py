@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -78,6 +81,9 @@ class PlayerAdmin(admin.ModelAdmin):
     ordering = ("name",)
     actions = ("merge_players", "invite_people")
 
+    class Media:
+        css = {"all": ("club-admin.css",)}  # the invite button, styled as the page's tools
+
     def save_model(self, request, obj, form, change):
         """A new player gets a slug made from the name; a renamed one keeps their old address
         (engine.player_rename, audited)."""
@@ -145,6 +151,34 @@ class PlayerAdmin(admin.ModelAdmin):
     def invite_people(self, request, queryset):
         """A single-use link for each selected player without a login (docs/members.md)."""
         return accounts_admin.invite_people(self, request, queryset)
+
+    # The "Invite a person" button on a player's own page, for the same staff as the action.
+
+    def get_urls(self):
+        invite = path(
+            "<int:player_id>/invite/",
+            self.admin_site.admin_view(self.invite_view),
+            name="ratings_player_invite",
+        )
+        return [invite, *super().get_urls()]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        player = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if player is not None and player.user_id is None and self.has_invite_permission(request):
+            context["invite_url"] = reverse("admin:ratings_player_invite", args=[player.pk])
+        return super().change_view(request, object_id, form_url, context)
+
+    def invite_view(self, request, player_id: int):
+        """POST only (with the CSRF token, as every admin form): the action for this player."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not (self.has_view_permission(request) and self.has_invite_permission(request)):
+            raise PermissionDenied
+        players = Player.objects.filter(pk=player_id)
+        get_object_or_404(players)
+        made = self.invite_people(request, players)
+        return made or redirect("admin:ratings_player_change", player_id)
 
     def has_invite_permission(self, request):
         return may(request.user, "add", Invitation)

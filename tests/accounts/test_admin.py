@@ -158,3 +158,43 @@ def test_the_invitations_claims_and_their_audit_trail_read_in_the_admin(
     trail = admin_client.get(pages[-1]).content.decode()
     assert "invitation made" in trail
     assert "player claimed" in trail
+
+
+def test_staff_invite_from_the_players_own_page(clerk_client, pedja):
+    page = clerk_client.get(reverse("admin:ratings_player_change", args=[pedja.pk]))
+    button = reverse("admin:ratings_player_invite", args=[pedja.pk])
+    assert f'action="{button}"' in page.content.decode()
+
+    assert clerk_client.get(button).status_code == 405
+    response = clerk_client.post(button)
+
+    assert response.status_code == 200
+    ((url, _token),) = LINK.findall(response.content.decode())
+    assert Invitation.objects.get().player == pedja
+
+
+def test_the_players_page_offers_no_invitation_to_a_player_with_a_login(
+    clerk_client, pedja, member_user
+):
+    Player.objects.filter(pk=pedja.pk).update(user=member_user)
+    button = reverse("admin:ratings_player_invite", args=[pedja.pk])
+
+    page = clerk_client.get(reverse("admin:ratings_player_change", args=[pedja.pk]))
+    response = clerk_client.post(button, follow=True)
+
+    assert f'action="{button}"' not in page.content.decode()
+    assert "Pedja already has a login." in response.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_staff_without_the_invitation_permission_have_no_button(staff_client, staff_user, pedja):
+    staff_user.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_player", "change_player"])
+    )
+    button = reverse("admin:ratings_player_invite", args=[pedja.pk])
+
+    page = staff_client.get(reverse("admin:ratings_player_change", args=[pedja.pk]))
+
+    assert f'action="{button}"' not in page.content.decode()
+    assert staff_client.post(button).status_code == 403
+    assert not Invitation.objects.exists()
