@@ -125,6 +125,10 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # A form sent from an expired page gets the club's own 403 page, saying how to send it again.
 CSRF_FAILURE_VIEW = "ratings.views.errors.csrf_failure"
 
+# The club's address as its members open it (https://club.example.org), for the links a command
+# prints where there is no request to take it from (`manage.py invite`); pages use the request's.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+
 # A private club shows nothing to visitors who are not logged in.
 CLUB_PRIVATE = env_bool("CLUB_PRIVATE", False)
 CLUB_NAME = os.environ.get("CLUB_NAME", "Card club")

@@ -10,7 +10,12 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Club ratings")
     # The feature packages that own models of this app. ratings.models holds the core's only
     # (it never imports a feature), so Django is shown these here, while it loads models.
-    feature_models = ("ratings.entry.models", "ratings.events.models", "ratings.papers.models")
+    feature_models = (
+        "ratings.entry.models",
+        "ratings.events.models",
+        "ratings.papers.models",
+        "ratings.accounts.models",
+    )
 
     def import_models(self):
         super().import_models()
@@ -20,6 +25,7 @@ class RatingsConfig(AppConfig):
     def ready(self):
         import club.checks  # noqa: F401  (registers the club's system checks)
         from ratings import engine, versioning
+        from ratings.accounts.merging import MERGE_PART as ACCOUNTS_MERGE_PART
         from ratings.entry.merging import MERGE_PART as HELD_MERGE_PART
         from ratings.events.merging import MERGE_PART as EVENTS_MERGE_PART
         from ratings.papers.merging import MERGE_PART as PAPERS_MERGE_PART
@@ -29,6 +35,7 @@ class RatingsConfig(AppConfig):
         engine.merge_part_add(PAPERS_MERGE_PART)
         engine.merge_part_add(EVENTS_MERGE_PART)
         engine.merge_part_add(HELD_MERGE_PART)
+        engine.merge_part_add(ACCOUNTS_MERGE_PART)
 
         # What interfaces keep beside a game once it is recorded, by name: a game held for the
         # table's confirmation is recorded later, by another request or the worker.

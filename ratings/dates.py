@@ -6,6 +6,8 @@
   year 10000 in UTC, which the database stores and then cannot read back).
 - Anything else recorded (:data:`RECORDED`: when a row was created, closed, logged in): the
   game's bounds, since it happened.
+- When an invitation's link expires (:data:`INVITATION_EXPIRY`): up to a day more than the
+  :data:`INVITATION_DAYS` a link is good for.
 - A season (:func:`season_start`, :func:`season_of`): a calendar year in the club's time zone,
   from 1 January at midnight to the next; the season tables the engine keeps and the periods of
   the leaderboard both count years this way.
@@ -102,11 +104,23 @@ RECORDED = MomentRule(
     too_late=_("That date is in the future."),
 )
 
+# How long an invitation's link stays good (ratings.accounts), and the rule of when it expires:
+# up to that many days ahead, with a day's room for a link made at the end of a day.
+INVITATION_DAYS = 7
+INVITATION_EXPIRY = MomentRule(
+    ahead=timedelta(days=INVITATION_DAYS + 1),
+    until=f"{INVITATION_DAYS + 1} days ahead",
+    missing=RECORDED.missing,
+    too_early=RECORDED.too_early,
+    too_late=RECORDED.too_late,
+)
+
 # The rule of each date-and-time field that has its own, by "app_label.model.field"; every other
 # one follows RECORDED.
 FIELD_RULES = {
     "ratings.game.played_at": GAME,
     "ratings.event.starts_at": EVENT,
+    "ratings.invitation.expires_at": INVITATION_EXPIRY,
 }
 
 

@@ -1,5 +1,6 @@
 from django.urls import path, register_converter
 
+from ratings.accounts import views as accounts
 from ratings.models.players import SLUG_PATTERN
 from ratings.views import (
     backtest,
@@ -77,6 +78,8 @@ urlpatterns = [
     path("games/waiting/<uuid:key>/confirm/", held.held_confirm, name="held_confirm"),
     path("games/waiting/<uuid:key>/dispute/", held.held_dispute, name="held_dispute"),
     path("games/waiting/<uuid:key>/delete/", held.held_withdraw, name="held_withdraw"),
+    path("account/", accounts.account, name="account"),
+    path("invitations/<slug:token>/", accounts.invitation_accept, name="invitation"),
     path("account/tokens/", tokens.token_list, name="api_tokens"),
     path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),

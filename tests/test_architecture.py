@@ -63,6 +63,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.versioning",
             # the worker's queue and its recurring work: the tasks framework's rows
             "ratings.worker",
+            "ratings.accounts.models",
         ),
     ),
     (
@@ -89,6 +90,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.events.merging",
             "ratings.papers.merging",
             "ratings.papers.services",
+            "ratings.accounts.services",
+            "ratings.accounts.merging",
             "ratings.rayter",
             "ratings.backup",
             "ratings.backtest",
@@ -102,6 +105,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.forms",
             "ratings.events.forms",
             "ratings.papers.forms",
+            "ratings.accounts.forms",
             "ratings.tables",
             "ratings.events.tables",
             "ratings.events.qr",
@@ -123,6 +127,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.entry.admin",
             "ratings.events.admin",
             "ratings.papers.admin",
+            "ratings.accounts.views",
+            "ratings.accounts.admin",
             "ratings.management",
             "ratings.urls",
             "ratings.apps",
@@ -132,7 +138,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
 ]
 # Packages whose __init__ only documents or re-exports: no layer of their own.
-PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers")
+PACKAGES_ONLY = ("ratings", "ratings.events", "ratings.papers", "ratings.accounts")
 # The engine is used through ratings.engine's names; these reach into one of its modules, why:
 ENGINE_MODULES_USED_BY = {
     # restore_club writes a backup's stored rows with the engine's bulk insert, then the
@@ -275,6 +281,7 @@ FEATURES = (
     "ratings.entry",
     "ratings.events",
     "ratings.papers",
+    "ratings.accounts",
     "ratings.api",
     "ratings.rayter",
     "ratings.backup",

@@ -99,8 +99,11 @@ RAYTER_PAGES = {
     "rayter_export": lambda w: [w.hearts.slug],
 }
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
-# A member's own API tokens: only theirs, visitors to the login (tests/views/test_api_tokens.py).
-ACCOUNT_PAGES = {"api_tokens", "api_token_revoke"}
+# A member's own API tokens and account (their claims): only theirs, visitors to the login
+# (tests/views/test_api_tokens.py, tests/accounts/test_views.py).
+ACCOUNT_PAGES = {"api_tokens", "api_token_revoke", "account"}
+# An invitation's link: anyone holding it, once (tests/accounts/test_views.py).
+INVITATIONS = {"invitation"}
 # A player's report of a mistake in their game (tests/views/test_game_reports.py).
 GAME_REPORTS = {"game_report"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
@@ -209,6 +212,7 @@ def test_every_ratings_url_has_a_policy():
         | set(EVENT_BUTTONS)
         | set(PAPER_BUTTONS)
         | ACCOUNT_PAGES
+        | INVITATIONS
         | GAME_REPORTS
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()

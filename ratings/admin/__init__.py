@@ -12,9 +12,11 @@ Split by what is administered (one module each), registered on import:
   :mod:`~ratings.admin.audit`, :mod:`~ratings.admin.tokens`; shared pieces in
   :mod:`~ratings.admin.common`;
 - games waiting for the table: :mod:`ratings.entry.admin`; events:
-  :mod:`ratings.events.admin`; digital papers: :mod:`ratings.papers.admin`.
+  :mod:`ratings.events.admin`; digital papers: :mod:`ratings.papers.admin`; invitations and
+  claims: :mod:`ratings.accounts.admin`.
 """
 
+from ratings.accounts import admin as _accounts_admin  # noqa: F401
 from ratings.admin import audit, games, leagues, players, tokens  # noqa: F401  (registers them)
 from ratings.admin.games import GameAdmin
 from ratings.entry import admin as _entry_admin  # noqa: F401

@@ -1,17 +1,23 @@
-"""Players in the admin: the typo check on a new name, renaming through the engine, merging."""
+"""Players in the admin: the typo check on a new name, renaming through the engine, merging,
+inviting a person to a player (ratings.accounts.admin)."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import engine
 from ratings.access import may
+from ratings.accounts import admin as accounts_admin
+from ratings.accounts.models import Invitation
 from ratings.admin.common import latest_entry, rerated_message
 from ratings.forms import check_birth_date
 from ratings.models import (
@@ -73,7 +79,10 @@ class PlayerAdmin(admin.ModelAdmin):
     autocomplete_fields = ("user",)
     readonly_fields = ("slug",)
     ordering = ("name",)
-    actions = ("merge_players",)
+    actions = ("merge_players", "invite_people")
+
+    class Media:
+        css = {"all": ("club-admin.css",)}  # the invite button, styled as the page's tools
 
     def save_model(self, request, obj, form, change):
         """A new player gets a slug made from the name; a renamed one keeps their old address
@@ -137,6 +146,42 @@ class PlayerAdmin(admin.ModelAdmin):
             "choose_error": _("Choose who stays.") if request.POST.get("asked") else None,
         }
         return TemplateResponse(request, "admin/ratings/player/merge.html", context)
+
+    @admin.action(description=_("Invite a person to each selected player"), permissions=["invite"])
+    def invite_people(self, request, queryset):
+        """A single-use link for each selected player without a login (docs/members.md)."""
+        return accounts_admin.invite_people(self, request, queryset)
+
+    # The "Invite a person" button on a player's own page, for the same staff as the action.
+
+    def get_urls(self):
+        invite = path(
+            "<int:player_id>/invite/",
+            self.admin_site.admin_view(self.invite_view),
+            name="ratings_player_invite",
+        )
+        return [invite, *super().get_urls()]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        player = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if player is not None and player.user_id is None and self.has_invite_permission(request):
+            context["invite_url"] = reverse("admin:ratings_player_invite", args=[player.pk])
+        return super().change_view(request, object_id, form_url, context)
+
+    def invite_view(self, request, player_id: int):
+        """POST only (with the CSRF token, as every admin form): the action for this player."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not (self.has_view_permission(request) and self.has_invite_permission(request)):
+            raise PermissionDenied
+        players = Player.objects.filter(pk=player_id)
+        get_object_or_404(players)
+        made = self.invite_people(request, players)
+        return made or redirect("admin:ratings_player_change", player_id)
+
+    def has_invite_permission(self, request):
+        return may(request.user, "add", Invitation)
 
     def has_merge_permission(self, request):
         # A merge deletes a player and moves their games: both rights are needed.

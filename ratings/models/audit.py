@@ -35,6 +35,12 @@ class AuditAction(models.TextChoices):
     GAME_DISPUTE = "game_dispute", _("game disputed")
     GAME_WITHDRAW = "game_withdraw", _("waiting game deleted")
     GAME_HELD_EDIT = "game_held_edit", _("waiting game corrected")
+    INVITE = "invite", _("invitation made")
+    INVITE_REVOKE = "invite_revoke", _("invitation revoked")
+    INVITE_ACCEPT = "invite_accept", _("invitation accepted")
+    CLAIM = "claim", _("player claimed")
+    CLAIM_APPROVE = "claim_approve", _("claim approved")
+    CLAIM_REFUSE = "claim_refuse", _("claim refused")
 
 
 class AuditEntry(models.Model):

@@ -29,6 +29,8 @@ UNVERSIONED = {
     "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
     # Written as each task is queued, claimed and finished: what a task changes is versioned.
     "django_tasks_database_dbtaskresult": "the background worker's queue (django-tasks-db)",
+    "ratings_invitation": "invitations to join as a player, read in the admin and by their link",
+    "ratings_playerclaim": "members' claims of players, read in the admin and on their account",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk

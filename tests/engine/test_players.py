@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import engine
+from ratings.accounts import services as account_services
 from ratings.engine import players as engine_players
 from ratings.events import services as event_services
 from ratings.events.models import EventRound, TableSeat
@@ -201,10 +202,11 @@ def rows_naming(player_id: int) -> dict[tuple[type, str], list]:
 
 
 @pytest.fixture
-def named_everywhere(make_league, record_game):
+def named_everywhere(make_league, record_game, django_user_model):
     """(league, source, target): a source named by a row of every model that names a player (a
     deleted game's correction, a start rating, an old name, a club night with a seat and a bye,
-    papers open and finished in each seat), and a target who was never at their tables."""
+    papers open and finished in each seat, an invitation and a member's claim), and a target who
+    was never at their tables."""
     league = make_league(System.PREFKO, name="Preferans")
     low, source, target, ana, high = (
         Player.objects.create_named(name) for name in ("Ana", "Pedya", "Pedja", "Bora", "Zoran")
@@ -228,6 +230,9 @@ def named_everywhere(make_league, record_game):
     for number, deal in enumerate(SHORT_GAME):
         paper_services.deal_add(paper=finished, entered=deal, after=number)
     paper_services.paper_finish(paper=finished, played_at=T0 + timedelta(days=30))
+    account_services.invitation_create(player=source)
+    claimant = django_user_model.objects.create_user("claimant")
+    account_services.claim_create(user=claimant, player=source)
     return league, source, target
 
 
