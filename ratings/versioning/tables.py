@@ -27,6 +27,7 @@ UNVERSIONED = {
     "django_migrations": "migrate's record of what it applied (no model's table)",
     "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
     "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
+    "ratings_calendarfeed": "a member's private calendar address, on their own uncached page",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
