@@ -69,6 +69,7 @@ urlpatterns = [
     path("events/<int:pk>/answer/", nights.night_answer, name="night_answer"),
     path("events/<int:pk>/start/", nights.night_start, name="night_start"),
     path("events/<int:pk>/cancel/", nights.night_cancel, name="night_cancel"),
+    path("events/<int:pk>/move/", nights.night_move, name="night_move"),
     path("events/<int:pk>/event.ics", nights.event_ics, name="event_ics"),
     path("events.ics", nights.club_feed, name="club_feed"),
     path("leagues/<slug:slug>/events.ics", nights.league_feed, name="league_feed"),

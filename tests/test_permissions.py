@@ -108,7 +108,11 @@ ACCOUNT_PAGES = {"api_tokens", "api_token_revoke", "calendar_settings"}
 CALENDAR_FEEDS = {"club_feed", "league_feed", "private_club_feed", "private_league_feed", "my_feed"}
 # A planned night's buttons, each a POST: its organiser's (or staff's) start and cancel, and any
 # member's answer.
-NIGHT_BUTTONS = {"night_start", "night_cancel"}
+NIGHT_BUTTONS = {
+    "night_start": {},
+    "night_cancel": {},
+    "night_move": {"starts_at": "2026-12-31T20:00", "place": "Upstairs"},
+}
 NIGHT_ANSWER = {"night_answer"}
 # A player's report of a mistake in their game (tests/views/test_game_reports.py).
 GAME_REPORTS = {"game_report"}
@@ -220,7 +224,7 @@ def test_every_ratings_url_has_a_policy():
         | ACCOUNT_PAGES
         | GAME_REPORTS
         | CALENDAR_FEEDS
-        | NIGHT_BUTTONS
+        | set(NIGHT_BUTTONS)
         | NIGHT_ANSWER
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
@@ -1100,7 +1104,8 @@ def test_staff_who_may_change_events_start_or_cancel_a_night(world, name):
     night = builders.make_night(world.league)
     before = night_state(night)
 
-    response = client_for(world, "staff").post(reverse(f"ratings:{name}", args=[night.pk]))
+    url = reverse(f"ratings:{name}", args=[night.pk])
+    response = client_for(world, "staff").post(url, NIGHT_BUTTONS[name])
 
     assert response.status_code == 302
     assert night_state(night) != before

@@ -270,6 +270,25 @@ class StartForm(forms.Form):
         self.fields["players"].choices = [(p.pk, p.name) for p in choices]
 
 
+class MoveForm(forms.Form):
+    """Another time or place for a planned night (its calendar entries follow)."""
+
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Starts at"),
+        input_formats=DATETIME_INPUT_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    place = forms.CharField(label=gettext_lazy("Place"), required=False, max_length=200)
+
+    def clean_starts_at(self):
+        starts_at = self.cleaned_data["starts_at"]
+        try:
+            services.check_event_start(starts_at)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["starts_at"]) from None
+        return starts_at
+
+
 class AnswerForm(forms.Form):
     """A member's one-tap answer to a planned night."""
 

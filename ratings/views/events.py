@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -31,7 +32,14 @@ from ratings.events.access import (
     get_league_for_events,
 )
 from ratings.events.answers import Answers, answer_of, answers_of
-from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm, StartForm
+from ratings.events.forms import (
+    PLAYER_ROWS,
+    DrawForm,
+    EventForm,
+    LatePlayersForm,
+    MoveForm,
+    StartForm,
+)
 from ratings.events.models import Event, EventRound, EventTable
 from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
@@ -123,6 +131,14 @@ def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
             "answers": answers,
             "mine": _my_answer(request, answers),
             "start_form": StartForm(answers=answers) if runs and event.is_planned else None,
+            "move_form": MoveForm(
+                initial={
+                    "starts_at": timezone.localtime(event.starts_at).replace(tzinfo=None),
+                    "place": event.place,
+                }
+            )
+            if runs and event.is_planned
+            else None,
         }
     return render(
         request,

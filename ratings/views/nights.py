@@ -25,7 +25,7 @@ from ratings.access import club_readable
 from ratings.events import calendar, planning
 from ratings.events.access import get_event_to_run, get_league_for_events
 from ratings.events.answers import answers_of
-from ratings.events.forms import AnswerForm, NightForm, StartForm
+from ratings.events.forms import AnswerForm, MoveForm, NightForm, StartForm
 from ratings.events.models import Answer, Event
 from ratings.models import League
 
@@ -122,6 +122,30 @@ def night_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("%(name)s is cancelled.") % {"name": event.name})
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def night_move(request: HttpRequest, pk: int) -> HttpResponse:
+    """Another time or place for a planned night."""
+    event = get_event_to_run(request, pk)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect(event)
+    try:
+        planning.night_move(
+            event=event,
+            starts_at=form.cleaned_data["starts_at"],
+            place=form.cleaned_data["place"].strip(),
+            actor=request.user,
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(name)s is moved.") % {"name": event.name})
     return redirect(event)
 
 

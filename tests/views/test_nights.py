@@ -177,3 +177,26 @@ def test_the_home_page_with_planned_nights_runs_a_pinned_number_of_queries(
     with django_assert_num_queries(8):
         page = members[0].get("/").content.decode()
     assert page.count("Are you coming?") == 3 and page.count("4 coming") == 3
+
+
+def test_the_organiser_moves_a_planned_night(organiser_client, league, django_user_model):
+    organiser = django_user_model.objects.get(username="organiser")
+    night = make_night(league, organiser=organiser, place="Kafana")
+    page = organiser_client.get(night.get_absolute_url()).content.decode()
+    assert "Another time or place" in page
+    when = night.starts_at.strftime("%Y-%m-%dT21:30")
+    organiser_client.post(
+        reverse("ratings:night_move", args=[night.pk]), {"starts_at": when, "place": "Upstairs"}
+    )
+    night.refresh_from_db()
+    assert (night.place, night.sequence, night.starts_at.strftime("%H:%M")) == (
+        "Upstairs",
+        1,
+        "21:30",
+    )
+    refused = organiser_client.post(
+        reverse("ratings:night_move", args=[night.pk]), {"starts_at": "", "place": "X"}
+    )
+    assert refused.status_code == 302
+    night.refresh_from_db()
+    assert night.place == "Upstairs"
