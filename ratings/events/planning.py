@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -206,11 +206,8 @@ def night_move(*, event: Event, starts_at: datetime, place: str, actor=None) -> 
             AuditAction.UPDATE,
             event,
             actor,
-            after={
-                "moved_from": before,
-                "starts_at": starts_at.isoformat(),
-                "place": place or None,
-            },
+            before=before,
+            after={"starts_at": starts_at.isoformat(), "place": place or None},
         )
     return event
 
@@ -242,10 +239,11 @@ def remind_tomorrow(*, now: datetime | None = None) -> list[Reminder]:
     (not cancelled), with who is coming or may come and the members to tell. Sends nothing: the
     background worker posts them to the league's channels and emails the members. Three
     queries, whatever the number of nights."""
-    now = timezone.localtime(now or timezone.now())
-    tomorrow = now.date() + timedelta(days=1)
-    start = timezone.make_aware(datetime.combine(tomorrow, datetime.min.time()))
-    end = timezone.make_aware(datetime.combine(tomorrow + timedelta(days=1), datetime.min.time()))
+    # The club's own zone, not one a request activated: the worker has none.
+    zone = timezone.get_default_timezone()
+    tomorrow = timezone.localtime(now or timezone.now(), zone).date() + timedelta(days=1)
+    start = datetime.combine(tomorrow, time.min, tzinfo=zone)
+    end = datetime.combine(tomorrow + timedelta(days=1), time.min, tzinfo=zone)
     events = list(
         Event.objects.filter(status=EventStatus.PLANNED, starts_at__gte=start, starts_at__lt=end)
         .select_related("league")

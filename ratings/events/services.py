@@ -44,13 +44,22 @@ from ratings.versioning import lock_rows
 MAX_PLACE_POINTS = 1000
 
 
-def audit_event(action: str, event: Event, actor, *, game: Game | None = None, after: dict) -> None:
+def audit_event(
+    action: str,
+    event: Event,
+    actor,
+    *,
+    game: Game | None = None,
+    before: dict | None = None,
+    after: dict,
+) -> None:
     """The audit entry of a change to an event (here and in :mod:`ratings.events.planning`)."""
     engine.audit(
         action,
         event.league_id,
         actor,
         game=game,
+        before=before,
         after={"event": event.name, "event_id": event.pk, **after},
     )
 

@@ -3,7 +3,8 @@ answers, cancelled, moved; the day-before reminder."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -154,3 +155,18 @@ def test_merging_players_keeps_the_targets_answer(league, nine):
 def test_a_night_is_planned_no_more_than_two_years_ahead(league):
     with pytest.raises(ValidationError):
         make_night(league, starts_at=timezone.now() + timedelta(days=800))
+
+
+def test_tomorrow_is_the_clubs_tomorrow(league, settings):
+    """A night at 00:30 on Saturday in Belgrade is Friday 23:30 in UTC: not Friday's."""
+    settings.TIME_ZONE = "Europe/Belgrade"
+    belgrade = ZoneInfo("Europe/Belgrade")
+    friday = next_friday().astimezone(belgrade).date()
+    late = make_night(league, starts_at=datetime.combine(friday, time(23, 30), tzinfo=belgrade))
+    make_night(
+        league,
+        name="After midnight",
+        starts_at=datetime.combine(friday + timedelta(days=1), time(0, 30), tzinfo=belgrade),
+    )
+    thursday = datetime.combine(friday - timedelta(days=1), time(12), tzinfo=belgrade)
+    assert [r.event for r in planning.remind_tomorrow(now=thursday)] == [late]
