@@ -22,7 +22,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from unittest import mock
 
@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 from club import settings as club_settings
 from ratings import engine
 from ratings.backup import files as backup_files
+from ratings.events import planning as event_planning
 from ratings.events import services as event_services
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
 from ratings.static_build import static_build
@@ -312,6 +313,24 @@ def make_event(league: League, players: Sequence[Player], **fields):
     fields.setdefault("rounds_total", None)
     fields.setdefault("seed", 13)
     return event_services.event_create(league=league, players=list(players), **fields)
+
+
+def next_friday(now: datetime | None = None) -> datetime:
+    """20:00 next Friday in the club's time zone (a week on if today is Friday)."""
+    today = timezone.localtime(now or timezone.now()).date()
+    days = (4 - today.weekday()) % 7 or 7
+    return timezone.make_aware(datetime.combine(today + timedelta(days=days), time(20, 0)))
+
+
+def make_night(league: League, **fields):
+    """A night of ``league`` planned ahead, through the planning service: "Friday night" at
+    20:00 next Friday, open-ended, a fixed seed."""
+    fields.setdefault("name", "Friday night")
+    fields.setdefault("starts_at", next_friday())
+    fields.setdefault("organiser", None)
+    fields.setdefault("rounds_total", None)
+    fields.setdefault("seed", 13)
+    return event_planning.night_plan(league=league, **fields)
 
 
 def play_table(table, papers=None, *, scores=None, order=None, **game) -> Game:

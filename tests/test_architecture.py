@@ -73,6 +73,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.events.selectors",
             "ratings.events.access",
             "ratings.events.tonight",
+            "ratings.events.answers",
             "ratings.papers.selectors",
             "ratings.papers.statistics",
             "ratings.entry.selectors",
@@ -87,6 +88,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             # the one way in for a game: it records through the engine and events' tables
             "ratings.entry",
             "ratings.events.services",
+            "ratings.events.planning",
             "ratings.events.merging",
             "ratings.papers.merging",
             "ratings.papers.services",
@@ -109,6 +111,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.tables",
             "ratings.events.tables",
             "ratings.events.qr",
+            "ratings.events.calendar",
             "ratings.charts",
             "ratings.page_cache",
             "ratings.static_build",

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE_STATE = ("ratings", "0022_opponent_tally_a_row_a_pair")
 STATE = ("ratings", "0023_system_state")
 SETTINGS = ("ratings", "0024_league_settings")
+PLANNING = ("ratings", "0028_event_planning")
 PLAYED = datetime(2026, 3, 1, 20, tzinfo=UTC)
 SKILL = {"mu_before": 25.0, "sigma_before": 8.25, "mu_after": 27.5, "sigma_after": 7.5}
 
@@ -122,3 +123,38 @@ def test_the_settings_migration_gives_each_league_its_own_systems_settings_and_b
     elo, prefko = League.objects.get(system="elo"), League.objects.get(system="prefko")
     assert (elo.elo_k, elo.speed, elo.refas) == (16 + n["elo"], "standard", None)
     assert (prefko.elo_k, prefko.refas) == (32, n["prefko"])
+
+
+def test_the_planning_migration_keeps_the_event_tables_triggers_on_sqlite():
+    """SQLite remakes the event table to add its columns; the data-version triggers that name
+    it (its players', rounds' and tables') are set aside and put back, and an event made before
+    is a started one."""
+    apps = migrated(("ratings", "0025_deal_audit"))
+    league = apps.get_model("ratings", "League").objects.create(
+        name="Friday", slug="friday", system="prefko"
+    )
+    event_id = (
+        apps.get_model("ratings", "Event")
+        .objects.create(league=league, name="Night", starts_at=PLAYED, table_size=3)
+        .pk
+    )
+    before = trigger_names()
+
+    apps = migrated(PLANNING)
+    event = apps.get_model("ratings", "Event").objects.get(pk=event_id)
+    assert (event.status, event.place, event.sequence) == ("started", "", 0)
+    after = trigger_names()
+    assert any(name.startswith("ratings_eventplayer") for name in before)
+    assert before <= after
+
+
+def trigger_names() -> set[str]:
+    """The database's triggers, each named with its table."""
+    sql = {
+        "sqlite": "SELECT tbl_name || '.' || name FROM sqlite_master WHERE type = 'trigger'",
+        "postgresql": "SELECT tgrelid::regclass::text || '.' || tgname FROM pg_trigger "
+        "WHERE NOT tgisinternal",
+    }[connection.vendor]
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return {row[0] for row in cursor.fetchall()}

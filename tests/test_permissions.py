@@ -81,6 +81,7 @@ READ_PAGES = {
     "head_to_head_pick": lambda w: [w.players[0].slug],
     "paper": lambda w: [w.paper.pk],
     "player_deals": lambda w: [w.players[0].slug],
+    "event_ics": lambda w: [w.event.pk],
 }
 ENTRY_PAGES = {
     "game_new": lambda w: [w.league.slug],
@@ -98,12 +99,24 @@ RAYTER_PAGES = {
     "rayter_import": lambda w: [w.hearts.slug],
     "rayter_export": lambda w: [w.hearts.slug],
 }
-EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
-# A member's own API tokens and account (their claims): only theirs, visitors to the login
-# (tests/views/test_api_tokens.py, tests/accounts/test_views.py).
-ACCOUNT_PAGES = {"api_tokens", "api_token_revoke", "account"}
+EVENT_FORMS = {"event_new": lambda w: [w.league.slug], "night_new": lambda w: [w.league.slug]}
+# A member's own API tokens, account (their claims) and calendar address: only theirs, visitors
+# to the login (tests/views/test_api_tokens.py, tests/accounts/test_views.py,
+# tests/events/test_calendar.py).
+ACCOUNT_PAGES = {"api_tokens", "api_token_revoke", "account", "calendar_settings"}
 # An invitation's link: anyone holding it, once (tests/accounts/test_views.py).
 INVITATIONS = {"invitation"}
+# The calendar feeds: everyone's in a public club, at a member's private address in a private
+# one (tests/events/test_calendar.py).
+CALENDAR_FEEDS = {"club_feed", "league_feed", "private_club_feed", "private_league_feed", "my_feed"}
+# A planned night's buttons, each a POST: its organiser's (or staff's) start and cancel, and any
+# member's answer.
+NIGHT_BUTTONS = {
+    "night_start": {},
+    "night_cancel": {},
+    "night_move": {"starts_at": "2026-12-31T20:00", "place": "Upstairs"},
+}
+NIGHT_ANSWER = {"night_answer"}
 # A player's report of a mistake in their game (tests/views/test_game_reports.py).
 GAME_REPORTS = {"game_report"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
@@ -214,6 +227,9 @@ def test_every_ratings_url_has_a_policy():
         | ACCOUNT_PAGES
         | INVITATIONS
         | GAME_REPORTS
+        | CALENDAR_FEEDS
+        | set(NIGHT_BUTTONS)
+        | NIGHT_ANSWER
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 
@@ -1038,6 +1054,65 @@ def test_the_event_forms_need_the_csrf_token(world, name, args, data, table_play
     assert refused.status_code == 403
     assert accepted.status_code == 302
     assert event_state() != before
+
+
+# Nights planned ahead ---------------------------------------------------------------------------
+
+
+def night_state(night) -> tuple:
+    night = Event.objects.get(pk=night.pk)
+    return (night.status, night.sequence, EventPlayer.objects.filter(event=night).count())
+
+
+@pytest.mark.parametrize("name", [*NIGHT_BUTTONS, *NIGHT_ANSWER, "night_new"])
+def test_visitors_press_no_night_button(world, name):
+    night = builders.make_night(world.league)
+    args = [world.league.slug] if name == "night_new" else [night.pk]
+    before = night_state(night)
+
+    response = client_for(world, "anonymous").post(reverse(f"ratings:{name}", args=args))
+
+    assert_sent_to(response, reverse("login"))
+    assert night_state(night) == before
+
+
+@pytest.mark.parametrize("name", [*NIGHT_BUTTONS, *NIGHT_ANSWER])
+@pytest.mark.parametrize("method", ["get", "head", "put", "delete"])
+def test_the_night_buttons_take_only_post(world, name, method):
+    night = builders.make_night(world.league)
+
+    response = request(
+        client_for(world, "staff"), method, reverse(f"ratings:{name}", args=[night.pk])
+    )
+
+    assert response.status_code == 405
+
+
+@pytest.mark.parametrize("role", ["member", "viewer", "clerk"])
+@pytest.mark.parametrize("name", [*NIGHT_BUTTONS, "night_new"])
+def test_only_the_organiser_or_staff_who_may_change_events_start_or_cancel_a_night(
+    world, name, role
+):
+    night = builders.make_night(world.league)
+    args = [world.league.slug] if name == "night_new" else [night.pk]
+    before = night_state(night)
+
+    response = client_for(world, role).post(reverse(f"ratings:{name}", args=args))
+
+    assert response.status_code == 403
+    assert night_state(night) == before
+
+
+@pytest.mark.parametrize("name", NIGHT_BUTTONS)
+def test_staff_who_may_change_events_start_or_cancel_a_night(world, name):
+    night = builders.make_night(world.league)
+    before = night_state(night)
+
+    url = reverse(f"ratings:{name}", args=[night.pk])
+    response = client_for(world, "staff").post(url, NIGHT_BUTTONS[name])
+
+    assert response.status_code == 302
+    assert night_state(night) != before
 
 
 # The digital paper's buttons --------------------------------------------------------------------

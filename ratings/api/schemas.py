@@ -302,10 +302,28 @@ class HeadToHeadOut(Schema):
     leagues: list[PairOut]
 
 
+class RsvpIn(Schema):
+    """A member's answer to a night planned ahead."""
+
+    answer: Literal["coming", "maybe", "no"]
+
+
+class RsvpOut(Schema):
+    """The night's answers after the member's: each list the players' names, by name."""
+
+    event: int
+    answer: Literal["coming", "maybe", "no"]
+    coming: list[str]
+    maybe: list[str]
+    no: list[str]
+
+
 class EventSummary(Schema):
     id: int
     name: str
     starts_at: datetime | None
+    status: Literal["planned", "started", "cancelled"]
+    place: str
     closed: bool
     players: int
     rounds: int
@@ -349,6 +367,9 @@ class EventOut(Schema):
     id: int
     league: str
     name: str
+    starts_at: datetime
+    status: Literal["planned", "started", "cancelled"]
+    place: str
     closed: bool
     url: str
     rounds: list[EventRoundOut]

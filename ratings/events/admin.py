@@ -1,6 +1,7 @@
 """Events in the admin: staff read an event, its players, rounds and tables, rename or re-date
 it, or delete it (its games stay in the league: a table only links to its game). Events are
-created and run on the event pages, which keep their rules (ratings/events/services.py)."""
+created and run on the event pages, which keep their rules (ratings/events/services.py); a
+change of time or place raises the event's calendar sequence (ratings/events/planning.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 
-from ratings.events import services
+from ratings.events import planning, services
 from ratings.events.models import Event, EventPlayer, EventTable
 
 
@@ -31,7 +32,7 @@ class EventAdminForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = ("name", "starts_at", "organiser")
+        fields = ("name", "starts_at", "place", "organiser")
 
     def clean_starts_at(self):
         starts_at = self.cleaned_data.get("starts_at")
@@ -45,8 +46,8 @@ class EventAdminForm(forms.ModelForm):
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     form = EventAdminForm
-    list_display = ("name", "league", "starts_at", "organiser", "closed_at")
-    list_filter = ("league",)
+    list_display = ("name", "league", "starts_at", "status", "organiser", "closed_at")
+    list_filter = ("league", "status")
     list_select_related = ("league", "organiser")
     search_fields = ("name",)
     date_hierarchy = "starts_at"
@@ -54,6 +55,9 @@ class EventAdmin(admin.ModelAdmin):
         "name",
         "league",
         "starts_at",
+        "place",
+        "status",
+        "sequence",
         "organiser",
         "rounds_total",
         "table_size",
@@ -64,6 +68,8 @@ class EventAdmin(admin.ModelAdmin):
     )
     # What the draws and standings were made with stays as it was.
     readonly_fields = (
+        "status",
+        "sequence",
         "league",
         "rounds_total",
         "table_size",
@@ -77,6 +83,11 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # on the league's events page, with its players and rules
+
+    def save_model(self, request, obj, form, change):
+        # Re-dated or moved: calendars that have the event take the new version.
+        planning.raise_sequence(obj, form.changed_data)
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(EventTable)

@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings import entry
-from ratings.events import services
-from ratings.events.models import DrawMethod, Event, Scoring
+from ratings.events import planning, services
+from ratings.events.answers import Answers
+from ratings.events.models import Answer, DrawMethod, Event, Scoring
 from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
 from ratings.models import League, Player
 from ratings.player_names import name_key
@@ -78,7 +79,10 @@ class PlayerRowsMixin:
 
 
 class EventForm(PlayerRowsMixin, forms.Form):
-    """A new club night or tournament of a league."""
+    """A new club night or tournament of a league, with its players present (a night planned
+    ahead has none yet: :class:`NightForm`)."""
+
+    with_players = True
 
     name = forms.CharField(label=pgettext_lazy("event", "Name"), max_length=100)
     starts_at = forms.DateTimeField(
@@ -140,7 +144,8 @@ class EventForm(PlayerRowsMixin, forms.Form):
         ]
         if not system.has_paper:
             del self.fields["bula"]  # only a paper has a bula
-        self.add_player_rows(rows)
+        if self.with_players:
+            self.add_player_rows(rows)
 
     def clean_bula(self):
         bula = self.cleaned_data.get("bula")
@@ -173,7 +178,8 @@ class EventForm(PlayerRowsMixin, forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        self.resolve_players()
+        if self.with_players:
+            self.resolve_players()
         if {"table_size", "scoring", "points_per_place", "rounds_total"} <= cleaned.keys():
             try:
                 services.check_event_rules(
@@ -186,6 +192,8 @@ class EventForm(PlayerRowsMixin, forms.Form):
             except ValidationError as error:
                 self.add_error(None, error)
         size = cleaned.get("table_size")
+        if not self.with_players:
+            return cleaned
         present = len(self.players) + len(self.new_names)
         if size and not self.errors and present < size:
             self.add_error(
@@ -210,6 +218,81 @@ class EventForm(PlayerRowsMixin, forms.Form):
             points_per_place=data["points_per_place"],
             bula=data.get("bula"),
         )
+
+
+class NightForm(EventForm):
+    """A night planned ahead: when and where, and its rules; members answer whether they come,
+    and its players present are chosen when the organiser starts it."""
+
+    with_players = False
+    place = forms.CharField(
+        label=gettext_lazy("Place"),
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy("Where the club meets that night, as members know it."),
+    )
+    field_order = ["name", "starts_at", "place"]
+
+    def save(self, *, organiser) -> Event:
+        data = self.cleaned_data
+        return planning.night_plan(
+            league=self.league,
+            name=data["name"],
+            starts_at=data["starts_at"],
+            place=data["place"].strip(),
+            organiser=organiser,
+            rounds_total=data["rounds_total"],
+            table_size=data["table_size"],
+            draw_method=data["draw_method"],
+            scoring=data["scoring"],
+            points_per_place=data["points_per_place"],
+            bula=data.get("bula"),
+        )
+
+
+class StartForm(forms.Form):
+    """Start a planned night: the players present are those who answered coming (ticked) or
+    maybe (not ticked), as the organiser leaves them; late arrivals are added afterwards."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Players present"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, answers: Answers, **kwargs):
+        choices = answers.coming + answers.maybe
+        kwargs.setdefault("initial", {"players": [p.pk for p in answers.coming]})
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = Player.objects.filter(pk__in=[p.pk for p in choices])
+        # Drawn from the answers already read (no query per row), coming first.
+        self.fields["players"].choices = [(p.pk, p.name) for p in choices]
+
+
+class MoveForm(forms.Form):
+    """Another time or place for a planned night (its calendar entries follow)."""
+
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Starts at"),
+        input_formats=DATETIME_INPUT_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    place = forms.CharField(label=gettext_lazy("Place"), required=False, max_length=200)
+
+    def clean_starts_at(self):
+        starts_at = self.cleaned_data["starts_at"]
+        try:
+            services.check_event_start(starts_at)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["starts_at"]) from None
+        return starts_at
+
+
+class AnswerForm(forms.Form):
+    """A member's one-tap answer to a planned night."""
+
+    answer = forms.ChoiceField(choices=Answer.choices)
 
 
 class LatePlayersForm(PlayerRowsMixin, forms.Form):

@@ -1,5 +1,6 @@
 """The club nights' part in merging two players (:class:`ratings.engine.MergePart`): a player
-present twice at one event would be two people, and their presence, seats and byes move."""
+present twice at one event would be two people, and their presence, seats, byes and answers to
+nights planned ahead move."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.events.models import Event, EventPlayer, EventRound, TableSeat
+from ratings.events.models import Event, EventAnswer, EventPlayer, EventRound, TableSeat
 from ratings.models import Player
 
 
@@ -42,6 +43,11 @@ def _move(source: Player, target: Player) -> None:
     EventPlayer.objects.filter(player=source).update(player=target)
     TableSeat.objects.filter(player=source).update(player=target)
     EventRound.byes.through.objects.filter(player=source).update(player=target)
+    # An answer to a planned night: the target's own stands where both answered.
+    EventAnswer.objects.filter(
+        player=source, event__in=EventAnswer.objects.filter(player=target).values("event")
+    ).delete()
+    EventAnswer.objects.filter(player=source).update(player=target)
 
 
 MERGE_PART = engine.MergePart(leagues=_leagues, refusal=_refusal, move=_move)

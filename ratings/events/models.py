@@ -43,9 +43,29 @@ class Scoring(models.TextChoices):
     )
 
 
+class EventStatus(models.TextChoices):
+    """Where an event stands: planned ahead (members answer whether they come), started (its
+    players present are drawn into rounds, until it is closed), or cancelled before it started."""
+
+    PLANNED = "planned", _("planned")
+    STARTED = "started", _("started")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class Answer(models.TextChoices):
+    """A member's answer to a night planned ahead."""
+
+    COMING = "coming", _("coming")
+    MAYBE = "maybe", _("maybe")
+    NO = "no", _("can't come")
+
+
 class Event(models.Model):
     """A club night or a tournament of one league: rounds of tables drawn from the players
-    present. ``rounds_total`` empty means open-ended (the organiser draws until they close it)."""
+    present. ``rounds_total`` empty means open-ended (the organiser draws until they close it).
+
+    A night planned ahead (:mod:`ratings.events.planning`) has no players present until its
+    organiser starts it; members answer whether they come (:class:`EventAnswer`)."""
 
     # Indexed by event_league_date, which it leads (as each foreign key below that leads a
     # unique constraint is by that constraint's index).
@@ -84,6 +104,14 @@ class Event(models.Model):
     seed = models.PositiveIntegerField(_("draw seed"), default=0)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # Events made before nights were planned ahead were started when made: the default.
+    status = models.CharField(
+        _("status"), max_length=10, choices=EventStatus.choices, default=EventStatus.STARTED
+    )
+    place = models.CharField(_("place"), max_length=200, blank=True)
+    # The calendar feeds' SEQUENCE (RFC 5545): raised whenever the time, place or status
+    # changes, so that a calendar that has the event replaces it (ratings/events/calendar.py).
+    sequence = models.PositiveIntegerField(_("calendar sequence"), default=0)
 
     class Meta:
         verbose_name = _("event")
@@ -115,6 +143,67 @@ class Event(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    @property
+    def is_planned(self) -> bool:
+        return self.status == EventStatus.PLANNED
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == EventStatus.CANCELLED
+
+
+class EventAnswer(models.Model):
+    """A member's answer to a night planned ahead: coming, maybe, or can't come; one per player
+    (the member's linked player), changed by answering again."""
+
+    event = models.ForeignKey(
+        Event,
+        verbose_name=_("event"),
+        on_delete=models.CASCADE,
+        related_name="answers",
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        "ratings.Player",
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="event_answers",
+    )
+    answer = models.CharField(_("answer"), max_length=10, choices=Answer.choices)
+    answered_at = models.DateTimeField(_("answered at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("answer")
+        verbose_name_plural = _("answers")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="event_answer_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.event}: {self.answer}"
+
+
+class CalendarFeed(models.Model):
+    """A member's private calendar address: the key in its URL, kept hashed (as an API token
+    is), so the address is shown once when it is made; revoking deletes the row. It serves the
+    member's own nights and, in a private club, the club's and leagues' feeds."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member"),
+        on_delete=models.CASCADE,
+        related_name="calendar_feed",
+    )
+    key_hash = models.CharField(_("key (hashed)"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("calendar address")
+        verbose_name_plural = _("calendar addresses")
+
+    def __str__(self) -> str:
+        return f"calendar of {self.user}"
 
 
 class EventPlayer(models.Model):

@@ -44,12 +44,22 @@ from ratings.versioning import lock_rows
 MAX_PLACE_POINTS = 1000
 
 
-def _audit(action: str, event: Event, actor, *, game: Game | None = None, after: dict) -> None:
+def audit_event(
+    action: str,
+    event: Event,
+    actor,
+    *,
+    game: Game | None = None,
+    before: dict | None = None,
+    after: dict,
+) -> None:
+    """The audit entry of a change to an event (here and in :mod:`ratings.events.planning`)."""
     engine.audit(
         action,
         event.league_id,
         actor,
         game=game,
+        before=before,
         after={"event": event.name, "event_id": event.pk, **after},
     )
 
@@ -178,7 +188,7 @@ def event_create(
         EventPlayer.objects.bulk_create(
             EventPlayer(event=event, player=player) for player in present.values()
         )
-        _audit(
+        audit_event(
             AuditAction.EVENT_CREATE,
             event,
             organiser,
@@ -209,7 +219,7 @@ def event_players_add(
         added = [player for player in dict.fromkeys(arriving) if player.pk not in here]
         EventPlayer.objects.bulk_create(EventPlayer(event=event, player=p) for p in added)
         if added:
-            _audit(AuditAction.EVENT_PLAYERS, event, actor, after={"added": _names(added)})
+            audit_event(AuditAction.EVENT_PLAYERS, event, actor, after={"added": _names(added)})
     return added
 
 
@@ -223,7 +233,7 @@ def event_player_withdraw(*, event: Event, player: Player, actor=None) -> None:
         gone, _by_kind = EventPlayer.objects.filter(event=event, player=player).delete()
         if not gone:
             raise ValidationError(_("%(name)s is not present.") % {"name": player.name})
-        _audit(AuditAction.EVENT_PLAYERS, event, actor, after={"withdrawn": player.name})
+        audit_event(AuditAction.EVENT_PLAYERS, event, actor, after={"withdrawn": player.name})
 
 
 def _named(name: str) -> Player:
@@ -242,8 +252,14 @@ def _lock(event: Event, *, club: bool = False) -> Event:
 
 
 def _refuse_closed(event: Event) -> None:
+    """Refuse a change to an event that is not running: closed, cancelled, or planned and not
+    started yet (its players are chosen when it starts: ratings/events/planning.py)."""
     if event.is_closed:
         raise ValidationError(_("This event is closed."))
+    if event.is_cancelled:
+        raise ValidationError(_("This night is cancelled."))
+    if event.is_planned:
+        raise ValidationError(_("This night has not started yet: start it first."))
 
 
 def _mark_not_played(event: Event, event_round: EventRound) -> list[int]:
@@ -333,7 +349,7 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
         )
         event_round.byes.set(drawn.byes)
         names = dict(Player.objects.filter(pk__in=present).values_list("pk", "name"))
-        _audit(
+        audit_event(
             AuditAction.ROUND_DRAW,
             event,
             actor,
@@ -384,7 +400,7 @@ def round_close(*, event_round: EventRound, actor=None) -> list[int]:
         not_played = _mark_not_played(event, event_round)
         event_round.closed_at = timezone.now()
         event_round.save(update_fields=["closed_at"])
-        _audit(
+        audit_event(
             AuditAction.ROUND_CLOSE,
             event,
             actor,
@@ -408,7 +424,7 @@ def event_close(*, event: Event, actor=None) -> Event:
         event.closed_at = timezone.now()
         event.save(update_fields=["closed_at"])
         winners = [row for row in selectors.event_standings(event) if row.place == 1]
-        _audit(
+        audit_event(
             AuditAction.EVENT_CLOSE,
             event,
             actor,
@@ -510,7 +526,7 @@ def table_record_game(
         )
         table.game = game
         table.save(update_fields=["game"])
-        _audit(
+        audit_event(
             AuditAction.TABLE_GAME,
             event,
             entered_by,

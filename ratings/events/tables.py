@@ -88,5 +88,9 @@ class EventListTable(ClubTable):
             return f"{value} / {record.rounds_total}"
         return str(value)
 
-    def render_status(self, value) -> str:
+    def render_status(self, value, record) -> str:
+        if record.is_cancelled:
+            return _("cancelled")
+        if record.is_planned:
+            return _("planned")
         return _("finished") if value else _("in progress")

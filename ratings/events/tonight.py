@@ -1,8 +1,9 @@
 """Tonight on the home page: the club nights and tournaments in progress, each with its latest
 round's progress, and the logged-in member's own table waiting for its paper.
 
-A night is in progress while it is not closed and started within the last day (or starts
-within the next hours). The home page is drawn once per data version (ratings/page_cache.py),
+A night is in progress once started (a night planned ahead is not until its organiser starts
+it: :mod:`ratings.events.planning`), while it is not closed and started within the last day (or
+starts within the next hours). The home page is drawn once per data version (ratings/page_cache.py),
 so a night left open is shown until the next change to the club's data; closing it removes it.
 """
 
@@ -15,7 +16,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ratings.events.models import Event, EventRound, EventTable, TableSeat
+from ratings.events.models import Event, EventRound, EventStatus, EventTable, TableSeat
 
 STARTED_WITHIN = timedelta(days=1)
 STARTS_WITHIN = timedelta(hours=12)
@@ -48,6 +49,7 @@ def nights_in_progress(now: datetime | None = None) -> list[Event]:
     )
     return list(
         Event.objects.filter(
+            status=EventStatus.STARTED,
             closed_at__isnull=True,
             starts_at__gte=now - STARTED_WITHIN,
             starts_at__lte=now + STARTS_WITHIN,

@@ -31,6 +31,7 @@ UNVERSIONED = {
     "django_tasks_database_dbtaskresult": "the background worker's queue (django-tasks-db)",
     "ratings_invitation": "invitations to join as a player, read in the admin and by their link",
     "ratings_playerclaim": "members' claims of players, read in the admin and on their account",
+    "ratings_calendarfeed": "a member's private calendar address, on their own uncached page",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk

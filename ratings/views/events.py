@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -30,7 +31,15 @@ from ratings.events.access import (
     get_event_to_run,
     get_league_for_events,
 )
-from ratings.events.forms import PLAYER_ROWS, DrawForm, EventForm, LatePlayersForm
+from ratings.events.answers import Answers, answer_of, answers_of
+from ratings.events.forms import (
+    PLAYER_ROWS,
+    DrawForm,
+    EventForm,
+    LatePlayersForm,
+    MoveForm,
+    StartForm,
+)
 from ratings.events.models import Event, EventRound, EventTable
 from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
@@ -111,8 +120,26 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
     event = page.event
     runs = can_run_event(request.user, event)
-    if runs and late_form is None and not event.is_closed:
+    running = not (event.is_closed or event.is_planned or event.is_cancelled)
+    if runs and late_form is None and running:
         late_form = LatePlayersForm()
+    night = None
+    if event.is_planned or event.is_cancelled:
+        # Who answered (one query), the member's own answer, and the organiser's start form.
+        answers = answers_of([event])[event.pk]
+        night = {
+            "answers": answers,
+            "mine": _my_answer(request, answers),
+            "start_form": StartForm(answers=answers) if runs and event.is_planned else None,
+            "move_form": MoveForm(
+                initial={
+                    "starts_at": timezone.localtime(event.starts_at).replace(tzinfo=None),
+                    "place": event.place,
+                }
+            )
+            if runs and event.is_planned
+            else None,
+        }
     return render(
         request,
         "ratings/event_detail.html",
@@ -125,8 +152,17 @@ def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
             "can_enter_games": can_enter_games(request.user),
             "draw_form": DrawForm(initial={"method": event.draw_method}) if runs else None,
             "late_form": late_form if runs else None,
+            "night": night,
+            "running": running,
         },
     )
+
+
+def _my_answer(request: HttpRequest, answers: Answers) -> str | None:
+    """The member's own answer (their linked player's), or None."""
+    if not request.user.is_authenticated:
+        return None
+    return answer_of(answers, getattr(request.user, "player", None))
 
 
 @require_safe

@@ -26,8 +26,8 @@ from ratings.access import can_enter_games, can_import_games, club_readable
 from ratings.charts import correction_text, history_series, rating_history_chart
 from ratings.download_cache import cached_download
 from ratings.entry import selectors as entry_selectors
+from ratings.events import answers, tonight
 from ratings.events import selectors as event_selectors
-from ratings.events import tonight
 from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
 from ratings.page_cache import cached_page
@@ -110,17 +110,25 @@ def _filters(request: HttpRequest) -> tuple[MinGamesForm, dict]:
 def home(request: HttpRequest) -> HttpResponse:
     """The leagues, with how many play in each and when they last did, and the digital papers
     in progress (a player of the table finds the paper to continue it); above them the club
-    nights in progress, with the member's own table (ratings/events/tonight.py)."""
+    nights in progress, with the member's own table (ratings/events/tonight.py), and the nights
+    planned ahead with who is coming and the member's one-tap answer."""
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
     leagues = list(selectors.leagues_overview())
     in_progress = papers_in_progress(league.pk for league in leagues)
     for league in leagues:
         league.papers_in_progress = in_progress.get(league.pk, [])
+    # The nights planned ahead, who is coming, and the member's own answer (two queries).
+    planned = answers.upcoming_nights()
+    answered = answers.answers_of(planned)
     return render(
         request,
         "ratings/home.html",
         {
             "leagues": leagues,
+            "planned": [
+                (event, answered[event.pk], answers.answer_of(answered[event.pk], player))
+                for event in planned
+            ],
             "tonight": tonight.tonight(player),
             "can_enter_games": can_enter_games(request.user),
             "asks": entry_selectors.waiting_for(request.user),

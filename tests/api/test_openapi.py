@@ -20,6 +20,7 @@ def test_the_openapi_file_lists_every_route(client):
         "/api/v1/games",
         "/api/v1/games/{game_id}",
         "/api/v1/events/{event_id}",
+        "/api/v1/events/{event_id}/rsvp",
     }
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
 
@@ -53,6 +54,9 @@ def test_each_operation_lists_every_status_it_answers_each_refusal_an_errors(cli
             "200", "400", "401", "403", "404", "409", "429"
         },
         ("get", "/api/v1/events/{event_id}"): {"200", "401", "404"},
+        ("post", "/api/v1/events/{event_id}/rsvp"): {
+            "200", "400", "401", "403", "404", "413", "429"
+        },
     }  # fmt: skip
     for operations in paths.values():
         for operation in operations.values():

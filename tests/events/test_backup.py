@@ -1,6 +1,7 @@
 """Events in backup_club and restore_club: a night and a tournament come back exactly (players
 present, rounds with their byes, tables with their games or marked not played, seats, the
-organiser, the audit trail), and the tournament goes on after the restore."""
+organiser, the audit trail; nights planned ahead with their answers, a member's calendar
+address), and the tournament goes on after the restore."""
 
 from __future__ import annotations
 
@@ -13,21 +14,40 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from ratings import engine
-from ratings.events import selectors, services
-from ratings.events.models import Event, EventPlayer, EventRound, EventTable, Scoring, TableSeat
+from ratings.events import calendar, planning, selectors, services
+from ratings.events.models import (
+    CalendarFeed,
+    Event,
+    EventAnswer,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Scoring,
+    TableSeat,
+)
 from ratings.models import AuditEntry, System
 from tests.builders import (
     T0,
     backup_objects,
     make_event,
     make_league,
+    make_night,
     make_players,
     play_round,
     play_table,
     write_backup,
 )
 
-EVENT_MODELS = (Event, EventPlayer, EventRound, EventTable, TableSeat, AuditEntry)
+EVENT_MODELS = (
+    Event,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    TableSeat,
+    EventAnswer,
+    CalendarFeed,
+    AuditEntry,
+)
 
 
 def build_events() -> None:
@@ -43,6 +63,11 @@ def build_events() -> None:
         league, players[:6], name="Cup", organiser=organiser, scoring=Scoring.PREFERANS_ORG
     )
     play_round(services.round_draw(event=cup))
+    planned = make_night(league, organiser=organiser, place="Kafana")
+    for player, answer in zip(players[:3], ["coming", "maybe", "no"], strict=True):
+        planning.night_answer(event=planned, player=player, answer=answer)
+    planning.night_cancel(event=make_night(league, name="Cancelled"))
+    calendar.feed_make(organiser)
 
 
 def event_rows() -> dict[str, list]:

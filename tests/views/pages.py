@@ -25,8 +25,9 @@ VERSION = 1
 QUERIES = {
     # the leagues, their player and game counts and last game as subqueries; the nights in
     # progress with their latest round's progress (a member seated tonight: one more, their
-    # table); the digital papers in progress with their players and deal counts
-    "home": 4,
+    # table); the digital papers in progress with their players and deal counts; the nights
+    # planned ahead (with one more for their answers when there are some)
+    "home": 5,
     # the league with its first and last game; the years with games (for the season tabs); the
     # count and the page of standings, ranked by a window; its latest events; its digital papers
     # in progress (a Preferans league's)

@@ -1,14 +1,22 @@
 """Club nights and tournaments: a league's events, and one with its rounds, tables and
-standings."""
+standings; a member's answer to a night planned ahead."""
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Router
+from ninja.errors import HttpError
+from ninja.responses import Status
 
+from ratings.api.auth import WriteThrottle, require_entry, token_auth
+from ratings.api.errors import error_body, refusals
 from ratings.api.routers import read
-from ratings.api.schemas import EventOut, EventSummary, LeagueSlug, RowId
+from ratings.api.schemas import EventOut, EventSummary, LeagueSlug, RowId, RsvpIn, RsvpOut
+from ratings.events import planning
+from ratings.events.answers import answers_of
 from ratings.events.models import Event
 from ratings.events.selectors import event_page, league_events
 from ratings.models import League
@@ -25,6 +33,8 @@ def event_list(request, slug: str = LeagueSlug):
             "id": event.pk,
             "name": event.name,
             "starts_at": event.starts_at,
+            "status": event.status,
+            "place": event.place,
             "closed": event.closed_at is not None,
             "players": event.player_count,
             "rounds": event.round_count,
@@ -47,6 +57,9 @@ def event_detail(request, event_id: int = RowId):
         "id": event.pk,
         "league": event.league.slug,
         "name": event.name,
+        "starts_at": event.starts_at,
+        "status": event.status,
+        "place": event.place,
         "closed": event.closed_at is not None,
         "url": request.build_absolute_uri(event.get_absolute_url()),
         "rounds": [
@@ -88,4 +101,34 @@ def event_detail(request, event_id: int = RowId):
             }
             for row in page.standings
         ],
+    }
+
+
+@router.post(
+    "/events/{event_id}/rsvp",
+    response={200: RsvpOut, **refusals(400, 401, 403, 404, 413, 429)},
+    auth=token_auth,
+    throttle=WriteThrottle(),
+)
+def event_rsvp(request, rsvp: RsvpIn, event_id: int = RowId):
+    """Answer a night planned ahead as the token's member (their linked player): ``coming``,
+    ``maybe`` or ``no``; answering again replaces the answer. 200 with the night's answers;
+    400 for a night that takes no answer (started or cancelled), 403 for a member without a
+    player of the club."""
+    event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
+    require_entry(request)
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise HttpError(403, _("This token's member has no player of the club."))
+    try:
+        planning.night_answer(event=event, player=player, answer=rsvp.answer)
+    except ValidationError as error:
+        return Status(400, error_body(" ".join(error.messages)))
+    answers = answers_of([event])[event.pk]
+    return {
+        "event": event.pk,
+        "answer": rsvp.answer,
+        "coming": [p.name for p in answers.coming],
+        "maybe": [p.name for p in answers.maybe],
+        "no": [p.name for p in answers.no],
     }
