@@ -66,6 +66,9 @@ urlpatterns = [
     path("events/<int:pk>/close/", events.event_close, name="event_close"),
     path("events/<int:pk>/rounds/<int:number>/cards/", events.round_cards, name="round_cards"),
     path("events/<int:pk>/rounds/<int:number>/close/", events.round_close, name="round_close"),
+    path(
+        "events/<int:pk>/rounds/<int:number>/confirm/", events.round_confirm, name="round_confirm"
+    ),
     path("events/tables/<int:pk>/", events.table_detail, name="event_table"),
     path("leagues/<slug:slug>/events/plan/", nights.night_new, name="night_new"),
     path("events/<int:pk>/answer/", nights.night_answer, name="night_answer"),

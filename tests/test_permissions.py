@@ -119,6 +119,10 @@ NIGHT_BUTTONS = {
 NIGHT_ANSWER = {"night_answer"}
 # A player's report of a mistake in their game (tests/views/test_game_reports.py).
 GAME_REPORTS = {"game_report"}
+# A game waiting for the table: read as a game; confirmed, disputed or deleted only by who may
+# (seated members, its own member, staff); a round's papers by the organiser
+# (tests/entry/test_held_pages.py).
+WAITING_GAMES = {"held_game", "held_confirm", "held_dispute", "held_withdraw", "round_confirm"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
 # table of round 1 is in: the tests of the buttons play it first).
 EVENT_BUTTONS = {
@@ -227,6 +231,7 @@ def test_every_ratings_url_has_a_policy():
         | ACCOUNT_PAGES
         | INVITATIONS
         | GAME_REPORTS
+        | WAITING_GAMES
         | CALENDAR_FEEDS
         | set(NIGHT_BUTTONS)
         | NIGHT_ANSWER

@@ -248,6 +248,26 @@ def confirm(held: HeldGame, *, user) -> HeldGame:
     return held
 
 
+def confirm_tables(tables, *, user) -> list[HeldGame]:
+    """An organiser confirms a round's tables at once: each table's waiting paper counts (the
+    caller checked that ``user`` runs the event, as the event's pages do). The games recorded;
+    a table whose paper the league's rules now refuse stays waiting (:class:`Refused` for the
+    first such, after the others were recorded)."""
+    done, refused = [], None
+    for held in HeldGame.objects.waiting().filter(table__in=tables).order_by("played_at", "pk"):
+        try:
+            with transaction.atomic():
+                held = _locked(held)
+                if held.waiting:
+                    _record(held, actor=user)
+                    done.append(held)
+        except Refused as error:
+            refused = refused or error
+    if refused is not None and not done:
+        raise refused
+    return done
+
+
 def auto_confirm(held: HeldGame, *, now=None) -> bool:
     """Record ``held`` if it still waits undisputed and its window has passed (the worker)."""
     now = now or timezone.now()

@@ -47,3 +47,8 @@ def waiting_for(user) -> list[HeldGame]:
 def disputed_count() -> int:
     """How many games wait for the staff's decision."""
     return HeldGame.objects.filter(status=HeldStatus.DISPUTED).count()
+
+
+def waiting_at_tables(tables) -> list[HeldGame]:
+    """The papers of these event tables that wait for the table's confirmation."""
+    return list(held_games().waiting().filter(table__in=tables).order_by("table_id"))

@@ -21,9 +21,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_tables2 import RequestConfig
 
-from ratings import versioning
+from ratings import entry, versioning
 from ratings.access import can_enter_games, club_readable
 from ratings.chances import tables_outlooks
+from ratings.entry import confirmation
+from ratings.entry import selectors as entry_selectors
 from ratings.events import selectors, services
 from ratings.events.access import (
     can_create_events,
@@ -154,6 +156,12 @@ def _event_page(request: HttpRequest, page, *, late_form=None) -> HttpResponse:
             "late_form": late_form if runs else None,
             "night": night,
             "running": running,
+            # The papers of the current round waiting for their tables' confirmation.
+            "waiting_tables": entry_selectors.waiting_at_tables(
+                [table.pk for table in page.current_round.tables]
+            )
+            if runs and page.current_round is not None
+            else [],
         },
     )
 
@@ -264,6 +272,27 @@ def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         ) % {"n": number, "count": len(not_played)}
 
     return _done(request, event, close)
+
+
+@login_required
+@require_POST
+def round_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The organiser confirms the round's papers waiting for their tables, all at once."""
+    event = get_event_to_run(request, pk)
+    event_round = get_object_or_404(EventRound, event=event, number=number)
+
+    def confirm() -> str:
+        try:
+            done = confirmation.confirm_tables(
+                event_round.tables.values_list("pk", flat=True), user=request.user
+            )
+        except entry.Refused as refused:
+            raise ValidationError(refused.messages) from None
+        return ngettext(
+            "%(count)d table's paper counts now.", "%(count)d tables' papers count now.", len(done)
+        ) % {"count": len(done)}
+
+    return _done(request, event, confirm)
 
 
 @login_required
