@@ -202,11 +202,11 @@
           return refresh(true);
         }
         status(answer.errors.join(" "));
-        if (response.status === 409) form.querySelector("input[name=submission_key]").value = newKey();
+        if (answer.reused) form.querySelector("input[name=submission_key]").value = newKey();
         if (answer.stale) {
           // Another phone was first: the taps stay, for the deal after the paper's last.
           form.querySelector("input[name=after]").value = answer.deals;
-          return refresh(false);
+          refresh(false);  // not waited for: the pad is free at once
         }
       });
     }, function () {

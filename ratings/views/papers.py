@@ -138,8 +138,9 @@ def paper_deal(request, pk: int):
 
     Asked for JSON (``Accept: application/json``: the phone's pad, static/paper_live.js, which
     then draws the paper again in place), the answer is ``{"ok": true, "deals": n}`` or, for a
-    refused deal, ``{"ok": false, "errors": [...], "deals": n, "stale": bool}`` with status 400
-    (409 for a key another deal has); the taps stay on the phone.
+    refused deal, ``{"ok": false, "errors": [...], "deals": n, "stale": bool, "reused": bool}``
+    (``reused``: the key is another deal's), with status 200: the refusal is the club's answer,
+    not a failed request; the taps stay on the phone.
 
     A GET goes to the paper: the phone's offline queue (static/offline.js, the service worker)
     keeps a deal under this address and fetches it for a fresh CSRF token before sending. A key
@@ -200,8 +201,8 @@ def _deal_refused(pk: int, errors: list[str], error: ValidationError | None = No
             "errors": errors,
             "deals": Deal.objects.filter(paper_id=pk).count(),
             "stale": error is not None and error.code == "stale",
-        },
-        status=409 if reused else 400,
+            "reused": reused,
+        }
     )
 
 
