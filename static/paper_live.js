@@ -98,6 +98,13 @@
     });
     list.hidden = kept.length === 0;
     if (kept.length) status(fill(pad.words.kept, { count: kept.length }));
+    keepInView();
+  }
+
+  /* The pad whole on the screen, the paper above it: scrolled up when it grew below. */
+  function keepInView() {
+    var box = document.querySelector("[data-live-pad] .deal-pad");
+    if (box && box.getBoundingClientRect().bottom > window.innerHeight) box.scrollIntoView({ block: "end" });
   }
 
   /* The pad follows the paper and the kept deals while nothing is tapped in it: the deal's
@@ -326,8 +333,7 @@
   if (form && pad) {
     setUpPad(form);
     // The pad in view: the paper above it, the deals list and the rest below.
-    var box = form.closest(".deal-pad");
-    if (box && box.getBoundingClientRect().bottom > window.innerHeight) box.scrollIntoView({ block: "end" });
+    keepInView();
     loadKept().then(function () { drawKept(); follow(true); });
   }
   // static/offline.js sent the kept deals (or some): the paper shows them sent.

@@ -50,7 +50,11 @@ class Pad:
 
     def tricks(self, name, tricks):
         seat = self.SEATS[name]
-        self.tap(self.form.locator(f"fieldset.follower[data-seat='{seat}'] .tricks .tap:has(input[value='{tricks}'])"))
+        self.tap(
+            self.form.locator(
+                f"fieldset.follower[data-seat='{seat}'] .tricks .tap:has(input[value='{tricks}'])"
+            )
+        )
 
     def kontra(self, level):
         self.tap(self.form.locator(f".kontra .tap:has(input[name=kontra][value='{level}'])"))
@@ -82,7 +86,8 @@ def pad_in_view_and_big_enough(page) -> list[str]:
              const box = el.getBoundingClientRect();
              const name = el.textContent.trim();
              const problems = [];
-             if (box.width < 44 || box.height < 44) problems.push(`${name} is ${box.width}x${box.height}`);
+             if (box.width < 44 || box.height < 44)
+               problems.push(`${name} is ${box.width}x${box.height}`);
              if (box.top < 0 || box.bottom > innerHeight || box.left < 0 || box.right > innerWidth)
                problems.push(`${name} is off the screen at ${box.top}..${box.bottom}`);
              return problems;
@@ -153,6 +158,7 @@ def test_a_short_game_on_the_pad_in_35_taps_watched_on_another_phone(open_browse
     pad.declarer("Boris")
     pad.contract("pik")
     pad.tricks("Ceca", 1)
+    assert pad_in_view_and_big_enough(page) == [], "with the followers shown"
     pad.add(then_deal=5)
 
     # A mistake: herc instead of pik, with a kontra, which ends the game. Taken back with one
@@ -217,7 +223,7 @@ def test_a_made_contract_nobody_followed_is_three_taps_in_every_language(
             [{"name": "django_language", "value": language, "url": phone.base_url}]
         )
         phone.goto(f"/papers/{paper.pk}/")
-        assert pad_in_view_and_big_enough(page) == [], language
+        assert pad_in_view_and_big_enough(page) == [], (language, pad_in_view_and_big_enough(page))
         assert not phone.scrolls_sideways(), language
     pad = Pad(page)
     pad.declarer("Boris")
