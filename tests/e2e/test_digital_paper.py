@@ -159,6 +159,7 @@ def test_a_short_game_on_the_pad_in_35_taps_watched_on_another_phone(open_browse
     pad.contract("pik")
     pad.tricks("Ceca", 1)
     assert pad_in_view_and_big_enough(page) == [], "with the followers shown"
+    phone.screenshot("digital-paper-phone", full_page=False)  # docs/digital-paper.md
     pad.add(then_deal=5)
 
     # A mistake: herc instead of pik, with a kontra, which ends the game. Taken back with one
@@ -192,7 +193,6 @@ def test_a_short_game_on_the_pad_in_35_taps_watched_on_another_phone(open_browse
 
     # The watching phone has the last deal without a reload.
     watcher.page.wait_for_selector("text=The bulas add up to -6.", timeout=15_000)
-    phone.screenshot("digital-paper-phone", full_page=False)
 
     pad.tap(finish)
     page.wait_for_selector("text=Check before saving")
