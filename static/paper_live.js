@@ -15,6 +15,7 @@
 (function () {
   "use strict";
 
+  if (typeof document === "undefined") return;
   var REFRESH_MS = 5000;
   var wordsNode = document.getElementById("pad-words");
   var pad = wordsNode ? JSON.parse(wordsNode.textContent) : null;
@@ -36,7 +37,10 @@
     var input = form.querySelector("input[name='" + name + "']:checked");
     return input ? input.value : null;
   }
-  function serverCount() { return Number((sheet() || {}).getAttribute ? sheet().getAttribute("data-deals") : 0); }
+  function serverCount() {
+    var current = sheet();
+    return current ? Number(current.getAttribute("data-deals")) : 0;
+  }
   function dealPath(form) { return new URL(form.getAttribute("action"), location.href).pathname; }
   function valuesOf(fields) {
     var values = {};
@@ -98,10 +102,10 @@
     });
     list.hidden = kept.length === 0;
     if (kept.length) status(fill(pad.words.kept, { count: kept.length }));
-    keepInView();
   }
 
-  /* The pad whole on the screen, the paper above it: scrolled up when it grew below. */
+  /* The pad whole on the screen, the paper above it: scrolled up when it grew below. Only after
+   * the member's own taps and on load: another phone's deal never moves the page. */
   function keepInView() {
     var box = document.querySelector("[data-live-pad] .deal-pad");
     if (box && box.getBoundingClientRect().bottom > window.innerHeight) box.scrollIntoView({ block: "end" });
@@ -178,6 +182,7 @@
     }).then(function () {
       drawKept();
       follow(true);
+      keepInView();
       if (window.clubOffline) {
         window.clubOffline.refresh();
         if (navigator.onLine) window.clubOffline.sendAll();
@@ -206,7 +211,7 @@
         if (answer.ok) {
           resetPad(form);
           status(fill(pad.words.added, { number: answer.deals }));
-          return refresh(true);
+          return refresh(true).then(keepInView);
         }
         status(answer.errors.join(" "));
         if (answer.reused) form.querySelector("input[name=submission_key]").value = newKey();
@@ -269,6 +274,8 @@
         var fresh = new DOMParser().parseFromString(text, "text/html");
         if (!fresh.querySelector("[data-live-paper]")) return form.submit();
         draw(fresh);
+        follow(true);  // the member's own undo or repeal: the pad follows, taps or not
+        keepInView();
         var told = fresh.querySelector(".messages");
         status(told ? told.textContent.trim() : "");
       })
@@ -334,7 +341,7 @@
     setUpPad(form);
     // The pad in view: the paper above it, the deals list and the rest below.
     keepInView();
-    loadKept().then(function () { drawKept(); follow(true); });
+    loadKept().then(function () { drawKept(); follow(true); keepInView(); });
   }
   // static/offline.js sent the kept deals (or some): the paper shows them sent.
   document.addEventListener("club:kept-sent", function () {

@@ -17,7 +17,7 @@ from ratings.models import Game, Player, System
 from ratings.papers import services
 from tests.builders import make_league, make_players
 
-from .builders import PASSWORD, PHONE, log_in
+from .builders import PASSWORD, PHONE, Audit, log_in
 
 
 @pytest.fixture
@@ -210,7 +210,7 @@ def test_a_short_game_on_the_pad_in_35_taps_watched_on_another_phone(open_browse
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_made_contract_nobody_followed_is_three_taps_in_every_language(
+def test_a_made_contract_nobody_followed_is_three_taps_in_every_language_axe_passing(
     open_browser, club, django_user_model
 ):
     players = [Player.objects.get(name=name) for name in ("Ana", "Boris", "Ceca")]
@@ -225,6 +225,12 @@ def test_a_made_contract_nobody_followed_is_three_taps_in_every_language(
         phone.goto(f"/papers/{paper.pk}/")
         assert pad_in_view_and_big_enough(page) == [], (language, pad_in_view_and_big_enough(page))
         assert not phone.scrolls_sideways(), language
+        audit = Audit(phone, f"{language} phone")
+        audit.check("the deal pad")
+        page.locator("[data-seat-button='2']").click()  # the followers shown, a seat pressed
+        audit.check("the deal pad with a declarer")
+        assert audit.failures == [], "\n".join(audit.failures)
+    page.reload()
     pad = Pad(page)
     pad.declarer("Boris")
     pad.contract("tref")

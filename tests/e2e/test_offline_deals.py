@@ -162,3 +162,22 @@ def test_a_reopened_tab_counts_the_kept_deals(open_browser, django_user_model):
     again.get_by_role("heading", name="Deal 2", exact=True).wait_for()
     assert again.locator("[data-kept-deals] li").count() == 1
     assert again.locator("form[data-deal-form] input[name=after]").input_value() == "1"
+
+
+def test_a_reload_offline_starts_from_the_paper_last_seen(open_browser, django_user_model):
+    """A deal added by the pad (no page load) and then a reload with no network: the phone's
+    copy of the page is the paper after that deal, so the next deal kept comes after it."""
+    paper = paper_in_progress(django_user_model)
+    browsing, banner = offline_at(open_browser, paper)
+    page = browsing.page
+    page.context.set_offline(False)
+    tap_refa(page)
+    page.get_by_role("heading", name="Deal 2", exact=True).wait_for()
+    page.context.set_offline(True)
+    page.reload()
+    page.get_by_role("heading", name="Deal 2", exact=True).wait_for()
+    tap_refa(page)
+    banner.get_by_text("1 deal waiting to be sent").wait_for()
+    page.context.set_offline(False)
+    banner.wait_for(state="hidden")
+    assert Deal.objects.filter(paper=paper).count() == 2
