@@ -50,14 +50,17 @@
 
   // The deals kept on this phone for this paper, oldest first --------------------------------
 
-  var kept = [];
+  var kept = [], refused = 0;
 
   function loadKept() {
     var form = dealForm();
     if (!form || !window.indexedDB || !window.clubPapers) return Promise.resolve(kept = []);
     var path = dealPath(form);
     return window.clubPapers.all().then(function (all) {
-      kept = all.filter(function (p) { return p.url === path && !p.refused; })
+      var mine = all.filter(function (p) { return p.url === path; });
+      // A deal the club refused is the banner's to show (its link opens it): not counted here.
+      refused = mine.filter(function (p) { return p.refused; }).length;
+      kept = mine.filter(function (p) { return !p.refused; })
         .sort(function (a, b) { return a.keptAt - b.keptAt; });
       return kept;
     }, function () { return (kept = []); });
@@ -350,8 +353,11 @@
       drawKept();
       return refresh(true);
     }).then(function () {
-      if (had && !kept.length && pad) status(pad.words.sent);
+      if (had && !kept.length && !refused && pad) status(pad.words.sent);
     });
+  });
+  window.addEventListener("online", function () {
+    if (kept.length && pad) status(pad.words.sending);
   });
   window.setInterval(refresh, REFRESH_MS);
 })();
