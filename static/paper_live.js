@@ -111,7 +111,9 @@
    * the member's own taps and on load: another phone's deal never moves the page. */
   function keepInView() {
     var box = document.querySelector("[data-live-pad] .deal-pad");
-    if (box && box.getBoundingClientRect().bottom > window.innerHeight) box.scrollIntoView({ block: "end" });
+    if (!box) return;
+    var edges = box.getBoundingClientRect();
+    if (edges.top < 0 || edges.bottom > window.innerHeight) box.scrollIntoView({ block: "end" });
   }
 
   /* The pad follows the paper and the kept deals while nothing is tapped in it: the deal's

@@ -37,6 +37,7 @@ class Pad:
         self.page = page
         self.form = page.locator("form[data-deal-form]")
         self.taps = 0
+        self.scripted = True  # without scripts the page answers from its top
 
     def tap(self, locator) -> None:
         locator.click()
@@ -65,15 +66,21 @@ class Pad:
     def add(self, then_deal: int | None = None):
         self.tap(self.form.get_by_role("button", name="Add the deal"))
         if then_deal:
-            self.page.get_by_role("heading", name=f"Deal {then_deal}", exact=True).wait_for()
+            self.next_deal(then_deal)
 
     def refa(self, then_deal: int):
         self.tap(self.form.get_by_role("button", name="Refa", exact=True))
-        self.page.get_by_role("heading", name=f"Deal {then_deal}", exact=True).wait_for()
+        self.next_deal(then_deal)
 
     def undo(self, then_deal: int):
         self.tap(self.form.get_by_role("button", name="Undo", exact=True))
-        self.page.get_by_role("heading", name=f"Deal {then_deal}", exact=True).wait_for()
+        self.next_deal(then_deal)
+
+    def next_deal(self, number: int):
+        """The pad is for deal ``number``, whole on the screen."""
+        self.page.get_by_role("heading", name=f"Deal {number}", exact=True).wait_for()
+        if self.scripted:
+            assert pad_in_view_and_big_enough(self.page) == [], number
 
     def value_of(self, contract) -> str:
         return self.form.locator(f"[data-value-of={contract}]").inner_text()
@@ -185,9 +192,10 @@ def test_a_short_game_on_the_pad_in_35_taps_watched_on_another_phone(open_browse
     pad.add()
     assert pad.taps - before == 5
 
-    # The bulas ran out: the finish replaces the pad.
+    # The bulas ran out: the finish replaces the pad, on the screen.
     finish = page.get_by_role("link", name="Finish and rate")
     finish.wait_for()
+    assert pad_in_view_and_big_enough(page) == []
     assert page.locator("form[data-deal-form]").count() == 0
     assert page.locator("[data-live-paper]").get_attribute("data-deals") == "5"
 
@@ -242,3 +250,31 @@ def test_a_made_contract_nobody_followed_is_three_taps_in_every_language_axe_pas
         {"seat": 3, "play": "passed", "tricks": 0, "failed": False},
     ]
     assert phone.errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pad_posts_the_page_without_javascript(open_browser, club):
+    """The pad is the deal form's radios in labels: without scripts, the taps and "Add the deal"
+    post the form and the server's page answers with the next deal."""
+    players = [Player.objects.get(name=name) for name in ("Ana", "Boris", "Ceca")]
+    paper = services.paper_start(league=club, players=players, bula=10)
+    phone = open_browser(PHONE, java_script_enabled=False)
+    page = phone.page
+    log_in(phone)
+    phone.goto(f"/papers/{paper.pk}/")
+    pad = Pad(page)
+    pad.scripted = False
+    pad.declarer("Ceca")
+    pad.contract("karo")
+    pad.tricks("Ana", 2)
+    pad.add(then_deal=2)
+    pad.form = page.locator("form[data-deal-form]")
+    pad.refa(then_deal=3)
+    deals = list(paper.deals.order_by("number"))
+    assert deals[0].entered["followers"][0] == {
+        "seat": 1,
+        "play": "followed",
+        "tricks": 2,
+        "failed": False,
+    }
+    assert deals[1].entered == {"refa": True}
