@@ -117,6 +117,8 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
+    // A page's own script that took the submit (the paper's pad, static/paper_live.js) keeps it.
+    if (event.defaultPrevented) return;
     if (!form.querySelector("input[name=submission_key]") || navigator.onLine) return;
     event.preventDefault();
     keep(form, event.submitter);
@@ -221,7 +223,13 @@
           });
         });
       }, Promise.resolve());
-    }).then(refresh, refresh).then(function () { sending = false; }, function () { sending = false; });
+    }).then(refresh, refresh).then(done, done);
+  }
+
+  // The page may show what was sent (the paper draws its kept deals as sent: paper_live.js).
+  function done() {
+    sending = false;
+    document.dispatchEvent(new Event("club:kept-sent"));
   }
 
   // A refused paper opened from the banner: its form, filled in and checked by the server.
@@ -234,7 +242,13 @@
       if (!paper) return;
       paper.fields.forEach(function (pair) {
         var field = form.elements[pair[0]];
-        if (!field || field.type === "submit") return;
+        if (!field || field.type === "submit" || (field instanceof RadioNodeList && field[0].type === "submit")) {
+          // A button's choice (the paper pad's "Refa"): sent as a field of its own.
+          var said = document.createElement("input");
+          said.type = "hidden"; said.name = pair[0]; said.value = pair[1];
+          form.appendChild(said);
+          return;
+        }
         if (field.type === "checkbox") field.checked = true;
         else if (field instanceof RadioNodeList) field.value = pair[1];
         else field.value = pair[1];
@@ -257,6 +271,7 @@
   }
 
   if (!window.indexedDB || !papers) return;
+  window.clubOffline = { refresh: refresh, sendAll: sendAll };
   window.addEventListener("online", sendAll);
   window.addEventListener("hashchange", reopen);  // the banner's link on the form's own page
   document.addEventListener("visibilitychange", function () {

@@ -36,7 +36,8 @@ PLAY_CHOICES = [
     ("invited", _("invited")),
 ]
 KIND_CHOICES = [("played", _("played")), ("refa", _("refa (all passed)"))]
-TRICKS = [(n, str(n)) for n in range(11)]
+# A follower takes at most five tricks: the rules (DEFENCE_TRICKS) refuse more for the two.
+TRICKS = [(n, str(n)) for n in range(6)]
 SEATS = (1, 2, 3)
 
 
@@ -99,9 +100,8 @@ class DealForm(forms.Form):
 
     after = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     submission_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    kind = forms.ChoiceField(
-        label=_("Deal"), choices=KIND_CHOICES, initial="played", widget=forms.RadioSelect
-    )
+    # Said by the button tapped: "Refa" sends the deal at once, "Add the deal" a played one.
+    kind = forms.ChoiceField(label=_("Deal"), choices=KIND_CHOICES, required=False)
     declarer = forms.TypedChoiceField(
         label=_("Declarer"), coerce=int, required=False, widget=forms.RadioSelect
     )
@@ -111,7 +111,12 @@ class DealForm(forms.Form):
     igra = forms.BooleanField(label=_("Igra (without the talon)"), required=False)
     on_refa = forms.BooleanField(label=_("On a refa (x2)"), required=False)
     kontra = forms.TypedChoiceField(
-        label=_("Kontra"), choices=KONTRA_CHOICES, coerce=int, initial=0, required=False
+        label=_("Kontra"),
+        choices=KONTRA_CHOICES,
+        coerce=int,
+        initial=0,
+        required=False,
+        widget=forms.RadioSelect,
     )
     failed = forms.BooleanField(label=_("The declarer fell"), required=False)
 
@@ -123,14 +128,15 @@ class DealForm(forms.Form):
         ]
         for seat, player in zip(SEATS, players, strict=True):
             self.fields[f"play_{seat}"] = forms.ChoiceField(
-                label=player.name,
-                choices=PLAY_CHOICES,
-                initial="followed",
-                required=False,
-                widget=forms.RadioSelect,
+                label=player.name, choices=PLAY_CHOICES, required=False, widget=forms.RadioSelect
             )
             self.fields[f"tricks_{seat}"] = forms.TypedChoiceField(
-                label=_("Tricks"), choices=TRICKS, coerce=int, initial=0, required=False
+                label=_("Tricks"),
+                choices=TRICKS,
+                coerce=int,
+                empty_value=None,
+                required=False,
+                widget=forms.RadioSelect,
             )
             self.fields[f"fell_{seat}"] = forms.BooleanField(label=_("Fell"), required=False)
 
@@ -147,11 +153,19 @@ class DealForm(forms.Form):
             for seat, player in zip(SEATS, self.players, strict=True)
         ]
 
+    def _play(self, seat: int) -> str:
+        """What a follower did: as tapped, or, with nothing tapped, "followed" when their tricks
+        were tapped (the pad's one tap for "came and took k") and "passed" otherwise."""
+        play = self.cleaned_data.get(f"play_{seat}")
+        if play:
+            return play
+        return "followed" if self.cleaned_data.get(f"tricks_{seat}") is not None else "passed"
+
     def clean(self):
         cleaned = super().clean()
         if self.errors:
             return cleaned
-        if cleaned["kind"] == "refa":
+        if cleaned.get("kind") == "refa":
             cleaned["entered"] = {"refa": True}
             return cleaned
         declarer = cleaned.get("declarer")
@@ -169,7 +183,7 @@ class DealForm(forms.Form):
             "followers": [
                 {
                     "seat": seat,
-                    "play": cleaned.get(f"play_{seat}") or "passed",
+                    "play": self._play(seat),
                     "tricks": cleaned.get(f"tricks_{seat}") or 0,
                     "failed": cleaned[f"fell_{seat}"],
                 }
@@ -183,3 +197,45 @@ class DealForm(forms.Form):
             raise ValidationError(str(error)) from None
         cleaned["entered"] = entered
         return cleaned
+
+
+def pad_words(players) -> dict:
+    """What the phone's pad (static/paper_live.js) shows beside the taps, from the server: each
+    contract's value as the rules give it (``values[contract][igra][on_refa][kontra]``), the
+    words in the page's language, the players' names. The script restates no rule or word."""
+    values = {
+        contract: [
+            [
+                [
+                    paper_rules.deal_value(contract, igra=igra, refa=refa, kontra=kontra)
+                    for kontra in range(len(KONTRA_CHOICES))
+                ]
+                for refa in (False, True)
+            ]
+            for igra in (False, True)
+        ]
+        for contract, _label in CONTRACT_CHOICES
+    }
+    return {
+        "values": values,
+        "names": [player.name for player in players],
+        "contracts": {contract: str(label) for contract, label in CONTRACT_CHOICES},
+        "kontra": {str(level): str(label) for level, label in KONTRA_CHOICES},
+        "words": {
+            "value": str(_("Value")),
+            "deal": str(_("Deal %(number)s")),
+            "dealer": str(_("%(dealer)s deals, %(first)s bids first")),
+            "refa": str(_("Refa: everyone passed.")),
+            "made": str(_("made")),
+            "fell": str(_("fell")),
+            "passed": str(_("passed")),
+            "invited": str(_("invited")),
+            "igra": str(_("igra")),
+            "notSent": str(_("not sent yet")),
+            "kept": str(_("No network: deals kept on this phone, not sent yet: %(count)s.")),
+            "sending": str(_("Sending the deals kept on this phone…")),
+            "sent": str(_("The deals kept on this phone are sent.")),
+            "added": str(_("Deal %(number)s added.")),
+            "offline": str(_("Could not reach the club: the deal is kept on this phone.")),
+        },
+    }

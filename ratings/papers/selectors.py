@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Count
 
@@ -101,6 +101,18 @@ class DealRow:
     failed: bool
     value: int | None
     defence: list[tuple[str, str, int, bool]]  # (name, play, tricks, fell)
+    dealer: str = ""  # who dealt it (dealer_seat)
+
+
+def dealer_seat(number: int) -> int:
+    """The seat (1-based) that deals deal ``number``: seat 1 deals the first, then the deal
+    passes round in seat order, a refa's included, as the cards do at the table."""
+    return (number - 1) % 3 + 1
+
+
+def first_bidder_seat(number: int) -> int:
+    """The seat that speaks first in deal ``number``: the one after the dealer."""
+    return dealer_seat(number) % 3 + 1
 
 
 @dataclass(frozen=True)
@@ -125,6 +137,27 @@ class PaperPage:
         """The seats with a refa still to play, "1,3" (the deal form ticks "on a refa")."""
         return ",".join(str(s) for s in (1, 2, 3) if self.drawn.has_open_refa(s))
 
+    @property
+    def open_refa_counts(self) -> str:
+        """How many refe each seat still has to play, "2,1,1": the phone counts the refe of
+        deals it keeps on top of these (static/paper_live.js)."""
+        return ",".join(
+            str(sum(1 for entry in seat["middle_entries"] if entry.get("played") == 0))
+            for seat in self.seats
+        )
+
+    @property
+    def next_number(self) -> int:
+        return self.count + 1
+
+    @property
+    def next_dealer(self) -> dict:
+        return self.seats[dealer_seat(self.next_number) - 1]
+
+    @property
+    def next_first_bidder(self) -> dict:
+        return self.seats[first_bidder_seat(self.next_number) - 1]
+
 
 def paper_page(pk: int) -> PaperPage:
     """The paper page's data in two queries: the paper with its league and players, its deals.
@@ -137,7 +170,10 @@ def paper_page(pk: int) -> PaperPage:
     deals = list(paper.deals.order_by("number"))
     drawn = drawn_paper(paper, deals)
     names = [player.name for player in paper.players]
-    rows = [_deal_row(deal, names) for deal in deals]
+    rows = [
+        replace(_deal_row(deal, names), dealer=names[dealer_seat(deal.number) - 1])
+        for deal in deals
+    ]
     seats = [
         {
             "seat": seat.seat,

@@ -22,3 +22,10 @@ def contract_name(contract: str) -> str:
 def kontra_name(level: int) -> str:
     """A kontra level (1 to 4) as the form's list says it: "kontra", "контра" in Russian."""
     return str(KONTRA_LEVELS.get(level, ""))
+
+
+@register.filter
+def contract_word(label: object) -> str:
+    """A contract's button word without its bid: "pik" of "pik (2)", "без козыря" of "без
+    козыря (7)" (the pad shows the value beside it instead)."""
+    return str(label).rsplit(" (", 1)[0]

@@ -12,7 +12,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -27,8 +27,8 @@ from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.models import Player
 from ratings.papers import selectors, services
-from ratings.papers.forms import DealForm, PaperStartForm
-from ratings.papers.models import DigitalPaper
+from ratings.papers.forms import DealForm, PaperStartForm, pad_words
+from ratings.papers.models import Deal, DigitalPaper
 from ratings.papers.statistics import player_deal_statistics
 
 
@@ -119,6 +119,7 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
             "form": form if entering else None,
             # A finished paper waiting for the table's confirmation: each phone's "I agree".
             "held": services.held_game_of(paper) if paper.finished and not paper.game_id else None,
+            "pad_words": pad_words(paper.players) if entering else None,
         },
         status=status,
     )
@@ -139,6 +140,12 @@ def paper_deal(request, pk: int):
     here is at this POST-only address: paper_live.js shows the paper's in the address bar, and a
     GET of this address goes to the paper.
 
+    Asked for JSON (``Accept: application/json``: the phone's pad, static/paper_live.js, which
+    then draws the paper again in place), the answer is ``{"ok": true, "deals": n}`` or, for a
+    refused deal, ``{"ok": false, "errors": [...], "deals": n, "stale": bool, "reused": bool}``
+    (``reused``: the key is another deal's), with status 200: the refusal is the club's answer,
+    not a failed request; the taps stay on the phone.
+
     A GET goes to the paper: the phone's offline queue (static/offline.js, the service worker)
     keeps a deal under this address and fetches it for a fresh CSRF token before sending. A key
     sent again with another deal, or to another paper, answers 409 with the page saying which
@@ -148,6 +155,7 @@ def paper_deal(request, pk: int):
         return redirect(_paper_url(pk))
     paper = _paper_for_entry(request, pk)
     form = DealForm(request.POST, players=paper.players)
+    wants_json = _wants_json(request)
     if form.is_valid():
         try:
             services.deal_add(
@@ -158,6 +166,8 @@ def paper_deal(request, pk: int):
                 actor=request.user,
             )
         except ValidationError as error:
+            if wants_json:
+                return _deal_refused(pk, error.messages, error)
             form.add_error(None, error)
             page = _page(pk)
             if error.code == "stale":
@@ -173,8 +183,31 @@ def paper_deal(request, pk: int):
                 return _render_paper(request, page, form, status=409)
             return _render_paper(request, page, form)
         else:
+            if wants_json:
+                return JsonResponse({"ok": True, "deals": paper.deals.count()})
             return redirect(_paper_url(pk))
+    if wants_json:
+        return _deal_refused(pk, [str(e) for errors in form.errors.values() for e in errors])
     return _render_paper(request, _page(pk), form, status=200)
+
+
+def _wants_json(request) -> bool:
+    """Whether the deal was sent by the pad's fetch, which reads JSON (a browser's own form post
+    asks for HTML first)."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
+def _deal_refused(pk: int, errors: list[str], error: ValidationError | None = None):
+    reused = isinstance(error, services.DealKeyReused)
+    return JsonResponse(
+        {
+            "ok": False,
+            "errors": errors,
+            "deals": Deal.objects.filter(paper_id=pk).count(),
+            "stale": error is not None and error.code == "stale",
+            "reused": reused,
+        }
+    )
 
 
 def _after(request) -> int:

@@ -79,7 +79,7 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") return;
   if (url.pathname.indexOf(STATIC) === 0) {
     event.respondWith(HASHED ? cacheFirst(request) : networkFirst(request));
-  } else if (request.mode === "navigate" && !NOT_KEPT.some(function (p) { return url.pathname.indexOf(p) === 0; })) {
+  } else if ((request.mode === "navigate" || request.headers.get("X-Club-Page") === "1") && !NOT_KEPT.some(function (p) { return url.pathname.indexOf(p) === 0; })) {
     event.respondWith(networkFirst(request));
   }
 });

@@ -39,23 +39,16 @@ def offline_at(open_browser, paper, language=None):
 
 
 def tap_refa(page):
-    page.locator("form[data-deal-form]").get_by_label("refa (all passed)").check()
-    page.get_by_role("button", name="Add the deal").click()
+    page.locator("form[data-deal-form] button[value=refa]").click()
 
 
 def tap_pik(page):
     """Ana declares pik, Boris follows and takes 2 tricks, Ceca passes."""
     form = page.locator("form[data-deal-form]")
-    form.get_by_label("played", exact=True).check()
-    form.locator("fieldset.taps", has_text="Declarer").get_by_label("Ana").check()
-    form.locator("fieldset.taps", has_text="Contract").get_by_label("pik (").check()
-    for fieldset in form.locator("fieldset.follower:visible").all():
-        if fieldset.locator("legend").inner_text().strip() == "Boris":
-            fieldset.get_by_label("followed").check()
-            fieldset.get_by_label("Tricks").select_option("2")
-        else:
-            fieldset.get_by_label("passed").check()
-    page.get_by_role("button", name="Add the deal").click()
+    form.locator("[data-seat-button='1']").click()
+    form.locator(".contracts .tap:has(input[value=pik])").click()
+    form.locator("fieldset.follower[data-seat='2'] .tricks .tap:has(input[value='2'])").click()
+    form.locator("button[value=played]").click()
 
 
 def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
@@ -69,12 +62,28 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     tap_refa(page)
     tap_pik(page)
     banner.get_by_text("3 deals waiting to be sent").wait_for()
+    kept = page.locator("[data-kept-deals] li")
+    assert kept.count() == 3
+    assert "not sent yet" in kept.nth(2).inner_text()
+    # The message stays beside the pad.
+    page.locator("[data-pad-status]").get_by_text("not sent yet: 3").wait_for()
     page.reload()
     banner.get_by_text("3 deals waiting to be sent").wait_for()
+    # Counted after the reload: the next deal is the fourth, after three; Ana's refe are kept
+    # (two refe, one played on her pik).
+    page.get_by_role("heading", name="Deal 4", exact=True).wait_for()
+    assert kept.count() == 3
+    assert page.locator("form[data-deal-form] input[name=after]").input_value() == "3"
+    page.locator("form[data-deal-form] [data-seat-button='1']").click()
+    assert page.locator("form[data-deal-form] input[name=on_refa]").is_checked()
     assert not Deal.objects.exists()
 
     page.context.set_offline(False)
     banner.wait_for(state="hidden")
+    # The paper shows them sent.
+    page.locator("[data-pad-status]").get_by_text("are sent").wait_for()
+    assert page.locator("[data-live-paper]").get_attribute("data-deals") == "3"
+    assert kept.count() == 0
     deals = list(Deal.objects.filter(paper=paper).order_by("number"))
     assert [deal.number for deal in deals] == [1, 2, 3]
     assert [deal.entered.get("refa", False) for deal in deals] == [True, True, False]
@@ -93,8 +102,7 @@ def test_the_banner_counts_kept_deals_in_the_pages_language(open_browser, django
     page = browsing.page
     form = page.locator("form[data-deal-form]")
     for words in ("1 раздача ждёт отправки", "2 раздачи ждут отправки"):
-        form.locator("input[name=kind][value=refa]").check()
-        form.locator("button[type=submit]").click()
+        form.locator("button[value=refa]").click()
         banner.get_by_text(words).wait_for()
     assert not Deal.objects.exists()
     page.context.set_offline(False)
@@ -121,5 +129,55 @@ def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
     banner.get_by_text("The club refused a deal kept on this phone.").wait_for()
     assert not paper.deals.exists()
     banner.get_by_role("link").click()
-    page.get_by_text(f"for deal 1 of paper #{other.pk}").wait_for()
+    page.get_by_text(f"for deal 1 of paper #{other.pk}").first.wait_for()
     assert not paper.deals.exists()
+
+
+def test_a_deal_kept_offline_is_not_entered_twice(open_browser, django_user_model):
+    """After a save offline the pad is empty but the deal is on the paper, "not sent yet", and
+    the message stays beside the pad: nobody types it again, and it is recorded once."""
+    paper = paper_in_progress(django_user_model)
+    browsing, banner = offline_at(open_browser, paper)
+    page = browsing.page
+    tap_pik(page)
+    page.locator("[data-kept-deals] li").get_by_text("not sent yet").wait_for()
+    assert page.locator("[data-pad-status]").is_visible()
+    page.get_by_role("heading", name="Deal 2", exact=True).wait_for()
+    page.context.set_offline(False)
+    banner.wait_for(state="hidden")
+    page.locator("[data-pad-status]").get_by_text("are sent").wait_for()
+    assert Deal.objects.filter(paper=paper).count() == 1
+
+
+def test_a_reopened_tab_counts_the_kept_deals(open_browser, django_user_model):
+    """A new tab on the paper, offline: the kept deals are drawn and counted."""
+    paper = paper_in_progress(django_user_model)
+    browsing, banner = offline_at(open_browser, paper)
+    page = browsing.page
+    tap_refa(page)
+    banner.get_by_text("1 deal waiting to be sent").wait_for()
+    page.close()
+    again = browsing.page.context.new_page()
+    again.goto(browsing.base_url + f"/papers/{paper.pk}/")
+    again.get_by_role("heading", name="Deal 2", exact=True).wait_for()
+    assert again.locator("[data-kept-deals] li").count() == 1
+    assert again.locator("form[data-deal-form] input[name=after]").input_value() == "1"
+
+
+def test_a_reload_offline_starts_from_the_paper_last_seen(open_browser, django_user_model):
+    """A deal added by the pad (no page load) and then a reload with no network: the phone's
+    copy of the page is the paper after that deal, so the next deal kept comes after it."""
+    paper = paper_in_progress(django_user_model)
+    browsing, banner = offline_at(open_browser, paper)
+    page = browsing.page
+    page.context.set_offline(False)
+    tap_refa(page)
+    page.get_by_role("heading", name="Deal 2", exact=True).wait_for()
+    page.context.set_offline(True)
+    page.reload()
+    page.get_by_role("heading", name="Deal 2", exact=True).wait_for()
+    tap_refa(page)
+    banner.get_by_text("1 deal waiting to be sent").wait_for()
+    page.context.set_offline(False)
+    banner.wait_for(state="hidden")
+    assert Deal.objects.filter(paper=paper).count() == 2

@@ -38,8 +38,7 @@ def test_a_watching_phone_enters_the_deal_after_the_one_it_saw_arrive(open_brows
     services.deal_add(paper=paper, entered=REFA, after=0)  # another phone
     page.get_by_role("heading", name="Deal 2").wait_for()
     form = page.locator("form[data-deal-form]")
-    form.get_by_label("refa (all passed)").check()
-    form.get_by_role("button", name="Add the deal").click()
+    form.locator("button[value=refa]").click()
     page.get_by_role("heading", name="Deal 3").wait_for()
     assert paper.deals.count() == 2
     assert phone.errors == []
@@ -53,16 +52,16 @@ def test_a_refused_deal_leaves_the_phone_on_the_papers_address(open_browser, pap
     log_in(phone)
     phone.goto(f"/papers/{paper.pk}/")
     form = page.locator("form[data-deal-form]")
-    form.get_by_label("refa (all passed)").check()
-    # Another phone enters a deal while this one taps (so its form keeps its number).
+    form.locator("[data-seat-button='2']").click()  # a tap: the pad keeps its number
+    # Another phone enters a deal while this one taps.
     services.deal_add(
         paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=0
     )
-    form.get_by_role("button", name="Add the deal").click()
+    form.locator("button[value=refa]").click()
     page.get_by_text("another phone entered one meanwhile").first.wait_for()
     assert re.search(rf"/papers/{paper.pk}/$", page.url)
-    # The form is for the deal after the other phone's, the refa still ticked: sent again.
-    page.locator("form[data-deal-form]").get_by_role("button", name="Add the deal").click()
+    # The pad is for the deal after the other phone's: tapped again.
+    form.locator("button[value=refa]").click()
     page.get_by_role("heading", name="Deal 3").wait_for()
     assert paper.deals.count() == 2
     assert phone.errors == []
