@@ -28,7 +28,7 @@ class DealLog:
 
     seats: list[dict]
     refas: int | None
-    ended_early: bool  # stopped by the clock, or the last deal took the bulas below zero
+    ended_early: bool  # stopped by the clock before the bulas ran out (recorded_ended_early)
 
 
 class DealsRefused(Exception):
@@ -40,7 +40,8 @@ class DealsRefused(Exception):
 
 
 def read_deals(league: League, game: GameIn) -> DealLog:
-    """The seats' columns from the posted deals; DealsRefused naming the hand the rules refuse."""
+    """The seats' columns from the posted deals; DealsRefused naming the hand the rules refuse,
+    or a hand after the one with which the bulas ran out (the game is over there)."""
     if not league.rating_system.has_paper:
         message = _("Only a Preferans league keeps a paper.")
         raise DealsRefused([{"field": "deals", "message": message}])
@@ -78,7 +79,6 @@ def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:
         game=game,
         hands=posted.deals,
         refas=log.refas,
-        ended_early=posted.ended_early,
         actor=actor,
     )
 

@@ -73,6 +73,22 @@ def _check(paper: DigitalPaper, deals: Sequence[Deal]) -> paper_rules.Paper:
         raise _refused(error) from None
 
 
+def _refuse_after_the_end(drawn: paper_rules.Paper, count: int) -> None:
+    """ValidationError (code ``over``) if a deal comes after the one with which the bulas ran
+    out: the game is over there (prefko's library writes on; a table stops). The one rule of
+    the end, for the phone's deals and the API's deal log alike."""
+    end = drawn.played_out_at()
+    if end is not None and end < count:
+        raise ValidationError(
+            _(
+                "The bulas ran out with deal %(end)d: the game is over and takes no more deals. "
+                "Finish and rate it, or undo or repeal the deal that ended it if it was a mistake."
+            )
+            % {"end": end},
+            code="over",
+        )
+
+
 def paper_start(
     *,
     league: League,
@@ -184,7 +200,7 @@ def deal_add(
             entered_by=engine.audit_user(actor),
             submission_key=key,
         )
-        _check(paper, [*deals, deal])
+        _refuse_after_the_end(_check(paper, [*deals, deal]), len(deals) + 1)
         try:
             with transaction.atomic():
                 deal.save()
@@ -227,7 +243,7 @@ def deal_repeal(*, paper: DigitalPaper, number: int, repealed: bool = True, acto
         if deal.repealed == repealed:
             return deal  # as asked already (a second tap, another phone): nothing changes
         deal.repealed = repealed
-        _check(paper, deals)
+        _refuse_after_the_end(_check(paper, deals), len(deals))
         deal.save(update_fields=["repealed"])
         action = AuditAction.DEAL_REPEAL if repealed else AuditAction.DEAL_BACK
         _audit_deal(action, paper, deal, actor)
@@ -290,10 +306,11 @@ def _entries(paper: DigitalPaper, drawn: paper_rules.Paper) -> list[engine.Entry
 
 
 def recorded_ended_early(drawn: paper_rules.Paper, *, by_clock: bool) -> bool:
-    """Whether the game a paper's deals draw is recorded as ended early: stopped by the clock,
-    or a middle column that does not sum to exactly zero, which the rating system takes only
-    from a game marked so. The one rule of it for every paper (the phone's, the API's log)."""
-    return by_clock or drawn.bula_sum != 0
+    """Whether the game a paper's deals draw is recorded as ended early: only when the players
+    stopped it by the clock before the bulas ran out. A paper whose last deal took the bulas to
+    zero or below is played out, never ended early, whatever was asked. The one rule of it for
+    every paper (the phone's, the API's log)."""
+    return by_clock and not drawn.over
 
 
 def _submission(
@@ -354,7 +371,8 @@ def paper_finish(
     paper as the table's game): the columns its deals give.
 
     The bulas must add up to zero or below, unless the game ``ended_early`` (the clock). A game
-    whose bulas do not add up to exactly zero is recorded as ended early, as the paper form asks.
+    played out (the bulas at zero or below, even when the last deal took them below) is recorded
+    as played out, never as ended early (:func:`recorded_ended_early`).
     Finishing twice returns the game the first one recorded.
     """
     with transaction.atomic():
@@ -371,7 +389,7 @@ def paper_finish(
             raise ValidationError(refused.messages) from None
         paper.game = game
         paper.finished_at = now
-        paper.ended_early = ended_early
+        paper.ended_early = game.ended_early  # recorded_ended_early's answer: played out or not
         paper.save(update_fields=["game", "finished_at", "ended_early"])
     return game
 
@@ -380,14 +398,16 @@ def log_drawn(
     *, bula: int, refas: int | None, hands: list, ended_early: bool = False
 ) -> paper_rules.Paper:
     """The paper a whole deal log draws (a game posted as its deals, in the log format of
-    ``manage.py paper_from_deals``): ValidationError naming the hand the rules refuse, or when
-    the bulas have not run out and the game did not end early."""
+    ``manage.py paper_from_deals``): ValidationError naming the hand the rules refuse, or a hand
+    after the one with which the bulas ran out, or when the bulas have not run out and the game
+    did not end early."""
     try:
         drawn = paper_rules.draw_paper(
             paper_rules.parse_log({"bula": bula, "refas": refas, "hands": hands})
         )
     except paper_rules.PaperError as error:
         raise _refused(error) from None
+    _refuse_after_the_end(drawn, len(hands))
     _over(drawn, ended_early)
     return drawn
 
@@ -402,7 +422,7 @@ def log_hand(hand) -> tuple[dict, bool]:
 
 
 def paper_of_game(
-    *, game: Game, hands: list, refas: int | None, ended_early: bool = False, actor=None
+    *, game: Game, hands: list, refas: int | None, actor=None
 ) -> DigitalPaper:
     """Keep a game rated from its deal log (the API) as a finished digital paper: the paper and
     deals the phone stores, so the game's page, exports, backup and statistics have its deals.
@@ -423,7 +443,7 @@ def paper_of_game(
         refas=refas,
         started_by=engine.audit_user(actor),
         finished_at=timezone.now(),
-        ended_early=ended_early,
+        ended_early=game.ended_early,  # as recorded: a played-out log is never ended early
         game=game,
     )
     deals = []

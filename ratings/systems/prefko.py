@@ -81,7 +81,10 @@ class Prefko(RatingSystem):
         if refusals:
             return refusals
         middle_sum = sum(seat["middle"] for seat in seats)
-        if middle_sum != 0 and not ended_early:
+        # The game ends when the bulas add up to zero; a last deal may take them below, and the
+        # game is then played out, not ended early (docs/digital-paper.md). Above zero, only the
+        # clock ends it.
+        if middle_sum > 0 and not ended_early:
             message = _(
                 "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
                 "up to zero. Mark the game as ended early if it was stopped before that."

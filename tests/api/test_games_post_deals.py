@@ -65,6 +65,8 @@ def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
     assert [s["player"] for s in response.json()["seats"]] == list(WORKED_EXAMPLE_PLAYERS)
     paper = DigitalPaper.objects.get()
     assert paper.game == game and paper.finished and paper.bula == 10
+    # The last deal took the bulas to -6: played out, not ended early (game and paper).
+    assert not game.ended_early and not paper.ended_early
     assert [p.name for p in paper.players] == list(WORKED_EXAMPLE_PLAYERS)
     assert Deal.objects.filter(paper=paper).count() == 4
     # Its page lists the deals by value (the log tells no contract).
@@ -141,6 +143,17 @@ def test_a_game_whose_bulas_have_not_run_out_is_refused_unless_ended_early(
     assert response.status_code == 201
     game = Game.objects.get()
     assert game.ended_early and DigitalPaper.objects.get().ended_early
+
+
+def test_a_hand_after_the_bulas_ran_out_is_refused(
+    api, worked_example_league, worked_example_players
+):
+    body = deals_body([*SHORT_GAME, {"refa": True}], ended_early=True)
+    response = api_game_post(api, worked_example_league, body)
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "deals" and "ran out with deal 4" in error["message"]
+    assert not Game.objects.exists() and not DigitalPaper.objects.exists()
 
 
 def test_the_refe_cap_is_the_leagues_unless_sent(

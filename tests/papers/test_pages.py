@@ -10,7 +10,7 @@ from ratings.models import Game, System
 from ratings.papers import selectors, services
 from ratings.papers.models import DigitalPaper
 from tests.builders import make_event, make_league, make_players
-from tests.papers.deals import SHORT_GAME, enter
+from tests.papers.deals import ROUND_TRIP, SHORT_GAME, enter
 
 pytestmark = pytest.mark.django_db
 
@@ -195,7 +195,7 @@ def test_the_paper_page_runs_the_same_queries_however_many_deals(
     """No N+1: the paper with its league, players and game; its deals. A member adds their
     session and user (as on every page)."""
     url = reverse("ratings:paper", args=[paper.pk])
-    for deals in (SHORT_GAME[:1], SHORT_GAME[1:] * 5):
+    for deals in (SHORT_GAME[:1], SHORT_GAME[1:3] + ROUND_TRIP * 5):
         enter(paper, deals)
         with django_assert_num_queries(2):
             assert client.get(url).status_code == 200

@@ -126,6 +126,8 @@ class Paper:
 
     seats: tuple[SeatPaper, SeatPaper, SeatPaper]
     open_refas: tuple[bool, bool, bool]
+    # The middles added up after each hand, in order (refe and repealed hands change nothing).
+    bula_sums: tuple[int, ...] = ()
 
     @property
     def columns(self) -> list[tuple[int, int, int]]:
@@ -136,6 +138,17 @@ class Paper:
     def bula_sum(self) -> int:
         """The middles added up: the game is over when this reaches zero (or goes below)."""
         return sum(seat.middle for seat in self.seats)
+
+    @property
+    def over(self) -> bool:
+        """Whether the bulas have run out: they add up to zero or below, and the game is played
+        out. (The library writes on; a table stops here.)"""
+        return self.bula_sum <= 0
+
+    def played_out_at(self) -> int | None:
+        """The hand (1-based, refe included) with which the bulas first added up to zero or
+        below, or None if they never did: a hand after it came after the end of the game."""
+        return next((n for n, total in enumerate(self.bula_sums, start=1) if total <= 0), None)
 
     def finals(self) -> list[int]:
         """The seed's final scores (lower is better), from the columns."""
@@ -168,12 +181,14 @@ def draw_paper(log: DealLog) -> Paper:
     lefts = [_Side() for _ in SEATS]
     rights = [_Side() for _ in SEATS]
     middles = [_Middle(log.bula) for _ in SEATS]
+    bula_sums = []
     for hand in log.hands:
         if isinstance(hand, RefaHand):
             for middle in middles:
                 middle.add_refa()
-            continue
-        _play(hand, lefts, middles, rights)
+        else:
+            _play(hand, lefts, middles, rights)
+        bula_sums.append(sum(middle.total for middle in middles))
     seats = tuple(
         SeatPaper(
             seat=seat,
@@ -189,6 +204,7 @@ def draw_paper(log: DealLog) -> Paper:
     return Paper(
         seats=seats,  # type: ignore[arg-type]
         open_refas=tuple(middle.has_open_refa() for middle in middles),  # type: ignore[arg-type]
+        bula_sums=tuple(bula_sums),
     )
 
 
