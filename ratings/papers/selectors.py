@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count
 
@@ -111,6 +111,9 @@ class PaperPage:
     deals: list[DealRow]
     drawn: paper_rules.Paper
     seats: list[dict]
+    # Once finished into a game: per seat its name, final score and rating change (the finish
+    # every watching phone sees); empty before.
+    result: list[dict] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -118,7 +121,8 @@ class PaperPage:
 
     @property
     def over(self) -> bool:
-        return self.drawn.bula_sum <= 0
+        """The bulas have run out: the paper takes no more deals, only its finish."""
+        return self.drawn.over
 
     @property
     def open_refe(self) -> str:
@@ -127,7 +131,8 @@ class PaperPage:
 
 
 def paper_page(pk: int) -> PaperPage:
-    """The paper page's data in two queries: the paper with its league and players, its deals.
+    """The paper page's data in two queries: the paper with its league and players, its deals;
+    a third for a finished paper's game's results (the final scores and rating changes).
 
     DigitalPaper.DoesNotExist if there is no such paper.
     """
@@ -156,7 +161,24 @@ def paper_page(pk: int) -> PaperPage:
             drawn.seats, names, paper.players, drawn.finals(), strict=True
         )
     ]
-    return PaperPage(paper=paper, deals=rows, drawn=drawn, seats=seats)
+    result = []
+    if paper.game_id is not None:
+        scores = (
+            Result.objects.filter(game_id=paper.game_id)
+            .order_by("seat")
+            .values_list("player__name", "score", "rating_before", "rating_after")
+        )
+        result = [
+            {
+                "name": name,
+                "score": score,
+                "before": before,
+                "after": after,
+                "change": after - before,
+            }
+            for name, score, before, after in scores
+        ]
+    return PaperPage(paper=paper, deals=rows, drawn=drawn, seats=seats, result=result)
 
 
 def _entry(entry: object) -> dict:

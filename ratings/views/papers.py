@@ -95,7 +95,9 @@ def _player_names():
 
 def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, status: int = 200):
     entering = can_enter_games(request.user) and not page.paper.finished
-    if entering and form is None:
+    # Once the bulas have run out the finish takes the deal form's place (a deal refused there
+    # comes back with its taps and why, so the phone's offline queue reads it as refused).
+    if entering and form is None and not page.over:
         form = DealForm(
             players=page.paper.players,
             initial={"after": page.count, "submission_key": uuid.uuid4()},
@@ -115,6 +117,7 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
             "league": paper.league,
             "outlook": outlook,
             "form": form if entering else None,
+            "entering": entering,
         },
         status=status,
     )

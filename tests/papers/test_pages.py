@@ -180,6 +180,42 @@ def test_finishing_shows_the_preview_then_saves_the_rated_game(member_client, pa
     assert game.get_absolute_url() in page and "Add the deal" not in page
 
 
+def test_once_the_bulas_run_out_the_finish_replaces_the_deal_form(member_client, paper):
+    enter(paper, SHORT_GAME)  # the last deal takes the bulas to -6
+    url = reverse("ratings:paper", args=[paper.pk])
+    page = member_client.get(url).content.decode()
+    assert "Add the deal" not in page and "Finish and rate" in page
+    assert "Undo the last deal" in page  # the deal that ended it may still be a mistake
+    # A deal sent anyway (a second phone, the offline queue) is refused, saying why.
+    response = member_client.post(
+        reverse("ratings:paper_deal", args=[paper.pk]), deal_post(4, kind="refa")
+    )
+    assert response.status_code == 200
+    assert "The bulas ran out with deal 4" in response.content.decode()
+    assert paper.deals.count() == 4
+
+
+def test_watching_phones_see_the_finish_and_the_rating_changes(
+    client, member_client, paper, django_assert_num_queries
+):
+    """The finish is drawn inside the live paper (paper_live.js swaps it when its text changes):
+    a watcher sees the bulas run out, then the game finished with each rating's change. One
+    more query for a finished paper: its game's results."""
+    enter(paper, SHORT_GAME)
+    url = reverse("ratings:paper", args=[paper.pk])
+    assert "The bulas have run out" in client.get(url).content.decode()
+    member_client.post(reverse("ratings:paper_finish", args=[paper.pk]), {"save": "1"})
+    with django_assert_num_queries(3):
+        response = client.get(url)
+    sheet = response.content.decode().split("data-live-paper", 1)[1].split("data-live-deals")[0]
+    assert "Finished: played out" in sheet and "Ended early" not in sheet
+    rows = response.context["page"].result
+    assert [row["name"] for row in rows] == ["Ana", "Boris", "Ceca"]
+    assert [row["change"] for row in rows] == [
+        r.rating_after - r.rating_before for r in Game.objects.get().results.order_by("seat")
+    ]
+
+
 def test_a_paper_not_over_is_finished_only_as_ended_early(member_client, paper):
     enter(paper, SHORT_GAME[:2])
     url = reverse("ratings:paper_finish", args=[paper.pk])
