@@ -20,6 +20,7 @@ from ratings.api.schemas import GameIn
 from ratings.models import Game, League
 from ratings.papers import services as paper_services
 from ratings.papers.selectors import deal_logs_of_games
+from ratings.systems import house_rules
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class DealLog:
 
     seats: list[dict]
     refas: int | None
+    rules: paper_rules.HouseRules  # the league's house rules, which draw the log
     ended_early: bool  # stopped by the clock before the bulas ran out (recorded_ended_early)
 
 
@@ -56,10 +58,12 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         errors.append({"field": "seats", "message": _("Send the deals or the columns, not both.")})
     if errors:
         raise DealsRefused(errors)
-    refas = game.refas if "refas" in game.model_fields_set else league.system_settings.get("refas")
+    settings = league.system_settings
+    refas = game.refas if "refas" in game.model_fields_set else settings.get("refas")
+    rules = house_rules(settings)
     try:
         drawn = paper_services.log_drawn(
-            bula=game.bula, refas=refas, hands=game.deals, ended_early=game.ended_early
+            bula=game.bula, refas=refas, hands=game.deals, ended_early=game.ended_early, rules=rules
         )
     except ValidationError as error:
         raise DealsRefused(
@@ -70,7 +74,7 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         for seat, (left, middle, right) in zip(game.seats, drawn.columns, strict=True)
     ]
     ended_early = paper_services.recorded_ended_early(drawn, by_clock=game.ended_early)
-    return DealLog(seats=seats, refas=refas, ended_early=ended_early)
+    return DealLog(seats=seats, refas=refas, rules=rules, ended_early=ended_early)
 
 
 def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:
@@ -79,6 +83,7 @@ def keep_deals(*, game, posted: GameIn, log: DealLog, actor) -> None:
         game=game,
         hands=posted.deals,
         refas=log.refas,
+        rules=log.rules,
         actor=actor,
     )
 

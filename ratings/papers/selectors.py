@@ -16,17 +16,34 @@ def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:
     """The paper's deal log in the format of ``manage.py paper_from_deals``.
 
     ``deals`` defaults to the paper's deals in order (one query); pass them when already loaded.
-    PaperError if a stored deal is malformed (the services never store one).
+    The paper's house rules read each deal and go with the log (``"rules"``, left out when
+    they are the library's). PaperError if a stored deal is malformed (the services never
+    store one).
     """
     if deals is None:
         deals = list(paper.deals.order_by("number"))
+    rules = house_rules(paper)
     hands = []
     for deal in deals:
         try:
-            hands.append(paper_rules.hand_from_entry(deal.entered, repealed=deal.repealed))
+            hands.append(
+                paper_rules.hand_from_entry(deal.entered, repealed=deal.repealed, rules=rules)
+            )
         except paper_rules.PaperError as error:
             raise paper_rules.PaperError(f"hand {deal.number}: {error}") from None
-    return {"bula": paper.bula, "refas": paper.refas, "hands": hands}
+    log = {"bula": paper.bula, "refas": paper.refas, "hands": hands}
+    if not rules.is_library:
+        log["rules"] = rules.json()  # the library's rules are the log's default
+    return log
+
+
+def house_rules(paper: DigitalPaper) -> paper_rules.HouseRules:
+    """The house rules the paper is kept by (its league's when it was started). PaperError if
+    the stored ones are not rules (the services never store such)."""
+    try:
+        return paper_rules.HouseRules.from_json(paper.house_rules or {})
+    except ValueError as error:
+        raise paper_rules.PaperError(str(error)) from None
 
 
 def drawn_paper(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> paper_rules.Paper:

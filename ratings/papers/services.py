@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings import engine, entry
+from ratings import engine, entry, systems
 from ratings.algorithms import paper as paper_rules
 from ratings.events import services as event_services
 from ratings.events.models import EventTable
@@ -128,6 +128,7 @@ def paper_start(
         player_3=players[2],
         bula=bula,
         refas=refas,
+        house_rules=systems.house_rules(league.system_settings).json(),
         event_table=table,
         started_by=engine.audit_user(actor),
     )
@@ -395,16 +396,20 @@ def paper_finish(
 
 
 def log_drawn(
-    *, bula: int, refas: int | None, hands: list, ended_early: bool = False
+    *,
+    bula: int,
+    refas: int | None,
+    hands: list,
+    ended_early: bool = False,
+    rules: paper_rules.HouseRules = paper_rules.LIBRARY,
 ) -> paper_rules.Paper:
     """The paper a whole deal log draws (a game posted as its deals, in the log format of
     ``manage.py paper_from_deals``): ValidationError naming the hand the rules refuse, or a hand
     after the one with which the bulas ran out, or when the bulas have not run out and the game
     did not end early."""
     try:
-        drawn = paper_rules.draw_paper(
-            paper_rules.parse_log({"bula": bula, "refas": refas, "hands": hands})
-        )
+        log = {"bula": bula, "refas": refas, "hands": hands, "rules": rules.json()}
+        drawn = paper_rules.draw_paper(paper_rules.parse_log(log))
     except paper_rules.PaperError as error:
         raise _refused(error) from None
     _refuse_after_the_end(drawn, len(hands))
@@ -422,7 +427,12 @@ def log_hand(hand) -> tuple[dict, bool]:
 
 
 def paper_of_game(
-    *, game: Game, hands: list, refas: int | None, actor=None
+    *,
+    game: Game,
+    hands: list,
+    refas: int | None,
+    rules: paper_rules.HouseRules = paper_rules.LIBRARY,
+    actor=None,
 ) -> DigitalPaper:
     """Keep a game rated from its deal log (the API) as a finished digital paper: the paper and
     deals the phone stores, so the game's page, exports, backup and statistics have its deals.
@@ -441,6 +451,7 @@ def paper_of_game(
         player_3_id=results[2].player_id,
         bula=game.bula,
         refas=refas,
+        house_rules=rules.json(),
         started_by=engine.audit_user(actor),
         finished_at=timezone.now(),
         ended_early=game.ended_early,  # as recorded: a played-out log is never ended early

@@ -25,7 +25,7 @@ from ratings.chances import tables_outlooks
 from ratings.events.access import get_table_for_entry
 from ratings.models import Player
 from ratings.papers import selectors, services
-from ratings.papers.forms import DealForm, PaperStartForm
+from ratings.papers.forms import KONTRA_CHOICES, DealForm, PaperStartForm
 from ratings.papers.models import DigitalPaper
 from ratings.papers.statistics import player_deal_statistics
 
@@ -118,9 +118,26 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
             "outlook": outlook,
             "form": form if entering else None,
             "entering": entering,
+            "house_rules": _house_rules(page.paper),
+            "library_rules": selectors.house_rules(page.paper).is_library,
         },
         status=status,
     )
+
+
+def _house_rules(paper: DigitalPaper) -> list[tuple[str, str]]:
+    """Each house rule the paper is kept by, as the page says it: (the rule, its setting)."""
+    rules = selectors.house_rules(paper)
+    supa = rules.betl_fall_supa
+    return [
+        (
+            _("Supa on a failed betl"),
+            _("tricks × value") if supa is None else _("%(supa)d a follower") % {"supa": supa},
+        ),
+        (_("Kontra on pik"), _("allowed") if rules.kontra_on_pik else _("not given")),
+        (_("Double fall near the end"), _("played") if rules.double_fall else _("not played")),
+        (_("Highest kontra"), str(dict(KONTRA_CHOICES)[rules.max_kontra])),
+    ]
 
 
 @club_readable

@@ -187,7 +187,8 @@ def draw_paper(log: DealLog) -> Paper:
             for middle in middles:
                 middle.add_refa()
         else:
-            _play(hand, lefts, middles, rights)
+            bulas_left = sum(middle.total for middle in middles)
+            _play(hand, lefts, middles, rights, log.rules.fall(hand.value, bulas_left))
         bula_sums.append(sum(middle.total for middle in middles))
     seats = tuple(
         SeatPaper(
@@ -213,9 +214,12 @@ def _play(
     lefts: list[_Side],
     middles: list[_Middle],
     rights: list[_Side],
+    fall: int,
 ) -> None:
+    """Write a played hand; ``fall``: what the declarer's bula goes up by if they failed (the
+    value, or more under the house rules' double fall)."""
     declarer = hand.declarer - 1
-    change = hand.value if hand.declarer_failed else -hand.value
+    change = fall if hand.declarer_failed else -hand.value
     if hand.repealed:
         middles[declarer].add_repealed(change)
     else:
@@ -227,8 +231,9 @@ def _play(
         seat = follower.seat - 1
         # The declarer sitting next in seat order is faced by the right column.
         side = rights[seat] if hand.declarer == follower.seat % 3 + 1 else lefts[seat]
-        if follower.tricks != 0:  # the known difference: no supa for no trick
-            side.add(hand.value * follower.tricks, hand.repealed)
+        # The known difference: no supa for no trick (unless the house rules fix the supa).
+        if follower.tricks != 0 or follower.supa is not None:
+            side.add(follower.supa_for(hand.value), hand.repealed)
         if follower.failed:
             if hand.repealed:
                 middles[seat].add_repealed(hand.value)
