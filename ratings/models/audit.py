@@ -29,6 +29,7 @@ class AuditAction(models.TextChoices):
     DEAL_REPEAL = "deal_repeal", _("deal repealed")
     DEAL_BACK = "deal_back", _("repealed deal brought back")
     DEAL_EDIT = "deal_edit", _("deal edited")
+    PAPER_DISCARD = "paper_discard", _("paper discarded")
 
 
 class AuditEntry(models.Model):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import Case, Count, When
 
 from ratings.algorithms import paper as paper_rules
 from ratings.models import League, Result
@@ -277,10 +277,23 @@ def papers_in_progress(league_ids: Iterable[int]) -> dict[int, list[DigitalPaper
     """
     papers: dict[int, list[DigitalPaper]] = {}
     for paper in (
-        DigitalPaper.objects.filter(league_id__in=list(league_ids), finished_at__isnull=True)
+        DigitalPaper.objects.filter(
+            league_id__in=list(league_ids), finished_at__isnull=True, discarded_at__isnull=True
+        )
         .select_related("player_1", "player_2", "player_3")
         .annotate(deal_count=Count("deals"))
         .order_by("-started_at", "-pk")
     ):
         papers.setdefault(paper.league_id, []).append(paper)
     return papers
+
+
+def last_table(league: League, user) -> DigitalPaper | None:
+    """The paper whose table "the same table again" starts anew: the member's last paper in the
+    league (the one they started), else the league's last; discarded ones left out (one query,
+    its players with it)."""
+    papers = DigitalPaper.objects.filter(league=league, discarded_at__isnull=True).select_related(
+        "player_1", "player_2", "player_3"
+    )
+    mine = Case(When(started_by_id=getattr(user, "pk", None), then=0), default=1)
+    return papers.order_by(mine, "-started_at", "-pk").first()

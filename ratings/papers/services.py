@@ -92,7 +92,7 @@ def _refuse_after_the_end(drawn: paper_rules.Paper, count: int) -> None:
 def paper_start(
     *,
     league: League,
-    players: Sequence[Player],
+    players: Sequence[Player | str],
     bula: int,
     refas: int | None = None,
     table: EventTable | None = None,
@@ -100,11 +100,24 @@ def paper_start(
 ) -> DigitalPaper:
     """Start a digital paper: three players in seating order, the starting bula, the refe cap.
 
-    ``table``: an event's table whose paper this is (its players, in the order they sat); the
-    finished paper is then the table's game.
+    A seat given as a name (not a Player) is a new member, added to the club with the paper:
+    the caller resolved the names by the entry service's one policy
+    (:func:`ratings.entry.resolve_names`, a close name confirmed). ``table``: an event's table
+    whose paper this is (its players, in the order they sat); the finished paper is then the
+    table's game.
     """
     if not league.rating_system.has_paper:
         raise ValidationError(_("Only a Preferans league keeps a paper."))
+    named = [player for player in players if isinstance(player, str)]
+    if named:
+        if table is not None:
+            raise ValidationError(_("A table's paper is kept by the players drawn to it."))
+        with transaction.atomic():
+            # Players are the club's: their row is club-wide (the versions' lock order).
+            engine.league_lock(league, club=True)
+            new = {name: Player.objects.get_or_create_named(name) for name in named}
+            players = [new[p] if isinstance(p, str) else p for p in players]
+            return paper_start(league=league, players=players, bula=bula, refas=refas, actor=actor)
     if len(players) != 3 or len({player.pk for player in players}) != 3:
         raise ValidationError(_("A paper needs three different players."))
     if table is not None:
@@ -139,8 +152,37 @@ def _deals(paper: DigitalPaper) -> list[Deal]:
 
 
 def _refuse_finished(paper: DigitalPaper) -> None:
+    if paper.discarded_at is not None:
+        raise ValidationError(_("This paper was discarded: it takes no more deals."))
     if paper.finished:
         raise ValidationError(_("This paper is finished: it takes no more deals."))
+
+
+def paper_discard(*, paper: DigitalPaper, actor=None) -> DigitalPaper:
+    """Discard a paper started by mistake (its players' choice, confirmed): it leaves the pages
+    and the lists of papers in progress, and takes no more deals; it stays in the database for
+    staff (the admin's filter) with an audit entry of who discarded it and what it held. A
+    finished paper is a game: it is not discarded (the game is deleted instead)."""
+    with transaction.atomic():
+        paper = _lock(paper)
+        if paper.discarded_at is not None:
+            return paper  # a second tap
+        if paper.finished:
+            raise ValidationError(_("This paper is finished: its game is deleted, not the paper."))
+        paper.discarded_at = timezone.now()
+        paper.save(update_fields=["discarded_at"])
+        engine.audit(
+            AuditAction.PAPER_DISCARD,
+            paper.league_id,
+            actor,
+            before={
+                "paper": paper.pk,
+                "players": [player.name for player in paper.players],
+                "bula": paper.bula,
+                "deals": Deal.objects.filter(paper=paper).count(),
+            },
+        )
+    return paper
 
 
 def _seen(deals: Sequence[Deal], after: int) -> None:
