@@ -145,7 +145,9 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
             "paper": paper,
             "league": paper.league,
             "outlook": outlook,
-            "form": form if entering else None,
+            # A refused deal's form is shown whatever the paper's state, with why (a finished
+            # or discarded paper's too): the phone's offline queue reads it as the refusal.
+            "form": form,
             "entering": entering,
             "house_rules": _house_rules(page.paper),
             "may_discard": entering and _may_discard(request.user, paper),
