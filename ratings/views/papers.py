@@ -167,7 +167,7 @@ def _house_rules(paper: DigitalPaper) -> list[tuple[str, str]]:
             _("tricks × value") if supa is None else _("%(supa)d a follower") % {"supa": supa},
         ),
         (_("Kontra on pik"), _("allowed") if rules.kontra_on_pik else _("not given")),
-        (_("Double fall near the end"), _("played") if rules.double_fall else _("not played")),
+        (_("Double fall near the end"), _("applied") if rules.double_fall else _("not applied")),
         (_("Highest kontra"), str(dict(KONTRA_CHOICES)[rules.max_kontra])),
     ]
 

@@ -66,7 +66,7 @@ def test_the_paper_page_shows_its_house_rules(client, club_rules):
     paper = start(club_rules)
     page = client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
     rules = page.split('class="house-rules"', 1)[1].split("</details>", 1)[0]
-    assert "Double fall near the end</dt><dd>played" in rules
+    assert "Double fall near the end</dt><dd>applied" in rules
     assert "Kontra on pik</dt><dd>not given" in rules
     assert "Supa on a failed betl</dt><dd>tricks × value" in rules
     league, _players = club_rules
