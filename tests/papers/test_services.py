@@ -211,6 +211,7 @@ def test_the_json_export_carries_each_digital_papers_deal_log(table, record_game
     exported = json.loads("".join(exports.stream(league, "json")))
     assert [g["id"] for g in exported] == [typed.pk, game.pk]
     assert "deals" not in exported[0]
+    assert exported[1]["ended_early"] is False  # played out (to -6), not ended early
     log = exported[1]["deals"]
     assert log == selectors.deal_log(paper)
     assert log["bula"] == 10 and len(log["hands"]) == 4
