@@ -293,6 +293,8 @@ def paper_finish(request, pk: int):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(_paper_url(pk))
+    # Asked "ended early" for a paper played out meanwhile: it is saved played out.
+    ended_early = prepared.ended_early
     ratings = engine.game_preview(paper.league, prepared)
     preview = [
         {

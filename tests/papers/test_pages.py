@@ -251,6 +251,16 @@ def test_once_the_bulas_run_out_the_finish_replaces_the_deal_form(member_client,
     assert paper.deals.count() == 4
 
 
+def test_a_played_out_paper_asked_to_finish_as_ended_early_is_saved_played_out(
+    member_client, paper
+):
+    enter(paper, SHORT_GAME)
+    url = reverse("ratings:paper_finish", args=[paper.pk])
+    assert "saved as ended early" not in member_client.get(url + "?ended_early=1").content.decode()
+    member_client.post(url, {"save": "1", "ended_early": "1"})
+    assert not Game.objects.get().ended_early
+
+
 def test_watching_phones_see_the_finish_and_the_rating_changes(
     client, member_client, paper, django_assert_num_queries
 ):
