@@ -156,6 +156,33 @@ def test_a_hand_after_the_bulas_ran_out_is_refused(
     assert not Game.objects.exists() and not DigitalPaper.objects.exists()
 
 
+def test_a_log_is_drawn_by_its_leagues_house_rules(
+    api, worked_example_league, worked_example_players
+):
+    # The double fall near the end: 6 bulas left, seat 3 falls on herc (8) with seat 1 taking
+    # 5 tricks: +16, not +8 (docs/digital-paper.md's worked example).
+    worked_example_league.settings = {"double_fall": True}
+    worked_example_league.save()
+    hands = [
+        played(1, "sans", 2, 0),
+        played(2, "tref", 3, 0),
+        {
+            "value": 8,
+            "declarer": {"seat": 3, "failed": True},
+            "followers": [
+                {"seat": 1, "followed": True, "tricks": 5},
+                {"seat": 2, "followed": False},
+            ],
+        },
+    ]
+    response = api_game_post(api, worked_example_league, deals_body(hands, ended_early=True))
+    assert response.status_code == 201, response.json()
+    game = Game.objects.get()
+    assert [r.paper for r in game.results.order_by("seat")] == [(40, -4, 0), (0, 0, 0), (0, 26, 0)]
+    assert DigitalPaper.objects.get().house_rules == {"double_fall": True}
+    assert selectors.first_paper_difference() is None
+
+
 def test_the_refe_cap_is_the_leagues_unless_sent(
     api, worked_example_league, worked_example_players
 ):
