@@ -92,6 +92,7 @@ urlpatterns = [
     path("papers/<int:pk>/undo/", papers.paper_undo, name="paper_undo"),
     path("papers/<int:pk>/repeal/", papers.paper_repeal, name="paper_repeal"),
     path("papers/<int:pk>/finish/", papers.paper_finish, name="paper_finish"),
+    path("papers/<int:pk>/discard/", papers.paper_discard, name="paper_discard"),
     path("games/<int:pk>/", pages.game_detail, name="game"),
     path("games/<int:pk>/report/", reports.game_report, name="game_report"),
     path("games/waiting/<uuid:key>/", held.held_game, name="held_game"),

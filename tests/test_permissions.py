@@ -95,6 +95,9 @@ PAPER_BUTTONS = {
     "paper_repeal": (lambda w: [w.paper.pk], {"number": "1", "repealed": "1"}),
     "paper_finish": (lambda w: [w.paper.pk], {"save": "1", "ended_early": "1"}),
 }
+# A paper started by mistake is discarded by its players only (the member who started it, a
+# player whose account it is) and staff: test_a_paper_is_discarded_by_its_players_and_staff.
+PAPER_DISCARD = {"paper_discard"}
 RAYTER_PAGES = {
     "rayter_import": lambda w: [w.hearts.slug],
     "rayter_export": lambda w: [w.hearts.slug],
@@ -228,6 +231,7 @@ def test_every_ratings_url_has_a_policy():
         | set(EVENT_FORMS)
         | set(EVENT_BUTTONS)
         | set(PAPER_BUTTONS)
+        | PAPER_DISCARD
         | ACCOUNT_PAGES
         | INVITATIONS
         | GAME_REPORTS
@@ -1154,6 +1158,26 @@ def test_members_press_every_paper_button(world, name, role):
 
     assert response.status_code == 302
     assert paper_state(world) != before
+
+
+def test_a_paper_is_discarded_by_its_players_and_staff(world):
+    url = reverse("ratings:paper_discard", args=[world.paper.pk])
+    response = client_for(world, "anonymous").post(url)
+    assert_sent_to(response, reverse("login"))
+    # A member who neither started the paper nor sits at it: refused.
+    assert client_for(world, "member").post(url).status_code == 403
+    assert DigitalPaper.objects.get(pk=world.paper.pk).discarded_at is None
+    # A member whose player sits at it: asked first (GET), then it is discarded (POST).
+    world.players[1].user = world.users["member"]
+    world.players[1].save()
+    member = client_for(world, "member")
+    assert member.get(url).status_code == 200
+    assert member.post(url).status_code == 302
+    assert DigitalPaper.objects.get(pk=world.paper.pk).discarded_at is not None
+    # Gone for everyone but staff.
+    paper_url = reverse("ratings:paper", args=[world.paper.pk])
+    assert member.get(paper_url).status_code == 404
+    assert client_for(world, "staff").get(paper_url).status_code == 200
 
 
 @pytest.mark.parametrize("name", ["paper_deal", "paper_undo", "paper_repeal"])

@@ -205,7 +205,14 @@ def test_a_systems_setting_names_are_no_fields_of_a_league(system):
 def test_a_league_takes_its_systems_settings_at_their_defaults():
     assert League(system=System.ELO).system_settings == {"elo_k": 32}
     assert League(system=System.FIDE).system_settings == {"speed": "standard"}
-    assert League(system=System.PREFKO).system_settings == {"refas": None}
+    assert League(system=System.PREFKO).system_settings == {
+        "refas": None,
+        # The house rules, at prefko's library's (ratings/algorithms/paper/rules.py).
+        "betl_fall_supa": None,
+        "kontra_on_pik": True,
+        "double_fall": False,
+        "max_kontra": 4,
+    }
     assert League(system=System.RAYTER_HIGHSCORE).system_settings == {}
     assert League(system=System.ELO, settings={"elo_k": 16}).system_settings == {"elo_k": 16}
     # Another system's setting left in the JSON is no setting of this league's.

@@ -21,6 +21,7 @@ from ratings.api.schemas import GameIn
 from ratings.models import Game, League
 from ratings.papers import services as paper_services
 from ratings.papers.selectors import deal_logs_of_games
+from ratings.systems import house_rules
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,8 @@ class DealLog:
 
     seats: list[dict]
     refas: int | None
-    ended_early: bool  # stopped by the clock, or the last deal took the bulas below zero
+    rules: paper_rules.HouseRules  # the league's house rules, which draw the log
+    ended_early: bool  # stopped by the clock before the bulas ran out (recorded_ended_early)
 
 
 class DealsRefused(Exception):
@@ -41,7 +43,8 @@ class DealsRefused(Exception):
 
 
 def read_deals(league: League, game: GameIn) -> DealLog:
-    """The seats' columns from the posted deals; DealsRefused naming the hand the rules refuse."""
+    """The seats' columns from the posted deals; DealsRefused naming the hand the rules refuse,
+    or a hand after the one with which the bulas ran out (the game is over there)."""
     if not league.rating_system.has_paper:
         message = _("Only a Preferans league keeps a paper.")
         raise DealsRefused([{"field": "deals", "message": message}])
@@ -56,10 +59,12 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         errors.append({"field": "seats", "message": _("Send the deals or the columns, not both.")})
     if errors:
         raise DealsRefused(errors)
-    refas = game.refas if "refas" in game.model_fields_set else league.system_settings.get("refas")
+    settings = league.system_settings
+    refas = game.refas if "refas" in game.model_fields_set else settings.get("refas")
+    rules = house_rules(settings)
     try:
         drawn = paper_services.log_drawn(
-            bula=game.bula, refas=refas, hands=game.deals, ended_early=game.ended_early
+            bula=game.bula, refas=refas, hands=game.deals, ended_early=game.ended_early, rules=rules
         )
     except ValidationError as error:
         raise DealsRefused(
@@ -74,7 +79,7 @@ def read_deals(league: League, game: GameIn) -> DealLog:
         for seat, (left, middle, right) in zip(game.seats, drawn.columns, strict=True)
     ]
     ended_early = paper_services.recorded_ended_early(drawn, by_clock=game.ended_early)
-    return DealLog(seats=seats, refas=refas, ended_early=ended_early)
+    return DealLog(seats=seats, refas=refas, rules=rules, ended_early=ended_early)
 
 
 # The name of keep_posted_deals among the entry service's after-steps (ratings/apps.py).
@@ -83,7 +88,7 @@ KEEP_DEALS = "api.keep_deals"
 
 def kept_deals_args(posted: GameIn, log: DealLog) -> dict:
     """What keeping a posted deal log needs, as JSON: a held game keeps it until it counts."""
-    return {"hands": posted.deals, "refas": log.refas, "ended_early": posted.ended_early}
+    return {"hands": posted.deals, "refas": log.refas, "rules": log.rules.json()}
 
 
 def keep_posted_deals(game, args: dict, actor) -> None:
@@ -93,7 +98,7 @@ def keep_posted_deals(game, args: dict, actor) -> None:
         game=game,
         hands=args["hands"],
         refas=args["refas"],
-        ended_early=args["ended_early"],
+        rules=paper_rules.HouseRules.from_json(args["rules"]),
         actor=actor,
     )
 

@@ -41,6 +41,7 @@ class AuditAction(models.TextChoices):
     CLAIM = "claim", _("player claimed")
     CLAIM_APPROVE = "claim_approve", _("claim approved")
     CLAIM_REFUSE = "claim_refuse", _("claim refused")
+    PAPER_DISCARD = "paper_discard", _("paper discarded")
 
 
 class AuditEntry(models.Model):

@@ -32,8 +32,9 @@ class DealInline(admin.TabularInline):
 
 @admin.register(DigitalPaper)
 class DigitalPaperAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "league", "started_at", "finished_at", "game")
-    list_filter = ("league",)
+    list_display = ("__str__", "league", "started_at", "finished_at", "game", "discarded_at")
+    # Discarded papers (started by mistake, discarded by their players) are found here.
+    list_filter = ("league", ("discarded_at", admin.EmptyFieldListFilter))
     list_select_related = ("league", "player_1", "player_2", "player_3", "game")
     search_fields = ("player_1__name", "player_2__name", "player_3__name")
     date_hierarchy = "started_at"
@@ -49,6 +50,8 @@ class DigitalPaperAdmin(admin.ModelAdmin):
         "finished_at",
         "ended_early",
         "game",
+        "house_rules",
+        "discarded_at",
     )
     readonly_fields = fields
     inlines = (DealInline,)

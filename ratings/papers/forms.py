@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import entry
 from ratings.algorithms import paper as paper_rules
+from ratings.forms.players import PlayerNameField, SeatSuggestion
+from ratings.player_names import name_key
 from ratings.systems import MAX_REFAS
 
 CONTRACT_CHOICES = [
@@ -42,11 +44,12 @@ SEATS = (1, 2, 3)
 
 
 class PaperStartForm(forms.Form):
-    """Three players of the club in seating order, the bula and the refe cap."""
+    """Three players in seating order (the club's offered as you type; a new name is a new
+    member, a close one a typo until confirmed), the bula and the refe cap."""
 
-    player_1 = forms.CharField(label=_("Seat 1"), max_length=80)
-    player_2 = forms.CharField(label=_("Seat 2"), max_length=80)
-    player_3 = forms.CharField(label=_("Seat 3"), max_length=80)
+    player_1 = PlayerNameField(label=_("Seat 1"))
+    player_2 = PlayerNameField(label=_("Seat 2"))
+    player_3 = PlayerNameField(label=_("Seat 3"))
     bula = forms.IntegerField(
         label=_("Starting bula"),
         initial=30,
@@ -63,6 +66,14 @@ class PaperStartForm(forms.Form):
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
         self.league = league
+        self.suggestions: dict[int, SeatSuggestion] = {}
+
+    def seat_rows(self):
+        """(the seat's field, the suggestion for its name or None), for the template."""
+        return [(self[f"player_{seat}"], self.suggestions.get(seat)) for seat in SEATS]
+
+    def other_fields(self):
+        return [self[name] for name in self.fields if not name.startswith("player_")]
 
     def clean_bula(self) -> int:
         bula = self.cleaned_data["bula"]
@@ -76,15 +87,28 @@ class PaperStartForm(forms.Form):
         names = [cleaned.get(f"player_{seat}") for seat in SEATS]
         if not all(names):
             return cleaned
-        # The club's players only: a paper is started by its players, who are members already.
+        # The one name policy of every entry: a new name is a new member (added with the
+        # paper), a name close to a player's a typo until its "new member" box is ticked.
         resolved = entry.resolve_names(
             names,
             duplicate=lambda name, first: _("A paper needs three different players."),
-            existing_only=True,
+            confirmed_new={
+                name_key(name)
+                for seat, name in zip(SEATS, names, strict=True)
+                if self.data.get(f"new_player_{seat}")
+            },
         )
+        for index, matches in resolved.suggestions.items():
+            seat = SEATS[index]
+            confirmed = bool(self.data.get(f"new_player_{seat}"))
+            self.suggestions[seat] = SeatSuggestion(seat, names[index], list(matches), confirmed)
         for index, message in resolved.refusals.items():
             self.add_error(f"player_{SEATS[index]}", message)
-        cleaned["players"] = resolved.players
+        # A new member stands as their name: the service adds them with the paper.
+        cleaned["players"] = [
+            player if player is not None else name
+            for player, name in zip(resolved.players, names, strict=True)
+        ]
         return cleaned
 
 

@@ -43,6 +43,12 @@ class DigitalPaper(models.Model):
     refas = models.PositiveSmallIntegerField(
         _("refe cap"), null=True, blank=True, help_text=_("Empty: no cap.")
     )
+    # The league's house rules when the paper was started (HouseRules.json: {} for prefko's
+    # library's), kept with the paper so that a later change of the league's settings never
+    # redraws a paper kept under the old ones.
+    # (Empty, None, in rows from before house rules: the library's. No default, so that SQLite
+    # adds the column in place instead of rebuilding a table the deals' triggers read.)
+    house_rules = models.JSONField(_("house rules"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -58,6 +64,10 @@ class DigitalPaper(models.Model):
         default=False,
         help_text=_("Stopped by the clock before the bulas ran out."),
     )
+    # Discarded by one of its players (a paper started by mistake): kept for the audit and for
+    # staff (the admin's filter), gone from the pages and the lists of papers in progress.
+    # Who discarded it is in its audit entry.
+    discarded_at = models.DateTimeField(_("discarded at"), null=True, blank=True)
     # A club night's or tournament's table whose paper this is: finished, its game is the table's.
     event_table = models.ForeignKey(
         "ratings.EventTable",

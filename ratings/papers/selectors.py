@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from django.db.models import Count
+from django.db.models import Case, Count, When
 
 from ratings.algorithms import paper as paper_rules
 from ratings.models import League, Result
@@ -16,17 +16,34 @@ def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:
     """The paper's deal log in the format of ``manage.py paper_from_deals``.
 
     ``deals`` defaults to the paper's deals in order (one query); pass them when already loaded.
-    PaperError if a stored deal is malformed (the services never store one).
+    The paper's house rules read each deal and go with the log (``"rules"``, left out when
+    they are the library's). PaperError if a stored deal is malformed (the services never
+    store one).
     """
     if deals is None:
         deals = list(paper.deals.order_by("number"))
+    rules = house_rules(paper)
     hands = []
     for deal in deals:
         try:
-            hands.append(paper_rules.hand_from_entry(deal.entered, repealed=deal.repealed))
+            hands.append(
+                paper_rules.hand_from_entry(deal.entered, repealed=deal.repealed, rules=rules)
+            )
         except paper_rules.PaperError as error:
             raise paper_rules.PaperError(f"hand {deal.number}: {error}") from None
-    return {"bula": paper.bula, "refas": paper.refas, "hands": hands}
+    log = {"bula": paper.bula, "refas": paper.refas, "hands": hands}
+    if not rules.is_library:
+        log["rules"] = rules.json()  # the library's rules are the log's default
+    return log
+
+
+def house_rules(paper: DigitalPaper) -> paper_rules.HouseRules:
+    """The house rules the paper is kept by (its league's when it was started). PaperError if
+    the stored ones are not rules (the services never store such)."""
+    try:
+        return paper_rules.HouseRules.from_json(paper.house_rules or {})
+    except ValueError as error:
+        raise paper_rules.PaperError(str(error)) from None
 
 
 def drawn_paper(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> paper_rules.Paper:
@@ -123,6 +140,9 @@ class PaperPage:
     deals: list[DealRow]
     drawn: paper_rules.Paper
     seats: list[dict]
+    # Once finished into a game: per seat its name, final score and rating change (the finish
+    # every watching phone sees); empty before.
+    result: list[dict] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -130,7 +150,8 @@ class PaperPage:
 
     @property
     def over(self) -> bool:
-        return self.drawn.bula_sum <= 0
+        """The bulas have run out: the paper takes no more deals, only its finish."""
+        return self.drawn.over
 
     @property
     def open_refe(self) -> str:
@@ -160,7 +181,8 @@ class PaperPage:
 
 
 def paper_page(pk: int) -> PaperPage:
-    """The paper page's data in two queries: the paper with its league and players, its deals.
+    """The paper page's data in two queries: the paper with its league and players, its deals;
+    a third for a finished paper's game's results (the final scores and rating changes).
 
     DigitalPaper.DoesNotExist if there is no such paper.
     """
@@ -192,7 +214,24 @@ def paper_page(pk: int) -> PaperPage:
             drawn.seats, names, paper.players, drawn.finals(), strict=True
         )
     ]
-    return PaperPage(paper=paper, deals=rows, drawn=drawn, seats=seats)
+    result = []
+    if paper.game_id is not None:
+        scores = (
+            Result.objects.filter(game_id=paper.game_id)
+            .order_by("seat")
+            .values_list("player__name", "score", "rating_before", "rating_after")
+        )
+        result = [
+            {
+                "name": name,
+                "score": score,
+                "before": before,
+                "after": after,
+                "change": after - before,
+            }
+            for name, score, before, after in scores
+        ]
+    return PaperPage(paper=paper, deals=rows, drawn=drawn, seats=seats, result=result)
 
 
 def _entry(entry: object) -> dict:
@@ -274,10 +313,23 @@ def papers_in_progress(league_ids: Iterable[int]) -> dict[int, list[DigitalPaper
     """
     papers: dict[int, list[DigitalPaper]] = {}
     for paper in (
-        DigitalPaper.objects.filter(league_id__in=list(league_ids), finished_at__isnull=True)
+        DigitalPaper.objects.filter(
+            league_id__in=list(league_ids), finished_at__isnull=True, discarded_at__isnull=True
+        )
         .select_related("player_1", "player_2", "player_3")
         .annotate(deal_count=Count("deals"))
         .order_by("-started_at", "-pk")
     ):
         papers.setdefault(paper.league_id, []).append(paper)
     return papers
+
+
+def last_table(league: League, user) -> DigitalPaper | None:
+    """The paper whose table "the same table again" starts anew: the member's last paper in the
+    league (the one they started), else the league's last; discarded ones left out (one query,
+    its players with it)."""
+    papers = DigitalPaper.objects.filter(league=league, discarded_at__isnull=True).select_related(
+        "player_1", "player_2", "player_3"
+    )
+    mine = Case(When(started_by_id=getattr(user, "pk", None), then=0), default=1)
+    return papers.order_by(mine, "-started_at", "-pk").first()

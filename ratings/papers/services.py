@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings import engine, entry
+from ratings import engine, entry, systems
 from ratings.algorithms import paper as paper_rules
 from ratings.entry.models import HeldGame
 from ratings.events import services as event_services
@@ -74,10 +74,26 @@ def _check(paper: DigitalPaper, deals: Sequence[Deal]) -> paper_rules.Paper:
         raise _refused(error) from None
 
 
+def _refuse_after_the_end(drawn: paper_rules.Paper, count: int) -> None:
+    """ValidationError (code ``over``) if a deal comes after the one with which the bulas ran
+    out: the game is over there (prefko's library writes on; a table stops). The one rule of
+    the end, for the phone's deals and the API's deal log alike."""
+    end = drawn.played_out_at()
+    if end is not None and end < count:
+        raise ValidationError(
+            _(
+                "The bulas ran out with deal %(end)d: the game is over and takes no more deals. "
+                "Finish and rate it, or undo or repeal the deal that ended it if it was a mistake."
+            )
+            % {"end": end},
+            code="over",
+        )
+
+
 def paper_start(
     *,
     league: League,
-    players: Sequence[Player],
+    players: Sequence[Player | str],
     bula: int,
     refas: int | None = None,
     table: EventTable | None = None,
@@ -85,11 +101,24 @@ def paper_start(
 ) -> DigitalPaper:
     """Start a digital paper: three players in seating order, the starting bula, the refe cap.
 
-    ``table``: an event's table whose paper this is (its players, in the order they sat); the
-    finished paper is then the table's game.
+    A seat given as a name (not a Player) is a new member, added to the club with the paper:
+    the caller resolved the names by the entry service's one policy
+    (:func:`ratings.entry.resolve_names`, a close name confirmed). ``table``: an event's table
+    whose paper this is (its players, in the order they sat); the finished paper is then the
+    table's game.
     """
     if not league.rating_system.has_paper:
         raise ValidationError(_("Only a Preferans league keeps a paper."))
+    named = [player for player in players if isinstance(player, str)]
+    if named:
+        if table is not None:
+            raise ValidationError(_("A table's paper is kept by the players drawn to it."))
+        with transaction.atomic():
+            # Players are the club's: their row is club-wide (the versions' lock order).
+            engine.league_lock(league, club=True)
+            new = {name: Player.objects.get_or_create_named(name) for name in named}
+            players = [new[p] if isinstance(p, str) else p for p in players]
+            return paper_start(league=league, players=players, bula=bula, refas=refas, actor=actor)
     if len(players) != 3 or len({player.pk for player in players}) != 3:
         raise ValidationError(_("A paper needs three different players."))
     if table is not None:
@@ -113,6 +142,7 @@ def paper_start(
         player_3=players[2],
         bula=bula,
         refas=refas,
+        house_rules=systems.house_rules(league.system_settings).json(),
         event_table=table,
         started_by=engine.audit_user(actor),
     )
@@ -123,8 +153,37 @@ def _deals(paper: DigitalPaper) -> list[Deal]:
 
 
 def _refuse_finished(paper: DigitalPaper) -> None:
+    if paper.discarded_at is not None:
+        raise ValidationError(_("This paper was discarded: it takes no more deals."))
     if paper.finished:
         raise ValidationError(_("This paper is finished: it takes no more deals."))
+
+
+def paper_discard(*, paper: DigitalPaper, actor=None) -> DigitalPaper:
+    """Discard a paper started by mistake (its players' choice, confirmed): it leaves the pages
+    and the lists of papers in progress, and takes no more deals; it stays in the database for
+    staff (the admin's filter) with an audit entry of who discarded it and what it held. A
+    finished paper is a game: it is not discarded (the game is deleted instead)."""
+    with transaction.atomic():
+        paper = _lock(paper)
+        if paper.discarded_at is not None:
+            return paper  # a second tap
+        if paper.finished:
+            raise ValidationError(_("This paper is finished: its game is deleted, not the paper."))
+        paper.discarded_at = timezone.now()
+        paper.save(update_fields=["discarded_at"])
+        engine.audit(
+            AuditAction.PAPER_DISCARD,
+            paper.league_id,
+            actor,
+            before={
+                "paper": paper.pk,
+                "players": [player.name for player in paper.players],
+                "bula": paper.bula,
+                "deals": Deal.objects.filter(paper=paper).count(),
+            },
+        )
+    return paper
 
 
 def _seen(deals: Sequence[Deal], after: int) -> None:
@@ -185,7 +244,7 @@ def deal_add(
             entered_by=engine.audit_user(actor),
             submission_key=key,
         )
-        _check(paper, [*deals, deal])
+        _refuse_after_the_end(_check(paper, [*deals, deal]), len(deals) + 1)
         try:
             with transaction.atomic():
                 deal.save()
@@ -228,7 +287,7 @@ def deal_repeal(*, paper: DigitalPaper, number: int, repealed: bool = True, acto
         if deal.repealed == repealed:
             return deal  # as asked already (a second tap, another phone): nothing changes
         deal.repealed = repealed
-        _check(paper, deals)
+        _refuse_after_the_end(_check(paper, deals), len(deals))
         deal.save(update_fields=["repealed"])
         action = AuditAction.DEAL_REPEAL if repealed else AuditAction.DEAL_BACK
         _audit_deal(action, paper, deal, actor)
@@ -291,10 +350,11 @@ def _entries(paper: DigitalPaper, drawn: paper_rules.Paper) -> list[engine.Entry
 
 
 def recorded_ended_early(drawn: paper_rules.Paper, *, by_clock: bool) -> bool:
-    """Whether the game a paper's deals draw is recorded as ended early: stopped by the clock,
-    or a middle column that does not sum to exactly zero, which the rating system takes only
-    from a game marked so. The one rule of it for every paper (the phone's, the API's log)."""
-    return by_clock or drawn.bula_sum != 0
+    """Whether the game a paper's deals draw is recorded as ended early: only when the players
+    stopped it by the clock before the bulas ran out. A paper whose last deal took the bulas to
+    zero or below is played out, never ended early, whatever was asked. The one rule of it for
+    every paper (the phone's, the API's log)."""
+    return by_clock and not drawn.over
 
 
 def _submission(
@@ -360,7 +420,8 @@ def paper_finish(
     :class:`HeldGame`, linked to the paper once it counts (:func:`link_recorded_game`).
 
     The bulas must add up to zero or below, unless the game ``ended_early`` (the clock). A game
-    whose bulas do not add up to exactly zero is recorded as ended early, as the paper form asks.
+    played out (the bulas at zero or below, even when the last deal took them below) is recorded
+    as played out, never as ended early (:func:`recorded_ended_early`).
     Finishing twice returns what the first one recorded or held.
     """
     with transaction.atomic():
@@ -385,7 +446,7 @@ def paper_finish(
             raise ValidationError(refused.messages) from None
         paper.game = result if isinstance(result, Game) else None
         paper.finished_at = now
-        paper.ended_early = ended_early
+        paper.ended_early = checked.submission.ended_early  # played out, or by the clock
         paper.save(update_fields=["game", "finished_at", "ended_early"])
     return result
 
@@ -415,17 +476,23 @@ def held_game_of(paper: DigitalPaper) -> HeldGame | None:
 
 
 def log_drawn(
-    *, bula: int, refas: int | None, hands: list, ended_early: bool = False
+    *,
+    bula: int,
+    refas: int | None,
+    hands: list,
+    ended_early: bool = False,
+    rules: paper_rules.HouseRules = paper_rules.LIBRARY,
 ) -> paper_rules.Paper:
     """The paper a whole deal log draws (a game posted as its deals, in the log format of
-    ``manage.py paper_from_deals``): ValidationError naming the hand the rules refuse, or when
-    the bulas have not run out and the game did not end early."""
+    ``manage.py paper_from_deals``): ValidationError naming the hand the rules refuse, or a hand
+    after the one with which the bulas ran out, or when the bulas have not run out and the game
+    did not end early."""
     try:
-        drawn = paper_rules.draw_paper(
-            paper_rules.parse_log({"bula": bula, "refas": refas, "hands": hands})
-        )
+        log = {"bula": bula, "refas": refas, "hands": hands, "rules": rules.json()}
+        drawn = paper_rules.draw_paper(paper_rules.parse_log(log))
     except paper_rules.PaperError as error:
         raise _refused(error) from None
+    _refuse_after_the_end(drawn, len(hands))
     _over(drawn, ended_early)
     return drawn
 
@@ -440,7 +507,12 @@ def log_hand(hand) -> tuple[dict, bool]:
 
 
 def paper_of_game(
-    *, game: Game, hands: list, refas: int | None, ended_early: bool = False, actor=None
+    *,
+    game: Game,
+    hands: list,
+    refas: int | None,
+    rules: paper_rules.HouseRules = paper_rules.LIBRARY,
+    actor=None,
 ) -> DigitalPaper:
     """Keep a game rated from its deal log (the API) as a finished digital paper: the paper and
     deals the phone stores, so the game's page, exports, backup and statistics have its deals.
@@ -459,9 +531,10 @@ def paper_of_game(
         player_3_id=results[2].player_id,
         bula=game.bula,
         refas=refas,
+        house_rules=rules.json(),
         started_by=engine.audit_user(actor),
         finished_at=timezone.now(),
-        ended_early=ended_early,
+        ended_early=game.ended_early,  # as recorded: a played-out log is never ended early
         game=game,
     )
     deals = []

@@ -44,7 +44,7 @@ from ratings.systems.elo import (
     age_on,
 )
 from ratings.systems.openskill import OpenSkill, OpenSkillHighscore, OpenSkillLowscore, SkillRating
-from ratings.systems.prefko import MAX_REFAS, Prefko, PrefkoSettings
+from ratings.systems.prefko import MAX_REFAS, Prefko, PrefkoSettings, house_rules
 from ratings.systems.rayter import (
     MAX_FILE_SCORE,
     Rayter,
@@ -109,6 +109,7 @@ __all__ = [
     "PlayerState",
     "Prefko",
     "PrefkoSettings",
+    "house_rules",
     "RateGame",
     "RatingSystem",
     "Rayter",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import formatting
+from ratings.algorithms import paper as paper_rules
 from ratings.algorithms import preferans
 from ratings.algorithms.event_scoring import Scoring
 from ratings.systems.base import MAX_BULA, MAX_COLUMN, RatingSystem, Refusal, limit_message
@@ -30,6 +31,55 @@ class PrefkoSettings(forms.Form):
         min_value=0,
         max_value=MAX_REFAS,
         help_text=gettext_lazy("The most refe a paper may write. Empty: no cap."),
+    )
+    # The house rules (ratings/algorithms/paper/rules.py, each with its source): the defaults
+    # are prefko's library's. Each paper started in the league keeps the ones then in force.
+    betl_fall_supa = forms.IntegerField(
+        label=gettext_lazy("supa on a failed betl"),
+        required=False,
+        min_value=1,
+        max_value=MAX_COLUMN,
+        help_text=gettext_lazy(
+            "What each follower who followed writes when the betl falls (some clubs: 60). "
+            "Empty: tricks × value, as on any contract."
+        ),
+    )
+    kontra_on_pik = forms.BooleanField(
+        label=gettext_lazy("kontra on pik"),
+        required=False,
+        initial=True,
+        help_text=gettext_lazy("Whether a kontra may be given on pik."),
+    )
+    double_fall = forms.BooleanField(
+        label=gettext_lazy("double fall near the end"),
+        required=False,
+        initial=False,
+        help_text=gettext_lazy(
+            "A declarer who plays a game worth more than the bulas left and falls has twice "
+            "the value added to their bula."
+        ),
+    )
+    max_kontra = forms.TypedChoiceField(
+        label=gettext_lazy("highest kontra"),
+        choices=[
+            (1, gettext_lazy("kontra")),
+            (2, gettext_lazy("rekontra")),
+            (3, gettext_lazy("subkontra")),
+            (4, gettext_lazy("mortkontra")),
+        ],
+        coerce=int,
+        initial=4,
+        help_text=gettext_lazy("The highest kontra level the table gives."),
+    )
+
+    HOUSE_RULES = ("betl_fall_supa", "kontra_on_pik", "double_fall", "max_kontra")
+
+
+def house_rules(settings: dict) -> paper_rules.HouseRules:
+    """The house rules a league's settings hold (``League.system_settings``), as the paper takes
+    them: each setting missing at the library's rule."""
+    return paper_rules.HouseRules.from_json(
+        {name: settings[name] for name in PrefkoSettings.HOUSE_RULES if name in settings}
     )
 
 
@@ -81,7 +131,10 @@ class Prefko(RatingSystem):
         if refusals:
             return refusals
         middle_sum = sum(seat["middle"] for seat in seats)
-        if middle_sum != 0 and not ended_early:
+        # The game ends when the bulas add up to zero; a last deal may take them below, and the
+        # game is then played out, not ended early (docs/digital-paper.md). Above zero, only the
+        # clock ends it.
+        if middle_sum > 0 and not ended_early:
             message = _(
                 "The middle column sums to %(sum)s, not 0: the game ends when the bulas add "
                 "up to zero. Mark the game as ended early if it was stopped before that."

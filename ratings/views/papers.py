@@ -25,9 +25,10 @@ from ratings.chances import tables_outlooks
 from ratings.entry import confirmation
 from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
+from ratings.forms import with_chosen_player
 from ratings.models import Player
 from ratings.papers import selectors, services
-from ratings.papers.forms import DealForm, PaperStartForm, pad_words
+from ratings.papers.forms import KONTRA_CHOICES, DealForm, PaperStartForm, pad_words
 from ratings.papers.models import Deal, DigitalPaper
 from ratings.papers.statistics import player_deal_statistics
 
@@ -36,11 +37,25 @@ def _paper_url(paper_id: int) -> str:
     return reverse("ratings:paper", args=[paper_id])
 
 
-def _page(pk: int) -> selectors.PaperPage:
+def _page(pk: int, user=None, *, discarded: bool = False) -> selectors.PaperPage:
+    """The paper's page; 404 if there is none, or it was discarded (staff still see it; a deal
+    sent to it is shown refused, ``discarded``)."""
     try:
-        return selectors.paper_page(pk)
+        page = selectors.paper_page(pk)
     except DigitalPaper.DoesNotExist:
         raise Http404 from None
+    if page.paper.discarded_at is not None and not (discarded or getattr(user, "is_staff", False)):
+        raise Http404
+    return page
+
+
+def _may_discard(user, paper: DigitalPaper) -> bool:
+    """A paper's players discard it (the member who started it, a player whose account it
+    is, staff); only while it is no game."""
+    if paper.finished or paper.discarded_at is not None or not can_enter_games(user):
+        return False
+    seated_users = {player.user_id for player in paper.players}  # loaded with the paper
+    return user.is_staff or paper.started_by_id == user.pk or user.pk in seated_users
 
 
 def _paper_for_entry(request, pk: int) -> DigitalPaper:
@@ -69,8 +84,11 @@ def paper_new(request, slug: str):
         initial |= {f"player_{seat}": name for seat, name in enumerate(names, start=1)}
         if table.round.event.bula:
             initial["bula"] = table.round.event.bula  # the night's, agreed once
-    form = PaperStartForm(request.POST or None, initial=initial, league=league)
-    if request.method == "POST" and form.is_valid():
+    # "Did you mean …?" puts the player in the seat and shows the form again, never starting.
+    chosen = any(key.startswith("use_player_") for key in request.POST)
+    data = with_chosen_player(request.POST) if request.method == "POST" else None
+    form = PaperStartForm(data, initial=initial, league=league)
+    if request.method == "POST" and form.is_valid() and not chosen:
         try:
             paper = services.paper_start(
                 league=league,
@@ -87,7 +105,14 @@ def paper_new(request, slug: str):
     return render(
         request,
         "ratings/paper_new.html",
-        {"league": league, "table": table, "form": form, "player_names": _player_names()},
+        {
+            "league": league,
+            "table": table,
+            "form": form,
+            "player_names": _player_names(),
+            # "The same table again": one tap starts the last paper's players and bula anew.
+            "last": None if table is not None else selectors.last_table(league, request.user),
+        },
     )
 
 
@@ -96,8 +121,14 @@ def _player_names():
 
 
 def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, status: int = 200):
-    entering = can_enter_games(request.user) and not page.paper.finished
-    if entering and form is None:
+    entering = (
+        can_enter_games(request.user)
+        and not page.paper.finished
+        and page.paper.discarded_at is None
+    )
+    # Once the bulas have run out the finish takes the deal form's place (a deal refused there
+    # comes back with its taps and why, so the phone's offline queue reads it as refused).
+    if entering and form is None and not page.over:
         form = DealForm(
             players=page.paper.players,
             initial={"after": page.count, "submission_key": uuid.uuid4()},
@@ -116,20 +147,41 @@ def _render_paper(request, page: selectors.PaperPage, form: DealForm | None, sta
             "paper": paper,
             "league": paper.league,
             "outlook": outlook,
-            "form": form if entering else None,
+            # A refused deal's form is shown whatever the paper's state, with why (a finished
+            # or discarded paper's too): the phone's offline queue reads it as the refusal.
+            "form": form,
+            "entering": entering,
+            "pad_words": pad_words(paper.players) if form is not None else None,
+            "house_rules": _house_rules(page.paper),
+            "may_discard": entering and _may_discard(request.user, paper),
+            "library_rules": selectors.house_rules(page.paper).is_library,
             # A finished paper waiting for the table's confirmation: each phone's "I agree".
             "held": services.held_game_of(paper) if paper.finished and not paper.game_id else None,
-            "pad_words": pad_words(paper.players) if entering else None,
         },
         status=status,
     )
+
+
+def _house_rules(paper: DigitalPaper) -> list[tuple[str, str]]:
+    """Each house rule the paper is kept by, as the page says it: (the rule, its setting)."""
+    rules = selectors.house_rules(paper)
+    supa = rules.betl_fall_supa
+    return [
+        (
+            _("Supa on a failed betl"),
+            _("tricks × value") if supa is None else _("%(supa)d a follower") % {"supa": supa},
+        ),
+        (_("Kontra on pik"), _("allowed") if rules.kontra_on_pik else _("not given")),
+        (_("Double fall near the end"), _("applied") if rules.double_fall else _("not applied")),
+        (_("Highest kontra"), str(dict(KONTRA_CHOICES)[rules.max_kontra])),
+    ]
 
 
 @club_readable
 @require_http_methods(["GET", "HEAD"])
 def paper_detail(request, pk: int):
     """The paper as the sheet looks, its deals, and for members the next deal's form."""
-    return _render_paper(request, _page(pk), None)
+    return _render_paper(request, _page(pk, request.user), None)
 
 
 @login_required
@@ -169,7 +221,7 @@ def paper_deal(request, pk: int):
             if wants_json:
                 return _deal_refused(pk, error.messages, error)
             form.add_error(None, error)
-            page = _page(pk)
+            page = _page(pk, discarded=True)
             if error.code == "stale":
                 # Another phone was first: the form comes back with the taps kept, ready for the
                 # deal after the paper's last, if this one is still to come.
@@ -188,7 +240,7 @@ def paper_deal(request, pk: int):
             return redirect(_paper_url(pk))
     if wants_json:
         return _deal_refused(pk, [str(e) for errors in form.errors.values() for e in errors])
-    return _render_paper(request, _page(pk), form, status=200)
+    return _render_paper(request, _page(pk, discarded=True), form, status=200)
 
 
 def _wants_json(request) -> bool:
@@ -284,6 +336,8 @@ def paper_finish(request, pk: int):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(_paper_url(pk))
+    # Asked "ended early" for a paper played out meanwhile: it is saved played out.
+    ended_early = prepared.ended_early
     ratings = engine.game_preview(paper.league, prepared)
     preview = [
         {
@@ -299,6 +353,34 @@ def paper_finish(request, pk: int):
         request,
         "ratings/paper_finish.html",
         {"page": page, "paper": paper, "preview": preview, "ended_early": ended_early},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def paper_discard(request, pk: int):
+    """Discard a paper started by mistake: the question first (GET), then the discard (POST)."""
+    paper = _paper_for_entry(request, pk)
+    if paper.discarded_at is not None:
+        raise Http404
+    if not _may_discard(request.user, paper):
+        raise PermissionDenied
+    if request.method == "POST":
+        try:
+            services.paper_discard(paper=paper, actor=request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect(_paper_url(pk))
+        messages.success(request, _("The paper is discarded."))
+        return redirect("ratings:leaderboard", slug=paper.league.slug)
+    return render(
+        request,
+        "ratings/paper_discard.html",
+        {
+            "paper": paper,
+            "players": ", ".join(player.name for player in paper.players),
+            "deals": paper.deals.count(),
+        },
     )
 
 

@@ -65,6 +65,8 @@ def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
     assert [s["player"] for s in response.json()["seats"]] == list(WORKED_EXAMPLE_PLAYERS)
     paper = DigitalPaper.objects.get()
     assert paper.game == game and paper.finished and paper.bula == 10
+    # The last deal took the bulas to -6: played out, not ended early (game and paper).
+    assert not game.ended_early and not paper.ended_early
     assert [p.name for p in paper.players] == list(WORKED_EXAMPLE_PLAYERS)
     assert Deal.objects.filter(paper=paper).count() == 4
     # Its page lists the deals by value (the log tells no contract).
@@ -143,6 +145,44 @@ def test_a_game_whose_bulas_have_not_run_out_is_refused_unless_ended_early(
     assert response.status_code == 201
     game = Game.objects.get()
     assert game.ended_early and DigitalPaper.objects.get().ended_early
+
+
+def test_a_hand_after_the_bulas_ran_out_is_refused(
+    api, worked_example_league, worked_example_players
+):
+    body = deals_body([*SHORT_GAME, {"refa": True}], ended_early=True)
+    response = api_game_post(api, worked_example_league, body)
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "deals" and "ran out with deal 4" in error["message"]
+    assert not Game.objects.exists() and not DigitalPaper.objects.exists()
+
+
+def test_a_log_is_drawn_by_its_leagues_house_rules(
+    api, worked_example_league, worked_example_players
+):
+    # The double fall near the end: 6 bulas left, seat 3 falls on herc (8) with seat 1 taking
+    # 5 tricks: +16, not +8 (docs/digital-paper.md's worked example).
+    worked_example_league.settings = {"double_fall": True}
+    worked_example_league.save()
+    hands = [
+        played(1, "sans", 2, 0),
+        played(2, "tref", 3, 0),
+        {
+            "value": 8,
+            "declarer": {"seat": 3, "failed": True},
+            "followers": [
+                {"seat": 1, "followed": True, "tricks": 5},
+                {"seat": 2, "followed": False},
+            ],
+        },
+    ]
+    response = api_game_post(api, worked_example_league, deals_body(hands, ended_early=True))
+    assert response.status_code == 201, response.json()
+    game = Game.objects.get()
+    assert [r.paper for r in game.results.order_by("seat")] == [(40, -4, 0), (0, 0, 0), (0, 26, 0)]
+    assert DigitalPaper.objects.get().house_rules == {"double_fall": True}
+    assert selectors.first_paper_difference() is None
 
 
 def test_the_refe_cap_is_the_leagues_unless_sent(

@@ -34,6 +34,13 @@ SHORT_GAME = [
     played(3, "pik", on_refa=True, kontra=1, followers=[(2, "followed", 1, False)]),  # 16: -6
 ]
 
+# Two deals that leave the bulas as they were (seat 3 makes pik, then falls on pik with seat 1
+# taking the five tricks): a paper goes on as long as wanted, never running out.
+ROUND_TRIP = [
+    played(3, "pik"),
+    played(3, "pik", failed=True, followers=[(1, "followed", 5, False)]),
+]
+
 
 def start(table, bula=10, refas=None):
     """A paper of the ``table`` fixture's (league, players)."""

@@ -104,3 +104,15 @@ def test_the_league_admin_holds_the_refe_cap(admin_client, finished):
     assert admin_client.post(url, league_post(league, refas=3)).status_code == 302
     league.refresh_from_db()
     assert league.system_settings["refas"] == 3
+
+
+def test_staff_find_discarded_papers_with_the_admins_filter(admin_client, make_league, make_player):
+    league = make_league(System.PREFKO)
+    table = (league, [make_player(name) for name in ("Ana", "Boris", "Ceca")])
+    kept, discarded = start(table), start(table)
+    services.paper_discard(paper=discarded)
+    url = reverse("admin:ratings_digitalpaper_changelist")
+    listed = admin_client.get(url + "?discarded_at__isempty=0")
+    assert [paper.pk for paper in listed.context["cl"].result_list] == [discarded.pk]
+    assert admin_client.get(url).context["cl"].result_count == 2
+    assert kept.pk != discarded.pk

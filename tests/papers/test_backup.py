@@ -56,6 +56,9 @@ def test_papers_are_backed_up_and_restored_exactly_and_go_on(tmp_path):
     call_command("flush", interactive=False, verbosity=0)
     call_command("restore_club", str(backup), stdout=StringIO())
     assert stored_paper_rows() == expected
+    # The played-out paper (to -6) comes back played out, not ended early.
+    assert not Game.objects.get().ended_early
+    assert not DigitalPaper.objects.get(game__isnull=False).ended_early
     going = DigitalPaper.objects.get(game__isnull=True)
     services.deal_add(paper=going, entered={"refa": True}, after=2)
     assert len(selectors.deal_log(going)["hands"]) == 3

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from ratings.events import services as event_services
-from ratings.models import Game, System
+from ratings.models import AuditAction, AuditEntry, Game, Player, System
 from ratings.papers import selectors, services
 from ratings.papers.models import DigitalPaper
 from tests.builders import make_event, make_league, make_players
-from tests.papers.deals import SHORT_GAME, enter
+from tests.papers.deals import ROUND_TRIP, SHORT_GAME, enter
 
 pytestmark = pytest.mark.django_db
 
@@ -55,16 +57,70 @@ def test_a_new_paper_takes_the_leagues_refe_cap_unless_changed(member_client, pa
     assert [p.refas for p in DigitalPaper.objects.order_by("pk")[1:]] == [2, None]
 
 
-def test_a_paper_needs_players_the_club_knows_and_an_even_bula(member_client, paper):
+def test_a_paper_needs_three_different_players_and_an_even_bula(member_client, paper):
     url = reverse("ratings:paper_new", args=[paper.league.slug])
     response = member_client.post(
         url, {"player_1": "Zed", "player_2": "Ana", "player_3": "Ana", "bula": "21"}
     )
     text = response.content.decode()
     assert response.status_code == 200
-    assert "The club has no player called Zed" in text
+    assert "A paper needs three different players." in text
     assert "The bula is an even number." in text
     assert DigitalPaper.objects.count() == 1
+    assert not Player.objects.filter(name="Zed").exists()
+
+
+def test_the_start_offers_the_clubs_names_and_asks_about_a_close_one(member_client, paper):
+    url = reverse("ratings:paper_new", args=[paper.league.slug])
+    page = member_client.get(url).content.decode()
+    assert 'list="club-players"' in page and '<option value="Boris">' in page
+    # "Boriss" is close to Boris: did they mean him? The tap puts him in the seat, starting nothing.
+    seats = {"player_1": "Ana", "player_2": "Boriss", "player_3": "Ceca", "bula": "10"}
+    response = member_client.post(url, seats)
+    assert "Did you mean Boris?" in response.content.decode()
+    chosen = member_client.post(url, {**seats, "use_player_2": "Boris"})
+    assert chosen.status_code == 200 and DigitalPaper.objects.count() == 1
+    assert chosen.context["form"]["player_2"].value() == "Boris"
+    # A new member at the table, confirmed: added with the paper, by the one name rule.
+    response = member_client.post(url, {**seats, "new_player_2": "1"})
+    started = DigitalPaper.objects.latest("pk")
+    assert response["Location"] == reverse("ratings:paper", args=[started.pk])
+    assert started.player_2.name == "Boriss"
+    # A name the club does not know and close to no one: a new member at once.
+    member_client.post(url, {**seats, "player_2": "Zlatoje"})
+    assert DigitalPaper.objects.latest("pk").player_2.name == "Zlatoje"
+
+
+def test_the_same_table_again_starts_the_last_papers_players_and_bula(member_client, paper):
+    url = reverse("ratings:paper_new", args=[paper.league.slug])
+    page = member_client.get(url).content.decode()
+    form = page.split('class="card same-table"', 1)[1].split("</form>", 1)[0]
+    assert "The same table again" in form and "Ana, Boris, Ceca" in form
+    fields = dict(re.findall(r'name="(player_\d|bula|refas)" value="([^"]*)"', form))
+    response = member_client.post(url, fields)  # one tap
+    again = DigitalPaper.objects.latest("pk")
+    assert response["Location"] == reverse("ratings:paper", args=[again.pk])
+    assert (again.players, again.bula) == (paper.players, paper.bula) and again.pk != paper.pk
+
+
+def test_a_paper_started_by_mistake_is_discarded_and_audited(member_client, member_user, paper):
+    member = member_user
+    paper.started_by = member
+    paper.save()
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    url = reverse("ratings:paper_discard", args=[paper.pk])
+    assert url in page
+    assert "Discard the paper?" in member_client.get(url).content.decode()  # asked first
+    assert member_client.post(url).status_code == 302
+    paper.refresh_from_db()
+    assert paper.discarded_at is not None
+    entry = AuditEntry.objects.get(action=AuditAction.PAPER_DISCARD)
+    assert entry.user == member and entry.before["players"] == ["Ana", "Boris", "Ceca"]
+    # Gone from the lists of papers in progress, and it takes no deal.
+    assert selectors.papers_in_progress([paper.league_id]) == {}
+    deal = deal_post(0, kind="refa")
+    response = member_client.post(reverse("ratings:paper_deal", args=[paper.pk]), deal)
+    assert "This paper was discarded" in response.content.decode()
 
 
 def test_deals_tapped_in_draw_the_paper(member_client, paper):
@@ -180,6 +236,52 @@ def test_finishing_shows_the_preview_then_saves_the_rated_game(member_client, pa
     assert game.get_absolute_url() in page and "Add the deal" not in page
 
 
+def test_once_the_bulas_run_out_the_finish_replaces_the_deal_form(member_client, paper):
+    enter(paper, SHORT_GAME)  # the last deal takes the bulas to -6
+    url = reverse("ratings:paper", args=[paper.pk])
+    page = member_client.get(url).content.decode()
+    assert "Add the deal" not in page and "Finish and rate" in page
+    assert "Undo the last deal" in page  # the deal that ended it may still be a mistake
+    # A deal sent anyway (a second phone, the offline queue) is refused, saying why.
+    response = member_client.post(
+        reverse("ratings:paper_deal", args=[paper.pk]), deal_post(4, kind="refa")
+    )
+    assert response.status_code == 200
+    assert "The bulas ran out with deal 4" in response.content.decode()
+    assert paper.deals.count() == 4
+
+
+def test_a_played_out_paper_asked_to_finish_as_ended_early_is_saved_played_out(
+    member_client, paper
+):
+    enter(paper, SHORT_GAME)
+    url = reverse("ratings:paper_finish", args=[paper.pk])
+    assert "saved as ended early" not in member_client.get(url + "?ended_early=1").content.decode()
+    member_client.post(url, {"save": "1", "ended_early": "1"})
+    assert not Game.objects.get().ended_early
+
+
+def test_watching_phones_see_the_finish_and_the_rating_changes(
+    client, member_client, paper, django_assert_num_queries
+):
+    """The finish is drawn inside the live paper (paper_live.js swaps it when its text changes):
+    a watcher sees the bulas run out, then the game finished with each rating's change. One
+    more query for a finished paper: its game's results."""
+    enter(paper, SHORT_GAME)
+    url = reverse("ratings:paper", args=[paper.pk])
+    assert "The bulas have run out" in client.get(url).content.decode()
+    member_client.post(reverse("ratings:paper_finish", args=[paper.pk]), {"save": "1"})
+    with django_assert_num_queries(3):
+        response = client.get(url)
+    sheet = response.content.decode().split("data-live-paper", 1)[1].split("data-live-deals")[0]
+    assert "Finished: played out" in sheet and "Ended early" not in sheet
+    rows = response.context["page"].result
+    assert [row["name"] for row in rows] == ["Ana", "Boris", "Ceca"]
+    assert [row["change"] for row in rows] == [
+        r.rating_after - r.rating_before for r in Game.objects.get().results.order_by("seat")
+    ]
+
+
 def test_a_paper_not_over_is_finished_only_as_ended_early(member_client, paper):
     enter(paper, SHORT_GAME[:2])
     url = reverse("ratings:paper_finish", args=[paper.pk])
@@ -195,7 +297,7 @@ def test_the_paper_page_runs_the_same_queries_however_many_deals(
     """No N+1: the paper with its league, players and game; its deals. A member adds their
     session and user (as on every page)."""
     url = reverse("ratings:paper", args=[paper.pk])
-    for deals in (SHORT_GAME[:1], SHORT_GAME[1:] * 5):
+    for deals in (SHORT_GAME[:1], SHORT_GAME[1:3] + ROUND_TRIP * 5):
         enter(paper, deals)
         with django_assert_num_queries(2):
             assert client.get(url).status_code == 200

@@ -96,7 +96,7 @@ def test_a_finished_paper_is_rated_exactly_as_the_same_paper_typed_at_the_end(ta
         played_at=T0,
         entries=paper_entries(players, [(0, -2, 0), (24, 2, 16), (8, -6, 0)]),
         bula=10,
-        ended_early=True,  # the bulas add up to -6: the paper form asks for this too
+        ended_early=False,  # the bulas add up to -6: played out, not ended early
     )
 
     def rows(g):
@@ -109,6 +109,7 @@ def test_a_finished_paper_is_rated_exactly_as_the_same_paper_typed_at_the_end(ta
     assert rows(game) == rows(typed)
     paper.refresh_from_db()
     assert paper.game == game and paper.finished
+    assert not game.ended_early and not paper.ended_early
     assert services.paper_finish(paper=paper) == game  # a second tap finds the same game
     with pytest.raises(ValidationError, match="finished"):
         services.deal_add(paper=paper, entered=REFA, after=4)
@@ -210,6 +211,7 @@ def test_the_json_export_carries_each_digital_papers_deal_log(table, record_game
     exported = json.loads("".join(exports.stream(league, "json")))
     assert [g["id"] for g in exported] == [typed.pk, game.pk]
     assert "deals" not in exported[0]
+    assert exported[1]["ended_early"] is False  # played out (to -6), not ended early
     log = exported[1]["deals"]
     assert log == selectors.deal_log(paper)
     assert log["bula"] == 10 and len(log["hands"]) == 4
@@ -310,3 +312,36 @@ def test_an_admins_edit_of_a_deal_is_in_the_audit_trail_with_before_and_after(ta
     edit = AuditEntry.objects.get(action=AuditAction.DEAL_EDIT)
     assert (edit.user, edit.game_id) == (admin_user, game.pk)
     assert (edit.before["entered"], edit.after["entered"]) == (said, changed)
+
+
+def test_a_paper_whose_bulas_ran_out_takes_no_more_deals(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME)  # the last deal takes the bulas to -6
+    with pytest.raises(ValidationError, match="ran out with deal 4") as refused:
+        services.deal_add(paper=paper, entered=REFA, after=4)
+    assert refused.value.code == "over"
+    assert paper.deals.count() == 4
+    # The deal that ended it is undone (a mistake): the paper goes on.
+    services.deal_undo(paper=paper, after=4)
+    services.deal_add(paper=paper, entered=REFA, after=3)
+    assert paper.deals.count() == 4
+
+
+def test_a_repeal_that_would_end_the_paper_before_its_last_deal_is_refused(table):
+    paper = start(table)
+    # Seat 2 falls on sans (+14: bulas 30 -> 44), made deals bring the sum to 2, a refa.
+    fall = played(2, "sans", failed=True, followers=[(1, "followed", 5, False)])
+    enter(paper, [fall, played(1, "sans"), played(2, "sans"), played(3, "sans"), REFA])
+    assert selectors.drawn_paper(paper).bula_sum == 2
+    # Without the fall the bulas would have run out with deal 4, before deal 5.
+    with pytest.raises(ValidationError, match="ran out with deal 4"):
+        services.deal_repeal(paper=paper, number=1)
+    assert not paper.deals.get(number=1).repealed
+
+
+def test_a_played_out_paper_is_not_ended_early_even_when_asked(table):
+    paper = start(table)
+    enter(paper, SHORT_GAME)
+    game = services.paper_finish(paper=paper, ended_early=True, played_at=T0)
+    paper.refresh_from_db()
+    assert not game.ended_early and not paper.ended_early

@@ -32,6 +32,12 @@ it:
   above zero. The library takes the hands one by one, so each hand is checked in full before the
   next is read (:func:`parse_log`): a log breaking rules in two hands names the first.
 
+House rules (:mod:`ratings.algorithms.paper.rules`): a club may keep some rules as many Serbian
+clubs do rather than as the library does (a fixed supa on a failed betl, no kontra on pik, the
+double fall near the end, no subkontra or mortkontra). They are passed in with the log
+(``DealLog.rules``; :data:`LIBRARY`, the default, is the library's), so this package never reads
+a setting; with the default the paper is the library's.
+
 The one known difference: the library throws on a real deal, a follower who followed and took no
 trick (its side column refuses an entry of 0, after the declarer's bula was already changed).
 Here that follower writes no supa, and still has the value added to their bula when they failed.
@@ -60,14 +66,17 @@ from ratings.algorithms.paper.deals import (
     hand_from_entry,
     parse_log,
 )
+from ratings.algorithms.paper.rules import LIBRARY, HouseRules
 from ratings.algorithms.paper.sheet import Paper, SeatPaper, draw_paper, paper_result, paper_results
 
 __all__ = [
     "CONTRACTS",
     "FOLLOWER_PLAYS",
     "KONTRA_LEVELS",
+    "LIBRARY",
     "DealLog",
     "Follower",
+    "HouseRules",
     "Paper",
     "PaperError",
     "PlayedHand",

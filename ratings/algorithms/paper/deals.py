@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ratings.algorithms.paper.rules import LIBRARY, HouseRules
+
 SEATS = (1, 2, 3)
 MAX_TRICKS = 10
 DEFENCE_TRICKS = 5  # a failed contract gives the followers exactly this many tricks together
@@ -49,7 +51,9 @@ def deal_value(contract: str, *, igra: bool = False, refa: bool = False, kontra:
 FOLLOWER_PLAYS = ("followed", "passed", "invited")
 
 
-def hand_from_entry(entry: object, *, repealed: bool = False) -> dict[str, object]:
+def hand_from_entry(
+    entry: object, *, repealed: bool = False, rules: HouseRules = LIBRARY
+) -> dict[str, object]:
     """A deal as the players said it at the table, turned into a hand of the deal log.
 
     ``{"refa": true}`` for a deal all three passed; otherwise ``{"declarer": 1, "contract":
@@ -57,7 +61,9 @@ def hand_from_entry(entry: object, *, repealed: bool = False) -> dict[str, objec
     [{"seat": 2, "play": "followed", "tricks": 2, "failed": false}, {"seat": 3, "play":
     "passed"}]}``. The value is :func:`deal_value`'s (``on_refa``: the declarer plays an unplayed
     refa). A follower ``invited`` by the other writes nothing: the one who invited enters the
-    defence's tricks, both followers' together. PaperError when the entry is malformed.
+    defence's tricks, both followers' together. PaperError when the entry is malformed, or
+    when the club's house ``rules`` refuse it (a kontra on pik, a kontra level above theirs).
+    A failed betl under a fixed betl supa gives each follower who followed that ``"supa"``.
 
     A hand already in the deal log's form (a ``value`` and a ``declarer`` with a seat: a game
     posted to the API as its deals) is taken as it is, checked as :func:`parse_log` checks it.
@@ -79,6 +85,12 @@ def hand_from_entry(entry: object, *, repealed: bool = False) -> dict[str, objec
         )
     except (ValueError, TypeError) as error:
         raise PaperError(str(error)) from None
+    if kontra and contract == "pik" and not rules.kontra_on_pik:
+        raise PaperError("the house rules give no kontra on pik")
+    if kontra > rules.max_kontra:
+        raise PaperError(f"the house rules give no kontra above level {rules.max_kontra}")
+    failed = _flag(entry, "failed", "the declarer")
+    fixed_supa = rules.betl_fall_supa if contract == "betl" and failed else None
     declarer = _seat(entry.get("declarer"), "the declarer's seat")
     followers = entry.get("followers")
     if not isinstance(followers, list) or len(followers) != 2:
@@ -96,19 +108,20 @@ def hand_from_entry(entry: object, *, repealed: bool = False) -> dict[str, objec
     hand_followers = []
     for index, (follower, play) in enumerate(zip(followers, plays, strict=True), start=1):
         followed = play == "followed"
-        hand_followers.append(
-            {
-                "seat": _seat(follower.get("seat"), f"follower {index}'s seat"),
-                "followed": followed,
-                "tricks": _tricks(follower.get("tricks", 0), f"follower {index}'s tricks")
-                if followed
-                else 0,
-                "failed": _flag(follower, "failed", f"follower {index}") and followed,
-            }
-        )
+        hand_follower = {
+            "seat": _seat(follower.get("seat"), f"follower {index}'s seat"),
+            "followed": followed,
+            "tricks": _tricks(follower.get("tricks", 0), f"follower {index}'s tricks")
+            if followed
+            else 0,
+            "failed": _flag(follower, "failed", f"follower {index}") and followed,
+        }
+        if followed and fixed_supa is not None:
+            hand_follower["supa"] = fixed_supa
+        hand_followers.append(hand_follower)
     return {
         "value": value,
-        "declarer": {"seat": declarer, "failed": _flag(entry, "failed", "the declarer")},
+        "declarer": {"seat": declarer, "failed": failed},
         "followers": hand_followers,
         "repealed": repealed,
     }
@@ -125,6 +138,14 @@ class Follower:
     followed: bool
     tricks: int = 0
     failed: bool = False
+    # The supa written as the house rules say (a fixed betl supa), instead of tricks x value.
+    supa: int | None = None
+
+    def supa_for(self, value: int) -> int:
+        """What this follower writes on a hand of ``value`` (0: nothing)."""
+        if not self.followed:
+            return 0
+        return self.supa if self.supa is not None else value * self.tricks
 
 
 @dataclass(frozen=True)
@@ -156,6 +177,7 @@ class DealLog:
     bula: int
     refas: int | None
     hands: tuple[PlayedHand | RefaHand, ...]
+    rules: HouseRules = LIBRARY
 
 
 def parse_log(data: object) -> DealLog:
@@ -165,7 +187,10 @@ def parse_log(data: object) -> DealLog:
     "failed": false}, "followers": [{"seat": 2, "followed": true, "tricks": 2, "failed": false},
     {"seat": 3, "followed": false, "tricks": 0, "failed": false}], "repealed": false}]}``
 
-    A follower's ``tricks`` and every ``failed``/``repealed`` may be left out (0 and false).
+    A follower's ``tricks`` and every ``failed``/``repealed`` may be left out (0 and false). A
+    follower may carry the ``supa`` the house rules write instead of tricks x value, and the log
+    the club's house ``rules`` (:class:`~ratings.algorithms.paper.rules.HouseRules`' JSON; left
+    out: the library's).
 
     Each hand is read and checked against the rules before the next is read, so that a log
     breaking several rules is refused for the first hand that breaks one, as the library, which
@@ -182,6 +207,10 @@ def parse_log(data: object) -> DealLog:
         refas = _whole(refas, "refas")
         if refas < 0:
             raise PaperError(f"refas must be 0 or more, or null for no cap, got {refas!r}")
+    try:
+        rules = HouseRules.from_json(data.get("rules"))
+    except (TypeError, ValueError) as error:
+        raise PaperError(str(error)) from None
     hands = data.get("hands")
     if not isinstance(hands, list):
         raise PaperError("hands must be a list")
@@ -196,7 +225,7 @@ def parse_log(data: object) -> DealLog:
         else:
             _check_hand(hand, number)
         parsed.append(hand)
-    return DealLog(bula=bula, refas=refas, hands=tuple(parsed))
+    return DealLog(bula=bula, refas=refas, hands=tuple(parsed), rules=rules)
 
 
 def _check_hand(hand: PlayedHand, number: int) -> None:
@@ -225,8 +254,9 @@ def _check_hand(hand: PlayedHand, number: int) -> None:
         )
     for follower in hand.followers:
         # No trick writes no supa (the known difference: the library throws on an entry of 0).
-        supa = hand.value * follower.tricks
-        if follower.followed and follower.tricks != 0 and supa <= 0:
+        supa = follower.supa_for(hand.value)
+        written = follower.tricks != 0 or follower.supa is not None
+        if follower.followed and written and supa <= 0:
             raise PaperError(
                 f"{where}: the follower in seat {follower.seat} would write a supa of {supa}; "
                 "a supa is above zero"
@@ -245,6 +275,7 @@ def _hand_json(hand: PlayedHand | RefaHand) -> dict[str, object]:
         "declarer": declarer,
         "followers": [
             {"seat": f.seat, "followed": f.followed, "tricks": f.tricks, "failed": f.failed}
+            | ({} if f.supa is None else {"supa": f.supa})
             for f in hand.followers
         ],
         "repealed": hand.repealed,
@@ -297,11 +328,13 @@ def _parse_follower(data: object, where: str, index: int) -> Follower:
     name = f"{where}: follower {index}"
     if not isinstance(data, Mapping):
         raise PaperError(f"{name} must be an object with a seat")
+    supa = data.get("supa")
     return Follower(
         seat=_seat(data.get("seat"), f"{name}'s seat"),
         followed=_flag(data, "followed", name),
         tricks=_whole(data.get("tricks", 0), f"{name}'s tricks"),
         failed=_flag(data, "failed", name),
+        supa=None if supa is None else _whole(supa, f"{name}'s supa"),
     )
 
 

@@ -126,6 +126,8 @@ class Paper:
 
     seats: tuple[SeatPaper, SeatPaper, SeatPaper]
     open_refas: tuple[bool, bool, bool]
+    # The middles added up after each hand, in order (refe and repealed hands change nothing).
+    bula_sums: tuple[int, ...] = ()
 
     @property
     def columns(self) -> list[tuple[int, int, int]]:
@@ -136,6 +138,17 @@ class Paper:
     def bula_sum(self) -> int:
         """The middles added up: the game is over when this reaches zero (or goes below)."""
         return sum(seat.middle for seat in self.seats)
+
+    @property
+    def over(self) -> bool:
+        """Whether the bulas have run out: they add up to zero or below, and the game is played
+        out. (The library writes on; a table stops here.)"""
+        return self.bula_sum <= 0
+
+    def played_out_at(self) -> int | None:
+        """The hand (1-based, refe included) with which the bulas first added up to zero or
+        below, or None if they never did: a hand after it came after the end of the game."""
+        return next((n for n, total in enumerate(self.bula_sums, start=1) if total <= 0), None)
 
     def finals(self) -> list[int]:
         """The seed's final scores (lower is better), from the columns."""
@@ -168,12 +181,15 @@ def draw_paper(log: DealLog) -> Paper:
     lefts = [_Side() for _ in SEATS]
     rights = [_Side() for _ in SEATS]
     middles = [_Middle(log.bula) for _ in SEATS]
+    bula_sums = []
     for hand in log.hands:
         if isinstance(hand, RefaHand):
             for middle in middles:
                 middle.add_refa()
-            continue
-        _play(hand, lefts, middles, rights)
+        else:
+            bulas_left = sum(middle.total for middle in middles)
+            _play(hand, lefts, middles, rights, log.rules.fall(hand.value, bulas_left))
+        bula_sums.append(sum(middle.total for middle in middles))
     seats = tuple(
         SeatPaper(
             seat=seat,
@@ -189,6 +205,7 @@ def draw_paper(log: DealLog) -> Paper:
     return Paper(
         seats=seats,  # type: ignore[arg-type]
         open_refas=tuple(middle.has_open_refa() for middle in middles),  # type: ignore[arg-type]
+        bula_sums=tuple(bula_sums),
     )
 
 
@@ -197,9 +214,12 @@ def _play(
     lefts: list[_Side],
     middles: list[_Middle],
     rights: list[_Side],
+    fall: int,
 ) -> None:
+    """Write a played hand; ``fall``: what the declarer's bula goes up by if they failed (the
+    value, or more under the house rules' double fall)."""
     declarer = hand.declarer - 1
-    change = hand.value if hand.declarer_failed else -hand.value
+    change = fall if hand.declarer_failed else -hand.value
     if hand.repealed:
         middles[declarer].add_repealed(change)
     else:
@@ -211,8 +231,9 @@ def _play(
         seat = follower.seat - 1
         # The declarer sitting next in seat order is faced by the right column.
         side = rights[seat] if hand.declarer == follower.seat % 3 + 1 else lefts[seat]
-        if follower.tricks != 0:  # the known difference: no supa for no trick
-            side.add(hand.value * follower.tricks, hand.repealed)
+        # The known difference: no supa for no trick (unless the house rules fix the supa).
+        if follower.tricks != 0 or follower.supa is not None:
+            side.add(follower.supa_for(hand.value), hand.repealed)
         if follower.failed:
             if hand.repealed:
                 middles[seat].add_repealed(hand.value)
