@@ -16,9 +16,10 @@ from django.utils.text import slugify
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings import engine
+from ratings import engine, entry
 from ratings.accounts import services as account_services
 from ratings.engine import players as engine_players
+from ratings.events import planning as event_planning
 from ratings.events import services as event_services
 from ratings.events.models import EventRound, TableSeat
 from ratings.forms import PlayerForm
@@ -34,10 +35,11 @@ from ratings.models import (
     Standing,
     System,
 )
+from ratings.models.leagues import Confirmation
 from ratings.models.players import PlayerQuerySet
 from ratings.papers import services as paper_services
 from ratings.papers.models import DigitalPaper
-from tests.builders import T0, make_event, play_round
+from tests.builders import T0, make_event, make_night, play_round
 from tests.papers.deals import SHORT_GAME
 from tests.worked_example import WORKED_EXAMPLE_FORM, WORKED_EXAMPLE_PAPERS
 
@@ -233,6 +235,17 @@ def named_everywhere(make_league, record_game, django_user_model):
     account_services.invitation_create(player=source)
     claimant = django_user_model.objects.create_user("claimant")
     account_services.claim_create(user=claimant, player=source)
+    # A night planned ahead that the source answered.
+    event_planning.night_answer(event=make_night(league), player=source, answer="coming")
+    # A game waiting for the table's confirmation, with the source at it.
+    League.objects.filter(pk=league.pk).update(confirmation=Confirmation.ANOTHER_SEAT)
+    league.refresh_from_db()
+    seats = tuple(
+        entry.SeatIn(player=p.name, player_id=p.pk, left=left, middle=middle, right=right)
+        for p, (left, middle, right) in zip([low, source, high], WORKED_EXAMPLE_PAPERS, strict=True)
+    )
+    held = entry.Submission(league=league, played_at=T0 + timedelta(days=40), seats=seats, bula=30)
+    entry.submit(entry.check(held), entered_by=claimant)
     return league, source, target
 
 
