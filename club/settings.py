@@ -293,14 +293,24 @@ AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "club.proxies.client_ip"
 
-# Email, only for password-reset links. Without EMAIL_HOST the club sends none, and the reset
-# pages are not there (club/accounts.py): staff set new passwords in the admin.
+# Email, for password-reset links and the weekly digest. Without EMAIL_HOST the club sends none
+# (the reset pages are not there, club/accounts.py: staff set new passwords in the admin).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+# In development without a mail server, emails (the weekly digest) are printed to the console;
+# tests use Django's locmem backend (pytest-django sets it).
+if DEBUG and not EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# The club's public address, for links in what is sent without a request (chat posts, the
+# digest): e.g. https://club.example.org. Without it, the first CSRF_TRUSTED_ORIGINS entry.
+SITE_URL = os.environ.get("SITE_URL", "") or next(
+    iter(CSRF_TRUSTED_ORIGINS), "http://localhost:8000"
+)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:home"

@@ -100,7 +100,9 @@ RAYTER_PAGES = {
 }
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug]}
 # A member's own API tokens: only theirs, visitors to the login (tests/views/test_api_tokens.py).
-ACCOUNT_PAGES = {"api_tokens", "api_token_revoke"}
+ACCOUNT_PAGES = {"api_tokens", "api_token_revoke", "digest_settings"}
+# The digest's one-click unsubscribe: a signed link, no login (tests/voice/test_digest.py).
+SIGNED_LINKS = {"digest_unsubscribe"}
 # A player's report of a mistake in their game (tests/views/test_game_reports.py).
 GAME_REPORTS = {"game_report"}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
@@ -210,6 +212,7 @@ def test_every_ratings_url_has_a_policy():
         | set(PAPER_BUTTONS)
         | ACCOUNT_PAGES
         | GAME_REPORTS
+        | SIGNED_LINKS
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 

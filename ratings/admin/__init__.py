@@ -18,5 +18,6 @@ from ratings.admin import audit, games, leagues, players, tokens  # noqa: F401  
 from ratings.admin.games import GameAdmin
 from ratings.events import admin as _events_admin  # noqa: F401
 from ratings.papers import admin as _papers_admin  # noqa: F401
+from ratings.voice import admin as _voice_admin  # noqa: F401
 
 __all__ = ["GameAdmin"]

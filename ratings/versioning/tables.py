@@ -27,6 +27,9 @@ UNVERSIONED = {
     "django_migrations": "migrate's record of what it applied (no model's table)",
     "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
     "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
+    "ratings_channel": "the leagues' chat channels, read in the admin only",
+    "ratings_channelpost": "the chat posts' outbox, written by the worker, read in the admin",
+    "ratings_digestsubscription": "a member's digest choice, on their own uncached page",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
