@@ -64,14 +64,20 @@ class ChannelAdmin(admin.ModelAdmin):
     def short_error(self, channel: Channel) -> str:
         return channel.last_error[:80]
 
+    def _may_edit(self, request, obj) -> bool:
+        """Who sees and edits the URL: staff adding a channel, or allowed to change it."""
+        if obj is None:
+            return self.has_add_permission(request)
+        return self.has_change_permission(request, obj)
+
     def get_fields(self, request, obj=None):
-        if self.has_change_permission(request, obj):
+        if self._may_edit(request, obj):
             return ("league", "name", "url", "posts", "paused", "failures", "last_error")
         return ("league", "name", "shown_url", "posts", "paused", "failures", "last_error")
 
     def get_readonly_fields(self, request, obj=None):
         readonly = ["failures", "last_error"]
-        if not self.has_change_permission(request, obj):
+        if not self._may_edit(request, obj):
             readonly += ["league", "name", "shown_url", "posts", "paused"]
         return readonly
 

@@ -24,7 +24,7 @@ def digest_settings(request):
     """Whether the member gets the weekly digest by email."""
     subscription = DigestSubscription.objects.filter(user=request.user).first()
     subscription = subscription or DigestSubscription(user=request.user)
-    form = DigestForm(request.POST or None, instance=subscription)
+    form = DigestForm(request.POST if request.method == "POST" else None, instance=subscription)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Your digest setting is saved."))

@@ -14,6 +14,7 @@ from django_tasks_db.models import DBTaskResult
 from ratings.models import ApiToken
 from ratings.voice import services
 from ratings.voice.models import Channel, ChannelPost, PostState
+from ratings.voice.secrets import masked_url, scrubbed
 from ratings.voice.sending import send_post
 from tests.builders import (
     api_game_post,
@@ -161,3 +162,14 @@ def test_channel_remove(preferans):
     channel = services.channel_add(league=preferans, url="json://127.0.0.1/x")
     assert "removed" in run_command("channel", "remove", str(channel.pk))
     assert not Channel.objects.exists()
+
+
+# Secrets -------------------------------------------------------------------------------------
+
+
+def test_an_error_is_scrubbed_of_every_piece_of_the_url():
+    url = "discord://1234567890/AbCdEfGhIjKlMn_token"
+    error = f"Failed to post to {url}: 1234567890 said no to AbCdEfGhIjKlMn_token"
+    cleaned = scrubbed(error, url)
+    assert "1234567890" not in cleaned and "AbCdEfGhIjKlMn_token" not in cleaned
+    assert masked_url(url) == "discord://…oken"
