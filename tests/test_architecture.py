@@ -50,12 +50,20 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.links",
             "ratings.dates",
             "ratings.player_names",
+            "ratings.voice.secrets",
         ),
     ),
     ("rules", ("ratings.systems",)),
     (
         "data",
-        ("ratings.models", "ratings.events.models", "ratings.papers.models", "ratings.versioning"),
+        (
+            "ratings.models",
+            "ratings.events.models",
+            "ratings.events.signals",
+            "ratings.papers.models",
+            "ratings.voice.models",
+            "ratings.versioning",
+        ),
     ),
     (
         "reads",
@@ -68,6 +76,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.papers.statistics",
             "ratings.access",
             "ratings.exports",
+            # what a chat post or the digest says
+            "ratings.voice.texts",
         ),
     ),
     ("writes", ("ratings.engine",)),
@@ -85,6 +95,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.backtest",
             # rates hypothetical games with the engine's state types (a place's change)
             "ratings.chances",
+            # the club's voice: channels, the outbox and its sending, the digest, their tasks,
+            # and the receivers of the game's and the nights' signals that queue them
+            "ratings.voice",
         ),
     ),
     (
@@ -103,6 +116,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.throttling",
             "ratings.pagination",
             "ratings.templatetags",
+            "ratings.voice.forms",
         ),
     ),
     (
@@ -118,6 +132,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.apps",
             "ratings.auth",
             "ratings.context_processors",
+            "ratings.voice.views",
+            "ratings.voice.admin",
         ),
     ),
 ]
@@ -268,6 +284,7 @@ FEATURES = (
     "ratings.api",
     "ratings.rayter",
     "ratings.backup",
+    "ratings.voice",
 )
 
 

@@ -125,12 +125,12 @@ class Migration(migrations.Migration):
                 ("title", models.CharField(max_length=200, verbose_name="title")),
                 ("body", models.TextField(verbose_name="text")),
                 (
-                    "state",
+                    "status",
                     models.CharField(
                         choices=[("waiting", "waiting"), ("sent", "sent"), ("failed", "failed")],
                         default="waiting",
                         max_length=10,
-                        verbose_name="state",
+                        verbose_name="status",
                     ),
                 ),
                 ("attempts", models.PositiveSmallIntegerField(default=0, verbose_name="attempts")),

@@ -107,8 +107,8 @@ class ChannelAdmin(admin.ModelAdmin):
 class ChannelPostAdmin(admin.ModelAdmin):
     """The outbox, read only: what was posted where, and what waits or failed."""
 
-    list_display = ("title", "channel", "kind", "state", "attempts", "created_at", "sent_at")
-    list_filter = ("state", "kind")
+    list_display = ("title", "channel", "kind", "status", "attempts", "created_at", "sent_at")
+    list_filter = ("status", "kind")
     list_select_related = ("channel__league",)
     search_fields = ("title",)
     readonly_fields = (
@@ -117,7 +117,7 @@ class ChannelPostAdmin(admin.ModelAdmin):
         "key",
         "title",
         "body",
-        "state",
+        "status",
         "attempts",
         "last_error",
         "created_at",

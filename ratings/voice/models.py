@@ -91,8 +91,8 @@ class ChannelPost(models.Model):
     key = models.CharField(_("key"), max_length=60)
     title = models.CharField(_("title"), max_length=200)
     body = models.TextField(_("text"))
-    state = models.CharField(
-        _("state"), max_length=10, choices=PostState.choices, default=PostState.WAITING
+    status = models.CharField(
+        _("status"), max_length=10, choices=PostState.choices, default=PostState.WAITING
     )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True)

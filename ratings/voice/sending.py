@@ -59,14 +59,14 @@ def post_send(*, post: ChannelPost) -> bool:
     FAILURES_TO_PAUSE failures in a row (the post waits for the channel to resume). Whether
     it was sent now."""
     channel = post.channel
-    if post.state != PostState.WAITING or channel.paused:
+    if post.status != PostState.WAITING or channel.paused:
         return False
     error = deliver(channel.url, Text(post.title, post.body))
     now = timezone.now()
     with transaction.atomic():
         if error is None:
             ChannelPost.objects.filter(pk=post.pk).update(
-                state=PostState.SENT, sent_at=now, attempts=F("attempts") + 1
+                status=PostState.SENT, sent_at=now, attempts=F("attempts") + 1
             )
             Channel.objects.filter(pk=channel.pk).update(failures=0, last_sent_at=now)
             return True
@@ -79,7 +79,7 @@ def post_send(*, post: ChannelPost) -> bool:
         elif post.attempts <= len(BACKOFF):
             send_post.using(run_after=now + BACKOFF[post.attempts - 1]).enqueue(post.pk)
         else:
-            ChannelPost.objects.filter(pk=post.pk).update(state=PostState.FAILED)
+            ChannelPost.objects.filter(pk=post.pk).update(status=PostState.FAILED)
     return False
 
 

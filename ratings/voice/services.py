@@ -53,7 +53,7 @@ def channel_resume(*, channel: Channel) -> int:
     with transaction.atomic():
         Channel.objects.filter(pk=channel.pk).update(paused=False, failures=0)
         waiting = list(
-            ChannelPost.objects.filter(channel=channel, state=PostState.WAITING)
+            ChannelPost.objects.filter(channel=channel, status=PostState.WAITING)
             .order_by("pk")
             .values_list("pk", flat=True)
         )
@@ -99,7 +99,7 @@ def channel_test(*, channel: Channel) -> ChannelPost:
     if channel.paused:
         # A test says whether the URL works: try it even while the channel is paused.
         error = deliver(channel.url, text)
-        post.state = PostState.SENT if error is None else PostState.FAILED
+        post.status = PostState.SENT if error is None else PostState.FAILED
         post.last_error = error or ""
         post.attempts = 1
         post.sent_at = timezone.now() if error is None else None

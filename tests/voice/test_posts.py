@@ -54,7 +54,7 @@ def test_a_game_recorded_through_the_api_is_posted_by_the_worker(preferans, api,
         assert name in post["message"]
     assert "−27" in post["message"] and "/games/" in post["message"]
     assert preferans.name in post["title"]
-    assert ChannelPost.objects.get().state == PostState.SENT
+    assert ChannelPost.objects.get().status == PostState.SENT
     assert Channel.objects.get().last_sent_at is not None
     run_tasks()
     assert len(webhook.posts) == 1
@@ -82,7 +82,7 @@ def test_a_failing_channel_is_retried_with_backoff_then_paused(
     channel.refresh_from_db()
     post.refresh_from_db()
     assert (channel.failures, channel.paused, post.attempts) == (5, True, 5)
-    assert post.state == PostState.WAITING  # not lost: it waits for the channel
+    assert post.status == PostState.WAITING  # not lost: it waits for the channel
     assert not DBTaskResult.objects.filter(task_path=send_post.module_path, status="READY").exists()
     port = closed_port_url.rsplit(":", 1)[1].split("/")[0]
     assert channel.last_error and port not in channel.last_error
@@ -93,7 +93,7 @@ def test_a_failing_channel_is_retried_with_backoff_then_paused(
     assert "1 waiting posts queued" in run_command("channel", "resume", str(channel.pk))
     run_tasks()
     post.refresh_from_db()
-    assert post.state == PostState.SENT
+    assert post.status == PostState.SENT
     assert len(webhook.posts) == 1
 
 
@@ -103,7 +103,7 @@ def test_a_paused_channel_keeps_new_posts_waiting(preferans, api, webhook):
     assert api_game_post(api, preferans, api_paper()).status_code == 201
     run_tasks()
     assert webhook.posts == []
-    assert ChannelPost.objects.get().state == PostState.WAITING
+    assert ChannelPost.objects.get().status == PostState.WAITING
 
 
 def test_a_nights_drawn_round_and_final_standings_are_posted(webhook):

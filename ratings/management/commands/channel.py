@@ -69,7 +69,7 @@ class Command(BaseCommand):
             raise CommandError(f"No channel {options['channel_id']}.")
         if action == "test":
             post = services.channel_test(channel=channel)
-            if post.state != PostState.SENT:
+            if post.status != PostState.SENT:
                 raise CommandError(f"Channel {channel.pk} failed: {post.last_error}")
             self.stdout.write(f"Channel {channel.pk}: test post sent.")
         elif action == "resume":
