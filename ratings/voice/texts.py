@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db.models import Count, F, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.events.models import Event, EventRound
 from ratings.events.selectors import event_standings
@@ -92,7 +93,7 @@ def standings_text(event: Event) -> Text:
     places = event.league.rating_system.rating_places
     with translation.override(league_language(event.league)):
         lines = [
-            _("%(place)d. %(name)s: %(points)s points, rating %(change)s")
+            _("%(place)d. %(name)s: points %(points)s, rating %(change)s")
             % {
                 "place": row.place,
                 "name": row.player.name,
@@ -167,7 +168,8 @@ def league_digest_text(league: League, start: datetime, end: datetime) -> Text |
         return None
     with translation.override(league_language(league)):
         lines = [
-            _("%(n)s games this week.") % {"n": number_text(games)},
+            ngettext("%(n)s game this week.", "%(n)s games this week.", games)
+            % {"n": number_text(games)},
         ]
         movers = top_movers(league, start, end)
         if movers:
@@ -203,7 +205,11 @@ def member_digest_text(
         league = leagues[row["league_id"]]
         places = league.rating_system.rating_places
         lines.append(
-            _("%(league)s: %(games)s games, rating %(change)s")
+            ngettext(
+                "%(league)s: %(games)s game, rating %(change)s",
+                "%(league)s: %(games)s games, rating %(change)s",
+                row["games"],
+            )
             % {
                 "league": league.name,
                 "games": number_text(row["games"]),
