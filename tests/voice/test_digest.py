@@ -114,9 +114,13 @@ def test_a_forged_unsubscribe_link_is_404(subscribed, member_user):
     assert subscribed.weekly
 
 
-def test_a_member_opts_in_on_their_own_settings_page(member_client, member_user):
+def test_a_member_opts_in_on_their_own_settings_page(
+    member_client, member_user, django_assert_max_num_queries
+):
     url = reverse("ratings:digest_settings")
-    page = member_client.get(url)
+    # The session, the member with their player (the header), their subscription.
+    with django_assert_max_num_queries(4):
+        page = member_client.get(url)
     assert page.status_code == 200
     assert member_client.post(url, {"weekly": "on"}).status_code == 302
     assert DigestSubscription.objects.get(user=member_user).weekly

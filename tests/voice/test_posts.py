@@ -124,6 +124,38 @@ def test_a_nights_drawn_round_and_final_standings_are_posted(webhook):
     assert standings.startswith("1. ")
 
 
+def test_a_held_game_is_posted_once_the_table_confirms_it(webhook):
+    from django.contrib.auth.models import User
+
+    from ratings import entry
+    from ratings.entry import confirmation
+    from ratings.models.leagues import Confirmation
+
+    league = make_league(confirmation=Confirmation.ANOTHER_SEAT)
+    players = make_players(["Ana", "Bora", "Ceca"])
+    ana, bora = (User.objects.create_user(name.lower()) for name in ("Ana", "Bora"))
+    for player, user in zip(players, (ana, bora), strict=False):
+        player.user = user
+        player.save(update_fields=["user"])
+    services.channel_add(league=league, url=webhook.url, posts=["games"])
+    seats = tuple(
+        entry.SeatIn(player=p.name, left=left, middle=middle, right=right)
+        for p, (left, middle, right) in zip(
+            players, [(10, -4, 20), (30, 2, 0), (0, 2, 10)], strict=True
+        )
+    )
+    submission = entry.Submission(
+        league=league, played_at=timezone.now() - timedelta(hours=1), seats=seats, bula=30
+    )
+    held, _created = entry.submit(entry.check(submission), entered_by=ana)
+    run_tasks()
+    assert webhook.posts == []  # waiting for the table: it does not count yet
+    confirmation.confirm(held, user=bora)
+    run_tasks()
+    assert len(webhook.posts) == 1
+    assert all(name in webhook.posts[0]["message"] for name in ("Ana", "Bora", "Ceca"))
+
+
 # The command ---------------------------------------------------------------------------------
 
 
