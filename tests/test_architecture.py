@@ -50,7 +50,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.links",
             "ratings.dates",
             "ratings.player_names",
-            "ratings.voice.secrets",
+            "ratings.voice.masking",
         ),
     ),
     ("rules", ("ratings.systems",)),

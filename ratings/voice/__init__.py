@@ -8,11 +8,12 @@ per channel (the outbox: every post is a row with its state, so nothing is lost)
 retrying with backoff; a channel failing again and again is paused and shows its last error in
 the admin. Members opt in to a weekly **digest** by email on their own settings page.
 
-Modules: ``models.py`` (Channel, ChannelPost, DigestSubscription), ``secrets.py`` (a URL masked
+Modules: ``models.py`` (Channel, ChannelPost, DigestSubscription), ``masking.py`` (a URL masked
 for display and scrubbed out of error text), ``texts.py`` (what a post or digest says, in the
 league's language), ``services.py`` (channels added, removed, tested, resumed; posts written
-and sent), ``digest.py`` (the week's digest: each member's and each league's, idempotent),
-``tasks.py`` (the worker's tasks, and the digest's weekly schedule), ``receivers.py`` (the game
-and event signals turned into queued tasks), ``forms.py``, ``views.py`` (the member's digest
-setting and the one-click unsubscribe) and ``admin.py``.
+to the outbox), ``sending.py`` (a post sent, retried, its channel paused), ``digest.py`` (the
+week's digest: each member's and each league's, idempotent), ``tasks.py`` (the worker's tasks;
+the digest's weekly schedule is registered in ratings/apps.py), ``receivers.py`` (the game and
+event signals turned into queued tasks), ``forms.py``, ``views.py`` (the member's digest setting
+and the one-click unsubscribe) and ``admin.py``.
 """

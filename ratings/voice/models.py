@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import League
-from ratings.voice.secrets import masked_url
+from ratings.voice.masking import masked_url
 
 
 class PostKind(models.TextChoices):
@@ -38,7 +38,7 @@ class Channel(models.Model):
         League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="+"
     )
     name = models.CharField(_("name"), max_length=80, blank=True)
-    # A secret (a bot's token, a webhook's key): shown masked (secrets.masked_url) except to
+    # A secret (a bot's token, a webhook's key): shown masked (masking.masked_url) except to
     # staff who may change channels, never logged.
     url = models.TextField(_("Apprise URL"))
     # What it posts: PostKind values, comma-separated ("games,nights,digest").

@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task
 
+from ratings.voice.masking import scrubbed
 from ratings.voice.models import FAILURES_TO_PAUSE, Channel, ChannelPost, PostState
-from ratings.voice.secrets import scrubbed
 from ratings.voice.texts import Text
 
 # Apprise logs what it sends and why it failed, hosts and sometimes tokens among it: its

@@ -13,8 +13,8 @@ from django_tasks_db.models import DBTaskResult
 
 from ratings.models import ApiToken
 from ratings.voice import services
+from ratings.voice.masking import masked_url, scrubbed
 from ratings.voice.models import Channel, ChannelPost, PostState
-from ratings.voice.secrets import masked_url, scrubbed
 from ratings.voice.sending import send_post
 from tests.builders import (
     api_game_post,
