@@ -54,7 +54,7 @@ class ChannelAdmin(admin.ModelAdmin):
     list_filter = ("paused", "league")
     list_select_related = ("league",)
     search_fields = ("name", "league__name")
-    actions = ("resume",)
+    actions = ("resume", "send_test")
 
     @admin.display(description=_("URL"))
     def shown_url(self, channel: Channel) -> str:
@@ -96,6 +96,24 @@ class ChannelAdmin(admin.ModelAdmin):
             % {"n": posts},
             messages.SUCCESS,
         )
+
+    @admin.action(description=_("Send a test post to the chosen channels"))
+    def send_test(self, request, queryset):
+        channels = list(queryset.select_related("league"))
+        for channel in channels:
+            services.channel_test_queue(channel=channel)
+        self.message_user(
+            request,
+            ngettext(
+                "A test post to %(n)d channel is queued: the worker sends it.",
+                "Test posts to %(n)d channels are queued: the worker sends them.",
+                len(channels),
+            )
+            % {"n": len(channels)},
+            messages.SUCCESS,
+        )
+
+    send_test.allowed_permissions = ("resume",)
 
     def has_resume_permission(self, request):
         return self.has_change_permission(request)

@@ -82,13 +82,33 @@ def posts_write(*, league_id: int, kind: str, key: str, text: Text) -> list[Chan
     return written
 
 
-def channel_test(*, channel: Channel) -> ChannelPost:
-    """A test post to the channel, sent now (by the ``channel test`` command, not a request),
-    through the outbox as any post: the post, with its state and error."""
-    text = Text(
+def _test_text(channel: Channel) -> Text:
+    return Text(
         _("A test from %(league)s") % {"league": channel.league.name},
         _("This channel will post the league's news here."),
     )
+
+
+def channel_test_queue(*, channel: Channel) -> ChannelPost:
+    """A test post written to the outbox and queued for the worker (the admin's button: a
+    request never sends). Its result shows in the outbox and on the channel."""
+    text = _test_text(channel)
+    with transaction.atomic():
+        post = ChannelPost.objects.create(
+            channel=channel,
+            kind=channel.kinds[0] if channel.kinds else ALL_KINDS[0],
+            key=f"test:{timezone.now().isoformat()}",
+            title=text.title,
+            body=text.body,
+        )
+        send_post.enqueue(post.pk)
+    return post
+
+
+def channel_test(*, channel: Channel) -> ChannelPost:
+    """A test post to the channel, sent now (by the ``channel test`` command, not a request),
+    through the outbox as any post: the post, with its state and error."""
+    text = _test_text(channel)
     post = ChannelPost.objects.create(
         channel=channel,
         kind=channel.kinds[0] if channel.kinds else ALL_KINDS[0],

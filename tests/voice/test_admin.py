@@ -81,3 +81,27 @@ def test_resuming_a_paused_channel_queues_its_waiting_posts(channel, django_user
     assert [post["title"] for post in webhook.posts] == ["T"]
     channel.refresh_from_db()
     assert (channel.paused, channel.failures) == (False, 0)
+
+
+def test_a_test_post_from_the_admin_is_sent_by_the_worker(channel, django_user_model, webhook):
+    Channel.objects.filter(pk=channel.pk).update(url=webhook.url)
+    editor = staff_with(django_user_model, "editor", "view_channel", "change_channel")
+    editor.post(
+        reverse("admin:ratings_channel_changelist"),
+        {"action": "send_test", "_selected_action": [channel.pk]},
+    )
+    assert webhook.posts == []  # the request only queued it
+    run_tasks()
+    assert [post["title"] for post in webhook.posts] == ["A test from Friday Preferans"]
+
+
+def test_staff_who_may_only_look_cannot_send_or_resume(channel, django_user_model):
+    Channel.objects.filter(pk=channel.pk).update(paused=True)
+    viewer = staff_with(django_user_model, "viewer", "view_channel")
+    for action in ("send_test", "resume"):
+        viewer.post(
+            reverse("admin:ratings_channel_changelist"),
+            {"action": action, "_selected_action": [channel.pk]},
+        )
+    assert not ChannelPost.objects.exists()
+    assert Channel.objects.get().paused
