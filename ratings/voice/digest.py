@@ -83,8 +83,9 @@ def digest_send(now: datetime | None = None) -> int:
             .select_related("user__player")
             .order_by("pk")
         )
+        league_lines: dict[int, list[str]] = {}
         for subscription in subscriptions:
-            sent += _member_send(subscription, week, start, end)
+            sent += _member_send(subscription, week, start, end, league_lines)
     leagues = League.objects.filter(
         pk__in=Channel.objects.posting_any(PostKind.DIGEST).values("league_id")
     )
@@ -95,14 +96,18 @@ def digest_send(now: datetime | None = None) -> int:
     return sent
 
 
-def _member_send(subscription: DigestSubscription, week: date, start, end) -> int:
+def _member_send(
+    subscription: DigestSubscription, week: date, start, end, league_lines: dict
+) -> int:
     user = subscription.user
     player = getattr(user, "player", None)
     link = unsubscribe_url(user)
     text = None
     if user.email:
         with translation.override(settings.LANGUAGE_CODE):
-            text = member_digest_text(player.pk if player else None, week, start, end, link)
+            text = member_digest_text(
+                player.pk if player else None, week, start, end, link, league_lines
+            )
     if text is not None:
         EmailMessage(
             subject=text.title,

@@ -184,11 +184,31 @@ def league_digest_text(league: League, start: datetime, end: datetime) -> Text |
         return Text(title, "\n".join(lines))
 
 
+def league_week_lines(league: League, start: datetime, end: datetime) -> list[str]:
+    """A league's lines under a member's own in the digest: its top movers, its next night and
+    its page (the same for every member: digest_send keeps them for the run)."""
+    lines = []
+    movers = top_movers(league, start, end)
+    if movers:
+        lines.append(movers_line(league, movers))
+    night = next_night(league)
+    if night is not None:
+        lines.append(night_line(night))
+    return [*lines, absolute(league.get_absolute_url())]
+
+
 def member_digest_text(
-    player_id: int | None, week: date, start: datetime, end: datetime, unsubscribe_url: str
+    player_id: int | None,
+    week: date,
+    start: datetime,
+    end: datetime,
+    unsubscribe_url: str,
+    league_lines: dict[int, list[str]] | None = None,
 ) -> Text | None:
     """A member's week by email: their games and rating changes per league, each of those
-    leagues' top movers and next night; None when they played no game that week."""
+    leagues' top movers and next night; None when they played no game that week.
+    ``league_lines`` keeps each league's lines across the members of one run."""
+    league_lines = {} if league_lines is None else league_lines
     if player_id is None:
         return None
     own = list(
@@ -216,13 +236,9 @@ def member_digest_text(
                 "change": change_text(row["change"], places),
             }
         )
-        movers = top_movers(league, start, end)
-        if movers:
-            lines.append("  " + movers_line(league, movers))
-        night = next_night(league)
-        if night is not None:
-            lines.append("  " + night_line(night))
-        lines.append("  " + absolute(league.get_absolute_url()))
+        if league.pk not in league_lines:
+            league_lines[league.pk] = league_week_lines(league, start, end)
+        lines += ["  " + line for line in league_lines[league.pk]]
     lines += ["", _("Stop these emails: %(url)s") % {"url": unsubscribe_url}]
     title = _("Your week at %(club)s from %(day)s") % {
         "club": settings.CLUB_NAME,
