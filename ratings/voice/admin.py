@@ -6,8 +6,10 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django.views.decorators.debug import sensitive_post_parameters
 
 from ratings.voice import services
 from ratings.voice.models import Channel, ChannelPost, PostKind
@@ -80,6 +82,11 @@ class ChannelAdmin(admin.ModelAdmin):
         if not self._may_edit(request, obj):
             readonly += ["league", "name", "shown_url", "posts", "paused"]
         return readonly
+
+    # An error report of a failed save (the admins' email, a debug page) hides the URL.
+    @method_decorator(sensitive_post_parameters("url"))
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        return super().changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request, obj, form, change):
         resumed = change and "paused" in form.changed_data and not obj.paused
