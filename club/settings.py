@@ -125,9 +125,13 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # A form sent from an expired page gets the club's own 403 page, saying how to send it again.
 CSRF_FAILURE_VIEW = "ratings.views.errors.csrf_failure"
 
-# The club's address as its members open it (https://club.example.org), for the links a command
-# prints where there is no request to take it from (`manage.py invite`); pages use the request's.
-SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+# The club's address as its members open it (https://club.example.org), for the links made where
+# there is no request to take it from (`manage.py invite`, chat posts, the digest); pages use
+# the request's. Without it, the first of CSRF_TRUSTED_ORIGINS (development: the local server's).
+SITE_URL = (
+    os.environ.get("SITE_URL", "")
+    or next(iter(CSRF_TRUSTED_ORIGINS), "http://localhost:8000" if DEBUG or RUNNING_TESTS else "")
+).rstrip("/")
 
 # A private club shows nothing to visitors who are not logged in.
 CLUB_PRIVATE = env_bool("CLUB_PRIVATE", False)
@@ -295,14 +299,18 @@ AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "club.proxies.client_ip"
 
-# Email, only for password-reset links. Without EMAIL_HOST the club sends none, and the reset
-# pages are not there (club/accounts.py): staff set new passwords in the admin.
+# Email, for password-reset links and the weekly digest. Without EMAIL_HOST the club sends none
+# (the reset pages are not there, club/accounts.py: staff set new passwords in the admin).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+# In development without a mail server, emails (the weekly digest) are printed to the console;
+# tests use Django's locmem backend (pytest-django sets it).
+if DEBUG and not EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:home"

@@ -17,6 +17,7 @@ from ratings.views import (
     reports,
     tokens,
 )
+from ratings.voice import views as voice
 
 
 class PlayerSlugConverter:
@@ -102,6 +103,9 @@ urlpatterns = [
     path("account/", accounts.account, name="account"),
     path("invitations/<slug:token>/", accounts.invitation_accept, name="invitation"),
     path("account/tokens/", tokens.token_list, name="api_tokens"),
+    path("account/digest/", voice.digest_settings, name="digest_settings"),
+    # A signed token (django.core.signing): letters, digits, "-", "_" and ":".
+    path("digest/unsubscribe/<str:token>/", voice.digest_unsubscribe, name="digest_unsubscribe"),
     path("account/tokens/<int:pk>/revoke/", tokens.token_revoke, name="api_token_revoke"),
     path("players/", players.player_list, name="player_list"),
     path("players/new/", entry.player_new, name="player_new"),

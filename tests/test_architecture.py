@@ -50,6 +50,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.links",
             "ratings.dates",
             "ratings.player_names",
+            "ratings.voice.masking",
         ),
     ),
     ("rules", ("ratings.systems",)),
@@ -59,7 +60,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.models",
             "ratings.entry.models",
             "ratings.events.models",
+            "ratings.events.signals",
             "ratings.papers.models",
+            "ratings.voice.models",
             "ratings.versioning",
             # the worker's queue and its recurring work: the tasks framework's rows
             "ratings.worker",
@@ -79,6 +82,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.entry.selectors",
             "ratings.access",
             "ratings.exports",
+            # what a chat post or the digest says
+            "ratings.voice.texts",
         ),
     ),
     ("writes", ("ratings.engine",)),
@@ -99,6 +104,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.backtest",
             # rates hypothetical games with the engine's state types (a place's change)
             "ratings.chances",
+            # the club's voice: channels, the outbox and its sending, the digest, their tasks,
+            # and the receivers of the game's and the nights' signals that queue them
+            "ratings.voice",
         ),
     ),
     (
@@ -119,6 +127,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.throttling",
             "ratings.pagination",
             "ratings.templatetags",
+            "ratings.voice.forms",
         ),
     ),
     (
@@ -137,6 +146,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.apps",
             "ratings.auth",
             "ratings.context_processors",
+            "ratings.voice.views",
+            "ratings.voice.admin",
         ),
     ),
 ]
@@ -288,6 +299,7 @@ FEATURES = (
     "ratings.api",
     "ratings.rayter",
     "ratings.backup",
+    "ratings.voice",
 )
 
 

@@ -103,10 +103,16 @@ RAYTER_PAGES = {
     "rayter_export": lambda w: [w.hearts.slug],
 }
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug], "night_new": lambda w: [w.league.slug]}
-# A member's own API tokens, account (their claims) and calendar address: only theirs, visitors
+# A member's own API tokens, account (their claims), calendar address and digest choice: only theirs, visitors
 # to the login (tests/views/test_api_tokens.py, tests/accounts/test_views.py,
 # tests/events/test_calendar.py).
-ACCOUNT_PAGES = {"api_tokens", "api_token_revoke", "account", "calendar_settings"}
+ACCOUNT_PAGES = {
+    "api_tokens",
+    "api_token_revoke",
+    "account",
+    "calendar_settings",
+    "digest_settings",
+}
 # An invitation's link: anyone holding it, once (tests/accounts/test_views.py).
 INVITATIONS = {"invitation"}
 # The calendar feeds: everyone's in a public club, at a member's private address in a private
@@ -120,6 +126,8 @@ NIGHT_BUTTONS = {
     "night_move": {"starts_at": "2026-12-31T20:00", "place": "Upstairs"},
 }
 NIGHT_ANSWER = {"night_answer"}
+# The digest's one-click unsubscribe: a signed link, no login (tests/voice/test_digest.py).
+SIGNED_LINKS = {"digest_unsubscribe"}
 # A player's report of a mistake in their game (tests/views/test_game_reports.py).
 GAME_REPORTS = {"game_report"}
 # A game waiting for the table: read as a game; confirmed, disputed or deleted only by who may
@@ -239,6 +247,7 @@ def test_every_ratings_url_has_a_policy():
         | CALENDAR_FEEDS
         | set(NIGHT_BUTTONS)
         | NIGHT_ANSWER
+        | SIGNED_LINKS
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 

@@ -36,6 +36,7 @@ SETTINGS_VARIABLES = (
     "EMAIL_HOST_PASSWORD",
     "EMAIL_USE_TLS",
     "DEFAULT_FROM_EMAIL",
+    "SITE_URL",
     "CACHE_URL",
     "CACHE_TIMEOUT",
     "CACHE_MAX_ENTRIES",
@@ -90,6 +91,29 @@ def test_production_settings_use_the_secret_key_and_hosts_from_the_environment()
         "31536000",
         "5",
     ]
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"DEBUG": "true"}, "console http://localhost:8000"),
+        ({"DEBUG": "true", "EMAIL_HOST": "smtp.example.org"}, "smtp http://localhost:8000"),
+        (
+            production(CSRF_TRUSTED_ORIGINS="https://club.example.org"),
+            "smtp https://club.example.org",
+        ),
+        (production(SITE_URL="https://cards.example.org"), "smtp https://cards.example.org"),
+    ],
+)
+def test_email_backend_and_site_url(env, expected):
+    """Development without a mail server prints emails (the digest) to the console; the links
+    in what is sent without a request start with SITE_URL, else the trusted origin."""
+    script = (
+        "from django.conf import settings as s;print(s.EMAIL_BACKEND.split('.')[-2], s.SITE_URL)"
+    )
+    done = manage("shell", "--verbosity", "0", "-c", script, **env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == expected
 
 
 def test_production_serves_the_static_files_under_hashed_names():

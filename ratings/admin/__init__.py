@@ -22,5 +22,6 @@ from ratings.admin.games import GameAdmin
 from ratings.entry import admin as _entry_admin  # noqa: F401
 from ratings.events import admin as _events_admin  # noqa: F401
 from ratings.papers import admin as _papers_admin  # noqa: F401
+from ratings.voice import admin as _voice_admin  # noqa: F401
 
 __all__ = ["GameAdmin"]

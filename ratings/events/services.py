@@ -27,7 +27,7 @@ from django.utils.translation import ngettext
 
 from ratings import dates, engine
 from ratings.algorithms import seating
-from ratings.events import selectors
+from ratings.events import selectors, signals
 from ratings.events.models import (
     DrawMethod,
     Event,
@@ -363,6 +363,7 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
                 "sitting_out": ", ".join(names[p] for p in drawn.byes) or None,
             },
         )
+        signals.round_drawn.send(sender=EventRound, event_round=event_round)
     return event_round
 
 
@@ -433,6 +434,7 @@ def event_close(*, event: Event, actor=None) -> Event:
                 "not_played": not_played or None,
             },
         )
+        signals.event_closed.send(sender=Event, event=event)
     return event
 
 

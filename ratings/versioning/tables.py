@@ -32,6 +32,9 @@ UNVERSIONED = {
     "ratings_invitation": "invitations to join as a player, read in the admin and by their link",
     "ratings_playerclaim": "members' claims of players, read in the admin and on their account",
     "ratings_calendarfeed": "a member's private calendar address, on their own uncached page",
+    "ratings_channel": "the leagues' chat channels, read in the admin only",
+    "ratings_channelpost": "the chat posts' outbox, written by the worker, read in the admin",
+    "ratings_digestsubscription": "a member's digest choice, on their own uncached page",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
