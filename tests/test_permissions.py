@@ -103,9 +103,9 @@ RAYTER_PAGES = {
     "rayter_export": lambda w: [w.hearts.slug],
 }
 EVENT_FORMS = {"event_new": lambda w: [w.league.slug], "night_new": lambda w: [w.league.slug]}
-# A member's own API tokens, account (their claims), calendar address and digest choice: only theirs, visitors
-# to the login (tests/views/test_api_tokens.py, tests/accounts/test_views.py,
-# tests/events/test_calendar.py).
+# A member's own API tokens, account (their claims), calendar address and digest choice: only
+# theirs, visitors to the login (tests/views/test_api_tokens.py, tests/accounts/test_views.py,
+# tests/events/test_calendar.py, tests/voice/test_digest.py).
 ACCOUNT_PAGES = {
     "api_tokens",
     "api_token_revoke",
