@@ -12,9 +12,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings.models import Game, System
+from ratings.models import Game, Player, System
 from ratings.models.leagues import Confirmation
+from ratings.papers import services
 from tests.builders import make_league, worked_example_players
+from tests.papers.deals import SHORT_GAME, enter
 
 from .builders import PASSWORD, PHONE, TOUCH_PHONE, Audit, cells, fill_in_the_paper, log_in
 
@@ -140,4 +142,56 @@ def test_a_game_counts_once_another_seat_agrees_on_their_phone(open_browser, clu
 
     for line in audit.minor:
         print(line)  # noqa: T201 (shown with -rA or on failure, for a human to judge)
+    assert marko.errors == [] and pedja.errors == []
+
+
+def test_a_digital_paper_finished_on_the_phone_waits_for_the_table_too(open_browser, club):
+    """The short game's paper (tests/papers/deals.py), finished on Marko's phone: held, not
+    rated; its page links to the waiting game, where Pedja agrees on his phone."""
+    pedja_, marko_, johnny_ = (Player.objects.get(name=n) for n in ("Pedja", "Marko", "Johnny"))
+    paper = services.paper_start(league=club, players=[pedja_, marko_, johnny_], bula=10)
+    enter(paper, SHORT_GAME)
+    paper_path = reverse("ratings:paper", args=[paper.pk])
+    leaderboard = reverse("ratings:leaderboard", args=[club.slug])
+
+    marko = open_browser(**TOUCH_PHONE)
+    page = marko.page
+    log_in(marko)
+    marko.goto(paper_path)
+    page.get_by_role("link", name="Finish and rate").tap()
+    page.wait_for_selector("text=Check before saving")
+    page.get_by_role("button", name="Save game").tap()
+    page.wait_for_url(re.compile(r"/games/waiting/[0-9a-f-]+/$"))
+    held_path = page.url.removeprefix(marko.base_url)
+    assert (
+        page.locator(".messages")
+        .inner_text()
+        .strip()
+        .startswith("Saved: the game counts once the table confirms it")
+    )
+    assert not Game.objects.exists()
+    marko.goto(leaderboard)
+    assert board(page) == {}
+
+    # Pedja opens the paper on his phone: it leads to the waiting game, one tap to agree.
+    pedja = open_browser(**TOUCH_PHONE)
+    page = pedja.page
+    log_in_as(pedja, "pedja")
+    pedja.goto(paper_path)
+    page.get_by_role("link", name="The game waits for the table").tap()
+    page.wait_for_url(pedja.base_url + held_path)
+    agree = page.locator("main").get_by_role("button", name="I agree")
+    assert_a_tap_target(agree)
+    agree.tap()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.get()
+    assert page.url == pedja.base_url + game.get_absolute_url()
+    assert [r.paper for r in game.results.order_by("seat")] == [(0, -2, 0), (24, 2, 16), (8, -6, 0)]
+    paper.refresh_from_db()
+    assert paper.game == game
+
+    marko.goto(leaderboard)
+    after = board(marko.page)
+    assert sorted(after) == ["Johnny", "Marko", "Pedja"]
+    assert {games for _, games in after.values()} == {"1"}
     assert marko.errors == [] and pedja.errors == []
