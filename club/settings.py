@@ -298,7 +298,8 @@ LOGOUT_REDIRECT_URL = "ratings:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sr-latn", "Srpski"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# English dates as ISO with a 24-hour clock (club/formats/en); Serbian and Russian use Django's.
+# English dates as ISO with a 24-hour clock (club/formats/en), Serbian months in the genitive
+# (club/formats/sr_Latn); the rest of Serbian and Russian is Django's.
 FORMAT_MODULE_PATH = ["club.formats"]
 # The language picked in the header is kept for a year on that device (Django's default is the
 # browser session, so a phone at the table would fall back to English every evening).

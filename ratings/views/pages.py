@@ -23,7 +23,7 @@ from django_tables2 import RequestConfig
 
 from ratings import exports, selectors, versioning
 from ratings.access import can_enter_games, can_import_games, club_readable
-from ratings.charts import correction_text, history_series, rating_history_chart
+from ratings.charts import correction_text, day_text, history_series, rating_history_chart
 from ratings.download_cache import cached_download
 from ratings.events import selectors as event_selectors
 from ratings.events import tonight
@@ -320,10 +320,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @dataclass(frozen=True)
 class CorrectionLine:
-    """A correction's line on the player's page: when it was made, and what it did."""
+    """A correction's line on the player's page: when it was made, and what it did (HTML, its
+    game linked)."""
 
     at: datetime
-    text: str
+    text: SafeString
+
+    @property
+    def day(self) -> str:
+        # The same long date as the game's in the text: one format in one line.
+        return day_text(self.at)
 
 
 @dataclass
@@ -394,7 +400,10 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 table=table,
                 statistics=panels.get(league.pk),
                 corrections=[
-                    CorrectionLine(fix.at, correction_text(fix, league.rating_system.rating_places))
+                    CorrectionLine(
+                        fix.at,
+                        correction_text(fix, league.rating_system.rating_places, linked=True),
+                    )
                     for fix in fixes
                 ],
             )
