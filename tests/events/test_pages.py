@@ -388,8 +388,8 @@ def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_cli
 @pytest.mark.parametrize(
     ("code", "words"),
     [
-        ("ru", ["Положение", "Тур 1: введено столов — 1 из 3", "Ввести пулю", "пуля введена"]),
-        ("sr-latn", ["Plasman", "Kolo 1: uneto 1 od 3 stolova", "Unesi papir", "papir unet"]),
+        ("ru", ["Положение", "Тур 1: введено 1 из 3 столов", "Ввести лист", "лист введён"]),
+        ("sr-latn", ["Plasman", "Kolo 1: uneto 1 od 3 stola", "Unesi papir", "papir unet"]),
     ],
 )
 def test_the_event_page_speaks_the_member_s_language(member_client, night, settings, code, words):
@@ -501,13 +501,13 @@ def test_the_organiser_sets_the_night_s_bula_and_each_table_starts_with_it(
     assert form["bula"].value() == 50
 
 
-def test_a_night_without_a_bula_leaves_the_box_empty(organiser_client, league, nine):
+def test_a_night_without_a_bula_starts_with_the_leagues_usual_one(organiser_client, league, nine):
     event = make_event(league, nine)
     table = services.round_draw(event=event).tables.first()
     form = organiser_client.get(
         reverse("ratings:game_new", args=[league.slug]), {"table": table.pk}
     ).context["form"]
-    assert form["bula"].value() is None
+    assert form["bula"].value() == 30  # the league has no game yet to tell another
 
 
 def test_a_league_without_a_paper_is_asked_for_no_bula(organiser_client):
