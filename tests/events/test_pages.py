@@ -61,6 +61,24 @@ def test_a_typo_in_a_name_asks_before_adding_a_player(organiser_client, league, 
     assert Event.objects.get().event_players.filter(player__name="Pedja").exists()
 
 
+def test_more_rows_keeps_every_name_typed(organiser_client, league, nine):
+    url = reverse("ratings:event_new", args=[league.slug])
+    typed = event_form(p.name for p in nine)
+
+    more = organiser_client.post(url, {**typed, "rows": "12", "more_rows": "1"})
+
+    form = more.context["form"]
+    assert more.status_code == 200 and not Event.objects.exists()
+    assert form.rows == 24 and not form.is_bound  # no error shown for a form half typed
+    assert [form[f"player_{row}"].value() for row in range(9)] == [p.name for p in nine]
+    assert form["name"].value() == typed["name"]
+    assert 'name="rows" value="24"' in more.content.decode()
+    # A name in a row only the longer form has is a player present.
+    created = organiser_client.post(url, {**typed, "rows": "24", "player_20": "Zorana"})
+    assert created.status_code == 302
+    assert Event.objects.get().event_players.filter(player__name="Zorana").exists()
+
+
 def test_a_new_name_far_from_everyone_is_a_new_player(organiser_client, league, nine):
     organiser_client.post(
         reverse("ratings:event_new", args=[league.slug]),
