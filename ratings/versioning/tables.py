@@ -26,7 +26,6 @@ UNVERSIONED = {
     "axes_accesslog": "logins' log (django-axes), written at every login",
     "django_migrations": "migrate's record of what it applied (no model's table)",
     "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
-    "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
 }
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk

@@ -307,9 +307,15 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "table": GameResultsTable(results, system=league.rating_system),
             "terms": terms and explain_prefko_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
-            # A player of the game may tell the staff of a mistake (ratings/views/reports.py).
-            "report_form": (
-                reports.GameReportForm() if reports.played_in(request.user, results) else None
+            # A player of the game may tell the staff of a mistake (ratings/views/reports.py),
+            # and sees what became of the reports they sent.
+            **(
+                {
+                    "report_form": reports.GameReportForm(),
+                    "my_reports": reports.reports_by(request.user, game),
+                }
+                if reports.played_in(request.user, results)
+                else {}
             ),
         },
     )
