@@ -39,8 +39,8 @@
     if (!kept.length) { banner.hidden = true; return; }
     var words = [];
     var deals = waiting.filter(isDeal), games = waiting.filter(function (p) { return !isDeal(p); });
-    if (games.length) words.push(waiting("papers", games.length));
-    if (deals.length) words.push(waiting("deals", deals.length));
+    if (games.length) words.push(countText("papers", games.length));
+    if (deals.length) words.push(countText("deals", deals.length));
     if (refused.length) {
       words.push(isDeal(refused[0]) ? banner.dataset.refusedDeal : banner.dataset.refused);
       link.textContent = banner.dataset.open;
@@ -70,7 +70,7 @@
   // "3 deals waiting to be sent" (what: "papers" or "deals") in the page's language: the plural
   // form its rules pick (one, few, many; the other numbers take the form of 5, as Russian's and
   // Serbian's "many" do).
-  function waiting(what, count) {
+  function countText(what, count) {
     var form = "many";
     try {
       form = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
