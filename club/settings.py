@@ -398,9 +398,29 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own messages reach the console once, through the root's handler: Django's
+    # default "console" handler on the "django" logger printed them a second time as they
+    # propagated ("Watching for file changes with StatReloader" twice at every start).
+    # Configuring "django" resets its children, so runserver's request lines are Django's
+    # default again here.
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO" if DEBUG else LOG_LEVEL},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }
