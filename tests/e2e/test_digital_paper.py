@@ -87,7 +87,7 @@ def test_a_short_game_on_one_phone_watched_on_another(open_browser, club):
     page.wait_for_selector("text=The bulas have run out")
 
     # The watching phone has the fourth deal without a reload.
-    watcher.page.wait_for_selector("text=The bulas add up to -6.", timeout=15_000)
+    watcher.page.wait_for_selector("text=The bulas add up to \u22126.", timeout=15_000)
     phone.screenshot("digital-paper-phone")
 
     page.get_by_role("link", name="Finish and rate").click()
