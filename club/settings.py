@@ -319,7 +319,8 @@ LOGOUT_REDIRECT_URL = "ratings:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sr-latn", "Srpski"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# English dates as ISO with a 24-hour clock (club/formats/en); Serbian and Russian use Django's.
+# English dates as ISO with a 24-hour clock (club/formats/en), Serbian months in the genitive
+# (club/formats/sr_Latn); the rest of Serbian and Russian is Django's.
 FORMAT_MODULE_PATH = ["club.formats"]
 # The language picked in the header is kept for a year on that device (Django's default is the
 # browser session, so a phone at the table would fall back to English every evening).
@@ -418,9 +419,29 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own messages reach the console once, through the root's handler: Django's
+    # default "console" handler on the "django" logger printed them a second time as they
+    # propagated ("Watching for file changes with StatReloader" twice at every start).
+    # Configuring "django" resets its children, so runserver's request lines are Django's
+    # default again here.
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO" if DEBUG else LOG_LEVEL},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }

@@ -40,6 +40,9 @@ NEW_GAMES = 10
 # A league of at most this many games is replayed when its page is drawn (a few hundred
 # milliseconds at most); a bigger one's page shows its stored backtest (StoredBacktest).
 LIVE_GAMES = 300
+# A bigger league's backtest is computed by staff from its page while the request waits, up to
+# this many games (a few seconds); beyond it, by the backtest command (the worker will take it).
+REQUEST_GAMES = 5_000
 
 
 @dataclass(frozen=True)
@@ -349,3 +352,9 @@ def shown_backtest(league: League) -> ShownBacktest:
     return ShownBacktest(
         figures=stored.figures, computed_at=stored.computed_at, games_now=league.game_count
     )
+
+
+def runs_in_request(league: League) -> bool:
+    """Whether staff may compute ``league``'s backtest from its page (:func:`league_for_page`'s
+    league): one small enough to replay while the request waits."""
+    return league.game_count <= REQUEST_GAMES

@@ -48,12 +48,16 @@ from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 
 from ratings import versioning
+from ratings.models import GameReport
 from ratings.static_build import static_build
 
 logger = logging.getLogger(__name__)
 
 CSRF_MARK = b"<!--club:csrf-->"
 MESSAGES_MARK = b"<!--club:messages-->"
+# Staff's count of open mistake reports: a report in any league, which the versions of the
+# leagues a page shows do not cover, so it is counted on every response that shows it.
+REPORTS_MARK = b"<!--club:reports-->"
 _ANY_MARK = b"<!--club:"
 
 # How old a page's facts that change with the clock may be: every page is drawn again at least
@@ -170,6 +174,8 @@ def fill_viewer_parts(get_response):
             content = content.replace(CSRF_MARK, field)
         if MESSAGES_MARK in content:
             content = content.replace(MESSAGES_MARK, _messages_html(request))
+        if REPORTS_MARK in content:
+            content = content.replace(REPORTS_MARK, _open_reports_html(request))
         response.content = content
         return response
 
@@ -181,6 +187,17 @@ def _messages_html(request: HttpRequest) -> bytes:
     if not len(messages):
         return b""
     return render_to_string("messages.html", {"messages": messages}).encode()
+
+
+def _open_reports_html(request: HttpRequest) -> bytes:
+    """A link to the open mistake reports, for staff who may read them (none: nothing)."""
+    user = request.user
+    if not (user.is_staff and user.has_perm("ratings.view_gamereport")):
+        return b""
+    count = GameReport.objects.filter(resolved=False).count()
+    if not count:
+        return b""
+    return render_to_string("ratings/open_reports.html", {"count": count}).encode()
 
 
 def cache_call(method, *args):

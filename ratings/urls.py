@@ -50,6 +50,7 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/games/", pages.league_games, name="league_games"),
     path("leagues/<slug:slug>/backtest/", backtest.league_backtest, name="backtest"),
+    path("leagues/<slug:slug>/backtest/run/", backtest.league_backtest_run, name="backtest_run"),
     path("leagues/<slug:slug>/games.<str:fmt>", exports.games_export, name="games_export"),
     path("leagues/<slug:slug>/rayter.txt", files.rayter_export, name="rayter_export"),
     path("leagues/<slug:slug>/import/", files.rayter_import, name="rayter_import"),

@@ -21,7 +21,9 @@
  * - A button that copies a text shown once ([data-copy]: a new API token) to the clipboard; it
  *   is hidden without scripts, where the text is selected by hand.
  * - A form whose step cannot be undone ([data-confirm]: closing a round or a club night) asks
- *   first, with the form's own words of what follows. Without scripts it is sent as it is.
+ *   first, with the form's own words of what follows; [data-confirm-name] names the field whose
+ *   choice the question names ("{name}": the player who leaves early). Without scripts it is
+ *   sent as it is.
  */
 (function () {
   "use strict";
@@ -112,7 +114,13 @@
   function confirmFirst(event) {
     var form = event.target;
     var question = form.getAttribute && form.getAttribute("data-confirm");
-    if (question && !window.confirm(question)) event.preventDefault();
+    if (!question) return;
+    var chosen = form.getAttribute("data-confirm-name");
+    var field = chosen && form.elements[chosen];
+    if (field && field.selectedIndex >= 0) {
+      question = question.replace("{name}", field.options[field.selectedIndex].text);
+    }
+    if (!window.confirm(question)) event.preventDefault();
   }
 
   function addCopyButton(button) {

@@ -39,11 +39,8 @@
     if (!kept.length) { banner.hidden = true; return; }
     var words = [];
     var deals = waiting.filter(isDeal), games = waiting.filter(function (p) { return !isDeal(p); });
-    if (games.length) {
-      words.push(games.length === 1 ? banner.dataset.one
-        : banner.dataset.many.replace("{count}", games.length));
-    }
-    if (deals.length) words.push(dealsWaiting(deals.length));
+    if (games.length) words.push(countText("papers", games.length));
+    if (deals.length) words.push(countText("deals", deals.length));
     if (refused.length) {
       words.push(isDeal(refused[0]) ? banner.dataset.refusedDeal : banner.dataset.refused);
       link.textContent = banner.dataset.open;
@@ -55,22 +52,31 @@
       link.href = banner.dataset.loginUrl + "?next=" + encodeURIComponent(location.pathname + location.search);
       link.hidden = false;
     }
-    text.textContent = words.join(" ");
+    // A line each: two counts run together read as one sentence ("1 paper waiting to be sent
+    // 3 deals waiting to be sent"), in any language.
+    text.textContent = "";
+    words.forEach(function (line) {
+      var part = document.createElement("span");
+      part.className = "offline-line";
+      part.textContent = line;
+      text.appendChild(part);
+    });
     banner.hidden = false;
   }
 
   // A digital paper's deal, kept under its paper's deal address (see keep).
   function isDeal(kept) { return /\/papers\/\d+\/deal\/$/.test(kept.url); }
 
-  // "3 deals waiting to be sent" in the page's language: the plural form its rules pick (one,
-  // few, many; the other numbers take the form of 5, as Russian's and Serbian's "many" do).
-  function dealsWaiting(count) {
+  // "3 deals waiting to be sent" (what: "papers" or "deals") in the page's language: the plural
+  // form its rules pick (one, few, many; the other numbers take the form of 5, as Russian's and
+  // Serbian's "many" do).
+  function countText(what, count) {
     var form = "many";
     try {
       form = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
     } catch (error) { /* no Intl: the form of 5 */ }
-    var words = banner.dataset["deals" + form.charAt(0).toUpperCase() + form.slice(1)];
-    return (words || banner.dataset.dealsMany).replace("{count}", count);
+    var words = banner.dataset[what + form.charAt(0).toUpperCase() + form.slice(1)];
+    return (words || banner.dataset[what + "Many"]).replace("{count}", count);
   }
 
   function refresh() { return all().then(show); }

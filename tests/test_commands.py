@@ -2,12 +2,14 @@
 
 import io
 import itertools
+import re
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from ratings import engine, selectors
 from ratings.events.models import Event, EventTable
@@ -107,6 +109,17 @@ def test_demo_builds_the_club_with_the_worked_example_first(demo_club):
     assert user.check_password("demo-club-2026")
     assert 'password "demo-club-2026"' in out
     assert "STAFF and SUPERUSER" in out
+
+
+def test_demo_prints_the_counts_the_home_page_shows(demo_club, client):
+    """Each league's games as the home page counts them: the Preferans league's club nights,
+    tournament and digital paper included."""
+    home = client.get(reverse("ratings:home")).content.decode()
+    for league in League.objects.all():
+        count = Game.objects.filter(league=league).count()
+        line = re.search(rf"^  {league.name} \([^\n]*?\): (\d+) games", demo_club, re.M)
+        assert line is not None and int(line[1]) == count, league.name
+        assert str(count) in home
 
 
 def test_demo_has_a_plain_member_linked_to_pedja(demo_club):

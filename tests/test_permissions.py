@@ -134,6 +134,8 @@ GAME_REPORTS = {"game_report"}
 # (seated members, its own member, staff); a round's papers by the organiser
 # (tests/entry/test_held_pages.py).
 WAITING_GAMES = {"held_game", "held_confirm", "held_dispute", "held_withdraw", "round_confirm"}
+# Staff's button that computes a league's backtest (tests/views/test_backtest_page.py).
+STAFF_BUTTONS = {"backtest_run": lambda w: [w.league.slug]}
 # The organiser's buttons, each a POST, with what a valid one sends (round 2 is drawn once the
 # table of round 1 is in: the tests of the buttons play it first).
 EVENT_BUTTONS = {
@@ -248,6 +250,7 @@ def test_every_ratings_url_has_a_policy():
         | set(NIGHT_BUTTONS)
         | NIGHT_ANSWER
         | SIGNED_LINKS
+        | set(STAFF_BUTTONS)
     )
     assert url_names(ratings_urls.urlpatterns) - covered == set()
 
@@ -1203,3 +1206,14 @@ def test_the_paper_buttons_take_only_post(world, name, method):
     else:
         assert response.status_code == 405
     assert paper_state(world) == before
+
+
+@pytest.mark.parametrize("name", STAFF_BUTTONS)
+def test_only_staff_with_the_permission_press_the_staff_buttons(world, name):
+    url = reverse(f"ratings:{name}", args=STAFF_BUTTONS[name](world))
+
+    assert_sent_to(client_for(world, "anonymous").post(url), reverse("login"))
+    assert client_for(world, "member").post(url).status_code == 403
+    assert client_for(world, "viewer").post(url).status_code == 403
+    assert client_for(world, "staff").get(url).status_code == 405
+    assert client_for(world, "staff").post(url).status_code == 302

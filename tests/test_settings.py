@@ -386,3 +386,18 @@ def test_postgresql_connections_turn_jit_off():
         with connection.cursor() as cursor:
             cursor.execute("SHOW jit")
             assert cursor.fetchone() == ("off",)
+
+
+def test_django_s_own_messages_are_printed_once_in_development():
+    """The autoreloader's "Watching for file changes" reached the console twice (Django's
+    handler on the "django" logger, then the root's); runserver's request lines keep theirs."""
+    script = (
+        "import logging, django; django.setup();"
+        "logging.getLogger('django.utils.autoreload').info('Watching once');"
+        "logging.getLogger('django.server').info('GET / 200')"
+    )
+    done = manage("shell", "-c", script, DEBUG="1")
+
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("Watching once") == 1
+    assert done.stderr.count("GET / 200") == 1

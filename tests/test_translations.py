@@ -122,3 +122,56 @@ def test_every_model_text_is_in_the_catalog(locale):
 def test_django_finds_the_catalogs(code, heading):
     with translation.override(code):
         assert translation.gettext("Rank") == heading
+
+
+# Each count class of the language's plural rule: 1 and 21 (one), 2, 4 and 22 (few), 5, 11, 12,
+# 14 and 25 (many; 11-14 never "one" or "few", whatever their last digit).
+COUNTS = (1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111)
+PLURALS = {
+    "sr-latn": {
+        "{count} paper waiting to be sent": {
+            1: "{count} papir čeka slanje",
+            2: "{count} papira čekaju slanje",
+            5: "{count} papira čeka slanje",
+        },
+        "%(done)s of %(total)s table in": {
+            1: "uneto %(done)s od %(total)s stola",
+            2: "uneto %(done)s od %(total)s stola",
+            5: "uneto %(done)s od %(total)s stolova",
+        },
+    },
+    "ru": {
+        "{count} paper waiting to be sent": {
+            1: "{count} лист ждёт отправки",
+            2: "{count} листа ждут отправки",
+            5: "{count} листов ждут отправки",
+        },
+        "%(done)s of %(total)s table in": {
+            1: "введено %(done)s из %(total)s стола",
+            2: "введено %(done)s из %(total)s столов",
+            5: "введено %(done)s из %(total)s столов",
+        },
+    },
+}
+
+
+def count_class(count: int) -> int:
+    """The count whose form ``count`` takes in Serbian and Russian: 1, 2 or 5."""
+    if count % 10 == 1 and count % 100 != 11:
+        return 1
+    if 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14:
+        return 2
+    return 5
+
+
+@pytest.mark.parametrize("language", sorted(PLURALS))
+def test_plural_forms_agree_with_each_count_class(language):
+    singular_of = {
+        "{count} paper waiting to be sent": "{count} papers waiting to be sent",
+        "%(done)s of %(total)s table in": "%(done)s of %(total)s tables in",
+    }
+    with translation.override(language):
+        for singular, forms in PLURALS[language].items():
+            for count in COUNTS:
+                text = translation.ngettext(singular, singular_of[singular], count)
+                assert text == forms[count_class(count)], (language, singular, count)

@@ -45,6 +45,7 @@ from ratings.charts.series import (
     PointTitle,
     RatedGame,
     correction_text,
+    day_text,
     history_series,
     point_title,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "PointTitle",
     "RatedGame",
     "correction_text",
+    "day_text",
     "history_series",
     "largest_triangle_three_buckets",
     "point_title",

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import NamedTuple, Protocol, overload
 
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import conditional_escape, format_html
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -154,16 +156,32 @@ def point_columns(points: Sequence[ChartPoint]) -> tuple[Sequence[float], Sequen
     return [seconds(p.when) for p in points], [p.rating for p in points]
 
 
-def correction_text(correction: Correction, places: int = 0) -> str:
+def correction_text(correction: Correction, places: int = 0, *, linked: bool = False) -> str:
     """A correction's line in a player's history, in the active language: "Re-rated after a
     correction to the game of March 1, 2026: +2" (the game edited, deleted or restored), the
-    change with the system's decimals (``places``)."""
+    change with the system's decimals (``places``). ``linked``: HTML, "the game of …" a link to
+    the game while it exists (a player may play several games a day)."""
     change = change_text(correction.change, places)
     if correction.game_played_at is None:
-        return _("Re-rated after two players were merged: %(change)s") % {"change": change}
-    day = day_text(correction.game_played_at)
-    return _("Re-rated after a correction to the game of %(date)s: %(change)s") % {
-        "date": day,
+        text = _("Re-rated after two players were merged: %(change)s") % {"change": change}
+        return conditional_escape(text) if linked else text
+    game = _("the game of %(date)s") % {"date": day_text(correction.game_played_at)}
+    game_id = getattr(correction, "game_id", None)
+    if linked:
+        if game_id is not None:
+            game = format_html('<a href="{}">{}</a>', reverse("ratings:game", args=[game_id]), game)
+        line = _("Re-rated after a correction to %(game)s: %(change)s")
+        return format_html(
+            conditional_escape(line)
+            .replace("{", "{{")
+            .replace("}", "}}")
+            .replace("%(game)s", "{game}")
+            .replace("%(change)s", "{change}"),
+            game=game,
+            change=change,
+        )
+    return _("Re-rated after a correction to %(game)s: %(change)s") % {
+        "game": game,
         "change": change,
     }
 

@@ -23,7 +23,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import engine, entry
+from ratings import engine, entry, selectors
 from ratings.entry.models import HeldGame
 from ratings.events.models import EventTable
 from ratings.events.selectors import table_seat_names
@@ -314,6 +314,9 @@ class PreferansGameForm(GameForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if not self.is_bound and self.initial.get("bula") is None:
+            # The league's usual bula (a table's form has the night's already).
+            self.initial["bula"] = selectors.usual_bula(self.league)
         for seat in range(self.seat_count):
             self.fields[f"player_{seat}"] = PlayerNameField(
                 label=_("Seat %(n)d player") % {"n": seat + 1},

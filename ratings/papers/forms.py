@@ -11,7 +11,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ratings import entry
+from ratings import entry, selectors
 from ratings.algorithms import paper as paper_rules
 from ratings.forms.players import PlayerNameField, SeatSuggestion
 from ratings.player_names import name_key
@@ -52,7 +52,6 @@ class PaperStartForm(forms.Form):
     player_3 = PlayerNameField(label=_("Seat 3"))
     bula = forms.IntegerField(
         label=_("Starting bula"),
-        initial=30,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 2, "step": 2}),
     )
     refas = forms.IntegerField(
@@ -66,6 +65,11 @@ class PaperStartForm(forms.Form):
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
         self.league = league
+        if not self.is_bound:
+            # The league's usual bula, if a paper may start with it (an even one).
+            usual = selectors.usual_bula(league)
+            paper_bula = league.rating_system.bula_refusal(usual, paper=True) is None
+            self.fields["bula"].initial = usual if paper_bula else selectors.DEFAULT_BULA
         self.suggestions: dict[int, SeatSuggestion] = {}
 
     def seat_rows(self):

@@ -14,7 +14,13 @@ player's history (the view tests pin the counts), so they use subqueries, window
 """
 
 from ratings.selectors import sql, statistics
-from ratings.selectors.games import game_detail, games_with_seats, league_games
+from ratings.selectors.games import (
+    DEFAULT_BULA,
+    game_detail,
+    games_with_seats,
+    league_games,
+    usual_bula,
+)
 from ratings.selectors.leagues import (
     LeagueStanding,
     Status,
@@ -45,6 +51,7 @@ from ratings.selectors.seasons import (
 )
 
 __all__ = [
+    "DEFAULT_BULA",
     "TYPO_SEARCH_MIN_LETTERS",
     "CorrectionRow",
     "HistoryRow",
@@ -55,6 +62,7 @@ __all__ = [
     "Status",
     "game_detail",
     "games_with_seats",
+    "usual_bula",
     "holding_a_key",
     "league_games",
     "league_standings",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db.models import (
     OuterRef,
     Prefetch,
@@ -89,3 +91,23 @@ def games_with_seats() -> QuerySet[Game]:
         .only("played_at", "bula", "ended_early", "submission_key", "league__slug")
         .prefetch_related(_results_by_seat())
     )
+
+
+# A new paper's starting bula when the league has no game to learn it from (prefko's papers
+# start at 30 more often than not), and how many of the league's latest games tell its usual one.
+DEFAULT_BULA = 30
+USUAL_BULA_GAMES = 50
+
+
+def usual_bula(league: League) -> int:
+    """The starting bula a new paper of ``league`` most likely has, for the entry forms to
+    start with: the most common of its latest games' (a tie: the latest game's), else 30."""
+    recent = list(
+        Game.objects.filter(league=league, bula__isnull=False)
+        .order_by("-played_at", "-id")
+        .values_list("bula", flat=True)[:USUAL_BULA_GAMES]
+    )
+    if not recent:
+        return DEFAULT_BULA
+    counts = Counter(recent)
+    return max(recent, key=lambda bula: (counts[bula], -recent.index(bula)))

@@ -21,12 +21,13 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from ratings.models import Player, RatingCorrection, Result, Standing
+from ratings.models import AuditEntry, Player, RatingCorrection, Result, Standing
 from ratings.names import close_matches, name_keys
 from ratings.selectors import sql
 from ratings.selectors.leagues import COMPARE_LOOKUP, OPPOSITE_LOOKUP, Status, status_rules
 
 CORRECTION = RatingCorrection._meta.db_table
+AUDIT_ENTRY = AuditEntry._meta.db_table
 
 # A typed name this long or longer also finds names a typo away (ratings.names allows no edit
 # in a shorter one, so looking would cost a query for nothing).
@@ -316,6 +317,7 @@ class CorrectionRow:
     game_played_at: datetime | None
     rating: float
     change: float
+    game_id: int | None = None  # the corrected game, while it exists
 
 
 def player_history_and_corrections(
@@ -331,7 +333,8 @@ def player_history_and_corrections(
     query = f"""
         SELECT * FROM (
             SELECT 0, r.league_id, {sql.seconds_sql("r.played_at")}, r.game_id, r.score,
-                   r.rating_before, r.rating_after, r.place, '', CAST(NULL AS DOUBLE PRECISION)
+                   r.rating_before, r.rating_after, r.place, '', CAST(NULL AS DOUBLE PRECISION),
+                   CAST(NULL AS BIGINT)
             FROM {sql.RESULT} r
             WHERE r.player_id = %s
             ORDER BY r.league_id, r.played_at, r.game_id
@@ -340,8 +343,10 @@ def player_history_and_corrections(
         SELECT * FROM (
             SELECT 1, c.league_id, {sql.seconds_sql("c.at")}, c.id, c.change,
                    c.rating - c.change, c.rating, 0, c.action,
-                   {sql.seconds_sql("c.game_played_at")}
+                   {sql.seconds_sql("c.game_played_at")}, g.id
             FROM {CORRECTION} c
+            LEFT JOIN {AUDIT_ENTRY} e ON e.id = c.entry_id
+            LEFT JOIN {sql.GAME} g ON g.id = e.game_id
             WHERE c.player_id = %s
             ORDER BY c.league_id, c.at, c.id
         ) corrections
@@ -354,7 +359,7 @@ def player_history_and_corrections(
     history: dict[int, RatingLine] = {}
     corrections: dict[int, list[CorrectionRow]] = {}
     for (kind, league_id), columns in _ranges(rows, 2):
-        times, ids, scores, befores, afters, places, actions, game_times = columns
+        times, ids, scores, befores, afters, places, actions, game_times, game_ids = columns
         if kind == 0:
             history[league_id] = RatingLine(league_id, ids, times, scores, befores, afters, places)
         else:
@@ -366,9 +371,10 @@ def player_history_and_corrections(
                     None if game_at is None else moment((read or float)(game_at)),
                     after,
                     change,
+                    game_id,
                 )
-                for at, change, after, action, game_at in zip(
-                    times, scores, afters, actions, game_times, strict=True
+                for at, change, after, action, game_at, game_id in zip(
+                    times, scores, afters, actions, game_times, game_ids, strict=True
                 )
             ]
     return history, corrections

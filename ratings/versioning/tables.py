@@ -26,7 +26,6 @@ UNVERSIONED = {
     "axes_accesslog": "logins' log (django-axes), written at every login",
     "django_migrations": "migrate's record of what it applied (no model's table)",
     "ratings_apitoken": 'a member\'s API tokens, whose "last used" is written at every call',
-    "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
     # Written as each task is queued, claimed and finished: what a task changes is versioned.
     "django_tasks_database_dbtaskresult": "the background worker's queue (django-tasks-db)",
     "ratings_invitation": "invitations to join as a player, read in the admin and by their link",

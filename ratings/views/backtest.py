@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
 
 from ratings import backtest, versioning
 from ratings.access import club_readable
@@ -31,8 +35,35 @@ def league_backtest(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "league": league,
             "backtest": backtest.shown_backtest(league),
+            "runs_in_request": backtest.runs_in_request(league),
             "new_games": backtest.NEW_GAMES,
             "min_games": MIN_GAMES,
             "min_pairs": MIN_PAIRS,
         },
     )
+
+
+# Storing a league's figures is a write: staff with the permission for it, not every staff.
+RUN_PERMISSION = "ratings.change_storedbacktest"
+
+
+@login_required
+@require_POST
+def league_backtest_run(request: HttpRequest, slug: str) -> HttpResponse:
+    """Staff compute a big league's backtest from its page, for the page to show: while the
+    request waits, for a league of at most ``backtest.REQUEST_GAMES`` games (the worker will
+    take this over)."""
+    if not request.user.has_perm(RUN_PERMISSION):
+        raise PermissionDenied
+    league = backtest.league_for_page(slug)
+    if league is None:
+        raise Http404
+    if backtest.runs_in_request(league):
+        backtest.backtest_stored(league=league, result=backtest.league_backtest(league))
+        messages.success(request, _("The backtest is computed."))
+    else:
+        messages.error(
+            request,
+            _("Too many games to compute while the page waits: run the backtest command."),
+        )
+    return redirect("ratings:backtest", slug=league.slug)

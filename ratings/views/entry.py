@@ -47,6 +47,10 @@ def game_new(request, slug: str):
     """
     league = get_league_for_entry(request, slug)
     table = get_table_for_entry(request, league)
+    if request.method == "GET" and (saved := _saved_under(league, request.GET.get("back"))):
+        # The Back button on a saved preview (templates/offline/sw.js): its game, not a form.
+        messages.info(request, _("This game was saved already: here it is."))
+        return redirect(saved if isinstance(saved, HeldGame) else table or saved)
     # A save goes on to the service, which answers a repeated submission with its game.
     refusal = table_refusal(table) if table is not None else None
     if refusal is not None and "save" not in request.POST:
@@ -110,6 +114,17 @@ def game_new(request, slug: str):
             "player_names": Player.objects.order_by("name").values_list("name", flat=True),
         },
     )
+
+
+def _saved_under(league, key: str | None) -> Game | HeldGame | None:
+    """The league's game saved (or held for the table) under a page's one-time key, if any
+    (no UUID: none)."""
+    try:
+        key = uuid.UUID(key or "")
+    except ValueError:
+        return None
+    game = Game.objects.filter(league=league, submission_key=key).first()
+    return game or HeldGame.objects.filter(league=league, key=key).first()
 
 
 def _saved_already(form) -> Game | HeldGame | None:

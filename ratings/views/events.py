@@ -52,8 +52,9 @@ from ratings.pagination import PAGINATION
 
 
 def _rows(request: HttpRequest, default: int) -> int:
+    """How many rows of names the form has: the form's own count, or the address's."""
     try:
-        return int(request.GET.get("rows", default))
+        return int(request.POST.get("rows") or request.GET.get("rows", default))
     except ValueError:
         return default
 
@@ -79,7 +80,15 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     """A new club night or tournament: its players present, rounds, draw and scoring."""
     league = get_league_for_events(request, slug)
     rows = _rows(request, PLAYER_ROWS)
-    if request.method == "POST":
+    if request.method == "POST" and "more_rows" in request.POST:
+        # "More rows": the form again as typed, with more rows, and no error yet.
+        typed = {
+            name: value
+            for name, value in request.POST.items()
+            if name not in ("csrfmiddlewaretoken", "more_rows", "rows")
+        }
+        form = EventForm(initial=typed, league=league, rows=rows + PLAYER_ROWS)
+    elif request.method == "POST":
         data = with_chosen_player(request.POST)
         form = EventForm(data, league=league, rows=rows)
         if form.is_valid() and not _chose_a_player(request.POST):

@@ -23,7 +23,7 @@ from django_tables2 import RequestConfig
 
 from ratings import exports, selectors, versioning
 from ratings.access import can_enter_games, can_import_games, club_readable
-from ratings.charts import correction_text, history_series, rating_history_chart
+from ratings.charts import correction_text, day_text, history_series, rating_history_chart
 from ratings.download_cache import cached_download
 from ratings.entry import selectors as entry_selectors
 from ratings.events import answers, tonight
@@ -318,9 +318,15 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "table": GameResultsTable(results, system=league.rating_system),
             "terms": terms and explain_prefko_terms(results, terms),
             "edited": (game.updated_at - game.created_at).total_seconds() > 1,
-            # A player of the game may tell the staff of a mistake (ratings/views/reports.py).
-            "report_form": (
-                reports.GameReportForm() if reports.played_in(request.user, results) else None
+            # A player of the game may tell the staff of a mistake (ratings/views/reports.py),
+            # and sees what became of the reports they sent.
+            **(
+                {
+                    "report_form": reports.GameReportForm(),
+                    "my_reports": reports.reports_by(request.user, game),
+                }
+                if reports.played_in(request.user, results)
+                else {}
             ),
         },
     )
@@ -331,10 +337,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @dataclass(frozen=True)
 class CorrectionLine:
-    """A correction's line on the player's page: when it was made, and what it did."""
+    """A correction's line on the player's page: when it was made, and what it did (HTML, its
+    game linked)."""
 
     at: datetime
-    text: str
+    text: SafeString
+
+    @property
+    def day(self) -> str:
+        # The same long date as the game's in the text: one format in one line.
+        return day_text(self.at)
 
 
 @dataclass
@@ -405,7 +417,10 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 table=table,
                 statistics=panels.get(league.pk),
                 corrections=[
-                    CorrectionLine(fix.at, correction_text(fix, league.rating_system.rating_places))
+                    CorrectionLine(
+                        fix.at,
+                        correction_text(fix, league.rating_system.rating_places, linked=True),
+                    )
                     for fix in fixes
                 ],
             )

@@ -10,7 +10,11 @@
  * the tests) static files are asked of the network first, as pages are. Only GET is ever cached.
  * A game form's POST that cannot reach the server (the phone says it is online, the network
  * says otherwise) is kept on the phone as static/offline.js keeps one, and the member is sent
- * back to the form, whose page then says a paper is waiting.
+ * back to the form, whose page then says a paper is waiting. Not so the Back button on a page a
+ * POST drew (a game's preview after it was saved): the browser asks for it again from its cache
+ * only ("only-if-cached"), which fails; that is no paper to send, and the member is sent to the
+ * form's address with the paper's key (?back=<key>), where the club opens the game it saved
+ * under that key ("This game was saved already") or else an empty form.
  * A login or a logout forgets the pages kept: they show who was logged in (the header, the
  * member's own table), and a phone passed to the next player must not show the last one's.
  */
@@ -43,7 +47,11 @@ self.addEventListener("activate", function (event) {
 });
 
 function networkFirst(request) {
-  return fetch(request).then(function (response) {
+  // The redirects after a history re-POST (sendOrKeep) inherit its cache-only mode: asked of
+  // the club afresh (a copy kept would show its visit's messages again).
+  var asked = request.cache === "only-if-cached" && request.mode === "navigate"
+    ? fetch(request.url, { credentials: "same-origin", redirect: "manual" }) : fetch(request);
+  return asked.then(function (response) {
     if (response.ok && !response.redirected) {
       var copy = response.clone();
       caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
@@ -105,6 +113,10 @@ function sendOrKeep(request) {
       var key = data.get("submission_key");
       if (!key) throw failure;
       var url = new URL(copy.url);
+      if (copy.cache === "only-if-cached") {
+        url.searchParams.set("back", key);
+        return Response.redirect(url.pathname + url.search, 303);
+      }
       return self.clubPapers.put({
         key: key, url: url.pathname + url.search, fields: self.clubPapers.fields(data), keptAt: Date.now(),
       }).then(function () { return Response.redirect(url.pathname + url.search + "#kept", 303); });

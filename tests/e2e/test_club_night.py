@@ -106,6 +106,11 @@ def test_an_organiser_runs_a_club_night_of_nine_on_a_phone(open_browser, club):
         page.locator(f"#id_player_{row}").fill(name.lower() if row == 2 else name)
     assert not browsing.scrolls_sideways(), "the new event's form scrolls sideways at 360 px"
     browsing.screenshot("event-new-phone")
+    # More rows keeps what was typed.
+    page.get_by_role("button", name="More rows").click()
+    page.locator("#id_player_23").wait_for()
+    assert page.locator("#id_player_8").input_value() == NINE[8]
+    assert page.get_by_label("Name:", exact=True).input_value() == "Friday night"
     page.get_by_role("button", name="Create the event").click()
     page.wait_for_url(re.compile(r"/events/\d+/$"))
     assert page.locator("h1").inner_text() == "Friday night"
@@ -127,7 +132,17 @@ def test_an_organiser_runs_a_club_night_of_nine_on_a_phone(open_browser, club):
     page.emulate_media(media="print")
     assert not page.locator(".site-header").is_visible()
     assert page.locator(".table-card").count() == 3
+    # The address under the code on a line of its own across an A4 page's card, never
+    # broken inside a word as the code's width broke it.
+    page.set_viewport_size({"width": 794, "height": 1123})
+    address = page.locator(".card-address").first
+    line = address.evaluate("(el) => parseFloat(getComputedStyle(el).lineHeight)")
+    assert address.bounding_box()["height"] < 1.5 * line
+    assert page.locator(".card-qr").first.evaluate(
+        "(el) => getComputedStyle(el, '::after').content"
+    ) in ("none", "normal")
     browsing.screenshot("event-cards-print")
+    page.set_viewport_size(PHONE)
     page.emulate_media(media="screen")
     page.go_back()
 
@@ -143,6 +158,19 @@ def test_an_organiser_runs_a_club_night_of_nine_on_a_phone(open_browser, club):
     assert len(second) == 3
     assert not met & {frozenset(p) for t in second for p in itertools.combinations(t, 2)}
     enter_papers(browsing, 2, PAPERS[3:])
+
+    # A player who leaves early: none is chosen for the organiser, and the question names
+    # the one chosen (Cancel withdraws nobody).
+    page.get_by_text("A player who leaves early").click()
+    leaving = page.get_by_label("Player", exact=True)
+    assert leaving.input_value() == ""
+    leaving.select_option(label=NINE[4])
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Withdraw from the next rounds").click()
+    assert asked == [
+        f"Withdraw {NINE[4]} from the next rounds? The games they played stay in the standings."
+    ]
 
     # 5. Close the night, which cannot be undone: the browser asks first, and Cancel leaves
     # the night open. Then the standings name the winner, and everyone's rating change.

@@ -200,7 +200,7 @@ def test_a_short_game_on_the_pad_in_35_taps_watched_on_another_phone(open_browse
     assert page.locator("[data-live-paper]").get_attribute("data-deals") == "5"
 
     # The watching phone has the last deal without a reload.
-    watcher.page.wait_for_selector("text=The bulas add up to -6.", timeout=15_000)
+    watcher.page.wait_for_selector("text=The bulas add up to \u22126.", timeout=15_000)
 
     pad.tap(finish)
     page.wait_for_selector("text=Check before saving")

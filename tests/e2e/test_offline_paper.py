@@ -142,3 +142,30 @@ def test_a_refused_paper_opens_its_form_with_the_errors(open_browser, django_use
     page.locator(".error-summary").get_by_text("Side columns are never negative.").wait_for()
     assert page.locator("#id_left_2").input_value() == "-20"
     assert Game.objects.count() == 0
+
+
+def test_back_after_saving_opens_the_game_saved_already(open_browser, django_user_model):
+    """Back from a saved game to its preview: the browser asks its cache only for a page a POST
+    drew, which fails in the service worker; no paper is kept, nothing is posted again, and the
+    club opens the game under the page's key."""
+    league = club(django_user_model)
+    browsing = open_browser(PHONE)
+    page = browsing.page
+    log_in(browsing)
+    entry = reverse("ratings:game_new", args=[league.slug])
+    browsing.goto(entry)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    browsing.goto(entry)
+    fill_in_the_paper(page)
+    page.get_by_role("button", name="Check scores").click()
+    page.get_by_role("button", name="Save game").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    posts = []
+    page.on("request", lambda request: posts.append(request) if request.method == "POST" else None)
+    page.go_back()
+    page.locator(".messages").get_by_text("This game was saved already").wait_for()
+    assert re.search(r"/games/\d+/$", page.url)
+    assert page.locator("#offline-queue").is_hidden()
+    assert page.evaluate("window.clubPapers.all().then((kept) => kept.length)") == 0
+    assert [request.post_data for request in posts if "save=1" in (request.post_data or "")] == []
+    assert Game.objects.count() == 1

@@ -61,6 +61,24 @@ def test_a_typo_in_a_name_asks_before_adding_a_player(organiser_client, league, 
     assert Event.objects.get().event_players.filter(player__name="Pedja").exists()
 
 
+def test_more_rows_keeps_every_name_typed(organiser_client, league, nine):
+    url = reverse("ratings:event_new", args=[league.slug])
+    typed = event_form(p.name for p in nine)
+
+    more = organiser_client.post(url, {**typed, "rows": "12", "more_rows": "1"})
+
+    form = more.context["form"]
+    assert more.status_code == 200 and not Event.objects.exists()
+    assert form.rows == 24 and not form.is_bound  # no error shown for a form half typed
+    assert [form[f"player_{row}"].value() for row in range(9)] == [p.name for p in nine]
+    assert form["name"].value() == typed["name"]
+    assert 'name="rows" value="24"' in more.content.decode()
+    # A name in a row only the longer form has is a player present.
+    created = organiser_client.post(url, {**typed, "rows": "24", "player_20": "Zorana"})
+    assert created.status_code == 302
+    assert Event.objects.get().event_players.filter(player__name="Zorana").exists()
+
+
 def test_a_new_name_far_from_everyone_is_a_new_player(organiser_client, league, nine):
     organiser_client.post(
         reverse("ratings:event_new", args=[league.slug]),
@@ -388,8 +406,8 @@ def test_a_double_click_on_save_records_one_game_and_says_it_is_saved(member_cli
 @pytest.mark.parametrize(
     ("code", "words"),
     [
-        ("ru", ["Положение", "Тур 1: введено столов — 1 из 3", "Ввести пулю", "пуля введена"]),
-        ("sr-latn", ["Plasman", "Kolo 1: uneto 1 od 3 stolova", "Unesi papir", "papir unet"]),
+        ("ru", ["Положение", "Тур 1: введено 1 из 3 столов", "Ввести лист", "лист введён"]),
+        ("sr-latn", ["Plasman", "Kolo 1: uneto 1 od 3 stola", "Unesi papir", "papir unet"]),
     ],
 )
 def test_the_event_page_speaks_the_member_s_language(member_client, night, settings, code, words):
@@ -501,13 +519,13 @@ def test_the_organiser_sets_the_night_s_bula_and_each_table_starts_with_it(
     assert form["bula"].value() == 50
 
 
-def test_a_night_without_a_bula_leaves_the_box_empty(organiser_client, league, nine):
+def test_a_night_without_a_bula_starts_with_the_leagues_usual_one(organiser_client, league, nine):
     event = make_event(league, nine)
     table = services.round_draw(event=event).tables.first()
     form = organiser_client.get(
         reverse("ratings:game_new", args=[league.slug]), {"table": table.pk}
     ).context["form"]
-    assert form["bula"].value() is None
+    assert form["bula"].value() == 30  # the league has no game yet to tell another
 
 
 def test_a_league_without_a_paper_is_asked_for_no_bula(organiser_client):

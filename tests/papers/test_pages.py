@@ -388,3 +388,23 @@ def test_a_deal_refused_after_another_phones_comes_back_for_the_next_deal(member
     assert "Deal 2" in response.content.decode()
     assert member_client.post(url, mine | {"after": "1"}).status_code == 302
     assert paper.deals.count() == 2
+
+
+def test_the_paper_reads_minus_signs_and_names_a_repealed_number(member_client, paper):
+    enter(paper, SHORT_GAME[:3])
+    member_client.post(
+        reverse("ratings:paper_repeal", args=[paper.pk]), {"number": "2", "repealed": "1"}
+    )
+    page = member_client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
+    sheet = page[page.index("data-live-paper") : page.index('id="deals-title"')]
+    assert "\u2212" in sheet and not re.search(r">-\d", sheet)
+    # A screen reader hears the word, not only a line through the number.
+    assert '<span class="visually-hidden"> (repealed)</span></s>' in sheet
+    # A box's label after it reads as a sentence: no colon.
+    assert '<label for="id_fell_1">Fell</label>' in page
+    assert "Fell:" not in page
+
+
+def test_a_new_paper_starts_with_the_leagues_usual_bula(member_client, paper):
+    start = member_client.get(reverse("ratings:paper_new", args=[paper.league.slug]))
+    assert start.context["form"]["bula"].value() == 30  # no game yet: 30

@@ -225,7 +225,7 @@ def test_the_json_export_carries_each_digital_papers_deal_log(table, record_game
     ("language", "said"),
     [
         ("en", "Deals on the paper now: 2, not 1"),
-        ("ru", "Раздач в записи теперь: 2, а не 1"),
+        ("ru", "Раздач на листе теперь: 2, а не 1"),
         ("sr-latn", "Deljenja na papiru sada: 2, a ne 1"),
     ],
 )

@@ -74,9 +74,10 @@ QUERIES = {
 # Pages that ask Django whether the user holds a permission (may they create or run events?):
 # Django reads the user's and their groups' permissions once per request, two queries, for
 # members on the events list and for staff on an event (a member's event page needs no
-# permission unless they organise it).
+# permission unless they organise it). Staff are asked on every page whether they may read the
+# mistake reports, whose open count the header shows them (ratings/page_cache.py).
 PERMISSIONS = 2
-ASKS_PERMISSIONS = {"member": {"events"}, "staff": {"events", "event"}}
+ASKS_PERMISSIONS = {"member": {"events"}, "staff": set(QUERIES)}
 
 
 def logged_in(page: str, role: str = "member") -> int:

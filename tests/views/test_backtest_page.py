@@ -5,6 +5,7 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -28,7 +29,7 @@ def test_the_page_shows_each_system_and_says_a_small_league_is_too_small(
     assert "Too few games to tell the systems apart" in html
     assert "The league's 5 games replayed" in html
     for label in (
-        "Scored game, highest score wins (OpenSkill) (this league's)",
+        'Scored game, highest score wins (OpenSkill) <span class="badge">this league\'s system',
         "Scored game, highest score wins (Rayter)",
         "Classic Elo over each pair at the table",
     ):
@@ -89,7 +90,7 @@ def test_a_big_league_shows_its_stored_backtest_without_replaying(
         html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
     assert "The league's 6 games replayed" in html
     assert "1 game recorded since is not in it" in html
-    assert f"python manage.py backtest {league.slug}" in html
+    assert "manage.py" not in html  # a visitor is told of no shell command
     assert "Head-to-head, FIDE Elo" in html
 
 
@@ -101,7 +102,28 @@ def test_a_big_league_never_backtested_says_how_to_compute_it(
     monkeypatch.setattr(backtest, "league_backtest", None)
     html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
     assert "its backtest has not been computed yet" in html
-    assert f"python manage.py backtest {league.slug}" in html
+    assert "manage.py" not in html and "Compute the backtest now" not in html
+
+
+def test_staff_compute_a_big_leagues_backtest_from_its_page(
+    admin_client, make_league, make_player, record_game, monkeypatch
+):
+    league = _chess_league(make_league, make_player, record_game, games=6)
+    monkeypatch.setattr(backtest, "LIVE_GAMES", 4)
+    url = reverse("ratings:backtest", args=[league.slug])
+    assert "Compute the backtest now" in admin_client.get(url).content.decode()
+
+    computed = admin_client.post(reverse("ratings:backtest_run", args=[league.slug]), follow=True)
+
+    html = computed.content.decode()
+    assert computed.redirect_chain[-1][0] == url
+    assert "The backtest is computed." in html and "The league's 6 games replayed" in html
+    assert "Compute it again" in html
+    # Beyond what a request may replay, staff are told the command instead.
+    monkeypatch.setattr(backtest, "REQUEST_GAMES", 5)
+    cache.clear()  # the page as drawn under the bound before
+    html = admin_client.get(url).content.decode()
+    assert f"python manage.py backtest {league.slug}" in html and "Compute it again" not in html
 
 
 def test_a_small_league_is_replayed_fresh_even_with_a_stored_backtest(

@@ -715,3 +715,13 @@ def test_a_head_to_head_game_is_checked_for_its_result(member_client, make_leagu
     assert b"Check the result</button>" in chess_page
     assert b"Check scores" not in chess_page
     assert b"Check scores</button>" in pref_page
+
+
+def test_the_papers_starting_bula_is_the_leagues_usual_one(
+    member_client, worked_example_league, worked_example_game
+):
+    url = reverse("ratings:game_new", args=[worked_example_league.slug])
+    assert member_client.get(url).context["form"]["bula"].value() == 30
+    # The club plays to 50 now: its latest games say so.
+    Game.objects.filter(pk=worked_example_game.pk).update(bula=50)
+    assert member_client.get(url).context["form"]["bula"].value() == 50

@@ -63,3 +63,22 @@ def test_a_saved_preview_sent_again_with_another_note_is_not_the_saved_game(
     assert again.context["preview"]
     assert "This game was saved already" not in again.content.decode()
     assert Game.objects.get().note == ""
+
+
+def test_the_form_opened_back_with_a_saved_key_opens_its_game(
+    member_client, worked_example_league, worked_example_players
+):
+    """The Back button on a saved preview, through the service worker (templates/offline/sw.js):
+    the form's address with the page's key opens the game saved under it, and nothing else."""
+    data = previewed(member_client, worked_example_league)
+    member_client.post(entry_url(worked_example_league), data)
+    game = Game.objects.get()
+
+    back = member_client.get(entry_url(worked_example_league), {"back": data["submission_key"]})
+    assert back.status_code == 302 and back["Location"] == game.get_absolute_url()
+    page = member_client.get(back["Location"]).content.decode()
+    assert "This game was saved already: here it is." in page
+    for key in (str(uuid.uuid4()), "not-a-key", ""):  # no game under it: the empty form
+        form = member_client.get(entry_url(worked_example_league), {"back": key})
+        assert form.status_code == 200 and form.context["form"]
+    assert Game.objects.count() == 1

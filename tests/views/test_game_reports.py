@@ -59,3 +59,38 @@ def test_an_empty_note_is_refused(member_client, pedja_member, worked_example_ga
     sent = member_client.post(url, {"note": "  "}, follow=True)
     assert "Write what is wrong" in sent.content.decode()
     assert not GameReport.objects.exists()
+
+
+def test_the_reporter_sees_their_report_open_then_resolved(
+    member_client, pedja_member, worked_example_game
+):
+    game_url = reverse("ratings:game", args=[worked_example_game.pk])
+    member_client.post(
+        reverse("ratings:game_report", args=[worked_example_game.pk]), {"note": "Left was 20."}
+    )
+    page = member_client.get(game_url).content.decode()
+    assert "Your reports of a mistake" in page
+    assert "the staff have not resolved it yet" in page and "Left was 20." in page
+
+    GameReport.objects.update(resolved=True)  # as the admin's list does
+    page = member_client.get(game_url).content.decode()  # the page cache sees the change
+    assert "resolved by the staff" in page
+
+
+def test_staff_see_the_open_reports_counted_in_the_header_and_the_admin(
+    admin_client, client, worked_example_game
+):
+    GameReport.objects.create(game=worked_example_game, note="Wrong date.")
+    GameReport.objects.create(game=worked_example_game, note="Wrong seat.")
+    GameReport.objects.create(game=worked_example_game, note="Done.", resolved=True)
+    link = f"{reverse('admin:ratings_gamereport_changelist')}?resolved__exact=0"
+
+    home = admin_client.get(reverse("ratings:home")).content.decode()
+    assert f'<a href="{link}">2 open mistake reports</a>' in home
+    index = admin_client.get(reverse("admin:index")).content.decode()
+    assert f'<a href="{link}">2 open mistake reports</a>' in index
+    assert "open mistake report" not in client.get(reverse("ratings:home")).content.decode()
+
+    GameReport.objects.update(resolved=True)
+    # Counted on every response, not kept with the cached page.
+    assert "open mistake report" not in admin_client.get(reverse("ratings:home")).content.decode()

@@ -74,7 +74,7 @@ def test_the_game_page_writes_dates_and_decimals_the_local_way(client, worked_ex
     assert "= −27.4 → −27" in english
     assert "= −27,4 → −27" in russian
     assert "= −27,4 → −27" in serbian
-    assert "Пуля и рейтинги" in russian and "Итог" in russian
+    assert "Лист и рейтинги" in russian and "Итог" in russian
 
 
 def test_the_entry_form_gives_the_live_hints_in_the_language(member_client, worked_example_league):
@@ -87,7 +87,7 @@ def test_the_entry_form_gives_the_live_hints_in_the_language(member_client, work
 
 @pytest.mark.parametrize(
     ("code", "words"),
-    [("ru", "Три игрока, пули как записаны за столом."), ("sr-latn", "Tri igrača, papiri")],
+    [("ru", "Три игрока, листы как записаны за столом."), ("sr-latn", "Tri igrača, papiri")],
 )
 def test_the_demo_s_league_descriptions_are_translated(client, demo_club, code, words):
     page = in_language(client, code).get(reverse("ratings:leaderboard", args=["preferans"]))

@@ -30,7 +30,7 @@ def test_the_service_worker_is_served_from_the_root_and_never_stale(client):
 def test_every_page_carries_the_banner_and_the_scripts(client, settings):
     page = client.get("/").content.decode()
     assert 'id="offline-queue"' in page
-    assert 'data-one="1 paper waiting to be sent"' in page
+    assert 'data-papers-one="{count} paper waiting to be sent"' in page
     assert 'data-worker="/sw.js"' in page
     assert page.index("offline-store.js") < page.index("offline.js")
 

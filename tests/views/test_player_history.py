@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from ratings import engine, selectors
-from ratings.charts import correction_text
+from ratings.charts import correction_text, day_text
 from ratings.models import RatingCorrection, Result
-from ratings.templatetags.club_format import signed, when
+from ratings.templatetags.club_format import signed
 from tests.builders import T0, elo_chain, make_player, score_entries
 
 pytestmark = pytest.mark.django_db
@@ -49,9 +49,13 @@ def test_a_correction_that_moved_the_rating_shows_in_the_players_history(client)
 
     html = client.get(reverse("ratings:player", args=[cid.slug])).content.decode()
 
-    line = f"Re-rated after a correction to the game of Jan. 1, 2026: {signed(correction.change)}"
+    change = signed(correction.change)
+    line = f"Re-rated after a correction to the game of Jan. 1, 2026: {change}"
     corrections = html[html.index('<ul class="corrections">') :].split("</ul>")[0]
-    assert f"{when(correction.at, 'date')}: {line}" in corrections
+    # One date format in the line, and the game corrected linked (several a day are common).
+    day = day_text(correction.at)
+    game = f'<a href="{first.get_absolute_url()}">the game of Jan. 1, 2026</a>'
+    assert f"{day}: Re-rated after a correction to {game}: {change}" in corrections
     chart = html[html.index('<div class="chart">') : html.index('<ul class="corrections">')]
     assert chart.count('<g class="correction">') == 2  # in each layout
     assert line in chart
@@ -72,3 +76,14 @@ def test_a_merge_that_moved_the_rating_says_so():
 
     assert [row.action for row in rows] == ["merge"]
     assert correction_text(rows[0]).startswith("Re-rated after two players were merged: ")
+
+
+def test_a_correction_reads_in_serbian_with_the_month_in_the_genitive(client):
+    league, (ann, bob, cid), first = elo_chain()
+    engine.game_update(game=first, played_at=T0, entries=score_entries([ann, bob], [0, 1]))
+    client.cookies["django_language"] = "sr-latn"
+
+    html = client.get(reverse("ratings:player", args=[cid.slug])).content.decode()
+
+    corrections = html[html.index('<ul class="corrections">') :].split("</ul>")[0]
+    assert ">partije od 1. januara 2026.</a>" in corrections

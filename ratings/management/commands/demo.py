@@ -192,12 +192,16 @@ class DemoClub:
         self.players[MEMBER_PLAYER].user = member
         self.players[MEMBER_PLAYER].save(update_fields=["user"])
         self.players[GUEST] = Player.objects.create_named(GUEST)
-        summary = [self.preferans(), self.hearts(), self.chess(), f"{len(self.players)} players"]
-        return [*summary, self.club_night(), self.tournament(), self.yamb(), self.digital_papers()]
+        self.preferans()
+        summary = [self.hearts(), self.chess(), f"{len(self.players)} players"]
+        later = [self.club_night(), self.tournament(), self.yamb(), self.digital_papers()]
+        # Counted once every game is in, as the home page counts them: the Preferans league's
+        # games include its club nights', its tournament's and its digital paper's.
+        return [self.preferans_line(), *summary, *later]
 
     # Leagues ------------------------------------------------------------------------------------
 
-    def preferans(self) -> str:
+    def preferans(self) -> None:
         league = self.preferans_league = League.objects.create(
             name="Preferans",
             slug="preferans",
@@ -240,8 +244,16 @@ class DemoClub:
             bula=SEED_BULA,
             note="A guest's only game: provisional on the leaderboard.",
         )
-        games, players = PREFERANS_GAMES + 2, len(PREFERANS_PLAYERS) + 1
-        return f"Preferans (prefko): {games} games, {players} players (one a guest, provisional)"
+
+    def preferans_line(self) -> str:
+        games = self.preferans_league.games.count()
+        papers = PREFERANS_GAMES + 2
+        players = len(PREFERANS_PLAYERS) + 1
+        return (
+            f"Preferans (prefko): {games} games ({papers} entered as papers, {games - papers} "
+            f"at club nights, tournaments and on digital papers), {players} players (one a "
+            "guest, provisional)"
+        )
 
     def hearts(self) -> str:
         league = League.objects.create(
