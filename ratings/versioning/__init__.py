@@ -62,6 +62,9 @@ from ratings.versioning.reads import (
     EVERY_LEAGUE,
     GAME_BY_PK,
     LEAGUE_BY_SLUG,
+    PAPER_BY_PK,
+    PLAYER_BY_SLUG,
+    PLAYERS_A_AND_B,
     Shows,
     Version,
     current,
@@ -69,13 +72,15 @@ from ratings.versioning.reads import (
 from ratings.versioning.tables import (
     LEAGUE_TABLE,
     LEAGUES,
+    PLAYER_TABLE,
     TABLE,
     UNVERSIONED,
     UnsupportedDatabase,
     league_paths,
+    player_paths,
     versioned_tables,
 )
-from ratings.versioning.triggers import install, trigger_statements
+from ratings.versioning.triggers import install, player_trigger_statements, trigger_statements
 
 __all__ = [
     "EVENT_BY_PK",
@@ -85,6 +90,10 @@ __all__ = [
     "LEAGUES",
     "LEAGUE_BY_SLUG",
     "LEAGUE_TABLE",
+    "PAPER_BY_PK",
+    "PLAYERS_A_AND_B",
+    "PLAYER_BY_SLUG",
+    "PLAYER_TABLE",
     "TABLE",
     "UNVERSIONED",
     "LockOrderError",
@@ -98,6 +107,8 @@ __all__ = [
     "install",
     "league_paths",
     "lock_rows",
+    "player_paths",
+    "player_trigger_statements",
     "row_triggers_dropped",
     "trigger_statements",
     "versioned_tables",

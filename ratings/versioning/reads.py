@@ -8,17 +8,25 @@ from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from ratings.versioning.tables import LEAGUE_TABLE, LEAGUES, TABLE
+from ratings.versioning.tables import LEAGUE_TABLE, LEAGUES, PLAYER_TABLE, TABLE
+
+PLAYERS = "ratings_player"
 
 
 @dataclass(frozen=True)
 class Shows:
     """The leagues a page shows, found from its URL's arguments inside the version query:
     ``sql`` selects their ids from the arguments named ``args``; without ``sql``, every
-    league (a page of the whole club: the home page, a player's)."""
+    league (a page of the whole club: the home page).
+
+    A page of some players (``players``: a condition on their versions' rows ``v``, from the
+    arguments named ``player_args``) is keyed by their versions in every league, and by the
+    versions of the leagues ``sql`` selects only (none without it)."""
 
     sql: str | None = None
     args: tuple[str, ...] = ()
+    players: str | None = None
+    player_args: tuple[str, ...] = ()
 
     def params(self, kwargs: dict) -> list:
         return [kwargs[name] for name in self.args]
@@ -35,20 +43,53 @@ EVENT_TABLE_BY_PK = Shows(
 )
 
 
+_PLAYER_BY_SLUG = f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug = %s)"
+# A player's page: their versions in every league; the leagues of the events they played in (an
+# event's place is worked out from every player's results there).
+PLAYER_BY_SLUG = Shows(
+    "SELECT e.league_id FROM ratings_event e JOIN ratings_eventplayer ep ON ep.event_id = e.id "
+    f"JOIN {PLAYERS} p ON p.id = ep.player_id WHERE p.slug = %s",
+    ("slug",),
+    players=_PLAYER_BY_SLUG,
+    player_args=("slug",),
+)
+# Two players head to head: both players' versions in every league.
+PLAYERS_A_AND_B = Shows(
+    players=f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug IN (%s, %s))",
+    player_args=("a", "b"),
+)
+# A digital paper: its three players' versions in its league (its deals are theirs).
+PAPER_BY_PK = Shows(
+    players=(
+        "EXISTS (SELECT 1 FROM ratings_digitalpaper dp WHERE dp.id = %s AND "
+        "dp.league_id = v.league_id AND v.player_id IN (dp.player_1_id, dp.player_2_id, "
+        "dp.player_3_id))"
+    ),
+    player_args=("pk",),
+)
+
+
 @dataclass(frozen=True)
 class Version:
     epoch: str  # new whenever the row is (re)created: a rebuilt database never reuses numbers
     number: int  # the club-wide number
     leagues: tuple[tuple[int, int], ...] = ()  # (league id, its number) for each league shown
+    # (league id, player id, their number) for each player shown, in each of their leagues
+    players: tuple[tuple[int, int, int], ...] | None = None
 
     def __str__(self) -> str:
         club = f"{self.epoch}.{self.number}"
-        if not self.leagues:
+        if not self.leagues and self.players is None:
             return club
         leagues = ",".join(f"{league}:{number}" for league, number in self.leagues)
         if len(self.leagues) > 4:
             leagues = hashlib.sha256(leagues.encode()).hexdigest()[:24]
-        return f"{club}.{leagues}"
+        if self.players is None:
+            return f"{club}.{leagues}"
+        players = ",".join(f"{league}:{player}:{number}" for league, player, number in self.players)
+        if len(self.players) > 4:
+            players = hashlib.sha256(players.encode()).hexdigest()[:24]
+        return f"{club}.{leagues}.p{players}"
 
     def league(self, league_id: int) -> int | None:
         return dict(self.leagues).get(league_id)
@@ -75,6 +116,43 @@ def _read_sql(vendor: str, shows: Shows) -> str:
     )
 
 
+def _players_sql(vendor: str, shows: Shows) -> str:
+    """The club's number, the rows of the players a page shows and the leagues it shows, in one
+    query; untrusted while this transaction wrote a league (SQLite: a bulk write; PostgreSQL:
+    any write), or a league shown has no row."""
+    mine = _MINE.get(vendor, _MINE["sqlite"])
+    sql = (
+        f"SELECT 0 AS kind, d.epoch, d.number, d.bulk OR {mine.format('d')} OR EXISTS (SELECT 1 "
+        f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {mine.format('lv')}), v.league_id, "
+        f"v.player_id, v.number, {mine.format('v')} FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v "
+        f"ON {shows.players} WHERE d.id = 1"
+    )
+    if shows.sql is not None:
+        sql += (
+            f" UNION ALL SELECT 1, NULL, NULL, FALSE, lg.id, NULL, v.number, "
+            f"COALESCE(v.bulk OR {mine.format('v')}, TRUE) FROM {LEAGUES} lg "
+            f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE lg.id IN ({shows.sql})"
+        )
+    return f"{sql} ORDER BY 1, 5, 6"
+
+
+def _with_players(shows: Shows, kwargs: dict, params: list, using: str) -> Version | None:
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _players_sql(connection.vendor, shows),
+            [*(kwargs[name] for name in shows.player_args), *params],
+        )
+        rows = cursor.fetchall()
+    if not rows or rows[0][0] != 0 or rows[0][3] or any(row[7] for row in rows):
+        return None
+    players = tuple(
+        (int(row[4]), int(row[5]), int(row[6])) for row in rows if row[0] == 0 and row[4] is not None
+    )
+    leagues = tuple((int(row[4]), int(row[6])) for row in rows if row[0] == 1)
+    return Version(str(rows[0][1]), int(rows[0][2]), leagues, players)
+
+
 def current(
     shows: Shows = EVERY_LEAGUE, kwargs: dict | None = None, using: str = DEFAULT_DB_ALIAS
 ) -> Version | None:
@@ -89,6 +167,8 @@ def current(
     params = shows.params(kwargs or {})
     if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
         return None  # an id no database holds (a hostile address): the view answers 404
+    if shows.players is not None:
+        return _with_players(shows, kwargs or {}, params, using)
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(connection.vendor, shows), params)

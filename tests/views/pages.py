@@ -70,6 +70,17 @@ QUERIES = {
 }
 
 
+# What a page reads at every request beside the versions, for its key (page_cache's
+# ``read_too``), and so what it costs from the cache: the player's standings and the ranked players
+# better than them (their rank moves with other players' games; the page drawn reads it once).
+KEY_READS = {"player": 2}
+
+
+def from_cache(page: str) -> int:
+    """The queries of a page served from the cache."""
+    return VERSION + KEY_READS.get(page, 0)
+
+
 # Pages that ask Django whether the user holds a permission (may they create or run events?):
 # Django reads the user's and their groups' permissions once per request, two queries, for
 # members on the events list and for staff on an event (a member's event page needs no
