@@ -251,6 +251,8 @@ def _key(request: HttpRequest, version: versioning.Version, read_too: str = "") 
     # only a script must still draw the pages again, or they would load the script before it.
     build = static_build().version
     language = translation.get_language()
+    if read_too:
+        read_too = "." + hashlib.sha256(read_too.encode()).hexdigest()[:24]
     return (
         f"page:{code_fingerprint()}:{build}:{version}{read_too}:{period}:{language}:{viewer}:"
         f"{path}"

@@ -16,8 +16,10 @@ class Migration(migrations.Migration):
                 ('pk', models.CompositePrimaryKey('player_id', 'league_id', blank=True, editable=False, primary_key=True, serialize=False)),
                 ('player_id', models.BigIntegerField()),
                 ('league_id', models.BigIntegerField()),
-                ('number', models.BigIntegerField(default=0)),
+                ('number', models.BigIntegerField(db_default=0)),
+                ('papers', models.BigIntegerField(db_default=0)),
                 ('txid', models.BigIntegerField(editable=False, null=True)),
+                ('papers_txid', models.BigIntegerField(editable=False, null=True)),
             ],
             options={
                 'verbose_name': 'player data version',

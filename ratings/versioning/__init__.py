@@ -58,6 +58,7 @@ from ratings.versioning.locks import (
 )
 from ratings.versioning.reads import (
     EVENT_BY_PK,
+    EVENT_PLAYERS_BY_PK,
     EVENT_TABLE_BY_PK,
     EVERY_LEAGUE,
     GAME_BY_PK,
@@ -72,6 +73,7 @@ from ratings.versioning.reads import (
 from ratings.versioning.tables import (
     LEAGUE_TABLE,
     LEAGUES,
+    PAPER_TABLES,
     PLAYER_TABLE,
     TABLE,
     UNVERSIONED,
@@ -84,6 +86,7 @@ from ratings.versioning.triggers import install, player_trigger_statements, trig
 
 __all__ = [
     "EVENT_BY_PK",
+    "EVENT_PLAYERS_BY_PK",
     "EVENT_TABLE_BY_PK",
     "EVERY_LEAGUE",
     "GAME_BY_PK",
@@ -91,6 +94,7 @@ __all__ = [
     "LEAGUE_BY_SLUG",
     "LEAGUE_TABLE",
     "PAPER_BY_PK",
+    "PAPER_TABLES",
     "PLAYERS_A_AND_B",
     "PLAYER_BY_SLUG",
     "PLAYER_TABLE",

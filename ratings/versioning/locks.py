@@ -156,7 +156,9 @@ def _players_written(cursor, leagues: list[int] | None) -> None:
     if leagues is not None:
         where = f"WHERE league_id IN ({', '.join(['%s'] * len(leagues))})"
         params = leagues
-    cursor.execute(f"UPDATE {PLAYER_TABLE} SET number = number + 1 {where}", params)
+    cursor.execute(
+        f"UPDATE {PLAYER_TABLE} SET number = number + 1, papers = papers + 1 {where}", params
+    )
     cursor.execute(
         f"INSERT INTO {PLAYER_TABLE} (league_id, player_id, number) SELECT DISTINCT league_id, "
         f"player_id, 1 FROM {standings} {where or 'WHERE TRUE'} "

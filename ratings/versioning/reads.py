@@ -21,12 +21,14 @@ class Shows:
 
     A page of some players (``players``: a condition on their versions' rows ``v``, from the
     arguments named ``player_args``) is keyed by their versions in every league, and by the
-    versions of the leagues ``sql`` selects only (none without it)."""
+    versions of the leagues ``sql`` selects only (none without it); with ``papers``, by their
+    papers' numbers too (:data:`~ratings.versioning.tables.PAPER_TABLES`)."""
 
     sql: str | None = None
     args: tuple[str, ...] = ()
     players: str | None = None
     player_args: tuple[str, ...] = ()
+    papers: bool = False
 
     def params(self, kwargs: dict) -> list:
         return [kwargs[name] for name in self.args]
@@ -53,12 +55,15 @@ PLAYER_BY_SLUG = Shows(
     players=_PLAYER_BY_SLUG,
     player_args=("slug",),
 )
-# Two players head to head: both players' versions in every league.
+# Two players head to head: both players' versions in every league, the deals of their papers
+# too.
 PLAYERS_A_AND_B = Shows(
     players=f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug IN (%s, %s))",
     player_args=("a", "b"),
+    papers=True,
 )
-# A digital paper: its three players' versions in its league (its deals are theirs).
+# A digital paper: its three players' versions in its league (its deals are theirs, its game,
+# their ratings for the outlook).
 PAPER_BY_PK = Shows(
     players=(
         "EXISTS (SELECT 1 FROM ratings_digitalpaper dp WHERE dp.id = %s AND "
@@ -66,6 +71,21 @@ PAPER_BY_PK = Shows(
         "dp.player_3_id))"
     ),
     player_args=("pk",),
+    papers=True,
+)
+# A club night's page: the versions of its players (present, seated or sitting out) in its
+# league, changed by its rounds, tables and seats, its games and their results; not by the
+# deals of its tables' papers.
+EVENT_PLAYERS_BY_PK = Shows(
+    players=(
+        "v.league_id = (SELECT league_id FROM ratings_event WHERE id = %s) AND v.player_id IN "
+        "(SELECT player_id FROM ratings_eventplayer WHERE event_id = %s UNION "
+        "SELECT s.player_id FROM ratings_tableseat s JOIN ratings_eventtable t ON t.id = "
+        "s.table_id JOIN ratings_eventround r ON r.id = t.round_id WHERE r.event_id = %s UNION "
+        "SELECT b.player_id FROM ratings_eventround_byes b JOIN ratings_eventround r ON r.id = "
+        "b.eventround_id WHERE r.event_id = %s)"
+    ),
+    player_args=("pk", "pk", "pk", "pk"),
 )
 
 
@@ -74,8 +94,9 @@ class Version:
     epoch: str  # new whenever the row is (re)created: a rebuilt database never reuses numbers
     number: int  # the club-wide number
     leagues: tuple[tuple[int, int], ...] = ()  # (league id, its number) for each league shown
-    # (league id, player id, their number) for each player shown, in each of their leagues
-    players: tuple[tuple[int, int, int], ...] | None = None
+    # (league id, player id, their number[, their papers' number]) for each player shown, in
+    # each of their leagues
+    players: tuple[tuple[int, ...], ...] | None = None
 
     def __str__(self) -> str:
         club = f"{self.epoch}.{self.number}"
@@ -86,7 +107,7 @@ class Version:
             leagues = hashlib.sha256(leagues.encode()).hexdigest()[:24]
         if self.players is None:
             return f"{club}.{leagues}"
-        players = ",".join(f"{league}:{player}:{number}" for league, player, number in self.players)
+        players = ",".join(":".join(map(str, row)) for row in self.players)
         if len(self.players) > 4:
             players = hashlib.sha256(players.encode()).hexdigest()[:24]
         return f"{club}.{leagues}.p{players}"
@@ -121,16 +142,17 @@ def _players_sql(vendor: str, shows: Shows) -> str:
     query; untrusted while this transaction wrote a league (SQLite: a bulk write; PostgreSQL:
     any write), or a league shown has no row."""
     mine = _MINE.get(vendor, _MINE["sqlite"])
+    mine_papers = mine.format("v").replace("v.txid", "v.papers_txid")
     sql = (
         f"SELECT 0 AS kind, d.epoch, d.number, d.bulk OR {mine.format('d')} OR EXISTS (SELECT 1 "
         f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {mine.format('lv')}), v.league_id, "
-        f"v.player_id, v.number, {mine.format('v')} FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v "
-        f"ON {shows.players} WHERE d.id = 1"
+        f"v.player_id, v.number, {mine.format('v')} OR {mine_papers}, v.papers "
+        f"FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v ON {shows.players} WHERE d.id = 1"
     )
     if shows.sql is not None:
         sql += (
             f" UNION ALL SELECT 1, NULL, NULL, FALSE, lg.id, NULL, v.number, "
-            f"COALESCE(v.bulk OR {mine.format('v')}, TRUE) FROM {LEAGUES} lg "
+            f"COALESCE(v.bulk OR {mine.format('v')}, TRUE), NULL FROM {LEAGUES} lg "
             f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE lg.id IN ({shows.sql})"
         )
     return f"{sql} ORDER BY 1, 5, 6"
@@ -147,7 +169,9 @@ def _with_players(shows: Shows, kwargs: dict, params: list, using: str) -> Versi
     if not rows or rows[0][0] != 0 or rows[0][3] or any(row[7] for row in rows):
         return None
     players = tuple(
-        (int(row[4]), int(row[5]), int(row[6])) for row in rows if row[0] == 0 and row[4] is not None
+        (int(row[4]), int(row[5]), int(row[6]), *((int(row[8]),) if shows.papers else ()))
+        for row in rows
+        if row[0] == 0 and row[4] is not None
     )
     leagues = tuple((int(row[4]), int(row[6])) for row in rows if row[0] == 1)
     return Version(str(rows[0][1]), int(rows[0][2]), leagues, players)

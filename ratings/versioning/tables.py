@@ -33,6 +33,12 @@ UNVERSIONED = {
     "ratings_gamereport": "members' reports of mistakes in games, read in the admin only",
 }
 
+# The tables of the digital papers, whose writes change their players' ``papers`` number rather
+# than their ``number`` (ratings.models.PlayerVersion): at a club night a deal comes every few
+# seconds from some table, and the night's page and its players' pages show no paper. A page
+# that shows a paper's rows (the paper, a head to head's deals) is keyed by both numbers.
+PAPER_TABLES = {"ratings_digitalpaper", "ratings_deal"}
+
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
 # import of thousands of statements bumps the row once, not thousands of times.
 BUMP = {

@@ -15,6 +15,7 @@ from ratings.versioning.tables import (
     BUMP_LEAGUE,
     LEAGUE_TABLE,
     LEAGUES,
+    PAPER_TABLES,
     PLAYER_TABLE,
     TABLE,
     bump_sql,
@@ -249,15 +250,17 @@ def player_trigger_statements(vendor: str, table: str) -> list[str]:
         if table not in player_paths():
             return drop
         function = _function_name(table, "player")
+        number, txid = ("papers", "papers_txid") if table in PAPER_TABLES else ("number", "txid")
         parts = []
         for op, rows in (("DELETE", "new_rows"), ("INSERT", "old_rows")):
             union = " UNION ".join(_players_of_row(table, "r", rows))
             parts.append(
                 f"IF TG_OP <> '{op}' THEN INSERT INTO {PLAYER_TABLE} AS v "
-                "(league_id, player_id, number, txid) SELECT l, p, 1, txid_current() "
+                f"(league_id, player_id, {number}, {txid}) SELECT l, p, 1, txid_current() "
                 f"FROM ({union}) AS pairs WHERE l IS NOT NULL AND p IS NOT NULL "
-                "ON CONFLICT (player_id, league_id) DO UPDATE SET number = v.number + 1, "
-                "txid = EXCLUDED.txid WHERE v.txid IS DISTINCT FROM EXCLUDED.txid; END IF;"
+                f"ON CONFLICT (player_id, league_id) DO UPDATE SET {number} = v.{number} + 1, "
+                f"{txid} = EXCLUDED.{txid} WHERE v.{txid} IS DISTINCT FROM EXCLUDED.{txid}; "
+                "END IF;"
             )
         statements = [
             *drop,
@@ -287,12 +290,13 @@ def player_trigger_statements(vendor: str, table: str) -> list[str]:
             f"COALESCE((SELECT bulk FROM {LEAGUE_TABLE} WHERE league_id = {id_}), 0)" for id_ in ids
         )
         union = " UNION ".join(s for row in rows for s in _players_of_row(table, row))
+        number = "papers" if table in PAPER_TABLES else "number"
         statements.append(
             f'CREATE TRIGGER {trigger} AFTER {event} ON "{table}" '
             f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 AND NOT ({quiet}) "
-            f"BEGIN INSERT INTO {PLAYER_TABLE} (league_id, player_id, number) "
+            f"BEGIN INSERT INTO {PLAYER_TABLE} (league_id, player_id, {number}) "
             f"SELECT l, p, 1 FROM ({union}) WHERE l IS NOT NULL AND p IS NOT NULL "
-            "ON CONFLICT (player_id, league_id) DO UPDATE SET number = number + 1; END"
+            f"ON CONFLICT (player_id, league_id) DO UPDATE SET {number} = {number} + 1; END"
         )
     return statements
 
