@@ -191,7 +191,11 @@ def row_triggers_dropped(models: Iterable[type[Model]], using: str = DEFAULT_DB_
             f"({', '.join(['%s'] * len(tables))})",
             tables,
         )
-        saved = [(name, sql) for name, sql in cursor.fetchall() if "_data_version_" in name]
+        saved = [
+            (name, sql)
+            for name, sql in cursor.fetchall()
+            if "_data_version_" in name or "_player_version_" in name
+        ]
         for name, _sql in saved:
             cursor.execute(f'DROP TRIGGER "{name}"')
     try:

@@ -45,15 +45,21 @@ EVENT_TABLE_BY_PK = Shows(
 )
 
 
-_PLAYER_BY_SLUG = f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug = %s)"
-# A player's page: their versions in every league; the leagues of the events they played in (an
-# event's place is worked out from every player's results there).
+# A player's page: their versions in every league, and those of everyone seated at the events
+# they sat at (an event's place is worked out from every result there).
 PLAYER_BY_SLUG = Shows(
-    "SELECT e.league_id FROM ratings_event e JOIN ratings_eventplayer ep ON ep.event_id = e.id "
-    f"JOIN {PLAYERS} p ON p.id = ep.player_id WHERE p.slug = %s",
-    ("slug",),
-    players=_PLAYER_BY_SLUG,
-    player_args=("slug",),
+    players=(
+        f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug = %s) OR (v.league_id, v.player_id) "
+        "IN (SELECT e.league_id, s2.player_id FROM ratings_tableseat s "
+        f"JOIN {PLAYERS} p ON p.id = s.player_id "
+        "JOIN ratings_eventtable t ON t.id = s.table_id "
+        "JOIN ratings_eventround r ON r.id = t.round_id "
+        "JOIN ratings_event e ON e.id = r.event_id "
+        "JOIN ratings_eventround r2 ON r2.event_id = e.id "
+        "JOIN ratings_eventtable t2 ON t2.round_id = r2.id "
+        "JOIN ratings_tableseat s2 ON s2.table_id = t2.id WHERE p.slug = %s)"
+    ),
+    player_args=("slug", "slug"),
 )
 # Two players head to head: both players' versions in every league, the deals of their papers
 # too.
@@ -63,8 +69,12 @@ PLAYERS_A_AND_B = Shows(
     papers=True,
 )
 # A digital paper: its three players' versions in its league (its deals are theirs, its game,
-# their ratings for the outlook).
+# their ratings); before its first deal, its league's too (the outlook at the start reads the
+# league's recent games: ratings.chances).
 PAPER_BY_PK = Shows(
+    "SELECT league_id FROM ratings_digitalpaper dp WHERE dp.id = %s AND dp.finished_at IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM ratings_deal WHERE paper_id = dp.id)",
+    ("pk",),
     players=(
         "EXISTS (SELECT 1 FROM ratings_digitalpaper dp WHERE dp.id = %s AND "
         "dp.league_id = v.league_id AND v.player_id IN (dp.player_1_id, dp.player_2_id, "

@@ -128,8 +128,8 @@ def paper_detail(request, pk: int):
     """The paper as the sheet looks, its deals, and for members the next deal's form.
 
     A watching phone's refresh (``static/paper_live.js``) that holds the page at the versions
-    of the paper's players in its league (its deals, its game, their ratings for the outlook)
-    is answered 304 at the cost of one query."""
+    of the paper's players in its league (its deals, its game, their ratings; before the first
+    deal, the league's for the outlook) is answered 304 at the cost of one query."""
     return _render_paper(request, _page(pk), None)
 
 
