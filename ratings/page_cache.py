@@ -254,8 +254,7 @@ def _key(request: HttpRequest, version: versioning.Version, read_too: str = "") 
     if read_too:
         read_too = "." + hashlib.sha256(read_too.encode()).hexdigest()[:24]
     return (
-        f"page:{code_fingerprint()}:{build}:{version}{read_too}:{period}:{language}:{viewer}:"
-        f"{path}"
+        f"page:{code_fingerprint()}:{build}:{version}{read_too}:{period}:{language}:{viewer}:{path}"
     )
 
 

@@ -3,6 +3,18 @@
 from django.db import migrations, models
 
 
+def drop_player_triggers(apps, schema_editor):
+    """Back before the players' versions: the triggers that write them go first (the forward
+    way, ratings.versioning.install makes them after migrate)."""
+    from ratings.versioning import player_trigger_statements
+
+    connection = schema_editor.connection
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names(cursor):
+            for statement in player_trigger_statements(connection.vendor, table, drop=True):
+                cursor.execute(statement)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -25,4 +37,5 @@ class Migration(migrations.Migration):
                 'verbose_name': 'player data version',
             },
         ),
+        migrations.RunPython(migrations.RunPython.noop, drop_player_triggers),
     ]

@@ -199,7 +199,8 @@ def current(
     fresh. A read-only request is assigned no transaction id, so asking costs none.
     """
     params = shows.params(kwargs or {})
-    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
+    asked = [*params, *((kwargs or {})[name] for name in shows.player_args)]
+    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in asked):
         return None  # an id no database holds (a hostile address): the view answers 404
     if shows.players is not None:
         return _with_players(shows, kwargs or {}, params, using)

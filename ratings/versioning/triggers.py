@@ -238,17 +238,19 @@ def _players_of_row(table: str, row: str, source: str = "") -> list[str]:
     return selects
 
 
-def player_trigger_statements(vendor: str, table: str) -> list[str]:
+def player_trigger_statements(vendor: str, table: str, *, drop: bool = False) -> list[str]:
     """The SQL that makes every write to ``table`` change the versions of the players its rows
     show in their league (see "Players' versions" in :mod:`ratings.versioning`), idempotent;
-    nothing for a table whose rows name no player."""
+    nothing for a table whose rows name no player. ``drop``: only take them away (migrated back
+    before the players' versions)."""
+    paths = {} if drop else player_paths()
     if vendor == "postgresql":
-        drop = [
+        drops = [
             f'DROP TRIGGER IF EXISTS "ratings_player_version_{name}" ON "{table}"'
             for name, _event, _rows in _PG_EVENTS
         ]
-        if table not in player_paths():
-            return drop
+        if table not in paths:
+            return drops
         function = _function_name(table, "player")
         number, txid = ("papers", "papers_txid") if table in PAPER_TABLES else ("number", "txid")
         parts = []
@@ -263,7 +265,7 @@ def player_trigger_statements(vendor: str, table: str) -> list[str]:
                 "END IF;"
             )
         statements = [
-            *drop,
+            *drops,
             f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql "
             f"AS $$ BEGIN {' '.join(parts)} RETURN NULL; END $$",
         ]
@@ -283,7 +285,7 @@ def player_trigger_statements(vendor: str, table: str) -> list[str]:
     ):
         trigger = f'"{table}_player_version_{name}"'
         statements.append(f"DROP TRIGGER IF EXISTS {trigger}")
-        if table not in player_paths():
+        if table not in paths:
             continue
         ids = [_league_of_row(path, row) for row in rows for path in league_paths()[table]]
         quiet = " AND ".join(
@@ -365,7 +367,9 @@ def install(using: str = DEFAULT_DB_ALIAS, **_kwargs) -> None:
                 if table in existing:
                     for statement in trigger_statements(vendor, table):
                         cursor.execute(statement)
-                    for statement in player_trigger_statements(vendor, table):
+                    for statement in player_trigger_statements(
+                        vendor, table, drop=PLAYER_TABLE not in existing
+                    ):
                         cursor.execute(statement)
             cursor.execute(
                 f"INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) SELECT id, 0, %s "

@@ -23,8 +23,8 @@ from ratings import engine, versioning
 from ratings.access import can_enter_games, club_readable, get_league_for_entry
 from ratings.chances import tables_outlooks
 from ratings.events.access import get_table_for_entry
-from ratings.page_cache import conditional_page
 from ratings.models import Player
+from ratings.page_cache import conditional_page
 from ratings.papers import selectors, services
 from ratings.papers.forms import DealForm, PaperStartForm
 from ratings.papers.models import DigitalPaper

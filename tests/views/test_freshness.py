@@ -35,8 +35,8 @@ from club import settings as settings_module
 from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
 from ratings.events.models import Event
-from ratings.papers import services as paper_services
 from ratings.models import Game, League, Player, Standing
+from ratings.papers import services as paper_services
 from tests.builders import (
     OTHER_APPS_STATIC,
     T0,
@@ -45,16 +45,15 @@ from tests.builders import (
     production_static_files,
     release_static_files,
 )
+from tests.papers.deals import SHORT_GAME, enter
 from tests.views.pages import (
     CACHED,
     LOGGED_IN,
     QUERIES,
-    VERSION,
     from_cache,
     played_event,
     urls,
 )
-from tests.papers.deals import SHORT_GAME, enter
 from tests.worked_example import SMALL_PAPERS
 
 # Each write commits, as a request's does: on PostgreSQL the version changes once per

@@ -22,7 +22,6 @@ from tests.views.pages import (
     CACHED,
     LOGGED_IN,
     QUERIES,
-    VERSION,
     from_cache,
     logged_in,
     played_event,
