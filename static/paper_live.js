@@ -67,8 +67,7 @@
     var sheet = document.querySelector("[data-live-paper]");
     if (!sheet || document.hidden) return;
     var url = sheet.getAttribute("data-live-url") || window.location.href;
-    fetch(url, { cache: "no-store", credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
+    fetchIfChanged(url)
       .then(function (text) {
         if (text === null) return;
         var fresh = new DOMParser().parseFromString(text, "text/html");
@@ -84,6 +83,20 @@
         followDeals(fresh);
       })
       .catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+
+  /* The page at ``url`` if it changed since the last answer, else null: the server answers 304
+   * without drawing (ratings.page_cache.conditional_page) to the ETag it sent last. no-store
+   * keeps the browser's cache out of it, so the ETag is sent here. */
+  var lastETag = null;
+  function fetchIfChanged(url) {
+    var headers = lastETag ? { "If-None-Match": lastETag } : {};
+    return fetch(url, { cache: "no-store", credentials: "same-origin", headers: headers })
+      .then(function (response) {
+        if (response.status === 304 || !response.ok) return null;
+        lastETag = response.headers.get("ETag");
+        return response.text();
+      });
   }
 
   /* The deal form follows the paper while nothing is tapped in it: its number, the deals it was
