@@ -21,6 +21,13 @@ are marks in the page (:data:`CSRF_MARK`, :data:`MESSAGES_MARK`, from ``{% csrf_
 not. A member's own page (their name in the header, their permissions' links) is cached for
 that member only; the user and permission tables are versioned like the club's own.
 
+A page of a few players (a player's, a head to head, a night's) is keyed by their versions in
+their leagues rather than by the leagues' (``versioning.Shows`` with ``players``): a burst of
+other players' games leaves it cached. What it shows that no version covers is read at every
+request and joins the key (``read_too``: a player's rank). The digital paper is drawn anew each
+time (its deal form carries a fresh key) but answers a watching phone's refresh with 304 by the
+same kind of key (:func:`conditional_page`).
+
 Facts that change with the clock rather than the data ("games in the last 30 days", who is
 inactive) are at most :data:`CLOCK_FACTS_MAX_AGE` old: the key carries the clock's period too.
 """
