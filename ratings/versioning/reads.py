@@ -157,7 +157,7 @@ def _players_sql(vendor: str, shows: Shows) -> str:
         f"SELECT 0 AS kind, d.epoch, d.number, d.bulk OR {mine.format('d')} OR EXISTS (SELECT 1 "
         f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {mine.format('lv')}), v.league_id, "
         f"v.player_id, v.number, {mine.format('v')} OR {mine_papers}, v.papers "
-        f"FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v ON {shows.players} WHERE d.id = 1"
+        f"FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v ON ({shows.players}) WHERE d.id = 1"
     )
     if shows.sql is not None:
         sql += (
