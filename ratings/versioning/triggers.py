@@ -216,7 +216,12 @@ def _players_of_row(table: str, row: str, source: str = "") -> list[str]:
     paths = player_paths()[table]
     rows = f" FROM {source} {row}" if source else ""
     selects = []
-    for league in league_paths()[table]:
+    # The shortest way to the league only (a result's own copy of its game's league, not a
+    # lookup of its game for each of an import's rows): the engine keeps the copies in step, and
+    # a game moved to another league moves its results' players through its own row.
+    leagues = league_paths()[table]
+    shortest = min(len(path) for path in leagues)
+    for league in (path for path in leagues if len(path) == shortest):
         league_id = _league_of_row(league, row)
         for path in paths.forward:
             selects.append(f"SELECT {league_id} AS l, {_league_of_row(path, row)} AS p{rows}")
