@@ -21,6 +21,13 @@ are marks in the page (:data:`CSRF_MARK`, :data:`MESSAGES_MARK`, from ``{% csrf_
 not. A member's own page (their name in the header, their permissions' links) is cached for
 that member only; the user and permission tables are versioned like the club's own.
 
+A page of a few players (a player's, a head to head, a night's) is keyed by their versions in
+their leagues rather than by the leagues' (``versioning.Shows`` with ``players``): a burst of
+other players' games leaves it cached. What it shows that no version covers is read at every
+request and joins the key (``read_too``: a player's rank). The digital paper is drawn anew each
+time (its deal form carries a fresh key) but answers a watching phone's refresh with 304 by the
+same kind of key (:func:`conditional_page`).
+
 Facts that change with the clock rather than the data ("games in the last 30 days", who is
 inactive) are at most :data:`CLOCK_FACTS_MAX_AGE` old: the key carries the clock's period too.
 """
@@ -69,23 +76,28 @@ def cached_page(
     view: Callable[..., HttpResponse] | None = None,
     *,
     shows: versioning.Shows = versioning.EVERY_LEAGUE,
+    read_too: Callable[..., str] | None = None,
 ) -> Callable[..., HttpResponse]:
     """Serve ``view``'s 200 pages from the cache while the data it ``shows`` has not changed:
     the club-wide tables and the leagues ``shows`` finds from the URL's arguments (every league
-    unless told).
+    unless told), or the players it shows in their leagues.
+
+    ``read_too(request, **kwargs)``: what the page shows that no version covers, read after the
+    versions at every request and part of the key (a player's rank, which other players' games
+    move); it may leave what it read on the request for the view.
 
     Goes below the decorators that may refuse the request (``club_readable``): they run on
     every request.
     """
     if view is None:
-        return partial(cached_page, shows=shows)
+        return partial(cached_page, shows=shows, read_too=read_too)
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         version = None if in_write_transaction(request) else versioning.current(shows, kwargs)
         if version is None:
             return view(request, *args, **kwargs)
-        key = _key(request, version)
+        key = _key(request, version, read_too(request, **kwargs) if read_too else "")
         etag = _etag(request, key)
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
@@ -219,7 +231,38 @@ def in_write_transaction(request: HttpRequest) -> bool:
     return len(connection.atomic_blocks) > before
 
 
-def _key(request: HttpRequest, version: versioning.Version) -> str:
+def conditional_page(
+    view: Callable[..., HttpResponse] | None = None,
+    *,
+    shows: versioning.Shows,
+) -> Callable[..., HttpResponse]:
+    """Answer 304, drawing nothing, when the browser holds ``view``'s page at the versions of
+    what it ``shows``; else draw it (never cached here: a page with a form of its own for each
+    drawing, the digital paper's). A phone watching a paper asks every few seconds: one query
+    while nothing at its table changed."""
+    if view is None:
+        return partial(conditional_page, shows=shows)
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        version = None if in_write_transaction(request) else versioning.current(shows, kwargs)
+        if version is None:
+            return view(request, *args, **kwargs)
+        etag = _etag(request, _key(request, version))
+        if _browser_has(request, etag):
+            response = HttpResponseNotModified()
+        else:
+            response = view(request, *args, **kwargs)
+            if not _cacheable(response):
+                return response
+        response["ETag"] = etag
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
+
+    return wrapper
+
+
+def _key(request: HttpRequest, version: versioning.Version, read_too: str = "") -> str:
     """The page at these versions for this viewer: the versions of the leagues it shows only
     (:attr:`~ratings.versioning.Version.leagues`)."""
     user = request.user
@@ -232,7 +275,11 @@ def _key(request: HttpRequest, version: versioning.Version) -> str:
     # only a script must still draw the pages again, or they would load the script before it.
     build = static_build().version
     language = translation.get_language()
-    return f"page:{code_fingerprint()}:{build}:{version}:{period}:{language}:{viewer}:{path}"
+    if read_too:
+        read_too = "." + hashlib.sha256(read_too.encode()).hexdigest()[:24]
+    return (
+        f"page:{code_fingerprint()}:{build}:{version}{read_too}:{period}:{language}:{viewer}:{path}"
+    )
 
 
 def clock_period(moment: datetime) -> int:

@@ -315,12 +315,21 @@
 
   /* The paper's own page again (the paper's address, not the page's: a refused deal is shown at
    * the deal form's address, which takes only POST); drawn when it changed or when forced. */
+  var lastETag = null;
   function refresh(force) {
     var current = sheet();
     if (!current || (document.hidden && !force)) return Promise.resolve();
     var url = current.getAttribute("data-live-url") || window.location.href;
-    return fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "X-Club-Page": "1" } })
-      .then(function (response) { return response.ok ? response.text() : null; })
+    // Answered 304 without drawing while the paper is as this phone last saw it (the server's
+    // ETag, ratings.page_cache.conditional_page); no-store keeps the browser's cache out of it.
+    var headers = { "X-Club-Page": "1" };
+    if (lastETag && !force) headers["If-None-Match"] = lastETag;
+    return fetch(url, { cache: "no-store", credentials: "same-origin", headers: headers })
+      .then(function (response) {
+        if (!response.ok) return null;  // 304 too: nothing new
+        lastETag = response.headers.get("ETag");
+        return response.text();
+      })
       .then(function (text) {
         if (text === null) return;
         var fresh = new DOMParser().parseFromString(text, "text/html");

@@ -49,6 +49,7 @@ NOT_BACKED_UP = (
     "ratings.pendingupload",
     "ratings.dataversion",
     "ratings.leagueversion",
+    "ratings.playerversion",
     "ratings.seasonstanding",
     "ratings.opponenttally",
 )

@@ -30,7 +30,7 @@ from ratings.models.standings import (
     StandingQuerySet,
 )
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
-from ratings.models.versioning import DataVersion, LeagueVersion
+from ratings.models.versioning import DataVersion, LeagueVersion, PlayerVersion
 from ratings.systems import Kind, Speed, System
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "Kind",  # defined with the systems, kept importable from here
     "League",
     "LeagueVersion",
+    "PlayerVersion",
     "PendingUpload",
     "PendingUploadQuerySet",
     "Player",

@@ -49,3 +49,34 @@ class LeagueVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league_id}.{self.number}"
+
+
+class PlayerVersion(models.Model):
+    """A player's row in a league: a number every committed write to what that player's pages
+    show of the league changes (their results, standing, season standings, tallies, corrections,
+    papers and deals, the events and games they sat at: :mod:`ratings.versioning`); the player's
+    page, a head to head, a digital paper and a club night's page are keyed by their players'
+    rows and :class:`DataVersion`, so a game of other players leaves them cached.
+
+    Made by the database's triggers at the pair's first write, never deleted (a missing row and
+    a row made later differ, and a rollback takes the row away with the data it covered). No
+    foreign key, as :class:`LeagueVersion`.
+    """
+
+    pk = models.CompositePrimaryKey("player_id", "league_id")
+    player_id = models.BigIntegerField()
+    league_id = models.BigIntegerField()
+    number = models.BigIntegerField(db_default=0)
+    # (Defaults in the database: the triggers insert a row with one of the two numbers.)
+    # What their digital papers' rows change instead (versioning.PAPER_TABLES): a deal at a
+    # table moves the paper's and the head to head's keys, not the club night's page.
+    papers = models.BigIntegerField(db_default=0)
+    # PostgreSQL: the transaction that last changed each number, so it changes once per write.
+    txid = models.BigIntegerField(null=True, editable=False)
+    papers_txid = models.BigIntegerField(null=True, editable=False)
+
+    class Meta:
+        verbose_name = _("player data version")
+
+    def __str__(self) -> str:
+        return f"{self.league_id}.{self.player_id}.{self.number}.{self.papers}"

@@ -20,6 +20,32 @@ or rolls back with the write, so a reader that reads the numbers first and the d
 sees data older than the numbers say. That makes them a safe key for the page cache and the
 pages' ETags (:mod:`ratings.page_cache`), all read in one query (:func:`current`).
 
+Players' versions. A league's number changes with every write into it, and a page of the league
+must follow it; but a player's page, a head to head, a digital paper and a club night's page show
+a few players, and a burst of games into the big league (a tournament's server, a club night's
+papers) would draw them all again at each one. So each player has a row in each league
+(:class:`ratings.models.PlayerVersion`), made at the pair's first write and changed by the same
+kind of triggers (:func:`player_trigger_statements`) in the same transaction as the write:
+
+- a row of a league's table that names a player through foreign keys that cannot be empty (a
+  result, a standing, a season, a tally's two, a correction, an event's player, a seat, a bye, a
+  paper's three, a deal's through its paper) changes that player's row in the row's league;
+- a row with no player but rows below it that name one (a game's results, an event's players,
+  seats and byes, a round's, a table's seats: :func:`player_paths`) changes the rows of those
+  players: renaming a night moves everyone who sat at it, editing a game its players;
+- the papers' tables (:data:`PAPER_TABLES`) change the row's ``papers`` number instead of its
+  ``number``: a deal moves the paper and a head to head, not the night's page.
+
+A back-dated game re-rates later games of other players: the replay rewrites their results and
+standings, whose triggers move their rows. A player's name, a merge, a league's settings are
+club-wide writes, in every key. The pages keyed so (:class:`Shows` with ``players``) read no
+other table of a league (``tests/versioning/test_player_versions.py`` checks what they read);
+what they show that no version covers is read at every request for the key
+(``read_too`` in :mod:`ratings.page_cache`: a player's rank, which other players' games move).
+On SQLite a bulk write's quieted triggers leave the rows alone: its end moves every player of its
+leagues once. Those rows are written only by writers of their league, so they add no wait between
+writers of two leagues.
+
 The triggers are (re)installed after every ``migrate`` and ``flush`` (``post_migrate``), for
 every table the apps have then, so a new model of any app is covered without a migration of
 its own and a table SQLite rebuilds gets its triggers back.
@@ -58,10 +84,14 @@ from ratings.versioning.locks import (
 )
 from ratings.versioning.reads import (
     EVENT_BY_PK,
+    EVENT_PLAYERS_BY_PK,
     EVENT_TABLE_BY_PK,
     EVERY_LEAGUE,
     GAME_BY_PK,
     LEAGUE_BY_SLUG,
+    PAPER_BY_PK,
+    PLAYER_BY_SLUG,
+    PLAYERS_A_AND_B,
     Shows,
     Version,
     current,
@@ -69,22 +99,31 @@ from ratings.versioning.reads import (
 from ratings.versioning.tables import (
     LEAGUE_TABLE,
     LEAGUES,
+    PAPER_TABLES,
+    PLAYER_TABLE,
     TABLE,
     UNVERSIONED,
     UnsupportedDatabase,
     league_paths,
+    player_paths,
     versioned_tables,
 )
-from ratings.versioning.triggers import install, trigger_statements
+from ratings.versioning.triggers import install, player_trigger_statements, trigger_statements
 
 __all__ = [
     "EVENT_BY_PK",
+    "EVENT_PLAYERS_BY_PK",
     "EVENT_TABLE_BY_PK",
     "EVERY_LEAGUE",
     "GAME_BY_PK",
     "LEAGUES",
     "LEAGUE_BY_SLUG",
     "LEAGUE_TABLE",
+    "PAPER_BY_PK",
+    "PAPER_TABLES",
+    "PLAYERS_A_AND_B",
+    "PLAYER_BY_SLUG",
+    "PLAYER_TABLE",
     "TABLE",
     "UNVERSIONED",
     "LockOrderError",
@@ -98,6 +137,8 @@ __all__ = [
     "install",
     "league_paths",
     "lock_rows",
+    "player_paths",
+    "player_trigger_statements",
     "row_triggers_dropped",
     "trigger_statements",
     "versioned_tables",

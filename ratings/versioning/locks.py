@@ -8,10 +8,19 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
+from django.apps import apps
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
 
-from ratings.versioning.tables import BUMP, BUMP_LEAGUE, LEAGUE_TABLE, LEAGUES, TABLE, bump_sql
+from ratings.versioning.tables import (
+    BUMP,
+    BUMP_LEAGUE,
+    LEAGUE_TABLE,
+    LEAGUES,
+    PLAYER_TABLE,
+    TABLE,
+    bump_sql,
+)
 
 M = TypeVar("M", bound=Model)
 
@@ -128,8 +137,34 @@ def bulk_write(
         connection._club_bulk_depth = 0
         if not connection.needs_rollback:  # else the rollback unsets it
             with connection.cursor() as cursor:
+                _players_written(cursor, None if every else ids)
                 for sql, params in marks:
                     cursor.execute(sql, [False, *params])
+
+
+def _players_written(cursor, leagues: list[int] | None) -> None:
+    """SQLite, at the end of a bulk write whose triggers stood aside: every player's version in
+    its ``leagues`` (None: all) changes once, and a player with a standing there and no row yet
+    gets one (every row of a league that names a player has their standing beside it: a result,
+    a tally, a season, a correction, whose writer keeps the standing; a paper or an event's
+    player without a game is written by no bulk write but a restore, which changes the
+    club-wide number)."""
+    if leagues == []:
+        return
+    standings = apps.get_model("ratings", "Standing")._meta.db_table
+    where, params = "", []
+    if leagues is not None:
+        where = f"WHERE league_id IN ({', '.join(['%s'] * len(leagues))})"
+        params = leagues
+    cursor.execute(
+        f"UPDATE {PLAYER_TABLE} SET number = number + 1, papers = papers + 1 {where}", params
+    )
+    cursor.execute(
+        f"INSERT INTO {PLAYER_TABLE} (league_id, player_id, number) SELECT DISTINCT league_id, "
+        f"player_id, 1 FROM {standings} {where or 'WHERE TRUE'} "
+        "ON CONFLICT (player_id, league_id) DO NOTHING",
+        params,
+    )
 
 
 @contextmanager
@@ -156,7 +191,11 @@ def row_triggers_dropped(models: Iterable[type[Model]], using: str = DEFAULT_DB_
             f"({', '.join(['%s'] * len(tables))})",
             tables,
         )
-        saved = [(name, sql) for name, sql in cursor.fetchall() if "_data_version_" in name]
+        saved = [
+            (name, sql)
+            for name, sql in cursor.fetchall()
+            if "_data_version_" in name or "_player_version_" in name
+        ]
         for name, _sql in saved:
             cursor.execute(f'DROP TRIGGER "{name}"')
     try:

@@ -8,17 +8,27 @@ from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from ratings.versioning.tables import LEAGUE_TABLE, LEAGUES, TABLE
+from ratings.versioning.tables import LEAGUE_TABLE, LEAGUES, PLAYER_TABLE, TABLE
+
+PLAYERS = "ratings_player"
 
 
 @dataclass(frozen=True)
 class Shows:
     """The leagues a page shows, found from its URL's arguments inside the version query:
     ``sql`` selects their ids from the arguments named ``args``; without ``sql``, every
-    league (a page of the whole club: the home page, a player's)."""
+    league (a page of the whole club: the home page).
+
+    A page of some players (``players``: a condition on their versions' rows ``v``, from the
+    arguments named ``player_args``) is keyed by their versions in every league, and by the
+    versions of the leagues ``sql`` selects only (none without it); with ``papers``, by their
+    papers' numbers too (:data:`~ratings.versioning.tables.PAPER_TABLES`)."""
 
     sql: str | None = None
     args: tuple[str, ...] = ()
+    players: str | None = None
+    player_args: tuple[str, ...] = ()
+    papers: bool = False
 
     def params(self, kwargs: dict) -> list:
         return [kwargs[name] for name in self.args]
@@ -35,20 +45,82 @@ EVENT_TABLE_BY_PK = Shows(
 )
 
 
+# A player's page: their versions in every league, and those of everyone seated at the events
+# they sat at (an event's place is worked out from every result there).
+PLAYER_BY_SLUG = Shows(
+    players=(
+        f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug = %s) OR (v.league_id, v.player_id) "
+        "IN (SELECT e.league_id, s2.player_id FROM ratings_tableseat s "
+        f"JOIN {PLAYERS} p ON p.id = s.player_id "
+        "JOIN ratings_eventtable t ON t.id = s.table_id "
+        "JOIN ratings_eventround r ON r.id = t.round_id "
+        "JOIN ratings_event e ON e.id = r.event_id "
+        "JOIN ratings_eventround r2 ON r2.event_id = e.id "
+        "JOIN ratings_eventtable t2 ON t2.round_id = r2.id "
+        "JOIN ratings_tableseat s2 ON s2.table_id = t2.id WHERE p.slug = %s)"
+    ),
+    player_args=("slug", "slug"),
+)
+# Two players head to head: both players' versions in every league, the deals of their papers
+# too.
+PLAYERS_A_AND_B = Shows(
+    players=f"v.player_id IN (SELECT id FROM {PLAYERS} WHERE slug IN (%s, %s))",
+    player_args=("a", "b"),
+    papers=True,
+)
+# A digital paper: its three players' versions in its league (its deals are theirs, its game,
+# their ratings); before its first deal, its league's too (the outlook at the start reads the
+# league's recent games: ratings.chances).
+PAPER_BY_PK = Shows(
+    "SELECT league_id FROM ratings_digitalpaper dp WHERE dp.id = %s AND dp.finished_at IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM ratings_deal WHERE paper_id = dp.id)",
+    ("pk",),
+    players=(
+        "EXISTS (SELECT 1 FROM ratings_digitalpaper dp WHERE dp.id = %s AND "
+        "dp.league_id = v.league_id AND v.player_id IN (dp.player_1_id, dp.player_2_id, "
+        "dp.player_3_id))"
+    ),
+    player_args=("pk",),
+    papers=True,
+)
+# A club night's page: the versions of its players (present, seated or sitting out) in its
+# league, changed by its rounds, tables and seats, its games and their results; not by the
+# deals of its tables' papers.
+EVENT_PLAYERS_BY_PK = Shows(
+    players=(
+        "v.league_id = (SELECT league_id FROM ratings_event WHERE id = %s) AND v.player_id IN "
+        "(SELECT player_id FROM ratings_eventplayer WHERE event_id = %s UNION "
+        "SELECT s.player_id FROM ratings_tableseat s JOIN ratings_eventtable t ON t.id = "
+        "s.table_id JOIN ratings_eventround r ON r.id = t.round_id WHERE r.event_id = %s UNION "
+        "SELECT b.player_id FROM ratings_eventround_byes b JOIN ratings_eventround r ON r.id = "
+        "b.eventround_id WHERE r.event_id = %s)"
+    ),
+    player_args=("pk", "pk", "pk", "pk"),
+)
+
+
 @dataclass(frozen=True)
 class Version:
     epoch: str  # new whenever the row is (re)created: a rebuilt database never reuses numbers
     number: int  # the club-wide number
     leagues: tuple[tuple[int, int], ...] = ()  # (league id, its number) for each league shown
+    # (league id, player id, their number[, their papers' number]) for each player shown, in
+    # each of their leagues
+    players: tuple[tuple[int, ...], ...] | None = None
 
     def __str__(self) -> str:
         club = f"{self.epoch}.{self.number}"
-        if not self.leagues:
+        if not self.leagues and self.players is None:
             return club
         leagues = ",".join(f"{league}:{number}" for league, number in self.leagues)
         if len(self.leagues) > 4:
             leagues = hashlib.sha256(leagues.encode()).hexdigest()[:24]
-        return f"{club}.{leagues}"
+        if self.players is None:
+            return f"{club}.{leagues}"
+        players = ",".join(":".join(map(str, row)) for row in self.players)
+        if len(self.players) > 4:
+            players = hashlib.sha256(players.encode()).hexdigest()[:24]
+        return f"{club}.{leagues}.p{players}"
 
     def league(self, league_id: int) -> int | None:
         return dict(self.leagues).get(league_id)
@@ -75,6 +147,46 @@ def _read_sql(vendor: str, shows: Shows) -> str:
     )
 
 
+def _players_sql(vendor: str, shows: Shows) -> str:
+    """The club's number, the rows of the players a page shows and the leagues it shows, in one
+    query; untrusted while this transaction wrote a league (SQLite: a bulk write; PostgreSQL:
+    any write), or a league shown has no row."""
+    mine = _MINE.get(vendor, _MINE["sqlite"])
+    mine_papers = mine.format("v").replace("v.txid", "v.papers_txid")
+    sql = (
+        f"SELECT 0 AS kind, d.epoch, d.number, d.bulk OR {mine.format('d')} OR EXISTS (SELECT 1 "
+        f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {mine.format('lv')}), v.league_id, "
+        f"v.player_id, v.number, {mine.format('v')} OR {mine_papers}, v.papers "
+        f"FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v ON ({shows.players}) WHERE d.id = 1"
+    )
+    if shows.sql is not None:
+        sql += (
+            f" UNION ALL SELECT 1, NULL, NULL, FALSE, lg.id, NULL, v.number, "
+            f"COALESCE(v.bulk OR {mine.format('v')}, TRUE), NULL FROM {LEAGUES} lg "
+            f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE lg.id IN ({shows.sql})"
+        )
+    return f"{sql} ORDER BY 1, 5, 6"
+
+
+def _with_players(shows: Shows, kwargs: dict, params: list, using: str) -> Version | None:
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _players_sql(connection.vendor, shows),
+            [*(kwargs[name] for name in shows.player_args), *params],
+        )
+        rows = cursor.fetchall()
+    if not rows or rows[0][0] != 0 or rows[0][3] or any(row[7] for row in rows):
+        return None
+    players = tuple(
+        (int(row[4]), int(row[5]), int(row[6]), *((int(row[8]),) if shows.papers else ()))
+        for row in rows
+        if row[0] == 0 and row[4] is not None
+    )
+    leagues = tuple((int(row[4]), int(row[6])) for row in rows if row[0] == 1)
+    return Version(str(rows[0][1]), int(rows[0][2]), leagues, players)
+
+
 def current(
     shows: Shows = EVERY_LEAGUE, kwargs: dict | None = None, using: str = DEFAULT_DB_ALIAS
 ) -> Version | None:
@@ -87,8 +199,11 @@ def current(
     fresh. A read-only request is assigned no transaction id, so asking costs none.
     """
     params = shows.params(kwargs or {})
-    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
+    asked = [*params, *((kwargs or {})[name] for name in shows.player_args)]
+    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in asked):
         return None  # an id no database holds (a hostile address): the view answers 404
+    if shows.players is not None:
+        return _with_players(shows, kwargs or {}, params, using)
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(connection.vendor, shows), params)

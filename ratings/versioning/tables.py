@@ -4,18 +4,22 @@ statements that change a version row, which the triggers and the writers' locks 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.apps import apps
 from django.db.models import Field, Model
 
 TABLE = "ratings_dataversion"
 LEAGUE_TABLE = "ratings_leagueversion"
 LEAGUES = "ratings_league"
+PLAYER_TABLE = "ratings_playerversion"
 # The tables no page shows, and why; every other table of every installed app is versioned. A
 # table listed here wrongly would leave pages stale; one missing sends every page to be drawn
 # again at each of its writes (a session at every login, axes's records at every attempt).
 UNVERSIONED = {
     TABLE: "the version itself",
     LEAGUE_TABLE: "the leagues' versions themselves",
+    PLAYER_TABLE: "the players' versions themselves",
     "ratings_auditentry": "the audit trail, read in the admin only, whose pages are not cached",
     "ratings_pendingupload": "a rayter file waiting for its uploader's confirmation",
     "django_admin_log": "the admin's history, shown in the admin only",
@@ -35,6 +39,12 @@ UNVERSIONED = {
     "ratings_channelpost": "the chat posts' outbox, written by the worker, read in the admin",
     "ratings_digestsubscription": "a member's digest choice, on their own uncached page",
 }
+
+# The tables of the digital papers, whose writes change their players' ``papers`` number rather
+# than their ``number`` (ratings.models.PlayerVersion): at a club night a deal comes every few
+# seconds from some table, and the night's page and its players' pages show no paper. A page
+# that shows a paper's rows (the paper, a head to head's deals) is keyed by both numbers.
+PAPER_TABLES = {"ratings_digitalpaper", "ratings_deal"}
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
 # import of thousands of statements bumps the row once, not thousands of times.
@@ -76,21 +86,38 @@ def models_by_table() -> dict[str, type[Model]]:
     return {m._meta.db_table: m for m in apps.get_models(include_auto_created=True)}
 
 
-def _paths(model: type[Model], seen: frozenset = frozenset()) -> list[tuple[Field, ...]]:
-    """Every chain of foreign keys that cannot be empty from ``model`` to a league."""
-    league = apps.get_model("ratings", "League")
-    if model is league:
+def _paths(
+    model: type[Model], seen: frozenset = frozenset(), to: str = "League"
+) -> list[tuple[Field, ...]]:
+    """Every chain of foreign keys that cannot be empty from ``model`` to a league (or to the
+    ratings model named ``to``)."""
+    target_model = apps.get_model("ratings", to)
+    if model is target_model:
         return []
     paths = []
     for field in model._meta.concrete_fields:
         if not field.is_relation or field.null or not (field.many_to_one or field.one_to_one):
             continue
         target = field.related_model
-        if target is league:
+        if target is target_model:
             paths.append((field,))
         elif target not in seen and target is not model:
-            paths += [(field, *rest) for rest in _paths(target, seen | {model})]
+            paths += [(field, *rest) for rest in _paths(target, seen | {model}, to)]
     return paths
+
+
+def _chains(model: type[Model], seen: frozenset = frozenset()) -> list[tuple[Field, ...]]:
+    """Every chain of foreign keys that cannot be empty from ``model``, to any model."""
+    chains = []
+    for field in model._meta.concrete_fields:
+        if not field.is_relation or field.null or not (field.many_to_one or field.one_to_one):
+            continue
+        target = field.related_model
+        if target is model or target in seen:
+            continue
+        chains.append((field,))
+        chains += [(field, *rest) for rest in _chains(target, seen | {model})]
+    return chains
 
 
 def league_paths() -> dict[str, list[tuple[Field, ...]]]:
@@ -101,3 +128,42 @@ def league_paths() -> dict[str, list[tuple[Field, ...]]]:
     models = models_by_table()
     found = {table: _paths(models[table]) for table in versioned_tables()}
     return {table: paths for table, paths in found.items() if paths}
+
+
+@dataclass(frozen=True)
+class PlayerPaths:
+    """How the rows of a league's table lead to the players whose versions their writes change
+    (see "Players' versions" in :mod:`ratings.versioning`): chains of foreign keys that cannot
+    be empty from the row to a player (a result's, a paper's three), and the rows below it that
+    name a player (``below``: a game's results, an event's players and seats, a table's seats):
+    the players of an event, a game or a table that a player's page shows."""
+
+    forward: list[tuple[Field, ...]]
+    # (the table below, its chain of foreign keys up to this row, its player's column)
+    below: list[tuple[str, tuple[Field, ...], Field]]
+
+
+def player_paths() -> dict[str, PlayerPaths]:
+    """The tables of :func:`league_paths` whose writes change players' versions in the row's
+    league: those with a player (``forward``) or with rows below them that name one
+    (``below``). A table with both changes only its own players: a row below that names a player
+    is written itself (or deleted before its parent), and changes its own."""
+    leagues = league_paths()
+    models = models_by_table()
+    player = apps.get_model("ratings", "Player")
+    named = {
+        table: [f for f in models[table]._meta.concrete_fields if f.related_model is player]
+        for table in leagues
+    }
+    found = {}
+    for table in leagues:
+        forward = _paths(models[table], to="Player")
+        below = []
+        if not forward:
+            for child, fields in named.items():
+                for chain in _chains(models[child]):
+                    if chain[-1].related_model is models[table]:
+                        below += [(child, chain, field) for field in fields if not field.null]
+        if forward or below:
+            found[table] = PlayerPaths(forward, below)
+    return found

@@ -15,10 +15,13 @@ from ratings.versioning.tables import (
     BUMP_LEAGUE,
     LEAGUE_TABLE,
     LEAGUES,
+    PAPER_TABLES,
+    PLAYER_TABLE,
     TABLE,
     bump_sql,
     league_paths,
     models_by_table,
+    player_paths,
     versioned_tables,
 )
 
@@ -206,6 +209,105 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
     return statements
 
 
+def _players_of_row(table: str, row: str, source: str = "") -> list[str]:
+    """The (league, player) pairs a row of ``table`` changes, as SELECTs of ``l`` and ``p``: the
+    row's trigger's ``row`` (SQLite: NEW or OLD), or each row of ``source`` (PostgreSQL: a
+    transition table) as ``row``."""
+    paths = player_paths()[table]
+    rows = f" FROM {source} {row}" if source else ""
+    selects = []
+    # The shortest way to the league only (a result's own copy of its game's league, not a
+    # lookup of its game for each of an import's rows): the engine keeps the copies in step, and
+    # a game moved to another league moves its results' players through its own row.
+    leagues = league_paths()[table]
+    shortest = min(len(path) for path in leagues)
+    for league in (path for path in leagues if len(path) == shortest):
+        league_id = _league_of_row(league, row)
+        for path in paths.forward:
+            selects.append(f"SELECT {league_id} AS l, {_league_of_row(path, row)} AS p{rows}")
+        for child, chain, player in paths.below:
+            joins = [f'"{child}" c0']
+            for n, field in enumerate(chain[:-1], start=1):
+                joins.append(
+                    f'JOIN "{field.related_model._meta.db_table}" c{n} '
+                    f'ON c{n}."{field.target_field.column}" = c{n - 1}."{field.column}"'
+                )
+            last = len(chain) - 1
+            on = f'c{last}."{chain[-1].column}" = {row}."{chain[-1].target_field.column}"'
+            # PostgreSQL: each row of the transition table, beside the rows below it.
+            start = f"{source} {row}, " if source else ""
+            selects.append(
+                f'SELECT {league_id} AS l, c0."{player.column}" AS p '
+                f"FROM {start}{' '.join(joins)} WHERE {on}"
+            )
+    return selects
+
+
+def player_trigger_statements(vendor: str, table: str, *, drop: bool = False) -> list[str]:
+    """The SQL that makes every write to ``table`` change the versions of the players its rows
+    show in their league (see "Players' versions" in :mod:`ratings.versioning`), idempotent;
+    nothing for a table whose rows name no player. ``drop``: only take them away (migrated back
+    before the players' versions)."""
+    paths = {} if drop else player_paths()
+    if vendor == "postgresql":
+        drops = [
+            f'DROP TRIGGER IF EXISTS "ratings_player_version_{name}" ON "{table}"'
+            for name, _event, _rows in _PG_EVENTS
+        ]
+        if table not in paths:
+            return drops
+        function = _function_name(table, "player")
+        number, txid = ("papers", "papers_txid") if table in PAPER_TABLES else ("number", "txid")
+        parts = []
+        for op, rows in (("DELETE", "new_rows"), ("INSERT", "old_rows")):
+            union = " UNION ".join(_players_of_row(table, "r", rows))
+            parts.append(
+                f"IF TG_OP <> '{op}' THEN INSERT INTO {PLAYER_TABLE} AS v "
+                f"(league_id, player_id, {number}, {txid}) SELECT l, p, 1, txid_current() "
+                f"FROM ({union}) AS pairs WHERE l IS NOT NULL AND p IS NOT NULL "
+                f"ON CONFLICT (player_id, league_id) DO UPDATE SET {number} = v.{number} + 1, "
+                f"{txid} = EXCLUDED.{txid} WHERE v.{txid} IS DISTINCT FROM EXCLUDED.{txid}; "
+                "END IF;"
+            )
+        statements = [
+            *drops,
+            f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql "
+            f"AS $$ BEGIN {' '.join(parts)} RETURN NULL; END $$",
+        ]
+        for name, event, rows in _PG_EVENTS:
+            referencing = " ".join(f"{kind} TABLE AS {kind.lower()}_rows" for kind in rows.split())
+            statements.append(
+                f'CREATE TRIGGER "ratings_player_version_{name}" AFTER {event} '
+                f'ON "{table}" REFERENCING {referencing} FOR EACH STATEMENT '
+                f"EXECUTE FUNCTION {function}()"
+            )
+        return statements
+    statements = []
+    for name, event, rows in (
+        ("insert", "INSERT", ("NEW",)),
+        ("update", _updated_columns(table), ("OLD", "NEW")),
+        ("delete", "DELETE", ("OLD",)),
+    ):
+        trigger = f'"{table}_player_version_{name}"'
+        statements.append(f"DROP TRIGGER IF EXISTS {trigger}")
+        if table not in paths:
+            continue
+        ids = [_league_of_row(path, row) for row in rows for path in league_paths()[table]]
+        quiet = " AND ".join(
+            f"COALESCE((SELECT bulk FROM {LEAGUE_TABLE} WHERE league_id = {id_}), 0)" for id_ in ids
+        )
+        union = " UNION ".join(s for row in rows for s in _players_of_row(table, row))
+        number = "papers" if table in PAPER_TABLES else "number"
+        statements.append(
+            f'CREATE TRIGGER {trigger} AFTER {event} ON "{table}" '
+            f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 AND NOT ({quiet}) "
+            f"BEGIN INSERT INTO {PLAYER_TABLE} (league_id, player_id, {number}) "
+            f"SELECT l, p, 1 FROM ({union}) WHERE l IS NOT NULL AND p IS NOT NULL "
+            f"ON CONFLICT (player_id, league_id) DO UPDATE SET {number} = {number} + 1; END"
+        )
+    return statements
+
+
 _PG_FUNCTIONS = [
     "CREATE OR REPLACE FUNCTION ratings_bump_data_version() RETURNS trigger "
     f"LANGUAGE plpgsql AS $$ BEGIN {BUMP['postgresql']}; RETURN NULL; END $$",
@@ -269,6 +371,10 @@ def install(using: str = DEFAULT_DB_ALIAS, **_kwargs) -> None:
             for table in versioned_tables():
                 if table in existing:
                     for statement in trigger_statements(vendor, table):
+                        cursor.execute(statement)
+                    for statement in player_trigger_statements(
+                        vendor, table, drop=PLAYER_TABLE not in existing
+                    ):
                         cursor.execute(statement)
             cursor.execute(
                 f"INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) SELECT id, 0, %s "

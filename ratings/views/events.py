@@ -115,9 +115,16 @@ def _chose_a_player(data) -> bool:
     return any(key.startswith("use_player_") for key in data)
 
 
+def _event_row(request: HttpRequest, pk: int) -> str:
+    """The event's own row, for its page's key: the versions of its players cover everything
+    below it (rounds, tables, seats, games, results), and its own row while it has players; a
+    night made and renamed before anyone is present has none."""
+    return repr(list(Event.objects.filter(pk=pk).values_list()))
+
+
 @require_safe
 @club_readable
-@cached_page(shows=versioning.EVENT_BY_PK)
+@cached_page(shows=versioning.EVENT_PLAYERS_BY_PK, read_too=_event_row)
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """An event, live: standings, each round's tables with results linked to their games, each
     player's rating change, the winner once closed; the organiser's buttons."""

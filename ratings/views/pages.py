@@ -381,13 +381,23 @@ def _chart(
     )
 
 
+def _ranks(request: HttpRequest, slug: str) -> str:
+    """The player's status and rank in each of their leagues: other players' games move their
+    rank, and no version of the player's covers it, so the page's key holds it (read at every
+    request, after the versions; the page drawn uses this reading)."""
+    request.club_player_standings = standings = selectors.player_standings(slug)
+    return ";".join(f"{s.league_id}:{s.status}:{s.rank}" for s in standings)
+
+
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.PLAYER_BY_SLUG, read_too=_ranks)
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's leagues: rating, rank, statistics, rating history chart and games, page by
     page."""
-    standings = selectors.player_standings(slug)
+    standings = getattr(request, "club_player_standings", None)
+    if standings is None:
+        standings = selectors.player_standings(slug)
     if standings:
         player = standings[0].player
     else:

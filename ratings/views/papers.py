@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ratings import engine
+from ratings import engine, versioning
 from ratings.access import can_enter_games, club_readable, get_league_for_entry
 from ratings.chances import tables_outlooks
 from ratings.entry import confirmation
@@ -27,6 +27,7 @@ from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.forms import with_chosen_player
 from ratings.models import Player
+from ratings.page_cache import conditional_page
 from ratings.papers import selectors, services
 from ratings.papers.forms import KONTRA_CHOICES, DealForm, PaperStartForm, pad_words
 from ratings.papers.models import Deal, DigitalPaper
@@ -179,8 +180,13 @@ def _house_rules(paper: DigitalPaper) -> list[tuple[str, str]]:
 
 @club_readable
 @require_http_methods(["GET", "HEAD"])
+@conditional_page(shows=versioning.PAPER_BY_PK)
 def paper_detail(request, pk: int):
-    """The paper as the sheet looks, its deals, and for members the next deal's form."""
+    """The paper as the sheet looks, its deals, and for members the next deal's form.
+
+    A watching phone's refresh (``static/paper_live.js``) that holds the page at the versions
+    of the paper's players in its league (its deals, its game, their ratings; before the first
+    deal, the league's for the outlook) is answered 304 at the cost of one query."""
     return _render_paper(request, _page(pk, request.user), None)
 
 

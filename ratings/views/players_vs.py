@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from ratings import selectors
+from ratings import selectors, versioning
 from ratings.access import club_readable
 from ratings.charts import history_series, rating_history_chart
 from ratings.forms import find_player
@@ -66,7 +66,7 @@ def _pair_or_redirect(a: str, b: str) -> tuple[Player, Player] | HttpResponse:
 
 @require_safe
 @club_readable
-@cached_page
+@cached_page(shows=versioning.PLAYERS_A_AND_B)
 def head_to_head(request: HttpRequest, a: str, b: str) -> HttpResponse:
     """Two players' games together, per league: who finished ahead how often, each one's scores,
     both rating lines on one chart, and the third players they met most often together."""

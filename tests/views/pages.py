@@ -62,13 +62,28 @@ QUERIES = {
     # Events: whatever the number of rounds, tables and players.
     "events": 4,  # the league; the count and the page of events with their players and rounds
     # The event with its league and organiser; its players; every round's tables and seats;
-    # the byes; the results of its games (standings, results, rating changes, all from them).
-    "event": 6,
+    # the byes; the results of its games (standings, results, rating changes, all from them);
+    # and first its own row, for the page's key (KEY_READS).
+    "event": 7,
     "event_table": 3,  # the table with its round, event and league; its seats with results
     # the event with its league; the round's tables and seats; every seated player's rating;
     # the league's latest games and their results (prefko's chances and place changes)
     "round_cards": 6,
 }
+
+
+# What a page reads at every request beside the versions, for its key (page_cache's
+# ``read_too``), and so what it costs from the cache: the player's standings and the ranked players
+# better than them, if they are ranked somewhere (their rank moves with other players' games; the
+# page drawn reads it once).
+# A club night's page reads its event's row (its players' versions cover the rest, but a night
+# with nobody present yet has none).
+KEY_READS = {"player": 2, "event": 1}
+
+
+def from_cache(page: str) -> int:
+    """The queries of a page served from the cache."""
+    return VERSION + KEY_READS.get(page, 0)
 
 
 # Pages that ask Django whether the user holds a permission (may they create or run events?):

@@ -36,14 +36,24 @@ from ratings import engine, page_cache, versioning
 from ratings.events import services as event_services
 from ratings.events.models import Event
 from ratings.models import Game, League, Player, Standing
+from ratings.papers import services as paper_services
 from tests.builders import (
     OTHER_APPS_STATIC,
     T0,
+    make_players,
     paper_entries,
     production_static_files,
     release_static_files,
 )
-from tests.views.pages import CACHED, QUERIES, VERSION, played_event, urls
+from tests.papers.deals import SHORT_GAME, enter
+from tests.views.pages import (
+    CACHED,
+    LOGGED_IN,
+    QUERIES,
+    from_cache,
+    played_event,
+    urls,
+)
 from tests.worked_example import SMALL_PAPERS
 
 # Each write commits, as a request's does: on PostgreSQL the version changes once per
@@ -145,6 +155,31 @@ def raw_update(league, players, player):
         )
 
 
+def backdated_game_of_others(league, players, player):
+    """A game of three other players before every game: the league's later games are re-rated,
+    the player's among them (their versions move through the rows the replay rewrites)."""
+    others = [p for p in players if p != player][:3]
+    record(league, others, played_at=Game.objects.order_by("played_at").first().played_at - DAY)
+
+
+def opponent_renamed(league, players, player):
+    """The player's page names their opponents."""
+    opponent = Game.objects.filter(results__player=player).first().results.exclude(player=player)
+    engine.player_rename(player=opponent.first().player, name="Renamed Opponent")
+
+
+def merged(league, players, player):
+    """Another player merged into the player: their games become the player's."""
+    met = Player.objects.filter(results__game__results__player=player)
+    engine.player_merge(source=next(p for p in players if p not in met), target=player)
+
+
+def event_renamed(league, players, player):
+    """The night's name, on the pages of its players: a plain UPDATE of the event's row."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {Event._meta.db_table} SET name = 'Renamed night'")
+
+
 def round_closed(league, players, player):
     event_services.round_close(event_round=Event.objects.get().rounds.get())
 
@@ -158,11 +193,16 @@ WRITES = [
     edited_game,
     deleted_game,
     first_game_edited,
+    backdated_game_of_others,
     renamed,
+    opponent_renamed,
+    merged,
     raw_update,
+    event_renamed,
     round_closed,
     league_settings,
 ]
+DAY = timedelta(days=1)
 
 
 @pytest.mark.parametrize("write", WRITES, ids=lambda write: write.__name__)
@@ -228,12 +268,15 @@ def test_a_page_drawn_in_the_requests_own_transaction_is_not_cached(client, club
     assert len(cached) == 1
 
 
-def test_pages_come_from_the_cache_until_a_write(client, club, django_assert_num_queries):
-    """The cache is really used (one query: the version), and left after the write."""
+def test_pages_come_from_the_cache_until_a_write(
+    client, club, django_assert_num_queries, django_assert_max_num_queries
+):
+    """The cache is really used (one query: the version; the player page's rank, read when they
+    are ranked somewhere), and left after the write."""
     league, players, player, pages = club
     read_all(client, pages)
-    for url in pages.values():
-        with django_assert_num_queries(1):
+    for page, url in pages.items():
+        with django_assert_max_num_queries(from_cache(page)):
             client.get(url)
     new_game(league, players, player)
     with django_assert_num_queries(QUERIES["leaderboard"]):  # drawn again
@@ -278,25 +321,88 @@ def test_a_write_in_one_league_leaves_the_other_leagues_pages_cached(
     write(league, players, player)
 
     for page, url in others.items():
-        with django_assert_num_queries(VERSION):
+        with django_assert_num_queries(from_cache(page)):
             response = client.get(url)
         assert without_token(response.content) == kept[page], page
     assert_fresh(client, {**pages, **others})
 
 
 def test_a_page_of_some_leagues_is_keyed_by_their_versions_only(client, club):
-    """What a page shows: a league's page its league (by its slug, its game, its event or
-    table), the club's pages every league."""
+    """What a page shows: a league's page its league (by its slug, its game or table), the
+    club's pages every league; a page of players (a player's, two players', a night's) their
+    versions in their leagues."""
     league, players, player, pages = club
-    for page in ("leaderboard", "game", "event", "event_table", "home"):
+    by_league = ("leaderboard", "game", "event_table", "home")
+    by_players = ("player", "head_to_head", "event")
+    for page in (*by_league, *by_players):
         client.get(pages[page])
-    with CaptureQueriesContext(connection) as queries:
-        for page in ("leaderboard", "game", "event", "event_table", "home"):
+    for page in (*by_league, *by_players):
+        with CaptureQueriesContext(connection) as queries:
             client.get(pages[page])
-    reads = [query["sql"] for query in queries]
-    assert len(reads) == 5 and all("ratings_leagueversion" in sql for sql in reads)
-    for sql in reads[:4]:
-        assert "IN (SELECT" in sql  # one league's, found in the same query
+        version = queries[0]["sql"]
+        if page in by_league:
+            assert "ratings_leagueversion" in version and "ratings_playerversion" not in version
+            assert ("IN (SELECT" in version) == (page != "home"), page
+        else:
+            assert "ratings_playerversion" in version, page
+
+
+# A version per player ----------------------------------------------------------------------------
+
+PLAYERS_PAGES = ("player", "head_to_head", "event")
+
+
+def assert_kept(client, pages: dict[str, str], kept: dict[str, bytes], assert_max_queries) -> None:
+    """Each page served from the cache (its versions, and what it reads for its key), as it
+    was. A page named ``kind:name`` costs what its kind does."""
+    for page, content in kept.items():
+        with assert_max_queries(from_cache(page.split(":")[0])):
+            response = client.get(pages[page])
+        assert without_token(response.content) == content, page
+
+
+def test_a_game_of_other_players_leaves_the_pages_of_players_cached(
+    client, club, django_assert_max_num_queries
+):
+    """A player's page, a head to head and a night's page are keyed by their players' versions:
+    a game of three others (new to the league, so nobody's rank moves) leaves them cached, and
+    every page is still the page drawn afresh."""
+    league, players, player, pages = club
+    newcomers = make_players(3)  # a new player is a club-wide write: made before the reading
+    kept = read_all(client, {page: pages[page] for page in PLAYERS_PAGES})
+    read_all(client, pages)
+
+    record(league, newcomers)
+
+    assert_kept(client, pages, kept, django_assert_max_num_queries)
+    after = assert_fresh(client, pages)
+    assert newcomers[0].name in after["games"].decode()  # the league's pages moved
+
+
+def test_a_deal_at_a_table_leaves_the_night_and_its_players_pages_cached(
+    client, club, django_assert_max_num_queries
+):
+    """A deal changes its players' papers' number only: the night's page and its players'
+    pages (which show no paper) stay cached; the paper's page and a head to head of two of its
+    players (their papers' deals) are drawn again, fresh."""
+    league, players, player, pages = club
+    seated = [p for p in players if p != player][:3]
+    paper = paper_services.paper_start(league=league, players=seated, bula=30)
+    theirs = {
+        **pages,
+        "paper": reverse("ratings:paper", args=[paper.pk]),
+        "player:seated": reverse("ratings:player", args=[seated[0].slug]),
+        "head_to_head:seated": reverse(
+            "ratings:head_to_head", args=[seated[0].slug, seated[1].slug]
+        ),
+    }
+    kept = read_all(client, {page: theirs[page] for page in ("event", "player:seated")})
+    read_all(client, theirs)
+
+    enter(paper, SHORT_GAME[:1])
+
+    assert_kept(client, theirs, kept, django_assert_max_num_queries)
+    assert_fresh(client, theirs)
 
 
 # Conditional GET --------------------------------------------------------------------------------
@@ -317,6 +423,74 @@ def test_the_browser_gets_304_until_the_data_changes(client, club):
     changed = client.get(pages["leaderboard"], headers={"if-none-match": etag})
     assert changed.status_code == 200
     assert changed["ETag"] != etag
+
+
+def watch(client, url: str, etag: str):
+    return client.get(url, headers={"if-none-match": etag})
+
+
+def test_a_phone_watching_a_paper_gets_304_for_one_query_until_a_deal_at_its_table(
+    client, member_client, club, django_assert_num_queries
+):
+    """The live paper's refresh (static/paper_live.js): 304 without drawing, one query, while
+    other tables deal and other players' games are recorded; the page again after its own
+    table's deal. A member's page (with the deal form) is their own, keyed the same way."""
+    league, players, player, pages = club
+    mine, others = players[:3], players[3:6]
+    paper = paper_services.paper_start(league=league, players=mine, bula=30)
+    other = paper_services.paper_start(league=league, players=others, bula=30)
+    enter(paper, SHORT_GAME[:1])  # past the first deal, the page shows no league's outlook
+    url = reverse("ratings:paper", args=[paper.pk])
+    etags = {}
+    for name, watcher in (("visitor", client), ("member", member_client)):
+        watcher.get(url)  # the first visit sets the CSRF cookie
+        etags[name] = watcher.get(url)["ETag"]
+        with django_assert_num_queries(1 if name == "visitor" else 1 + LOGGED_IN):
+            assert watch(watcher, url, etags[name]).status_code == 304
+
+    enter(other, SHORT_GAME[:2])
+    record(league, [p for p in players if p not in mine][:3])
+    for name, watcher in (("visitor", client), ("member", member_client)):
+        assert watch(watcher, url, etags[name]).status_code == 304, name
+
+    enter(paper, SHORT_GAME[1:2])
+    for name, watcher in (("visitor", client), ("member", member_client)):
+        fresh = watch(watcher, url, etags[name])
+        assert fresh.status_code == 200 and fresh["ETag"] != etags[name], name
+        assert fresh.content.count(b"data-live-paper") == 1
+
+
+def test_a_paper_before_its_first_deal_follows_its_league(client, club):
+    """Its first page shows each player's chances from the league's recent games."""
+    league, players, player, pages = club
+    paper = paper_services.paper_start(league=league, players=players[:3], bula=30)
+    url = reverse("ratings:paper", args=[paper.pk])
+    client.get(url)
+    etag = client.get(url)["ETag"]
+    record(league, players[3:6])
+    assert watch(client, url, etag).status_code == 200
+
+
+def test_a_phone_watching_a_night_gets_304_while_its_tables_deal(
+    client, club, django_assert_num_queries
+):
+    """The night's page: two queries (its players' versions, its own row) answer 304 while
+    its tables' papers fill; a round closed draws it again."""
+    league, players, player, pages = club
+    night = Event.objects.get()
+    table = night.rounds.get().tables.filter(game=None).first()
+    seated = [seat.player for seat in table.seats.order_by("seat")]
+    paper = paper_services.paper_start(league=league, players=seated, bula=30, table=table)
+    url = pages["event"]
+    client.get(url)
+    etag = client.get(url)["ETag"]
+
+    enter(paper, SHORT_GAME[:2])
+    with django_assert_num_queries(from_cache("event")):
+        assert watch(client, url, etag).status_code == 304
+
+    night_round_closed(league, players, player)
+    assert watch(client, url, etag).status_code == 200
 
 
 def test_a_release_that_changes_only_a_script_draws_every_page_again(client, club, tmp_path):
