@@ -9,6 +9,7 @@ from datetime import datetime, time, timedelta
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 from django.utils import timezone
 
 from ratings import worker
@@ -172,3 +173,29 @@ def test_the_digests_next_night_is_the_next_planned_one(league, players):
     make_night(league, name="After", starts_at=friday + timedelta(days=7))
     assert texts.next_night(league) == planned
     assert planned.status == EventStatus.PLANNED
+
+
+def test_a_night_moved_in_the_admin_is_posted_too(league, webhook, admin_client):
+    run_command("channel", "add", league.slug, webhook.url, "--posts", "nights")
+    night = make_night(league, name="Friday night", place="Club")
+    run_tasks()
+    later = timezone.localtime(night.starts_at + timedelta(hours=1))
+    response = admin_client.post(
+        reverse("admin:ratings_event_change", args=[night.pk]),
+        {
+            "name": night.name,
+            "starts_at_0": later.date().isoformat(),
+            "starts_at_1": later.time().isoformat(),
+            "place": "Upstairs",
+            "organiser": "",
+            "event_players-TOTAL_FORMS": "0",
+            "event_players-INITIAL_FORMS": "0",
+            "event_players-MIN_NUM_FORMS": "0",
+            "event_players-MAX_NUM_FORMS": "1000",
+        },
+    )
+    assert response.status_code == 302, response.context and response.context["errors"]
+    run_tasks()
+    assert [post["title"] for post in webhook.posts][1:] == [
+        f"Friday night is moved to {texts.when_text(later)}"
+    ]
