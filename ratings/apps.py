@@ -48,18 +48,26 @@ class RatingsConfig(AppConfig):
         confirmation.then_add(api_deals.KEEP_DEALS, api_deals.keep_posted_deals)
 
         # The club's voice: games that count and nights' rounds and standings queue their
-        # posts to the chats; the weekly digest is the worker's recurring work.
+        # posts to the chats, as do nights planned, moved and cancelled; the weekly digest and
+        # the day-before reminders are the worker's recurring work.
         from ratings import worker
         from ratings.entry.signals import game_counted
         from ratings.events import signals as event_signals
         from ratings.voice import digest as voice_digest
         from ratings.voice import receivers as voice
+        from ratings.voice import reminders as voice_reminders
         from ratings.voice import tasks as voice_tasks
 
         game_counted.connect(voice.game_counted, dispatch_uid="ratings.voice.game")
         event_signals.round_drawn.connect(voice.round_drawn, dispatch_uid="ratings.voice.round")
         event_signals.event_closed.connect(voice.event_closed, dispatch_uid="ratings.voice.event")
+        event_signals.night_planned.connect(voice.night_planned, dispatch_uid="ratings.voice.plan")
+        event_signals.night_moved.connect(voice.night_moved, dispatch_uid="ratings.voice.move")
+        event_signals.night_cancelled.connect(
+            voice.night_cancelled, dispatch_uid="ratings.voice.cancel"
+        )
         worker.recurring_add(voice_tasks.weekly_digest, voice_digest.next_run)
+        worker.recurring_add(voice_tasks.day_before_reminders, voice_reminders.next_run)
 
         # After every migrate and flush: the version row and its triggers on every table.
         post_migrate.connect(versioning.install, sender=self, dispatch_uid="ratings.versioning")

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 
-from ratings.events import planning, services
+from ratings.events import planning, services, signals
 from ratings.events.models import Event, EventPlayer, EventTable
 
 
@@ -88,6 +88,9 @@ class EventAdmin(admin.ModelAdmin):
         # Re-dated or moved: calendars that have the event take the new version.
         planning.raise_sequence(obj, form.changed_data)
         super().save_model(request, obj, form, change)
+        if change and {"starts_at", "place"} & set(form.changed_data) and obj.is_planned:
+            # In the admin's transaction, as planning.night_move sends it: the chats hear it.
+            signals.night_moved.send(sender=Event, event=obj)
 
 
 @admin.register(EventTable)

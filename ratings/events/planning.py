@@ -9,8 +9,10 @@ cancelling and moving a night leave an entry in the audit trail, an answer does 
 tap, changed as often as they like, is no change to the club's record).
 
 The calendar feeds (:mod:`ratings.events.calendar`) follow an event by its ``sequence``, raised
-whenever its time, place or status changes (:func:`raise_sequence`). The day-before reminder is
-:func:`remind_tomorrow`: what should be sent, for the background worker to send.
+whenever its time, place or status changes (:func:`raise_sequence`). Planning, cancelling and
+moving a night send their signals (:mod:`ratings.events.signals`) in the transaction, for the
+club's chat channels. The day-before reminder is :func:`remind_tomorrow`: what should be sent,
+for the background worker to send (ratings/voice/reminders.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.events import services
+from ratings.events import services, signals
 from ratings.events.answers import answers_of
 from ratings.events.models import (
     Answer,
@@ -114,6 +116,7 @@ def night_plan(
                 "bula": bula,
             },
         )
+        signals.night_planned.send(sender=Event, event=event)
     return event
 
 
@@ -181,6 +184,7 @@ def night_cancel(*, event: Event, actor=None) -> Event:
         raise_sequence(event, ["status"])
         event.save(update_fields=["status", "sequence"])
         services.audit_event(AuditAction.EVENT_CLOSE, event, actor, after={"cancelled": True})
+        signals.night_cancelled.send(sender=Event, event=event)
     return event
 
 
@@ -209,6 +213,7 @@ def night_move(*, event: Event, starts_at: datetime, place: str, actor=None) -> 
             before=before,
             after={"starts_at": starts_at.isoformat(), "place": place or None},
         )
+        signals.night_moved.send(sender=Event, event=event)
     return event
 
 

@@ -38,6 +38,7 @@ UNVERSIONED = {
     "ratings_channel": "the leagues' chat channels, read in the admin only",
     "ratings_channelpost": "the chat posts' outbox, written by the worker, read in the admin",
     "ratings_digestsubscription": "a member's digest choice, on their own uncached page",
+    "ratings_nightreminder": "the day-before reminders emailed, written by the worker only",
 }
 
 # The tables of the digital papers, whose writes change their players' ``papers`` number rather

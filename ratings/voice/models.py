@@ -129,3 +129,34 @@ class DigestSubscription(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class NightReminder(models.Model):
+    """A day-before reminder emailed to a member for a night: kept so that the reminder task,
+    run twice, emails nobody twice. The night's day is part of it: a night moved to another day
+    is reminded again."""
+
+    event = models.ForeignKey(
+        "ratings.Event",
+        verbose_name=_("event"),
+        on_delete=models.CASCADE,
+        related_name="reminders",
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        on_delete=models.CASCADE,
+        related_name="night_reminders",
+    )
+    day = models.DateField(_("night's day"))
+    sent_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("night reminder")
+        verbose_name_plural = _("night reminders")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user", "day"], name="night_reminder_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.user}"

@@ -21,3 +21,20 @@ def round_drawn(sender, *, event_round, **kwargs) -> None:
 def event_closed(sender, *, event, **kwargs) -> None:
     if Channel.objects.posting(event.league_id, PostKind.NIGHTS).exists():
         tasks.post_standings.enqueue(event.pk)
+
+
+def _night(event, change: str) -> None:
+    if Channel.objects.posting(event.league_id, PostKind.NIGHTS).exists():
+        tasks.post_night.enqueue(event.pk, change)
+
+
+def night_planned(sender, *, event, **kwargs) -> None:
+    _night(event, "planned")
+
+
+def night_moved(sender, *, event, **kwargs) -> None:
+    _night(event, "moved")
+
+
+def night_cancelled(sender, *, event, **kwargs) -> None:
+    _night(event, "cancelled")

@@ -1,5 +1,6 @@
-"""What the voice says: a game, a drawn round, a night's standings and the weekly digest as a
-short title and text with a link, in the league's language. Reads only."""
+"""What the voice says: a game, a drawn round, a night's standings, a night planned, moved or
+cancelled, the day-before reminder and the weekly digest as a short title and text with a link,
+in the league's language. Reads only."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ratings.events.models import Event, EventRound
+from ratings.events.models import Event, EventRound, EventStatus
 from ratings.events.selectors import event_standings
 from ratings.formatting import change_text, date_text, number_text, rating_text, when_text
 from ratings.models import Game, League, Result
@@ -106,6 +107,55 @@ def standings_text(event: Event) -> Text:
         return Text(title, "\n".join([*lines, absolute(event.get_absolute_url())]))
 
 
+# Nights planned ahead ---------------------------------------------------------------------------
+
+
+def _where(event: Event) -> list[str]:
+    return [_("Where: %(place)s") % {"place": event.place}] if event.place else []
+
+
+def night_text(event: Event, change: str) -> Text:
+    """A night ``planned``, ``moved`` (its new time and place) or ``cancelled``, and its page."""
+    url = absolute(event.get_absolute_url())
+    with translation.override(league_language(event.league)):
+        values = {"event": event.name, "when": when_text(timezone.localtime(event.starts_at))}
+        if change == "cancelled":
+            return Text(_("%(event)s of %(when)s is cancelled") % values, url)
+        if change == "moved":
+            title = _("%(event)s is moved to %(when)s") % values
+            return Text(title, "\n".join([*_where(event), url]))
+        title = _("%(event)s is planned for %(when)s") % values
+        lines = [
+            *_where(event),
+            _("Will you come? Answer on the night's page: %(url)s") % {"url": url},
+        ]
+        return Text(title, "\n".join(lines))
+
+
+def reminder_text(reminder) -> Text:
+    """The day-before reminder of a night (a :class:`ratings.events.planning.Reminder`): its
+    time and place, who is coming and who may come, and its page."""
+    event = reminder.event
+    with translation.override(league_language(event.league)):
+        title = _("Tomorrow: %(event)s, %(when)s") % {
+            "event": event.name,
+            "when": when_text(timezone.localtime(event.starts_at)),
+        }
+        lines = _where(event)
+        if reminder.coming:
+            lines.append(
+                _("Coming: %(players)s") % {"players": ", ".join(p.name for p in reminder.coming)}
+            )
+        else:
+            lines.append(_("Nobody has said they are coming yet."))
+        if reminder.maybe:
+            lines.append(
+                _("Maybe: %(players)s") % {"players": ", ".join(p.name for p in reminder.maybe)}
+            )
+        lines.append(absolute(event.get_absolute_url()))
+        return Text(title, "\n".join(lines))
+
+
 # The weekly digest ---------------------------------------------------------------------------
 
 
@@ -136,10 +186,13 @@ def top_movers(league: League, start: datetime, end: datetime, count: int = 3) -
 
 
 def next_night(league: League) -> Event | None:
-    """The league's next night not yet closed, starting from now on."""
+    """The league's next planned night (planned ahead, not started or cancelled) still to
+    come."""
     return (
-        Event.objects.filter(league=league, closed_at__isnull=True, starts_at__gte=timezone.now())
-        .order_by("starts_at")
+        Event.objects.filter(
+            league=league, status=EventStatus.PLANNED, starts_at__gt=timezone.now()
+        )
+        .order_by("starts_at", "pk")
         .first()
     )
 

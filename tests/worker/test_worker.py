@@ -24,11 +24,13 @@ def tick() -> str:
 
 
 @pytest.fixture
-def hourly():
+def hourly(monkeypatch):
+    """``tick`` every hour, the only recurring work (the club's own, the digest and the
+    reminders, set aside for the test)."""
     RUNS.clear()
+    monkeypatch.setattr(worker, "_RECURRING", {})
     worker.recurring_add(tick, lambda now: now + timedelta(hours=1))
-    yield tick
-    worker._RECURRING.pop(tick.module_path)
+    return tick
 
 
 def test_recurring_work_is_queued_once_and_again_after_each_run(hourly):
