@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0030_voice'),
+        ('ratings', '0031_player_versions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
