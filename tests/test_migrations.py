@@ -145,7 +145,9 @@ def test_the_planning_migration_keeps_the_event_tables_triggers_on_sqlite():
     assert (event.status, event.place, event.sequence) == ("started", "", 0)
     after = trigger_names()
     assert any(name.startswith("ratings_eventplayer") for name in before)
-    assert before <= after
+    # The event tables' (the league's own are remade by an earlier migration's new columns, and
+    # made again by every migrate's versioning.install, as for every table).
+    assert {name for name in before if name.startswith("ratings_event")} <= after
 
 
 def trigger_names() -> set[str]:

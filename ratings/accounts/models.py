@@ -123,11 +123,14 @@ class PlayerClaim(models.Model):
     """A member's request to be linked to a player who has no login; staff approve or refuse
     it in the admin. A member has one claim waiting at a time."""
 
+    # A member's waiting claim is found by one_pending_claim_per_member; their few others by
+    # a scan of a small table.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("member"),
         on_delete=models.CASCADE,
         related_name="player_claims",
+        db_index=False,
     )
     player = models.ForeignKey(
         "ratings.Player",

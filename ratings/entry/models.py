@@ -39,8 +39,9 @@ class HeldGameQuerySet(models.QuerySet):
 
 
 class HeldGame(models.Model):
+    # Waiting games are found by held_waiting; closed ones are read by key or by their game.
     league = models.ForeignKey(
-        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="+"
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="+", db_index=False
     )
     # The submission's one-time key (the client's, or one made for it): the game's identity
     # while it waits, and the key the game it becomes is recorded under.
@@ -135,8 +136,13 @@ class HeldSeat(models.Model):
     """A seat of a held game as entered: a club's player (or a new name), with the paper's
     columns or the score, and whether that player agreed."""
 
+    # Indexed by held_seat_once, which starts with it.
     held = models.ForeignKey(
-        HeldGame, verbose_name=_("game"), on_delete=models.CASCADE, related_name="seats"
+        HeldGame,
+        verbose_name=_("game"),
+        on_delete=models.CASCADE,
+        related_name="seats",
+        db_index=False,
     )
     seat = models.PositiveSmallIntegerField(_("seat"))
     # None for a new player, created only when the game counts.
@@ -170,7 +176,6 @@ class HeldSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["held", "seat"], name="held_seat_once"),
         ]
-        indexes = [models.Index(fields=["player"], name="held_seat_player")]
 
     def __str__(self) -> str:
         return self.name

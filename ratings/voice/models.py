@@ -82,8 +82,13 @@ class ChannelPost(models.Model):
     """One message to one channel: the outbox. Written by the worker, sent, retried; a paused
     channel's posts stay waiting and go out when it resumes."""
 
+    # Indexed by channel_post_once, which starts with it.
     channel = models.ForeignKey(
-        Channel, verbose_name=_("channel"), on_delete=models.CASCADE, related_name="outbox"
+        Channel,
+        verbose_name=_("channel"),
+        on_delete=models.CASCADE,
+        related_name="outbox",
+        db_index=False,
     )
     kind = models.CharField(_("kind"), max_length=10, choices=PostKind.choices)
     # What it is about ("game:12", "round:4", "event:3", "digest:2026-11-23"): one post per
@@ -136,11 +141,13 @@ class NightReminder(models.Model):
     run twice, emails nobody twice. The night's day is part of it: a night moved to another day
     is reminded again."""
 
+    # Indexed by night_reminder_once, which starts with it.
     event = models.ForeignKey(
         "ratings.Event",
         verbose_name=_("event"),
         on_delete=models.CASCADE,
         related_name="reminders",
+        db_index=False,
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -41,7 +41,7 @@ def club(django_user_model):
     return league
 
 
-def board(page) -> dict[str, tuple[str, str]]:
+def standing_cells(page) -> dict[str, tuple[str, str]]:
     """The leaderboard's players, each with their rating and games."""
     names = [t.strip() for t in cells(page, "table.leaderboard", "Player").all_inner_texts()]
     ratings = [t.strip() for t in cells(page, "table.leaderboard", "Rating").all_inner_texts()]
@@ -95,7 +95,7 @@ def test_a_game_counts_once_another_seat_agrees_on_their_phone(open_browser, clu
     # The leaderboard has not moved: nobody has a game yet. The league's games list shows the
     # one waiting.
     marko.goto(leaderboard)
-    assert board(page) == {}
+    assert standing_cells(page) == {}
     assert "No one has played in this league yet." in page.locator("table.leaderboard").inner_text()
     marko.goto(reverse("ratings:league_games", args=[club.slug]))
     waiting = page.locator("section.waiting")
@@ -136,7 +136,7 @@ def test_a_game_counts_once_another_seat_agrees_on_their_phone(open_browser, clu
 
     # The leaderboard moved, on Marko's phone too.
     marko.goto(leaderboard)
-    after = board(marko.page)
+    after = standing_cells(marko.page)
     assert {name: rating for name, (rating, _) in after.items()} == AFTER
     assert {games for _, games in after.values()} == {"1"}
 
@@ -171,7 +171,7 @@ def test_a_digital_paper_finished_on_the_phone_waits_for_the_table_too(open_brow
     )
     assert not Game.objects.exists()
     marko.goto(leaderboard)
-    assert board(page) == {}
+    assert standing_cells(page) == {}
 
     # Pedja opens the paper on his phone: it leads to the waiting game, one tap to agree.
     pedja = open_browser(**TOUCH_PHONE)
@@ -191,7 +191,7 @@ def test_a_digital_paper_finished_on_the_phone_waits_for_the_table_too(open_brow
     assert paper.game == game
 
     marko.goto(leaderboard)
-    after = board(marko.page)
+    after = standing_cells(marko.page)
     assert sorted(after) == ["Johnny", "Marko", "Pedja"]
     assert {games for _, games in after.values()} == {"1"}
     assert marko.errors == [] and pedja.errors == []

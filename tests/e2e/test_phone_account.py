@@ -10,7 +10,7 @@ from django.urls import reverse
 from .builders import PASSWORD, PHONE, log_in
 
 
-def in_language(browsing, code: str) -> None:
+def phone_in_language(browsing, code: str) -> None:
     browsing.page.context.add_cookies(
         [{"name": "django_language", "value": code, "url": browsing.base_url}]
     )
@@ -22,7 +22,7 @@ def test_the_token_list_fits_a_phone(open_browser, django_user_model, code):
     browsing = open_browser(PHONE)
     page = browsing.page
     log_in(browsing)
-    in_language(browsing, code)
+    phone_in_language(browsing, code)
     browsing.goto(reverse("ratings:api_tokens"))
     for name in ("Telefon za stolom kluba", "Bot"):
         page.locator("#id_name").fill(name)
@@ -48,7 +48,7 @@ def test_the_offline_banner_puts_each_count_on_its_own_line(open_browser, django
     browsing = open_browser(PHONE)
     page = browsing.page
     log_in(browsing)
-    in_language(browsing, "ru")
+    phone_in_language(browsing, "ru")
     # A paper and three deals kept: their addresses are no forms, so they stay waiting.
     page.evaluate(
         """Promise.all([

@@ -54,7 +54,7 @@ def submission(league, players, *, key=None, played_at=None, names=None):
     )
 
 
-def enter(league, players, user, **kwargs):
+def enter_held(league, players, user, **kwargs):
     checked = entry.check(submission(league, players, **kwargs))
     assert checked.ok, checked.refusals
     result, created = entry.submit(checked, entered_by=user)
@@ -64,7 +64,7 @@ def enter(league, players, user, **kwargs):
 
 def test_a_members_game_waits_unrated_until_another_seat_confirms(table):
     league, players, (ana, bora) = table
-    held = enter(league, players, ana)
+    held = enter_held(league, players, ana)
     assert isinstance(held, HeldGame) and held.status == HeldStatus.PENDING
     assert not Game.objects.exists() and not Standing.objects.exists()
     # Ana entered and sat there: her seat agreed; Bora is asked, Ceca has no login.
@@ -98,7 +98,7 @@ def test_every_seat_waits_for_every_other_member(table):
     league.save()
     ceca = User.objects.create_user("ceca", password="x")
     Player.objects.filter(pk=players[2].pk).update(user=ceca)
-    held = enter(league, players, ana)
+    held = enter_held(league, players, ana)
     confirmation.confirm(held, user=bora)
     held.refresh_from_db()
     assert held.status == HeldStatus.PENDING and not Game.objects.exists()
@@ -110,9 +110,9 @@ def test_every_seat_waits_for_every_other_member(table):
 def test_staff_entries_and_staff_confirmations_count_at_once(table):
     league, players, (ana, bora) = table
     staff = User.objects.create_user("staff", password="x", is_staff=True)
-    game = enter(league, players, staff)
+    game = enter_held(league, players, staff)
     assert isinstance(game, Game)
-    held = enter(league, players, ana, played_at=timezone.now() - timedelta(hours=3))
+    held = enter_held(league, players, ana, played_at=timezone.now() - timedelta(hours=3))
     confirmation.confirm(held, user=staff)
     held.refresh_from_db()
     assert held.status == HeldStatus.CONFIRMED
@@ -122,8 +122,8 @@ def test_a_confirmed_game_is_rated_at_its_own_time(table):
     """Confirmed after a later game: rated before it, the later game re-rated."""
     league, players, (ana, bora) = table
     staff = User.objects.create_user("staff", password="x", is_staff=True)
-    held = enter(league, players, ana, played_at=timezone.now() - timedelta(days=2))
-    later = enter(league, players, staff, played_at=timezone.now() - timedelta(days=1))
+    held = enter_held(league, players, ana, played_at=timezone.now() - timedelta(days=2))
+    later = enter_held(league, players, staff, played_at=timezone.now() - timedelta(days=1))
     first_rating = later.results.get(seat=0).rating_before
     confirmation.confirm(held, user=bora)
     later.refresh_from_db()
@@ -134,7 +134,7 @@ def test_a_confirmed_game_is_rated_at_its_own_time(table):
 
 def test_a_dispute_goes_to_the_staff_unrated(table):
     league, players, (ana, bora) = table
-    held = enter(league, players, ana)
+    held = enter_held(league, players, ana)
     with pytest.raises(entry.NotAllowed):
         confirmation.dispute(held, user=ana, note="mine")
     confirmation.dispute(held, user=bora, note="Ceca's middle was 4")
@@ -155,7 +155,7 @@ def test_a_dispute_goes_to_the_staff_unrated(table):
 
 def test_the_member_who_entered_it_may_delete_it_while_it_waits(table):
     league, players, (ana, bora) = table
-    held = enter(league, players, ana)
+    held = enter_held(league, players, ana)
     with pytest.raises(entry.NotAllowed):
         confirmation.withdraw(held, user=bora)
     confirmation.withdraw(held, user=ana)
@@ -169,7 +169,7 @@ def test_the_member_who_entered_it_may_delete_it_while_it_waits(table):
 def test_the_same_key_again_is_the_same_held_game(table):
     league, players, (ana, _bora) = table
     key = uuid.uuid4()
-    held = enter(league, players, ana, key=key)
+    held = enter_held(league, players, ana, key=key)
     again, created = entry.submit(entry.check(submission(league, players, key=key)), entered_by=ana)
     assert again == held and not created
     assert HeldGame.objects.count() == 1
@@ -177,7 +177,7 @@ def test_the_same_key_again_is_the_same_held_game(table):
 
 def test_new_players_are_created_only_when_the_game_counts(table):
     league, players, (ana, bora) = table
-    held = enter(league, players, ana, names=["Ana", "Bora", "Zoran Novi"])
+    held = enter_held(league, players, ana, names=["Ana", "Bora", "Zoran Novi"])
     assert not Player.objects.filter(name="Zoran Novi").exists()
     confirmation.confirm(held, user=bora)
     assert Player.objects.filter(name="Zoran Novi").exists()
@@ -185,7 +185,7 @@ def test_new_players_are_created_only_when_the_game_counts(table):
 
 def test_the_worker_counts_an_undisputed_game_after_the_window(table):
     league, players, (ana, _bora) = table
-    held = enter(league, players, ana)
+    held = enter_held(league, players, ana)
     run_tasks()
     held.refresh_from_db()
     assert held.status == HeldStatus.PENDING  # the window has not passed
@@ -198,7 +198,7 @@ def test_the_worker_counts_an_undisputed_game_after_the_window(table):
 
 def test_a_merge_moves_the_waiting_seats(table):
     league, players, (ana, bora) = table
-    held = enter(league, players, ana)
+    held = enter_held(league, players, ana)
     twin = make_players(["Ceca Twin"])[0]
     engine.player_merge(source=players[2], target=twin)
     assert held.seats.get(seat=2).player == twin

@@ -58,7 +58,7 @@ def table():
     return held, players, users
 
 
-def race(*acts) -> list:
+def all_at_once(*acts) -> list:
     """Run each act in its own thread and connection, all released at once: what each
     returned, or the exception it raised."""
     start = threading.Barrier(len(acts))
@@ -89,7 +89,7 @@ def _rated_once(league) -> None:
 
 def test_two_confirmations_at_once_record_one_game(table):
     held, _players, (_ana, bora, ceca) = table
-    outcomes = race(
+    outcomes = all_at_once(
         lambda: confirmation.confirm(held, user=bora),
         lambda: confirmation.confirm(held, user=ceca),
     )
@@ -102,7 +102,7 @@ def test_two_confirmations_at_once_record_one_game(table):
 
 def test_confirm_against_dispute_is_one_or_the_other(table):
     held, _players, (_ana, bora, ceca) = table
-    outcomes = race(
+    outcomes = all_at_once(
         lambda: confirmation.confirm(held, user=bora),
         lambda: confirmation.dispute(held, user=ceca, note="wrong"),
     )
@@ -119,7 +119,7 @@ def test_confirm_against_dispute_is_one_or_the_other(table):
 def test_confirm_against_delete_and_auto_confirm(table):
     held, _players, (ana, bora, _ceca) = table
     HeldGame.objects.filter(pk=held.pk).update(confirm_by=timezone.now() - timedelta(seconds=1))
-    outcomes = race(
+    outcomes = all_at_once(
         lambda: confirmation.confirm(held, user=bora),
         lambda: confirmation.auto_confirm(held),
         lambda: confirmation.withdraw(held, user=ana),
@@ -136,7 +136,7 @@ def test_confirm_against_delete_and_auto_confirm(table):
 def test_confirm_against_a_merge_of_a_seated_player(table):
     held, players, (_ana, bora, _ceca) = table
     twin = make_players(["Ceca Twin"])[0]
-    outcomes = race(
+    outcomes = all_at_once(
         lambda: confirmation.confirm(held, user=bora),
         lambda: engine.player_merge(source=players[2], target=twin),
     )

@@ -41,7 +41,7 @@ def moved(before: dict, after: dict, which: int = 0) -> set[tuple[int, int]]:
     }
 
 
-def record(league, players, played_at):
+def record_versions(league, players, played_at):
     return engine.game_record(
         league=league, played_at=played_at, entries=paper_entries(players, SMALL_PAPERS), bula=30
     )
@@ -52,23 +52,23 @@ def club():
     league = make_league()
     players = make_players(9)
     for day, seats in enumerate(([0, 1, 2], [3, 4, 5], [0, 3, 6], [1, 4, 7])):
-        record(league, [players[n] for n in seats], T0 + timedelta(days=10 + day))
+        record_versions(league, [players[n] for n in seats], T0 + timedelta(days=10 + day))
     return league, players
 
 
-def pairs(league, players) -> set[tuple[int, int]]:
+def version_pairs(league, players) -> set[tuple[int, int]]:
     return {(league.pk, player.pk) for player in players}
 
 
 def test_a_game_changes_its_players_versions_in_its_league_only(club):
     league, players = club
     other = make_league()
-    record(other, players[:3], T0 + timedelta(days=20))
+    record_versions(other, players[:3], T0 + timedelta(days=20))
     before = numbers()
 
-    record(league, players[6:9], T0 + timedelta(days=30))
+    record_versions(league, players[6:9], T0 + timedelta(days=30))
 
-    assert moved(before, numbers()) == pairs(league, players[6:9])
+    assert moved(before, numbers()) == version_pairs(league, players[6:9])
 
 
 def test_a_game_back_dated_moves_the_players_whose_later_games_it_re_rates(club):
@@ -77,11 +77,11 @@ def test_a_game_back_dated_moves_the_players_whose_later_games_it_re_rates(club)
     league, players = club
     before = numbers()
 
-    record(league, [players[0], players[5], players[8]], T0)
+    record_versions(league, [players[0], players[5], players[8]], T0)
 
     changed = moved(before, numbers())
-    assert pairs(league, [players[0], players[5], players[8]]) <= changed
-    assert pairs(league, [players[3], players[6]]) <= changed  # who met them later
+    assert version_pairs(league, [players[0], players[5], players[8]]) <= changed
+    assert version_pairs(league, [players[3], players[6]]) <= changed  # who met them later
 
 
 def test_a_rename_of_the_event_moves_everyone_seated_at_it(club):
@@ -92,7 +92,7 @@ def test_a_rename_of_the_event_moves_everyone_seated_at_it(club):
 
     Event.objects.filter(pk=night.pk).update(name="Renamed night")
 
-    assert moved(before, numbers()) == pairs(league, players[:6])
+    assert moved(before, numbers()) == version_pairs(league, players[:6])
 
 
 def test_a_round_closed_moves_its_players(club):
@@ -102,7 +102,7 @@ def test_a_round_closed_moves_its_players(club):
 
     event_services.round_close(event_round=night.rounds.get())
 
-    assert moved(before, numbers()) == pairs(league, players[:6])
+    assert moved(before, numbers()) == version_pairs(league, players[:6])
 
 
 def test_a_deal_moves_its_players_papers_number_not_their_number(club):
@@ -113,7 +113,7 @@ def test_a_deal_moves_its_players_papers_number_not_their_number(club):
     enter(paper, SHORT_GAME[:1])
 
     after = numbers()
-    assert moved(before, after, which=1) == pairs(league, players[:3])
+    assert moved(before, after, which=1) == version_pairs(league, players[:3])
     assert moved(before, after, which=0) == set()
 
 
@@ -129,7 +129,7 @@ def test_a_bulk_write_moves_every_player_of_its_league(club):
     with transaction.atomic(), versioning.bulk_write([league]):
         pass
 
-    assert moved(before, numbers()) == pairs(league, players[:8])
+    assert moved(before, numbers()) == version_pairs(league, players[:8])
 
 
 def test_every_table_of_a_league_that_names_a_player_changes_their_version():

@@ -38,9 +38,10 @@ QUERIES = {
     # its latest events; its digital papers in progress
     "season": 6,
     "season_export": 3,  # the league; the season's table
-    # the league; the page of games and one more (no count), their results; the filter's names
-    "games": 5,
-    "games_by_player": 6,  # the same, and the typed player looked up in the league
+    # the league; the page of games and one more (no count), their results; the filter's names;
+    # its games waiting for the table's confirmation (with their seats when there are some)
+    "games": 6,
+    "games_by_player": 7,  # the same, and the typed player looked up in the league
     # the league with its game count and stored backtest; a small league's results in rating
     # order (replayed in memory; a big one shows its stored figures: no replay)
     "backtest": 3,
@@ -51,8 +52,9 @@ QUERIES = {
     # first places in every league (their season standings); the results of the events they
     # played (their places worked out from them). The whole history holds the games and the
     # corrections that moved their rating (one query for both), and with each game its place,
-    # from which the rest of the statistics of every league are worked out.
-    "player": 8,
+    # from which the rest of the statistics of every league are worked out. And the games
+    # waiting for their table's confirmation with them at it (their seats when there are some).
+    "player": 9,
     # both players; their record per league; those leagues; their games together; the third
     # players at their tables; both rating histories in those leagues; the deals of the
     # digital papers they both sat at

@@ -167,14 +167,15 @@ def test_the_home_page_with_planned_nights_runs_a_pinned_number_of_queries(
     league, players, django_user_model, django_assert_num_queries
 ):
     """For a member with nights planned: the home page's own queries (tests/views/pages.py),
-    the member's session, login and player, the page cache's versions, and the answers of
-    every night in one query (not one per night)."""
+    the member's session, login and player, the page cache's versions, the answers of every
+    night in one query (not one per night), and the games waiting for the member's
+    confirmation."""
     members = [member_of(player, django_user_model) for player in players]
     for n in range(3):
         night = make_night(league, name=f"Night {n}")
         for member in members:
             answer(member, night, "coming")
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         page = members[0].get("/").content.decode()
     assert page.count("Are you coming?") == 3 and page.count("4 coming") == 3
 

@@ -79,7 +79,7 @@ def test_no_preview_or_refusal_prints_a_template_comment(
     preview = staff_client.post(url, {**data, "preview": "1"})
     assert preview.context["preview"]
     assert_no_comment(preview, "the game preview")
-    refused = staff_client.post(url, {**data, "middle_0": "-21", "preview": "1"})
+    refused = staff_client.post(url, {**data, "middle_0": "21", "preview": "1"})
     assert refused.context["form"].errors
     assert_no_comment(refused, "a refused paper")
     close_name = staff_client.post(url, {**data, "player_0": "Pedjaa", "preview": "1"})
