@@ -130,11 +130,11 @@ def test_the_preferans_preview_shows_each_places_change(member_client, worked_ex
 def test_a_papers_start_shows_the_chances_in_a_fixed_number_of_queries(
     client, worked_example_league, django_assert_num_queries
 ):
-    """The paper with its league and players; its deals; the players' ratings; the league's
-    latest games and their results."""
+    """The versions the page is keyed by; the paper with its league and players; its deals; the
+    players' ratings; the league's latest games and their results."""
     league, players = worked_example_league
     paper = paper_services.paper_start(league=league, players=players, bula=30)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         html = client.get(reverse("ratings:paper", args=[paper.pk])).content.decode()
     assert "Chances to finish first" in html
     assert "Rating change for a first, second or third place" in html

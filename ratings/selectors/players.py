@@ -317,7 +317,7 @@ class CorrectionRow:
     game_played_at: datetime | None
     rating: float
     change: float
-    game_id: int | None = None  # the corrected game, while it exists
+    game_id: int | None = None  # the corrected game (none for a deletion or a merge)
 
 
 def player_history_and_corrections(
@@ -343,10 +343,10 @@ def player_history_and_corrections(
         SELECT * FROM (
             SELECT 1, c.league_id, {sql.seconds_sql("c.at")}, c.id, c.change,
                    c.rating - c.change, c.rating, 0, c.action,
-                   {sql.seconds_sql("c.game_played_at")}, g.id
+                   {sql.seconds_sql("c.game_played_at")},
+                   CASE WHEN c.action = 'delete' THEN NULL ELSE e.game_id END
             FROM {CORRECTION} c
             LEFT JOIN {AUDIT_ENTRY} e ON e.id = c.entry_id
-            LEFT JOIN {sql.GAME} g ON g.id = e.game_id
             WHERE c.player_id = %s
             ORDER BY c.league_id, c.at, c.id
         ) corrections
