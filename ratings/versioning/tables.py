@@ -97,9 +97,16 @@ def _paths(
         return []
     paths = []
     for field in model._meta.concrete_fields:
-        if not field.is_relation or field.null or not (field.many_to_one or field.one_to_one):
+        if not field.is_relation or not (field.many_to_one or field.one_to_one):
             continue
         target = field.related_model
+        if target is target_model and (not field.null or (to != "League" and not seen)):
+            # A row's own player may be missing (a waiting game's seat of a new name): the
+            # triggers skip the rows without one.
+            paths.append((field,))
+            continue
+        if field.null:
+            continue
         if target is target_model:
             paths.append((field,))
         elif target not in seen and target is not model:
@@ -164,7 +171,7 @@ def player_paths() -> dict[str, PlayerPaths]:
             for child, fields in named.items():
                 for chain in _chains(models[child]):
                     if chain[-1].related_model is models[table]:
-                        below += [(child, chain, field) for field in fields if not field.null]
+                        below += [(child, chain, field) for field in fields]
         if forward or below:
             found[table] = PlayerPaths(forward, below)
     return found

@@ -127,3 +127,16 @@ def test_an_organiser_confirms_a_rounds_papers_at_once(table, worked_example_pla
     assert organiser.post(confirm_url).status_code == 302
     assert Game.objects.get().event_table == table_
     assert HeldGame.objects.get().status == HeldStatus.CONFIRMED
+
+
+def test_a_players_page_shows_a_game_held_after_it_was_cached(table, client):
+    """The player's page is keyed by the player's versions: holding a game with them at it
+    moves those versions (the held seats name the player), so the cached page is drawn again."""
+    league, clients = table
+    url = Player.objects.get(name="Marko").get_absolute_url()
+    assert "Awaiting confirmation" not in client.get(url).content.decode()
+    held = _enter(clients["pedja"], league)
+    page = client.get(url).content.decode()
+    assert "Awaiting confirmation" in page and held.get_absolute_url() in page
+    _post(clients["marko"], held, "confirm")
+    assert "Awaiting confirmation" not in client.get(url).content.decode()
