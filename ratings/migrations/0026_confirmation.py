@@ -54,7 +54,7 @@ class Migration(migrations.Migration):
                 ('disputed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='disputed by')),
                 ('entered_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='entered by')),
                 ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='held', to='ratings.game', verbose_name='game')),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.league', verbose_name='league')),
+                ('league', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.league', verbose_name='league')),
                 ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.eventtable', verbose_name='table')),
             ],
             options={
@@ -74,7 +74,7 @@ class Migration(migrations.Migration):
                 ('score', models.FloatField(blank=True, null=True, verbose_name='score')),
                 ('agreed_at', models.DateTimeField(blank=True, null=True, verbose_name='agreed at')),
                 ('agreed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='agreed by')),
-                ('held', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='ratings.heldgame', verbose_name='game')),
+                ('held', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='ratings.heldgame', verbose_name='game')),
                 ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ratings.player', verbose_name='player')),
             ],
             options={
@@ -86,10 +86,6 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name='heldgame',
             index=models.Index(condition=models.Q(('status__in', ('pending', 'disputed'))), fields=['league', '-played_at'], name='held_waiting'),
-        ),
-        migrations.AddIndex(
-            model_name='heldseat',
-            index=models.Index(fields=['player'], name='held_seat_player'),
         ),
         migrations.AddConstraint(
             model_name='heldseat',

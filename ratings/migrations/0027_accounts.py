@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('decided_at', models.DateTimeField(blank=True, null=True, verbose_name='decided at')),
                 ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='decided by')),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='claims', to='ratings.player', verbose_name='player')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='player_claims', to=settings.AUTH_USER_MODEL, verbose_name='member')),
+                ('user', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='player_claims', to=settings.AUTH_USER_MODEL, verbose_name='member')),
             ],
             options={
                 'verbose_name': 'player claim',

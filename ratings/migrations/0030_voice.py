@@ -140,6 +140,7 @@ class Migration(migrations.Migration):
                 (
                     "channel",
                     models.ForeignKey(
+                        db_index=False,
                         on_delete=django.db.models.deletion.CASCADE,
                         related_name="outbox",
                         to="ratings.channel",

@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('day', models.DateField(verbose_name="night's day")),
                 ('sent_at', models.DateTimeField(auto_now_add=True, verbose_name='sent at')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reminders', to='ratings.event', verbose_name='event')),
+                ('event', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='reminders', to='ratings.event', verbose_name='event')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_reminders', to=settings.AUTH_USER_MODEL, verbose_name='user account')),
             ],
             options={
