@@ -259,11 +259,13 @@ def player_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
         function = _function_name(table, "player")
         number, txid = ("papers", "papers_txid") if table in PAPER_TABLES else ("number", "txid")
         parts = []
+        # DISTINCT: a statement's rows name one player many times (a bulk insert of a league's
+        # results), and ON CONFLICT may change a row only once per statement.
         for op, rows in (("DELETE", "new_rows"), ("INSERT", "old_rows")):
             union = " UNION ".join(_players_of_row(table, "r", rows))
             parts.append(
                 f"IF TG_OP <> '{op}' THEN INSERT INTO {PLAYER_TABLE} AS v "
-                f"(league_id, player_id, {number}, {txid}) SELECT l, p, 1, txid_current() "
+                f"(league_id, player_id, {number}, {txid}) SELECT DISTINCT l, p, 1, txid_current() "
                 f"FROM ({union}) AS pairs WHERE l IS NOT NULL AND p IS NOT NULL "
                 f"ON CONFLICT (player_id, league_id) DO UPDATE SET {number} = v.{number} + 1, "
                 f"{txid} = EXCLUDED.{txid} WHERE v.{txid} IS DISTINCT FROM EXCLUDED.{txid}; "
@@ -302,7 +304,7 @@ def player_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
             f'CREATE TRIGGER {trigger} AFTER {event} ON "{table}" '
             f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 AND NOT ({quiet}) "
             f"BEGIN INSERT INTO {PLAYER_TABLE} (league_id, player_id, {number}) "
-            f"SELECT l, p, 1 FROM ({union}) WHERE l IS NOT NULL AND p IS NOT NULL "
+            f"SELECT DISTINCT l, p, 1 FROM ({union}) WHERE l IS NOT NULL AND p IS NOT NULL "
             f"ON CONFLICT (player_id, league_id) DO UPDATE SET {number} = {number} + 1; END"
         )
     return statements
