@@ -6,6 +6,7 @@ tests/e2e/conftest.py (``table_club``, ``policed_club``).
 from __future__ import annotations
 
 import re
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +22,12 @@ TOUCH_PHONE = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
 PASSWORD = "a-long-password-for-the-table"
 POLICY_PASSWORD = "a-long-password-for-the-policy"
 PLAYED = [datetime(2026, 3, 12, 21, 30, tzinfo=UTC), datetime(2026, 3, 19, 21, 30, tzinfo=UTC)]
+# pytest-django hands the tests' in-memory SQLite database to the live server as the test's own
+# connection, so the server's threads and the test's share it; two statements interleaved on it
+# fail with "database table is locked". The live server serves one request at a time under this
+# lock (tests/e2e/conftest.py), and a test that writes while a page is open, as another phone
+# would, takes it too: ``with ANOTHER_PHONE: services.deal_add(...)``.
+ANOTHER_PHONE = threading.RLock()
 # axe-core findings of these impacts fail a test; the others are printed for a human.
 FAILING = ("serious", "critical")
 # Reported for each violation: which rule, what was blocked, and where.

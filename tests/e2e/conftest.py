@@ -23,7 +23,7 @@ from ratings.models import League, Player, System
 from tests.builders import make_league, worked_example_players
 from tests.worked_example import WORKED_EXAMPLE_PAPERS
 
-from .builders import PASSWORD, PLAYED, POLICY_PASSWORD, SCREENSHOT_DIR
+from .builders import ANOTHER_PHONE, PASSWORD, PLAYED, POLICY_PASSWORD, SCREENSHOT_DIR
 
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
 # As root Chromium needs --no-sandbox; the rest keep it off the (closed) network and quiet.
@@ -51,7 +51,8 @@ def _missing() -> str | None:
 
 @pytest.fixture(scope="session")
 def live_server(request) -> Iterator:
-    """pytest-django's live server, built with production's HTTPS redirect off.
+    """pytest-django's live server, built with production's HTTPS redirect off, serving one
+    request at a time (``ANOTHER_PHONE`` in tests/e2e/builders.py says why).
 
     Its middleware is built once, when the server starts, so the per-test ``settings``
     override (tests/conftest.py) comes too late for SecurityMiddleware, which would send the
@@ -67,6 +68,13 @@ def live_server(request) -> Iterator:
     )
     with override_settings(SECURE_SSL_REDIRECT=False):
         server = LiveServer(address)
+    app = server.thread.httpd.get_app()
+
+    def one_request_at_a_time(environ, start_response):
+        with ANOTHER_PHONE:
+            return app(environ, start_response)
+
+    server.thread.httpd.set_app(one_request_at_a_time)
     yield server
     server.stop()
 

@@ -10,7 +10,7 @@ from ratings.papers import services
 from ratings.papers.models import Deal
 from tests.builders import make_league
 
-from .builders import PASSWORD, PHONE, log_in
+from .builders import ANOTHER_PHONE, PASSWORD, PHONE, log_in
 
 
 def paper_in_progress(django_user_model):
@@ -122,8 +122,9 @@ def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
     tap_refa(page)
     banner.get_by_text("1 deal waiting to be sent").wait_for()
     # Meanwhile the same key reached the club with a deal of another paper.
-    other = services.paper_start(league=paper.league, players=paper.players, bula=10)
-    services.deal_add(paper=other, entered={"refa": True}, after=0, key=uuid.UUID(key))
+    with ANOTHER_PHONE:
+        other = services.paper_start(league=paper.league, players=paper.players, bula=10)
+        services.deal_add(paper=other, entered={"refa": True}, after=0, key=uuid.UUID(key))
 
     page.context.set_offline(False)
     banner.get_by_text("The club refused a deal kept on this phone.").wait_for()

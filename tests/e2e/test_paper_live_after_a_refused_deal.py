@@ -14,7 +14,7 @@ from ratings.papers import services
 from tests.builders import make_league, make_players
 from tests.papers.deals import REFA, played
 
-from .builders import PASSWORD, PHONE, log_in
+from .builders import ANOTHER_PHONE, PASSWORD, PHONE, log_in
 
 
 @pytest.mark.django_db(transaction=True)
@@ -34,9 +34,10 @@ def test_a_phone_whose_deal_was_refused_still_sees_new_deals(open_browser, djang
     page.get_by_text("no more refe, the cap is 1").first.wait_for()
 
     # Another phone enters the next deal.
-    services.deal_add(
-        paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=1
-    )
+    with ANOTHER_PHONE:
+        services.deal_add(
+            paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=1
+        )
     page.locator("ol.deal-list > li").nth(1).wait_for()
     assert phone.errors == []
     assert not phone.scrolls_sideways()

@@ -16,7 +16,7 @@ from ratings.papers import services
 from tests.builders import make_league, make_players
 from tests.papers.deals import REFA, played
 
-from .builders import PASSWORD, PHONE, log_in
+from .builders import ANOTHER_PHONE, PASSWORD, PHONE, log_in
 
 
 @pytest.fixture
@@ -35,7 +35,8 @@ def test_a_watching_phone_enters_the_deal_after_the_one_it_saw_arrive(open_brows
     phone.goto(f"/papers/{paper.pk}/")
     page.get_by_role("heading", name="Deal 1").wait_for()
 
-    services.deal_add(paper=paper, entered=REFA, after=0)  # another phone
+    with ANOTHER_PHONE:
+        services.deal_add(paper=paper, entered=REFA, after=0)
     page.get_by_role("heading", name="Deal 2").wait_for()
     form = page.locator("form[data-deal-form]")
     form.locator("button[value=refa]").click()
@@ -54,9 +55,10 @@ def test_a_refused_deal_leaves_the_phone_on_the_papers_address(open_browser, pap
     form = page.locator("form[data-deal-form]")
     form.locator("[data-seat-button='2']").click()  # a tap: the pad keeps its number
     # Another phone enters a deal while this one taps.
-    services.deal_add(
-        paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=0
-    )
+    with ANOTHER_PHONE:
+        services.deal_add(
+            paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=0
+        )
     form.locator("button[value=refa]").click()
     page.get_by_text("another phone entered one meanwhile").first.wait_for()
     assert re.search(rf"/papers/{paper.pk}/$", page.url)
