@@ -34,6 +34,10 @@ def offline_at(open_browser, paper, language=None):
     browsing.goto(url)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     browsing.goto(url)  # now through the worker, which keeps a copy
+    # The worker stores it after answering: offline before then, a reload would find nothing.
+    page.wait_for_function(
+        "() => caches.match(location.href, {ignoreVary: true}).then(Boolean)", polling=100
+    )
     page.context.set_offline(True)
     return browsing, page.locator("#offline-queue")
 
