@@ -36,7 +36,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from ratings import backtest
+    from ratings.backtest.page import LIVE_GAMES
     from ratings.models import League, Player, System
 
     rng = random.Random(11)
@@ -45,7 +45,7 @@ def main() -> None:
     big = League.objects.create(name="Big", slug="big", system=System.PREFKO)
     small = League.objects.create(name="Small", slug="small", system=System.PREFKO)
     synthetic_club.build_preferans(big, players, args.games, rng, start)
-    synthetic_club.build_preferans(small, players, backtest.LIVE_GAMES, rng, start)
+    synthetic_club.build_preferans(small, players, LIVE_GAMES, rng, start)
 
     began = time.perf_counter()
     call_command("backtest", "big", stdout=StringIO())

@@ -21,6 +21,7 @@ from operator import itemgetter
 from django.utils import timezone
 
 from ratings.algorithms.backtest import fit_slope
+from ratings.algorithms.places import best_first, outcome
 from ratings.engine import GameInput, PlayerState
 from ratings.models import Game, League, Result, Standing
 
@@ -74,13 +75,13 @@ def league_history(league: League) -> History:
         for i, j in combinations(range(len(seats)), 2):
             if places[i] != places[j]:
                 difference = sign * (seats[i][2] - seats[j][2])
-                pairs.append((difference, 1.0 if places[i] < places[j] else 0.0))
+                pairs.append((difference, outcome(places[i], places[j])))
         bula = seats[0][3]
         if system.shows_place_changes and bula and len(seats) == len(by_place):
             bulas[bula] += 1
-            ordered = sorted(scores, reverse=not system.lower_score_is_better)
-            for place, score in enumerate(ordered):
-                by_place[place].append(score / bula)
+            ordered = best_first(scores, lower_is_better=system.lower_score_is_better)
+            for place, seat in enumerate(ordered):
+                by_place[place].append(scores[seat] / bula)
     # Positive when the better rated tends to finish ahead, in the system's own direction.
     slope = fit_slope(pairs) if pairs else None
     if not bulas:

@@ -7,4 +7,5 @@
 - :mod:`ratings.algorithms.seating`: drawing the tables of a round (club nights, tournaments).
 - :mod:`ratings.algorithms.seating_plan`: the ``everyone_meets`` planner the draw calls.
 - :mod:`ratings.algorithms.event_scoring`: an event's standings from its tables (scoring rules).
+- :mod:`ratings.algorithms.places`: who finished ahead of whom at a table, from the scores.
 """

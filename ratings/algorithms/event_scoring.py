@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from ratings.algorithms.places import places
+
 __all__ = [
     "PREFERANS_ORG_POINTS",
     "PlayerStanding",
@@ -79,10 +81,6 @@ class PlayerStanding:
     games: int
 
 
-def _better_first(scores: Sequence[float], lower_is_better: bool) -> list[int]:
-    return sorted(range(len(scores)), key=lambda i: scores[i] if lower_is_better else -scores[i])
-
-
 def _ahead(score: float, lower_is_better: bool) -> bool:
     return score < 0 if lower_is_better else score > 0
 
@@ -122,30 +120,28 @@ def table_points(
     scoring = Scoring(scoring)
     if scoring is Scoring.TOTAL:
         return [Fraction(score) for score in scores]
-    order = _better_first(scores, lower_is_better)
+    placed = places(scores, lower_is_better=lower_is_better)
     only_one_ahead = sum(_ahead(s, lower_is_better) for s in scores) == 1
-    points: list[Fraction] = [Fraction(0)] * len(scores)
-    start = 0
-    while start < len(order):
-        end = start + 1
-        while end < len(order) and scores[order[end]] == scores[order[start]]:
-            end += 1
-        tied = order[start:end]
-        shared = sum(
-            _place_points(
-                place,
-                scores[tied[0]],
-                scoring=scoring,
-                points_per_place=points_per_place,
-                lower_is_better=lower_is_better,
-                only_one_ahead=only_one_ahead,
+    shared: dict[int, Fraction] = {}
+    for place, score in zip(placed, scores, strict=True):
+        if place not in shared:
+            # The seats tied at this place span it and the places after it.
+            tied = placed.count(place)
+            shared[place] = (
+                sum(
+                    _place_points(
+                        spanned,
+                        score,
+                        scoring=scoring,
+                        points_per_place=points_per_place,
+                        lower_is_better=lower_is_better,
+                        only_one_ahead=only_one_ahead,
+                    )
+                    for spanned in range(place, place + tied)
+                )
+                / tied
             )
-            for place in range(start + 1, end + 1)
-        ) / len(tied)
-        for seat in tied:
-            points[seat] = shared
-        start = end
-    return points
+    return [shared[place] for place in placed]
 
 
 def standings(
@@ -186,15 +182,11 @@ def standings(
         return (points_sign * points[player], total_sign * totals[player])
 
     ranked = sorted(points, key=key)
-    result = []
-    for position, player in enumerate(ranked):
-        if position and key(ranked[position - 1]) == key(player):
-            place = result[-1].place
-        else:
-            place = position + 1
-        result.append(
-            PlayerStanding(player, place, float(points[player]), totals[player], games[player])
-        )
+    placed = places([key(player) for player in ranked], lower_is_better=True)
+    result = [
+        PlayerStanding(player, place, float(points[player]), totals[player], games[player])
+        for player, place in zip(ranked, placed, strict=True)
+    ]
     unplaced = [player for player in dict.fromkeys(players) if player not in points]
     result += [PlayerStanding(player, None, 0.0, 0.0, 0) for player in unplaced]
     return result

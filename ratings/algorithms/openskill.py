@@ -5,9 +5,10 @@ The model is the package's Plackett-Luce (``openskill.models.PlackettLuce``) wit
 parameters: mu 25, sigma 25/3, beta 25/6, tau 25/300 (added to sigma before each game so it never
 freezes), no sigma limit. This module only wraps it: places from scores, one player a team.
 
-Places: 1 for the best score, players with equal scores share a place (1, 2, 2, 4); "best" is
-the highest score, or the lowest in a low-score game. The package is given these places as its
-``ranks``, so a replay from an export's ``place`` column gives the same numbers.
+Places are the club's (:mod:`ratings.algorithms.places`): 1 for the best score, players with
+equal scores share a place (1, 2, 2, 4); "best" is the highest score, or the lowest in a
+low-score game. The package is given these places as its ``ranks``, so a replay from an
+export's ``place`` column gives the same numbers.
 
 What a page shows is the ordinal ``mu - 3 sigma`` (OpenSkill's documentation suggests it for a
 leaderboard): a skill the player has with about 99.7% confidence, which rises as games make the
@@ -20,10 +21,11 @@ openskill_vectors.py`` runs the package on random games to make the vectors
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
+
+from ratings.algorithms.places import places
 
 __all__ = [
     "DEFAULT_MU",
@@ -32,7 +34,6 @@ __all__ = [
     "Skill",
     "ordinal",
     "pair_chance",
-    "places",
     "rate",
     "win_chances",
 ]
@@ -57,15 +58,6 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - ORDINAL_Z * sigma
 
 
-def places(scores: Sequence[float], *, lower_is_better: bool = False) -> list[int]:
-    """Each score's place, 1 the best; equal scores share the better place (1, 2, 2, 4): 1 + the
-    number of better scores, found by bisecting them sorted (the engine asks for every game it
-    writes, an import's hundred thousand)."""
-    keys = list(scores) if lower_is_better else [-score for score in scores]
-    ordered = sorted(keys)
-    return [bisect_left(ordered, key) + 1 for key in keys]
-
-
 @cache
 def _model():
     # Imported here: the package's compiled modules cost an import only leagues that use it pay.
@@ -78,7 +70,8 @@ def rate(
     skills: Sequence[Skill], scores: Sequence[float], *, lower_is_better: bool = False
 ) -> list[Skill]:
     """Each player's skill after one game, in the order given: the package's Plackett-Luce, one
-    player a team, ranked by :func:`places` of ``scores``."""
+    player a team, ranked by the places of ``scores``
+    (:func:`ratings.algorithms.places.places`)."""
     if len(skills) != len(scores) or len(skills) < 2:
         raise ValueError("a game needs two or more players, each with a score")
     model = _model()

@@ -18,7 +18,7 @@ from django.db.models import Count, F, Min
 from django.utils import timezone
 
 from ratings import engine
-from ratings.backtest import figures_problem
+from ratings.backtest.stored import figures_problem
 from ratings.events.models import Event, EventTable, Scoring
 from ratings.events.services import check_event_rules
 from ratings.models import (

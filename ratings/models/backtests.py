@@ -9,8 +9,8 @@ from ratings.models.leagues import League
 
 
 class StoredBacktest(models.Model):
-    """The figures of a league's last backtest (:func:`ratings.backtest.as_json`), with when it
-    was computed and over how many games.
+    """The figures of a league's last backtest (:func:`ratings.backtest.stored.as_json`), with
+    when it was computed and over how many games.
 
     A backtest replays the whole league under every fitting system: about 20 s for 10,000
     games. The page is public and drawn again after every write, so a big league's page shows

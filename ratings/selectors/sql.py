@@ -6,7 +6,8 @@ without the ORM, and the ORM's correlated count.
 A player's **place** in a game is 1 + the number of seats with a strictly better score, so ties
 share a place; which score is better is the league's rating system's (``lower_score_is_better``:
 the lowest Preferans final score wins, the highest head-to-head score is a win). It is defined
-once, by :meth:`ratings.systems.RatingSystem.places`, and the engine stores it on each result
+once, by :mod:`ratings.algorithms.places` (asked through
+:meth:`ratings.systems.RatingSystem.places`), and the engine stores it on each result
 (``Result.place``), with the game's league and time: a read of a player's games takes them from
 the player's own results, one range of the index ``result_player_once`` (player, league,
 played_at, game), and never joins the games. A **first place** is place 1, shared or not; in a

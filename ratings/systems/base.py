@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import formatting
-from ratings.algorithms import openskill
+from ratings.algorithms import places
 from ratings.algorithms.event_scoring import Scoring
 from ratings.systems.codes import System
 
@@ -152,7 +152,7 @@ class RatingSystem:
         super().__init_subclass__(**kwargs)
         cls.keeps_state = bool(cls.result_state_fields)
 
-    # The backtest (ratings/backtest.py) tries the system on games of every kind, not only its
+    # The backtest (ratings/backtest/) tries the system on games of every kind, not only its
     # own: a rating from places alone, whatever the table (OpenSkill).
     rates_every_kind: ClassVar[bool] = False
     # Where the backtest starts everyone when the system is not the league's own (the league's
@@ -268,8 +268,8 @@ class RatingSystem:
 
     def places(self, scores: Sequence[float]) -> list[int]:
         """Each seat's place at the table from the scores: 1 the best, a tie shares the better
-        place (1, 2, 2, 4)."""
-        return openskill.places(scores, lower_is_better=self.lower_score_is_better)
+        place (1, 2, 2, 4), in the system's direction (:mod:`ratings.algorithms.places`)."""
+        return places.places(scores, lower_is_better=self.lower_score_is_better)
 
     def win_chances(self, ratings: Sequence[float], slope: float | None) -> list[float] | None:
         """Each player's chance to finish first at a table, from their ratings before the game.

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.algorithms import elo
+from ratings.algorithms.places import outcome
 from ratings.systems.base import RatingSystem
 from ratings.systems.codes import Kind, Speed, System
 
@@ -159,8 +160,7 @@ class PairwiseElo(RatingSystem):
             place = places(game.scores)
             after = list(ratings)
             for i, j in combinations(range(len(ratings)), 2):
-                result = 1.0 if place[i] < place[j] else 0.0 if place[i] > place[j] else 0.5
-                new_i, new_j = elo.classic(ratings[i], ratings[j], result, k=k)
+                new_i, new_j = elo.classic(ratings[i], ratings[j], outcome(place[i], place[j]), k=k)
                 after[i] += new_i - ratings[i]
                 after[j] += new_j - ratings[j]
             return after

@@ -262,10 +262,10 @@ class HeadToHeadGamesTable(ClubTable):
     render_b_change = render_a_change
 
     def render_ahead(self, record) -> str:
-        if record.a_score == record.b_score:
+        a_place, b_place = self.system.places([record.a_score, record.b_score])
+        if a_place == b_place:
             return _("draw") if self.system.wins_draws_losses else _("level")
-        a_better = (record.a_score < record.b_score) == self.system.lower_score_is_better
-        return (self.a if a_better else self.b).name
+        return (self.a if a_place < b_place else self.b).name
 
 
 # A player's statistics panels -----------------------------------------------------------------

@@ -10,9 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from ratings import backtest, versioning
+from ratings import versioning
 from ratings.access import club_readable
 from ratings.algorithms.backtest import MIN_GAMES, MIN_PAIRS
+from ratings.backtest import page, run, stored
 from ratings.page_cache import cached_page
 from ratings.throttling import heavy_read
 
@@ -23,10 +24,10 @@ from ratings.throttling import heavy_read
 @heavy_read
 def league_backtest(request: HttpRequest, slug: str) -> HttpResponse:
     """Every fitting system replayed over the league's games, each game predicted from the
-    ratings before it (ratings/backtest.py; docs/backtest.md). A small league is replayed
+    ratings before it (ratings/backtest/; docs/backtest.md). A small league is replayed
     here; a big one shows the figures its ``backtest`` command stored: anyone may open this
     page, and a replay of 10,000 games takes seconds."""
-    league = backtest.league_for_page(slug)
+    league = page.league_for_page(slug)
     if league is None:
         raise Http404
     return render(
@@ -34,9 +35,9 @@ def league_backtest(request: HttpRequest, slug: str) -> HttpResponse:
         "ratings/league_backtest.html",
         {
             "league": league,
-            "backtest": backtest.shown_backtest(league),
-            "runs_in_request": backtest.runs_in_request(league),
-            "new_games": backtest.NEW_GAMES,
+            "backtest": page.shown_backtest(league),
+            "runs_in_request": page.runs_in_request(league),
+            "new_games": run.NEW_GAMES,
             "min_games": MIN_GAMES,
             "min_pairs": MIN_PAIRS,
         },
@@ -51,15 +52,15 @@ RUN_PERMISSION = "ratings.change_storedbacktest"
 @require_POST
 def league_backtest_run(request: HttpRequest, slug: str) -> HttpResponse:
     """Staff compute a big league's backtest from its page, for the page to show: while the
-    request waits, for a league of at most ``backtest.REQUEST_GAMES`` games (the worker will
+    request waits, for a league of at most ``page.REQUEST_GAMES`` games (the worker will
     take this over)."""
     if not request.user.has_perm(RUN_PERMISSION):
         raise PermissionDenied
-    league = backtest.league_for_page(slug)
+    league = page.league_for_page(slug)
     if league is None:
         raise Http404
-    if backtest.runs_in_request(league):
-        backtest.backtest_stored(league=league, result=backtest.league_backtest(league))
+    if page.runs_in_request(league):
+        stored.backtest_stored(league=league, result=run.league_backtest(league))
         messages.success(request, _("The backtest is computed."))
     else:
         messages.error(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.algorithms import openskill
+from ratings.algorithms import openskill, places
 
 CASES = json.loads(
     gzip.decompress((Path(__file__).parent / "vectors" / "openskill.json.gz").read_bytes())
@@ -24,7 +24,7 @@ def test_it_agrees_with_the_package_on_every_vector():
     for case in CASES:
         skills = [openskill.Skill(*skill) for skill in case["skills"]]
         lower = case["lower_is_better"]
-        assert openskill.places(case["scores"], lower_is_better=lower) == case["places"]
+        assert places.places(case["scores"], lower_is_better=lower) == case["places"]
         after = openskill.rate(skills, case["scores"], lower_is_better=lower)
         assert [list(skill) for skill in after] == case["after"]
         assert openskill.win_chances(skills) == case["win"]
@@ -38,11 +38,6 @@ def test_the_defaults_are_the_packages():
     assert (
         openskill.ordinal(openskill.DEFAULT_MU, openskill.DEFAULT_SIGMA) == model.rating().ordinal()
     )
-
-
-def test_ties_share_the_better_place():
-    assert openskill.places([10, 20, 20, 5]) == [3, 1, 1, 4]
-    assert openskill.places([10, 20, 20, 5], lower_is_better=True) == [2, 3, 3, 1]
 
 
 def test_the_winner_gains_and_the_loser_loses():

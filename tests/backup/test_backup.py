@@ -28,7 +28,10 @@ from django.test import override_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import backtest, engine
+from ratings import engine
+from ratings.backtest import page as backtest_page
+from ratings.backtest.run import league_backtest
+from ratings.backtest.stored import backtest_stored
 from ratings.backup.files import MiB
 from ratings.models import (
     ApiToken,
@@ -145,7 +148,7 @@ def build_club() -> None:
     engine.player_rename(player=people[2], name="Johnny B", actor=staff)
     League.objects.filter(pk=hearts.pk).update(provisional_games=3, inactive_days=30)
     # What the backtest command stores for a league's page.
-    backtest.backtest_stored(league=prefko, result=backtest.league_backtest(prefko))
+    backtest_stored(league=prefko, result=league_backtest(prefko))
 
 
 def club_rows() -> dict[str, list]:
@@ -309,7 +312,7 @@ def test_a_restored_league_shows_its_stored_backtest(tmp_path, client, monkeypat
     call_command("flush", interactive=False, verbosity=0)
     call_command("restore_club", str(backup), stdout=StringIO())
     # Every league is big enough to show its stored figures instead of replaying.
-    monkeypatch.setattr(backtest, "LIVE_GAMES", 0)
+    monkeypatch.setattr(backtest_page, "LIVE_GAMES", 0)
 
     page = client.get("/leagues/friday/backtest/").content.decode()
 

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
-from ratings import backtest
+from ratings.backtest import page
 from ratings.models import System
 from tests.views.pages import VERSION
 
@@ -78,14 +78,14 @@ def test_a_big_league_shows_its_stored_backtest_without_replaying(
     """The page is public and drawn again after every write: a big league's page reads the
     figures the command stored, in one query after the version, and never replays."""
     league = _chess_league(make_league, make_player, record_game, games=6)
-    monkeypatch.setattr(backtest, "LIVE_GAMES", 4)
+    monkeypatch.setattr(page, "LIVE_GAMES", 4)
     call_command("backtest", league.slug, stdout=StringIO())
     record_game(league, [make_player("Cy"), make_player("Dee")], scores=[1, 0])
 
     def no_replay(league):
         raise AssertionError("a page view replayed a big league")
 
-    monkeypatch.setattr(backtest, "league_backtest", no_replay)
+    monkeypatch.setattr(page, "league_backtest", no_replay)
     with django_assert_num_queries(VERSION + 1):  # the league, its count and stored row
         html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
     assert "The league's 6 games replayed" in html
@@ -98,8 +98,8 @@ def test_a_big_league_never_backtested_says_how_to_compute_it(
     client, make_league, make_player, record_game, monkeypatch
 ):
     league = _chess_league(make_league, make_player, record_game, games=6)
-    monkeypatch.setattr(backtest, "LIVE_GAMES", 4)
-    monkeypatch.setattr(backtest, "league_backtest", None)
+    monkeypatch.setattr(page, "LIVE_GAMES", 4)
+    monkeypatch.setattr(page, "league_backtest", None)
     html = client.get(reverse("ratings:backtest", args=[league.slug])).content.decode()
     assert "its backtest has not been computed yet" in html
     assert "manage.py" not in html and "Compute the backtest now" not in html
@@ -109,7 +109,7 @@ def test_staff_compute_a_big_leagues_backtest_from_its_page(
     admin_client, make_league, make_player, record_game, monkeypatch
 ):
     league = _chess_league(make_league, make_player, record_game, games=6)
-    monkeypatch.setattr(backtest, "LIVE_GAMES", 4)
+    monkeypatch.setattr(page, "LIVE_GAMES", 4)
     url = reverse("ratings:backtest", args=[league.slug])
     assert "Compute the backtest now" in admin_client.get(url).content.decode()
 
@@ -120,7 +120,7 @@ def test_staff_compute_a_big_leagues_backtest_from_its_page(
     assert "The backtest is computed." in html and "The league's 6 games replayed" in html
     assert "Compute it again" in html
     # Beyond what a request may replay, staff are told the command instead.
-    monkeypatch.setattr(backtest, "REQUEST_GAMES", 5)
+    monkeypatch.setattr(page, "REQUEST_GAMES", 5)
     cache.clear()  # the page as drawn under the bound before
     html = admin_client.get(url).content.decode()
     assert f"python manage.py backtest {league.slug}" in html and "Compute it again" not in html

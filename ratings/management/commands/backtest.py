@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import backtest
+from ratings.backtest import run, stored
 from ratings.models import League
 
 
@@ -29,9 +29,37 @@ class Command(BaseCommand):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise CommandError(f"Unknown league: {slug}")
-        result = backtest.league_backtest(league)
-        backtest.backtest_stored(league=league, result=result)
+        result = run.league_backtest(league)
+        stored.backtest_stored(league=league, result=result)
         if as_json:
-            self.stdout.write(json.dumps(backtest.as_json(result), indent=2))
+            self.stdout.write(json.dumps(stored.as_json(result), indent=2))
         else:
-            self.stdout.write(backtest.as_text(result), ending="")
+            self.stdout.write(as_text(result), ending="")
+
+
+def as_text(result: run.LeagueBacktest) -> str:
+    """The backtest as the command prints it: a line per system, established pairs, then all
+    pairs."""
+
+    def figure(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    lines = [
+        f"{result.league.name}: {result.games} games"
+        + ("" if result.conclusive else " (too few to tell the systems apart)"),
+        f"{'system':<45} {'pairs':>6} {'accuracy':>8} {'log loss':>8} {'Brier':>6}"
+        f" | {'all pairs':>9} {'accuracy':>8} {'log loss':>8} {'Brier':>6}",
+    ]
+    for r in result.results:
+        e, a = r.report.established, r.report.all
+        name = str(r.label) + (" *" if r.own else "")
+        lines.append(
+            f"{name:<45} {e.pairs:>6} {figure(e.accuracy):>8} {figure(e.log_loss):>8}"
+            f" {figure(e.brier):>6} | {a.pairs:>9} {figure(a.accuracy):>8}"
+            f" {figure(a.log_loss):>8} {figure(a.brier):>6}"
+        )
+    lines.append(
+        f"* the league's own system; established pairs: both players with {run.NEW_GAMES} games "
+        "or more before the game."
+    )
+    return "\n".join(lines) + "\n"

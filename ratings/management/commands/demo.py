@@ -20,7 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from ratings import backtest, engine
+from ratings import engine
+from ratings.backtest import page, run, stored
 from ratings.events import services as event_services
 from ratings.events.models import Event, EventRound, Scoring
 from ratings.models import League, Player, Speed, System
@@ -152,8 +153,8 @@ class Command(BaseCommand):
         # A page replays only a small league; the bigger ones show the figures the backtest
         # command stores, so the demo stores them too (else Preferans's page has none).
         for league in League.objects.all():
-            if league.games.count() > backtest.LIVE_GAMES:
-                backtest.backtest_stored(league=league, result=backtest.league_backtest(league))
+            if league.games.count() > page.LIVE_GAMES:
+                stored.backtest_stored(league=league, result=run.league_backtest(league))
         self.stdout.write(self.style.SUCCESS("Demo club created:"))
         for line in summary:
             self.stdout.write(f"  {line}")
