@@ -295,9 +295,9 @@ AXES_LOCKOUT_CALLABLE = "ratings.views.errors.login_locked_out"
 # Behind a reverse proxy every request comes from the proxy's address, and one client could lock
 # any member out for everyone: TRUSTED_PROXY_COUNT (how many proxies append to X-Forwarded-For)
 # makes the lockout count the address the proxies saw instead. 0 ignores the header, which any
-# client can send. See club/proxies.py.
+# client can send. See ratings/throttling.py.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-AXES_CLIENT_IP_CALLABLE = "club.proxies.client_ip"
+AXES_CLIENT_IP_CALLABLE = "ratings.throttling.client_ip"
 
 # Email, for password-reset links and the weekly digest. Without EMAIL_HOST the club sends none
 # (the reset pages are not there, club/accounts.py: staff set new passwords in the admin).

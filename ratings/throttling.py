@@ -1,9 +1,18 @@
-"""Rate limits: the one throttle the site's heavy reads and the API's writes share.
+"""Rate limits: the one throttle the site's heavy reads and the API's writes share, and the
+address every limit counts a client by.
 
 :class:`SettingRateThrottle` is django-ninja's sliding-window throttle (its history in the shared
 cache, ``CACHE_URL``) with the rate read from a setting at every request, so a deployment (or a
-test) changes it without a restart, and the client known by :func:`club.proxies.client_ip`: the
-address behind the proxies the club trusts, never an X-Forwarded-For any client can write.
+test) changes it without a restart, and the client known by :func:`client_ip`: the address
+behind the proxies the club trusts, never an X-Forwarded-For any client can write.
+
+:func:`client_ip` is also django-axes' (``AXES_CLIENT_IP_CALLABLE``), which keys its login
+lockout on it. Behind a proxy the socket's address is the proxy's, the same for everyone; each
+trusted proxy appends the address it was reached from to X-Forwarded-For, so with
+``TRUSTED_PROXY_COUNT`` = n the client is the n-th entry from the end. Entries before it were
+sent by the client and prove nothing. With no trusted proxy the header is ignored altogether:
+anyone can send one. (django-axes would read the proxy count itself through django-ipware, which
+the club does not install; without it axes silently keeps to the socket's address.)
 
 :func:`heavy_read` puts it on a view: an anonymous visitor past ``HEAVY_READ_RATE`` gets a 429
 that says how long to wait (``Retry-After``). Members and staff are not throttled: they are
@@ -12,6 +21,8 @@ known accounts, and one that abused the site would be deactivated (docs/operatio
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import math
 from functools import wraps
 
@@ -20,8 +31,33 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import ngettext
 from ninja.throttling import SimpleRateThrottle
 
-from club.proxies import client_ip
 from ratings.page_cache import cache_call
+
+logger = logging.getLogger(__name__)
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address: from X-Forwarded-For behind trusted proxies, else the socket's."""
+    remote = request.META.get("REMOTE_ADDR")
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies <= 0:
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    entries = [entry.strip() for entry in forwarded.split(",")] if forwarded else []
+    if len(entries) < proxies:
+        # Not through every trusted proxy (sent to the app directly): only the socket is known.
+        return remote
+    candidate = entries[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        logger.warning(
+            "X-Forwarded-For entry %r is not an address: check TRUSTED_PROXY_COUNT and the "
+            "proxy's header; counting the request by the socket's address %s",
+            candidate,
+            remote,
+        )
+        return remote
 
 
 class SettingRateThrottle(SimpleRateThrottle):

@@ -82,6 +82,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.entry.selectors",
             "ratings.access",
             "ratings.exports",
+            # who a typed name is: the one name policy of the entry, the events' and the paper's
+            "ratings.typed_names",
             # what a chat post or the digest says
             "ratings.voice.texts",
         ),
@@ -113,6 +115,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "forms and display",
         (
             "ratings.forms",
+            # the name field and the "Did you mean" suggestion of every feature's forms
+            "ratings.form_fields",
             "ratings.events.forms",
             "ratings.papers.forms",
             "ratings.accounts.forms",
@@ -289,6 +293,7 @@ CORE = (
     "ratings.versioning",
     "ratings.selectors",
     "ratings.access",
+    "ratings.typed_names",
     "ratings.engine",
 )
 FEATURES = (

@@ -10,7 +10,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import RequestFactory
 
-from club.proxies import client_ip
+from ratings.throttling import client_ip
 from tests.builders import PASSWORD, fail_five_times, log_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]

@@ -8,7 +8,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from ratings.accounts.models import NOTE_LENGTH
-from ratings.forms import PlayerNameField, find_player
+from ratings.form_fields import PlayerNameField
+from ratings.forms import find_player
 from ratings.models import Player
 
 

@@ -3,10 +3,11 @@ table's paper, the phone's digital paper, the API's deal log) builds a :class:`S
 domain values and hands it here, as Zulip's ``check_*`` then ``do_*`` actions and HackSoft's
 services do.
 
-- :func:`check` answers a :class:`Checked`: the players the names stand for (one name policy,
-  :mod:`~ratings.entry.names`), and every rule the game breaks as a :class:`Refusal` addressed
-  by a path (``played_at``, ``bula``, ``seats[1].middle``, ``seats[0].player``, ``seats``, or
-  None for the game as a whole), or the game as it would be rated;
+- :func:`check` answers a :class:`Checked`: the players the names stand for (the one name
+  policy, :mod:`ratings.typed_names`, which the event and paper forms ask too), and every rule
+  the game breaks as a :class:`Refusal` addressed by a path (``played_at``, ``bula``,
+  ``seats[1].middle``, ``seats[0].player``, ``seats``, or None for the game as a whole), or the
+  game as it would be rated;
 - :func:`submit` records it, or holds it for the table's confirmation in a league that asks
   for it (:mod:`~ratings.entry.confirmation`);
 - :func:`record` records a checked game once (the league's lock, the one-time key, new players
@@ -21,7 +22,6 @@ refusal by its own fields (:func:`ratings.api.errors.worded`).
 
 from ratings.entry.check import Checked, check
 from ratings.entry.confirmation import NotAllowed, NotWaiting, submit
-from ratings.entry.names import ResolvedNames, resolve_names
 from ratings.entry.record import Refused, record, recorded_game
 from ratings.entry.submission import SeatIn, Submission
 from ratings.systems import Refusal
@@ -32,12 +32,10 @@ __all__ = [
     "NotWaiting",
     "Refusal",
     "Refused",
-    "ResolvedNames",
     "SeatIn",
     "Submission",
     "check",
     "record",
     "recorded_game",
-    "resolve_names",
     "submit",
 ]

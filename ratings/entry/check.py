@@ -8,11 +8,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.entry.names import ResolvedNames, resolve_names
 from ratings.entry.submission import SeatIn, Submission
 from ratings.events.services import table_players_refusal
 from ratings.models import Player
 from ratings.systems import Refusal
+from ratings.typed_names import ResolvedNames, resolve_names
 
 
 @dataclass
@@ -70,7 +70,7 @@ def _name_refusal(n: int, message: str, names: ResolvedNames, name: str) -> Refu
 
 def check(submission: Submission) -> Checked:
     """Check ``submission`` against every rule of its league: the date, the names (one policy,
-    :func:`ratings.entry.names.resolve_names`), the rating system's own rules on each value,
+    :func:`ratings.typed_names.resolve_names`), the rating system's own rules on each value,
     then, for a game that passes those, the table's players, the birth dates, and the engine's
     own check as the backstop. Reads only; nothing is written."""
     league = submission.league

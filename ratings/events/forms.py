@@ -3,7 +3,7 @@
 Players are typed by name, a row each, as at the table: a name the club knows (in any case or
 spacing) is that player; a new name close to a player's ("Pedia") is a typo until the organiser
 picks the player or ticks that it is a new member, the entry service's one name policy
-(:func:`ratings.entry.resolve_names`); any other new name becomes a new player of the club.
+(:func:`ratings.typed_names.resolve_names`); any other new name becomes a new player of the club.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from ratings import entry
 from ratings.events import planning, services
 from ratings.events.answers import Answers
 from ratings.events.models import Answer, DrawMethod, Event, Scoring
-from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
+from ratings.form_fields import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
 from ratings.models import League, Player
 from ratings.player_names import name_key
+from ratings.typed_names import resolve_names
 
 # Rows for names on a new event's form; "More rows" adds as many again.
 PLAYER_ROWS = 12
@@ -57,7 +57,7 @@ class PlayerRowsMixin:
         needs its "new member" box ticked)."""
         rows = [row for row in range(self.rows) if self.cleaned_data.get(f"player_{row}")]
         names = [self.cleaned_data[f"player_{row}"] for row in rows]
-        resolved = entry.resolve_names(
+        resolved = resolve_names(
             names,
             duplicate=lambda name, first: (
                 _("%(name)s is already in row %(row)d.") % {"name": name, "row": rows[first] + 1}

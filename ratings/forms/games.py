@@ -27,7 +27,7 @@ from ratings import engine, entry, selectors
 from ratings.entry.models import HeldGame
 from ratings.events.models import EventTable
 from ratings.events.selectors import table_seat_names
-from ratings.forms.players import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
+from ratings.form_fields import DATETIME_INPUT_FORMATS, PlayerNameField, SeatSuggestion
 from ratings.models import Game, League, Player
 from ratings.player_names import name_key
 from ratings.systems import MAX_BULA, MAX_SCORE

@@ -1,16 +1,11 @@
-"""The players' forms and the pieces every form that takes a player's name shares.
-
-:class:`PlayerNameField` (a name as typed: trimmed, something readable in it),
-:class:`SeatSuggestion` (a new name close to a club player's, until the member confirms it),
-:func:`check_birth_date` (the one birth-date rule, also the admin's), :class:`PlayerForm` (a new
-player), :func:`find_player` (a player picked by part of the name, for the games list's filter
-and head to head) and the date-and-time formats a date box accepts. The game forms that use
-them are in :mod:`ratings.forms.games`, the organiser's in :mod:`ratings.events.forms`.
+"""The players' forms: :func:`check_birth_date` (the one birth-date rule, also the admin's),
+:class:`PlayerForm` (a new player) and :func:`find_player` (a player picked by part of the name,
+for the games list's filter and head to head). A name as typed, and the "Did you mean"
+suggestion beside it, are every form's: :mod:`ratings.form_fields`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 
 from django import forms
@@ -22,31 +17,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import dates, selectors
+from ratings.form_fields import PlayerNameField
 from ratings.models import Game, Player
 from ratings.names import close_matches, name_keys
-from ratings.player_names import clean_player_name
 
 # Birth dates before this year are typing mistakes, as game dates are (the engine's rule).
 EARLIEST_YEAR = dates.EARLIEST_YEAR
-DATETIME_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"]
-
-
-class PlayerNameField(forms.CharField):
-    """A player's display name as :func:`~ratings.player_names.clean_player_name` takes it."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 60)
-        kwargs.setdefault(
-            "widget", forms.TextInput(attrs={"list": "club-players", "autocomplete": "off"})
-        )
-        super().__init__(**kwargs)
-
-    def clean(self, value):
-        value = super().clean(value)
-        if not value:
-            return value
-        # The one rule for a name, on every path (ratings.player_names).
-        return clean_player_name(value)
 
 
 def check_birth_date(born: date, player: Player | None = None) -> None:
@@ -107,36 +83,6 @@ class PlayerForm(forms.ModelForm):
         return Player.objects.get_or_create_named(
             self.cleaned_data["name"], birth_date=self.cleaned_data.get("birth_date")
         )
-
-
-@dataclass(frozen=True)
-class SeatSuggestion:
-    """The club's players whose names are close to a seat's new name, and whether the member
-    confirmed that the name is a new member all the same."""
-
-    seat: int
-    name: str
-    matches: list[str]
-    confirmed: bool
-
-    @property
-    def field_name(self) -> str:
-        return f"new_player_{self.seat}"
-
-
-def with_chosen_player(data):
-    """The form's data with a suggested player put in their seat, when a "Did you mean …?"
-    button sent it (``use_player_<seat>``); choosing is never saving, so it shows the preview."""
-    chosen = [key for key in data if key.startswith("use_player_")]
-    if not chosen:
-        return data
-    seat = chosen[0].removeprefix("use_player_")
-    data = data.copy()
-    if seat.isdigit():
-        data[f"player_{seat}"] = data[chosen[0]]
-        data.pop(f"new_player_{seat}", None)
-    data.pop("save", None)
-    return data
 
 
 # Picking a player by part of the name ---------------------------------------------------------

@@ -11,11 +11,12 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ratings import entry, selectors
+from ratings import selectors
 from ratings.algorithms import paper as paper_rules
-from ratings.forms.players import PlayerNameField, SeatSuggestion
+from ratings.form_fields import PlayerNameField, SeatSuggestion
 from ratings.player_names import name_key
 from ratings.systems import MAX_REFAS
+from ratings.typed_names import resolve_names
 
 CONTRACT_CHOICES = [
     ("pik", _("pik (2)")),
@@ -93,7 +94,7 @@ class PaperStartForm(forms.Form):
             return cleaned
         # The one name policy of every entry: a new name is a new member (added with the
         # paper), a name close to a player's a typo until its "new member" box is ticked.
-        resolved = entry.resolve_names(
+        resolved = resolve_names(
             names,
             duplicate=lambda name, first: _("A paper needs three different players."),
             confirmed_new={

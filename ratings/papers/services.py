@@ -103,7 +103,7 @@ def paper_start(
 
     A seat given as a name (not a Player) is a new member, added to the club with the paper:
     the caller resolved the names by the entry service's one policy
-    (:func:`ratings.entry.resolve_names`, a close name confirmed). ``table``: an event's table
+    (:func:`ratings.typed_names.resolve_names`, a close name confirmed). ``table``: an event's table
     whose paper this is (its players, in the order they sat); the finished paper is then the
     table's game.
     """

@@ -17,7 +17,8 @@ from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
 from ratings.events.models import EventTable
 from ratings.events.services import table_refusal
-from ratings.forms import PlayerForm, ScoredGameForm, game_form_class, with_chosen_player
+from ratings.form_fields import with_chosen_player
+from ratings.forms import PlayerForm, ScoredGameForm, game_form_class
 from ratings.models import Game, Player
 
 

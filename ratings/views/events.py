@@ -45,7 +45,7 @@ from ratings.events.forms import (
 from ratings.events.models import Event, EventRound, EventTable
 from ratings.events.qr import qr_svg
 from ratings.events.tables import EventListTable, EventStandingsTable
-from ratings.forms import with_chosen_player
+from ratings.form_fields import with_chosen_player
 from ratings.models import League, Player
 from ratings.page_cache import cached_page
 from ratings.pagination import PAGINATION

@@ -25,7 +25,7 @@ from ratings.chances import tables_outlooks
 from ratings.entry import confirmation
 from ratings.entry.models import HeldGame
 from ratings.events.access import get_table_for_entry
-from ratings.forms import with_chosen_player
+from ratings.form_fields import with_chosen_player
 from ratings.models import Player
 from ratings.page_cache import conditional_page
 from ratings.papers import selectors, services
