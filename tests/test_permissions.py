@@ -29,6 +29,7 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from ratings import engine
 from ratings import urls as ratings_urls
+from ratings.algorithms.paper import Hand
 from ratings.events import services as event_services
 from ratings.events.models import Event, EventPlayer, EventRound, EventTable
 from ratings.models import AuditEntry, Game, League, Player, Result, Standing, System
@@ -55,11 +56,13 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 ROLES = ("anonymous", "member", "staff")
 WRITE_METHODS = ("post", "put", "patch", "delete")
 
-PLAYED_DEAL = {
-    "declarer": 1,
-    "contract": "pik",
-    "followers": [{"seat": 2, "play": "followed", "tricks": 2}, {"seat": 3, "play": "passed"}],
-}
+PLAYED_DEAL = Hand.from_entry(
+    {
+        "declarer": 1,
+        "contract": "pik",
+        "followers": [{"seat": 2, "play": "followed", "tricks": 2}, {"seat": 3, "play": "passed"}],
+    }
+)
 
 # Every URL name of ratings/urls.py, by what it does. A new URL fails
 # test_every_ratings_url_has_a_policy until it is added here.
@@ -192,7 +195,7 @@ def world(django_user_model):
     table = event_services.round_draw(event=event).tables.get()
     # A digital paper of the three, its first deal a played game.
     paper = paper_services.paper_start(league=league, players=players, bula=30)
-    paper_services.deal_add(paper=paper, entered=PLAYED_DEAL, after=0)
+    paper_services.deal_add(paper=paper, hand=PLAYED_DEAL, after=0)
     return SimpleNamespace(
         league=league,
         hearts=hearts,

@@ -112,8 +112,8 @@ def kept_as_posted(game: Game, posted: GameIn, log: DealLog) -> bool:
         return False
     try:
         hands = [
-            paper_rules.hand_from_entry(entered, repealed=repealed)
-            for entered, repealed in map(paper_services.log_hand, posted.deals)
+            hand.log_json(repealed=repealed)
+            for hand, repealed in map(paper_services.log_hand, posted.deals)
         ]
     except paper_rules.PaperError:
         return False

@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from ratings import dates
+from ratings.algorithms import paper as paper_rules
 from ratings.backup import files as backup_json
 from ratings.backup.checks import (
     RestoreRefused,
@@ -419,10 +420,25 @@ def _league_fields(fields: dict) -> dict:
     return {**kept, "settings": {name: fields[name] for name in old if name in own}}
 
 
+def _deal_fields(fields: dict) -> dict:
+    """A deal's hand in the one shape a deal is kept in (``Hand.to_json``), read by the paper's
+    own module: a backup made before migration 0033 keeps the pad's taps or a deal log's hand,
+    which it reads as that migration does; anything else is refused."""
+    entered = fields.get("entered")
+    if entered is None:
+        return fields  # the field's own check says what is wrong
+    try:
+        hand = paper_rules.hand_from_stored(entered)
+    except paper_rules.PaperError as error:
+        raise _Invalid(f"entered is not a deal: {error}") from None
+    return {**fields, "entered": hand.to_json()}
+
+
 # The league's columns that held the systems' settings before migration 0024.
 _OLD_SETTINGS = frozenset({"elo_k", "speed", "refas"})
 
 DERIVED = {
+    "ratings.deal": _deal_fields,
     "ratings.league": _league_fields,
     "ratings.player": _player_fields,
     "ratings.playeralias": _alias_fields,

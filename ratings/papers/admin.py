@@ -9,13 +9,20 @@ deal entered by mistake is repealed: it stays on the paper, crossed out).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy as _
 
+from ratings.algorithms import paper as paper_rules
+from ratings.papers import forms as paper_forms
 from ratings.papers import services
 from ratings.papers.models import Deal, DigitalPaper
+
+SEATS = (1, 2, 3)
 
 
 class DealInline(admin.TabularInline):
@@ -60,19 +67,163 @@ class DigitalPaperAdmin(admin.ModelAdmin):
         return False
 
 
+def _play_field() -> forms.ChoiceField:
+    return forms.ChoiceField(choices=paper_forms.PLAY_CHOICES, initial="passed", required=False)
+
+
 class DealForm(forms.ModelForm):
+    """A deal's own fields, as the pad asks them (refa or played; the declarer, the contract,
+    igra, refa and kontra; each other seat followed, passed or invited, with tricks and a fall),
+    and, for a deal kept from a deal log posted to the API (no contract), the value, the
+    declarer's tricks and a follower's supa as the log wrote them. The paper's module builds the
+    hand (:class:`~ratings.algorithms.paper.Hand`) and the paper's rules judge the change
+    (:func:`ratings.papers.services.deal_check`): a refusal is a form error."""
+
+    kind = forms.ChoiceField(label=_("Deal"), choices=paper_forms.KIND_CHOICES)
+    declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, required=False)
+    contract = forms.ChoiceField(
+        label=_("Contract"),
+        choices=[("", _("none: a deal log's, by its value")), *paper_forms.CONTRACT_CHOICES],
+        required=False,
+    )
+    igra = forms.BooleanField(label=_("Igra (without the talon)"), required=False)
+    on_refa = forms.BooleanField(label=_("On a refa (x2)"), required=False)
+    kontra = forms.TypedChoiceField(
+        label=_("Kontra"), choices=paper_forms.KONTRA_CHOICES, coerce=int, initial=0
+    )
+    failed = forms.BooleanField(label=_("The declarer fell"), required=False)
+    value = forms.IntegerField(
+        label=_("Value"),
+        required=False,
+        help_text=_("Only for a deal without its contract: the value written."),
+    )
+    declarer_tricks = forms.IntegerField(
+        label=_("Declarer's tricks"), required=False, help_text=_("As a deal log gave them.")
+    )
+    # Each seat's part, named by the paper's players in __init__ (the declarer's own is not read).
+    play_1, play_2, play_3 = (_play_field() for _seat in SEATS)
+    tricks_1, tricks_2, tricks_3 = (
+        forms.IntegerField(initial=0, required=False) for _seat in SEATS
+    )
+    fell_1, fell_2, fell_3 = (forms.BooleanField(required=False) for _seat in SEATS)
+    supa_1, supa_2, supa_3 = (
+        forms.IntegerField(
+            required=False, help_text=_("Only as a deal log wrote it (no contract).")
+        )
+        for _seat in SEATS
+    )
+
     class Meta:
         model = Deal
-        fields = ("entered", "repealed")
+        fields = ("repealed",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        paper = self.instance.paper
+        names = [player.name for player in paper.players]
+        self.fields["declarer"].choices = [("", "---"), *zip(SEATS, names, strict=True)]
+        for seat, name in zip(SEATS, names, strict=True):
+            self.fields[f"play_{seat}"].label = _("%(name)s played") % {"name": name}
+            self.fields[f"tricks_{seat}"].label = _("%(name)s: tricks") % {"name": name}
+            self.fields[f"fell_{seat}"].label = _("%(name)s fell") % {"name": name}
+            self.fields[f"supa_{seat}"].label = _("%(name)s: supa") % {"name": name}
+        if not self.is_bound:
+            self.initial.update(_initial(paper_rules.Hand.from_json(self.instance.entered)))
 
     def clean(self):
         cleaned = super().clean()
         if self.errors:
             return cleaned
-        services.deal_check(
-            deal=self.instance, entered=cleaned["entered"], repealed=cleaned["repealed"]
-        )
+        try:
+            hand = self._hand(cleaned)
+        except paper_rules.PaperError as error:
+            raise ValidationError(str(error)) from None
+        services.deal_check(deal=self.instance, hand=hand, repealed=cleaned["repealed"])
+        cleaned["hand"] = hand
         return cleaned
+
+    def _hand(self, cleaned) -> paper_rules.Hand:
+        """The hand the fields say, built and checked by the paper's module."""
+        if cleaned["kind"] == "refa":
+            return paper_rules.Hand(refa=True)
+        declarer = cleaned.get("declarer")
+        if not declarer:
+            raise ValidationError(_("Who declared?"))
+        others = [seat for seat in SEATS if seat != declarer]
+        if cleaned["contract"]:
+            hand = paper_rules.Hand.from_entry(
+                {
+                    "declarer": declarer,
+                    "contract": cleaned["contract"],
+                    "igra": cleaned["igra"],
+                    "on_refa": cleaned["on_refa"],
+                    "kontra": cleaned["kontra"],
+                    "failed": cleaned["failed"],
+                    "followers": [
+                        {
+                            "seat": seat,
+                            "play": cleaned[f"play_{seat}"] or "passed",
+                            "tricks": cleaned[f"tricks_{seat}"] or 0,
+                            "failed": cleaned[f"fell_{seat}"],
+                        }
+                        for seat in others
+                    ],
+                }
+            )
+            supe = [f for f in hand.followers if cleaned[f"supa_{f.seat}"] is not None]
+            return replace(
+                hand,
+                declarer_tricks=cleaned["declarer_tricks"],
+                followers=tuple(
+                    replace(f, supa=cleaned[f"supa_{f.seat}"]) if f in supe else f
+                    for f in hand.followers
+                ),
+            )
+        if cleaned["value"] is None:
+            raise ValidationError(_("A deal without its contract needs its value."))
+        return paper_rules.Hand(
+            declarer=declarer,
+            failed=cleaned["failed"],
+            value=cleaned["value"],
+            declarer_tricks=cleaned["declarer_tricks"],
+            followers=tuple(
+                paper_rules.HandFollower(
+                    seat=seat,
+                    play=cleaned[f"play_{seat}"] or "passed",
+                    tricks=cleaned[f"tricks_{seat}"] or 0,
+                    failed=cleaned[f"fell_{seat}"],
+                    supa=cleaned[f"supa_{seat}"],
+                )
+                for seat in others
+            ),
+        )
+
+
+def _initial(hand: paper_rules.Hand) -> dict:
+    """The form's fields for a stored hand."""
+    if hand.refa:
+        return {"kind": "refa"}
+    contract = hand.contract
+    initial = {
+        "kind": "played",
+        "declarer": hand.declarer,
+        "contract": "" if contract is None else contract.name,
+        "igra": contract is not None and contract.igra,
+        "on_refa": contract is not None and contract.on_refa,
+        "kontra": 0 if contract is None else contract.kontra,
+        "failed": hand.failed,
+        "value": hand.value,
+        "declarer_tricks": hand.declarer_tricks,
+    }
+    for follower in hand.followers:
+        seat = follower.seat
+        initial |= {
+            f"play_{seat}": follower.play,
+            f"tricks_{seat}": follower.tricks,
+            f"fell_{seat}": follower.failed,
+            f"supa_{seat}": follower.supa,
+        }
+    return initial
 
 
 @admin.register(Deal)
@@ -80,8 +231,30 @@ class DealAdmin(admin.ModelAdmin):
     form = DealForm
     list_display = ("__str__", "paper", "number", "repealed", "entered_at")
     list_select_related = ("paper__league", "paper__player_1", "paper__player_2", "paper__player_3")
-    fields = ("paper", "number", "entered", "repealed", "entered_at", "entered_by")
     readonly_fields = ("paper", "number", "entered_at", "entered_by")
+
+    fieldsets = (
+        (None, {"fields": ("paper", "number", "entered_at", "entered_by", "repealed")}),
+        (
+            _("Deal"),
+            {
+                "fields": (
+                    "kind",
+                    "declarer",
+                    ("contract", "igra", "on_refa", "kontra"),
+                    "failed",
+                    ("value", "declarer_tricks"),
+                )
+            },
+        ),
+        *(
+            (
+                _("Seat %(seat)d") % {"seat": seat},
+                {"fields": ((f"play_{seat}", f"tricks_{seat}", f"fell_{seat}", f"supa_{seat}"),)},
+            )
+            for seat in SEATS
+        ),
+    )
 
     def has_add_permission(self, request):
         return False
@@ -90,8 +263,10 @@ class DealAdmin(admin.ModelAdmin):
         return False
 
     def save_model(self, request, obj, form, change):
+        # The service saves the deal, writes its audit entry and re-rates a finished paper's
+        # game through the engine.
         services.deal_update(
-            deal=obj, entered=obj.entered, repealed=obj.repealed, actor=request.user
+            deal=obj, hand=form.cleaned_data["hand"], repealed=obj.repealed, actor=request.user
         )
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):

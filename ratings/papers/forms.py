@@ -1,8 +1,9 @@
 """The phone's forms at the table: start a paper, enter a deal. Plain form posts, all taps.
 
-A deal's form turns the taps into what the table said (``Deal.entered``, the form that
-:func:`ratings.algorithms.paper.hand_from_entry` reads); the paper's rules then judge the deal
-in :func:`ratings.papers.services.deal_add`.
+A deal's form turns the taps into what the table said, a
+:class:`~ratings.algorithms.paper.Hand` read by :meth:`~ratings.algorithms.paper.Hand.from_entry`
+(the one shape a deal is kept in); the paper's rules then judge the deal in
+:func:`ratings.papers.services.deal_add`.
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ class DealForm(forms.Form):
         if self.errors:
             return cleaned
         if cleaned.get("kind") == "refa":
-            cleaned["entered"] = {"refa": True}
+            cleaned["hand"] = paper_rules.Hand(refa=True)
             return cleaned
         declarer = cleaned.get("declarer")
         if not declarer:
@@ -221,10 +222,9 @@ class DealForm(forms.Form):
             ],
         }
         try:
-            paper_rules.hand_from_entry(entered)
+            cleaned["hand"] = paper_rules.Hand.from_entry(entered)
         except paper_rules.PaperError as error:
             raise ValidationError(str(error)) from None
-        cleaned["entered"] = entered
         return cleaned
 
 

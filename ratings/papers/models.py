@@ -2,9 +2,10 @@
 
 The league, players, game and event table are named as "ratings.<Model>": the papers own
 their models, which Django is shown by ``ratings.apps``; use them from here.
-A deal keeps what was entered at the table (``Deal.entered``, in the form
-:func:`ratings.algorithms.paper.hand_from_entry` reads), never the paper it makes: the paper is
-drawn from the deals each time, so an edited deal redraws everything after it.
+A deal keeps what was said at the table (``Deal.entered``: a
+:class:`ratings.algorithms.paper.Hand`'s ``to_json()``, the one shape of a deal, whatever path
+brought it), never the paper it makes: the paper is drawn from the deals each time, so an edited
+deal redraws everything after it.
 """
 
 from __future__ import annotations

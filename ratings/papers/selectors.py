@@ -16,9 +16,9 @@ def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:
     """The paper's deal log in the format of ``manage.py paper_from_deals``.
 
     ``deals`` defaults to the paper's deals in order (one query); pass them when already loaded.
-    The paper's house rules read each deal and go with the log (``"rules"``, left out when
-    they are the library's). PaperError if a stored deal is malformed (the services never
-    store one).
+    Each deal's hand (:meth:`~ratings.algorithms.paper.Hand.from_json`) is written in the log's
+    form under the paper's house rules, which go with the log (``"rules"``, left out when they
+    are the library's). PaperError if a stored deal is malformed (the services never store one).
     """
     if deals is None:
         deals = list(paper.deals.order_by("number"))
@@ -26,9 +26,8 @@ def deal_log(paper: DigitalPaper, deals: Sequence[Deal] | None = None) -> dict:
     hands = []
     for deal in deals:
         try:
-            hands.append(
-                paper_rules.hand_from_entry(deal.entered, repealed=deal.repealed, rules=rules)
-            )
+            hand = paper_rules.Hand.from_json(deal.entered)
+            hands.append(hand.log_json(repealed=deal.repealed, rules=rules))
         except paper_rules.PaperError as error:
             raise paper_rules.PaperError(f"hand {deal.number}: {error}") from None
     log = {"bula": paper.bula, "refas": paper.refas, "hands": hands}
@@ -248,59 +247,24 @@ def _entry(entry: object) -> dict:
 
 
 def _deal_row(deal: Deal, names: list[str]) -> DealRow:
-    entered = deal.entered
-    if entered.get("refa"):
+    """A deal as the page lists it; a hand kept from a deal log (posted to the API) shows its
+    value but no contract, igra, refa or kontra, which the log does not tell."""
+    hand = paper_rules.Hand.from_json(deal.entered)
+    if hand.refa:
         return DealRow(deal.number, True, deal.repealed, "", "", False, False, 0, False, None, [])
-    hand = paper_rules.hand_from_entry(entered)
-    if "contract" not in entered:
-        return _logged_deal_row(deal, hand, names)
+    contract = hand.contract
     return DealRow(
         number=deal.number,
         refa=False,
         repealed=deal.repealed,
-        declarer=names[entered["declarer"] - 1],
-        contract=entered["contract"],
-        igra=bool(entered.get("igra")),
-        on_refa=bool(entered.get("on_refa")),
-        kontra=int(entered.get("kontra", 0)),
-        failed=bool(entered.get("failed")),
-        value=hand["value"],
-        defence=[
-            (
-                names[f["seat"] - 1],
-                f.get("play", "passed"),
-                f.get("tricks", 0) if f.get("play") == "followed" else 0,
-                bool(f.get("failed")) and f.get("play") == "followed",
-            )
-            for f in entered["followers"]
-        ],
-    )
-
-
-def _logged_deal_row(deal: Deal, hand: dict, names: list[str]) -> DealRow:
-    """A deal kept as the log says it (a game posted to the API as its deals): its value, but
-    no contract, igra, refa or kontra, which the log does not tell."""
-    declarer = hand["declarer"]
-    return DealRow(
-        number=deal.number,
-        refa=False,
-        repealed=deal.repealed,
-        declarer=names[declarer["seat"] - 1],
-        contract="",
-        igra=False,
-        on_refa=False,
-        kontra=0,
-        failed=declarer["failed"],
-        value=hand["value"],
-        defence=[
-            (
-                names[f["seat"] - 1],
-                "followed" if f["followed"] else "passed",
-                f["tricks"],
-                f["failed"],
-            )
-            for f in hand["followers"]
-        ],
+        declarer=names[hand.declarer - 1],
+        contract="" if contract is None else contract.name,
+        igra=contract is not None and contract.igra,
+        on_refa=contract is not None and contract.on_refa,
+        kontra=0 if contract is None else contract.kontra,
+        failed=hand.failed,
+        value=hand.value,
+        defence=[(names[f.seat - 1], f.play, f.tricks, f.failed) for f in hand.followers],
     )
 
 

@@ -215,9 +215,15 @@ class DealKeyReused(ValidationError):
 
 
 def deal_add(
-    *, paper: DigitalPaper, entered: dict, after: int, key: UUID | None = None, actor=None
+    *,
+    paper: DigitalPaper,
+    hand: paper_rules.Hand,
+    after: int,
+    key: UUID | None = None,
+    actor=None,
 ) -> Deal:
-    """Add the next deal; ``after`` is how many deals the phone saw (two phones at once).
+    """Add the next deal, ``hand`` (kept as :meth:`~ratings.algorithms.paper.Hand.to_json`);
+    ``after`` is how many deals the phone saw (two phones at once).
 
     ``key``: the phone's one-time key for this deal (a form's ``submission_key``). The same key
     again with the same deal to the same paper returns the deal already recorded, never a
@@ -225,6 +231,7 @@ def deal_add(
     another deal, or to another paper, it raises :class:`DealKeyReused`, as a game's key does.
     Two phones tapping one deal each make their own key: those are told by ``after``.
     """
+    entered = hand.to_json()
     with transaction.atomic():
         paper = _lock(paper)
         if key is not None:
@@ -295,16 +302,25 @@ def deal_repeal(*, paper: DigitalPaper, number: int, repealed: bool = True, acto
 
 
 def _changed(
-    paper: DigitalPaper, deal: Deal, entered: dict, repealed: bool
+    paper: DigitalPaper, deal: Deal, hand: paper_rules.Hand, repealed: bool
 ) -> tuple[Deal, paper_rules.Paper]:
     """The deal with its change among the paper's deals, and the paper they then draw."""
     deals = _deals(paper)
     target = next((d for d in deals if d.pk == deal.pk), None)
     if target is None:
         raise ValidationError(_("This deal was deleted meanwhile: reload the page."))
-    target.entered = entered
+    if paper.game is None and held_game_of(paper) is not None:
+        # Its columns wait in the held game, which would count them as they were.
+        raise ValidationError(
+            _(
+                "This paper's game waits for the table's confirmation: delete the waiting game "
+                "before correcting its deals."
+            )
+        )
+    target.entered = hand.to_json()
     target.repealed = repealed
     drawn = _check(paper, deals)
+    _refuse_after_the_end(drawn, len(deals))
     if paper.game is not None and drawn.bula_sum > 0 and not paper.ended_early:
         raise ValidationError(
             _("After this change the bulas add up to %(sum)d: the game would not be over.")
@@ -313,19 +329,23 @@ def _changed(
     return target, drawn
 
 
-def deal_check(*, deal: Deal, entered: dict, repealed: bool) -> None:
+def deal_check(*, deal: Deal, hand: paper_rules.Hand, repealed: bool) -> None:
     """ValidationError if the paper's rules refuse this change of a deal (the admin's form)."""
-    _changed(deal.paper, deal, entered, repealed)
+    _changed(deal.paper, deal, hand, repealed)
 
 
-def deal_update(*, deal: Deal, entered: dict, repealed: bool, actor=None) -> Deal:
-    """Change what a deal says (the admin): the paper is drawn again from its deals, and a
-    finished paper's game is re-rated through the engine with the columns it now gives."""
+def deal_update(*, deal: Deal, hand: paper_rules.Hand, repealed: bool, actor=None) -> Deal:
+    """Change what a deal says (the admin): the paper is drawn again from its deals, with its
+    audit entry (what the deal said before and after), and a finished paper's game is re-rated
+    through the engine with the columns it now gives (refused if the bulas would no longer have
+    run out). A change that changes nothing writes nothing."""
     with transaction.atomic():
         paper = _lock(deal.paper)
         stored = Deal.objects.filter(pk=deal.pk).first()
         before = None if stored is None else _deal_data(paper, stored)
-        target, drawn = _changed(paper, deal, entered, repealed)
+        target, drawn = _changed(paper, deal, hand, repealed)
+        if before is not None and _deal_data(paper, target) == before:
+            return target
         target.save(update_fields=["entered", "repealed"])
         _audit_deal(AuditAction.DEAL_EDIT, paper, target, actor, before=before)
         if paper.game is not None:
@@ -497,13 +517,10 @@ def log_drawn(
     return drawn
 
 
-def log_hand(hand) -> tuple[dict, bool]:
-    """One hand of a posted deal log as a deal keeps it: what it says, and whether it is crossed
+def log_hand(hand) -> tuple[paper_rules.Hand, bool]:
+    """One hand of a posted deal log as a deal keeps it: the hand, and whether it is crossed
     out (the log's own ``"repealed"``, kept as the deal's flag). PaperError if it is malformed."""
-    repealed = isinstance(hand, dict) and hand.get("repealed") is True
-    entered = paper_rules.hand_from_entry(hand, repealed=repealed)
-    entered.pop("repealed", None)  # the deal's own flag
-    return entered, repealed
+    return paper_rules.Hand.from_log(hand)
 
 
 def paper_of_game(
@@ -517,9 +534,10 @@ def paper_of_game(
     """Keep a game rated from its deal log (the API) as a finished digital paper: the paper and
     deals the phone stores, so the game's page, exports, backup and statistics have its deals.
 
-    Each deal keeps its hand as the log says it (:func:`paper_rules.hand_from_entry` reads that
-    form too). Call it in the transaction that recorded the game: ValidationError, rolling the
-    game back, if the deals do not give the game's players and columns.
+    Each deal keeps its hand as the log says it (:meth:`paper_rules.Hand.from_log`): its value,
+    declarer and followers, no contract. Call it in the transaction that recorded the game:
+    ValidationError, rolling the game back, if the deals do not give the game's players and
+    columns.
     """
     results = list(game.results.order_by("seat"))
     if len(results) != 3:
@@ -540,10 +558,10 @@ def paper_of_game(
     deals = []
     for number, hand in enumerate(hands, start=1):
         try:
-            entered, repealed = log_hand(hand)
+            kept, repealed = log_hand(hand)
         except paper_rules.PaperError as error:
             raise _refused(paper_rules.PaperError(f"hand {number}: {error}")) from None
-        deals.append(Deal(paper=paper, number=number, entered=entered, repealed=repealed))
+        deals.append(Deal(paper=paper, number=number, entered=kept.to_json(), repealed=repealed))
     Deal.objects.bulk_create(deals)
     drawn = _check(paper, deals)
     if list(drawn.columns) != [result.paper for result in results]:

@@ -68,35 +68,35 @@ def player_deal_statistics(player: Player) -> DealStatistics:
         paper = deal.paper
         papers.add(paper.pk)
         seat = (paper.player_1_id, paper.player_2_id, paper.player_3_id).index(player.pk) + 1
-        _count(stats, seat, paper_rules.hand_from_entry(deal.entered), deal.entered)
+        _count(stats, seat, paper_rules.Hand.from_json(deal.entered))
     stats.papers = len(papers)
     return stats
 
 
-def _count(stats: DealStatistics, seat: int, hand: dict, entered: dict) -> None:
+def _count(stats: DealStatistics, seat: int, hand: paper_rules.Hand) -> None:
     stats.deals += 1
-    if hand.get("refa"):
+    if hand.refa:
         stats.refe += 1
         return
-    value = hand["value"]
-    declarer = hand["declarer"]
-    if declarer["seat"] == seat:
+    value = hand.value
+    if hand.declarer == seat:
         # A deal kept as the log says it (posted to the API) tells no contract.
-        line = stats.by_contract.get(entered.get("contract"), ContractLine(""))
+        contract = hand.contract
+        line = stats.by_contract.get(contract.name if contract else "", ContractLine(""))
         stats.declared += 1
         line.declared += 1
-        if not declarer["failed"]:
+        if not hand.failed:
             stats.made += 1
             line.made += 1
-        if entered.get("on_refa"):
+        if contract is not None and contract.on_refa:
             stats.refe_played += 1
-        stats.supe_conceded += sum(value * f["tricks"] for f in hand["followers"] if f["followed"])
+        stats.supe_conceded += sum(value * f.tricks for f in hand.followers if f.followed)
         return
-    for follower in hand["followers"]:
-        if follower["seat"] == seat and follower["followed"]:
+    for follower in hand.followers:
+        if follower.seat == seat and follower.followed:
             stats.follows += 1
-            stats.supe_written += value * follower["tricks"]
-            stats.falls += follower["failed"]
+            stats.supe_written += value * follower.tricks
+            stats.falls += follower.failed
 
 
 @dataclass
@@ -139,21 +139,21 @@ def pair_deal_statistics(a: Player, b: Player) -> dict[int, PairDeals]:
         paper = deal.paper
         pair = pairs.setdefault(paper.league_id, PairDeals())
         papers.setdefault(paper.league_id, set()).add(paper.pk)
-        hand = paper_rules.hand_from_entry(deal.entered)
-        if hand.get("refa"):
+        hand = paper_rules.Hand.from_json(deal.entered)
+        if hand.refa:
             continue
         seats = (paper.player_1_id, paper.player_2_id, paper.player_3_id)
-        declarer = seats[hand["declarer"]["seat"] - 1]
+        declarer = seats[hand.declarer - 1]
         if declarer not in (a.pk, b.pk):
             continue
         side, other = (pair.first, b.pk) if declarer == a.pk else (pair.second, a.pk)
         side.declared += 1
-        side.made += not hand["declarer"]["failed"]
-        for follower in hand["followers"]:
-            if seats[follower["seat"] - 1] == other and follower["followed"]:
+        side.made += not hand.failed
+        for follower in hand.followers:
+            if seats[follower.seat - 1] == other and follower.followed:
                 side.followed += 1
-                side.supe += hand["value"] * follower["tricks"]
-                side.falls += follower["failed"]
+                side.supe += hand.value * follower.tricks
+                side.falls += follower.failed
     for league_id, pair in pairs.items():
         pair.papers = len(papers[league_id])
     return pairs

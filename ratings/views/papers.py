@@ -218,7 +218,7 @@ def paper_deal(request, pk: int):
         try:
             services.deal_add(
                 paper=paper,
-                entered=form.cleaned_data["entered"],
+                hand=form.cleaned_data["hand"],
                 after=form.cleaned_data["after"],
                 key=form.cleaned_data["submission_key"],
                 actor=request.user,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from ratings.algorithms.paper import Hand
 from ratings.models import Player, System
 from ratings.papers import services
 from ratings.papers.models import Deal
@@ -128,7 +129,7 @@ def test_a_kept_deal_whose_key_another_deal_has_is_shown_refused_not_resent(
     # Meanwhile the same key reached the club with a deal of another paper.
     with ANOTHER_PHONE:
         other = services.paper_start(league=paper.league, players=paper.players, bula=10)
-        services.deal_add(paper=other, entered={"refa": True}, after=0, key=uuid.UUID(key))
+        services.deal_add(paper=other, hand=Hand(refa=True), after=0, key=uuid.UUID(key))
 
     page.context.set_offline(False)
     banner.get_by_text("The club refused a deal kept on this phone.").wait_for()

@@ -22,11 +22,11 @@ def papers(django_user_model):
     django_user_model.objects.create_user("marko", password=PASSWORD)
     in_progress = services.paper_start(league=league, players=players, bula=10)
     for after, said in enumerate(SHORT_GAME[:3]):
-        services.deal_add(paper=in_progress, entered=said, after=after)
+        services.deal_add(paper=in_progress, hand=said, after=after)
     services.deal_repeal(paper=in_progress, number=2)
     finished = services.paper_start(league=league, players=players, bula=10)
     for after, said in enumerate(SHORT_GAME):
-        services.deal_add(paper=finished, entered=said, after=after)
+        services.deal_add(paper=finished, hand=said, after=after)
     services.deal_repeal(paper=finished, number=3)
     services.paper_finish(paper=finished, ended_early=True)
     return in_progress, finished

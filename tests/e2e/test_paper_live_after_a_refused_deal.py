@@ -23,7 +23,7 @@ def test_a_phone_whose_deal_was_refused_still_sees_new_deals(open_browser, djang
     players = make_players(["Ana", "Boris", "Ceca"])
     django_user_model.objects.create_user("marko", password=PASSWORD)
     paper = services.paper_start(league=league, players=players, bula=10, refas=1)
-    services.deal_add(paper=paper, entered=REFA, after=0)
+    services.deal_add(paper=paper, hand=REFA, after=0)
 
     phone = open_browser(PHONE)
     page = phone.page
@@ -36,7 +36,7 @@ def test_a_phone_whose_deal_was_refused_still_sees_new_deals(open_browser, djang
     # Another phone enters the next deal.
     with ANOTHER_PHONE:
         services.deal_add(
-            paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=1
+            paper=paper, hand=played(1, "pik", followers=[(2, "followed", 2, False)]), after=1
         )
     page.locator("ol.deal-list > li").nth(1).wait_for()
     assert phone.errors == []

@@ -36,7 +36,7 @@ def test_a_watching_phone_enters_the_deal_after_the_one_it_saw_arrive(open_brows
     page.get_by_role("heading", name="Deal 1").wait_for()
 
     with ANOTHER_PHONE:
-        services.deal_add(paper=paper, entered=REFA, after=0)
+        services.deal_add(paper=paper, hand=REFA, after=0)
     page.get_by_role("heading", name="Deal 2").wait_for()
     form = page.locator("form[data-deal-form]")
     form.locator("button[value=refa]").click()
@@ -57,7 +57,7 @@ def test_a_refused_deal_leaves_the_phone_on_the_papers_address(open_browser, pap
     # Another phone enters a deal while this one taps.
     with ANOTHER_PHONE:
         services.deal_add(
-            paper=paper, entered=played(1, "pik", followers=[(2, "followed", 2, False)]), after=0
+            paper=paper, hand=played(1, "pik", followers=[(2, "followed", 2, False)]), after=0
         )
     form.locator("button[value=refa]").click()
     page.get_by_text("another phone entered one meanwhile").first.wait_for()

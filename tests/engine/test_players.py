@@ -230,7 +230,7 @@ def named_everywhere(make_league, record_game, django_user_model):
         paper_services.paper_start(league=league, players=seats, bula=10)
     finished = DigitalPaper.objects.get(player_2=source)
     for number, deal in enumerate(SHORT_GAME):
-        paper_services.deal_add(paper=finished, entered=deal, after=number)
+        paper_services.deal_add(paper=finished, hand=deal, after=number)
     paper_services.paper_finish(paper=finished, played_at=T0 + timedelta(days=30))
     account_services.invitation_create(player=source)
     claimant = django_user_model.objects.create_user("claimant")
@@ -275,14 +275,14 @@ def test_a_paper_in_progress_goes_on_with_the_player_merged_into(make_league):
         Player.objects.create_named(name) for name in ("Pedia", "Pedja", "Bora", "Ceca")
     )
     paper = paper_services.paper_start(league=league, players=[bora, typo, ceca], bula=10)
-    paper_services.deal_add(paper=paper, entered=SHORT_GAME[0], after=0)
+    paper_services.deal_add(paper=paper, hand=SHORT_GAME[0], after=0)
 
     engine.player_merge(source=typo, target=real)
 
     paper.refresh_from_db()
     assert paper.players == (bora, real, ceca)
     for number, deal in enumerate(SHORT_GAME[1:], start=1):
-        paper_services.deal_add(paper=paper, entered=deal, after=number)
+        paper_services.deal_add(paper=paper, hand=deal, after=number)
     game = paper_services.paper_finish(paper=paper)
     assert [r.player for r in game.results.order_by("seat")] == [bora, real, ceca]
     assert_equals_a_fresh_replay(league)

@@ -1,13 +1,22 @@
 """The digital paper tests' builders: deals as the table says them, a short game, a paper."""
 
+from ratings.algorithms.paper import Hand
 from ratings.papers import services
 
-REFA = {"refa": True}
+REFA = Hand(refa=True)
 PASSED = ("passed", 0, False)
 
 
 def played(declarer, contract, *, failed=False, on_refa=False, kontra=0, followers=()):
-    """What the table says; followers are (seat, play, tricks, failed), passing by default."""
+    """What the table says, as the pad reads it; followers are (seat, play, tricks, failed),
+    passing by default."""
+    return Hand.from_entry(
+        said(declarer, contract, failed=failed, on_refa=on_refa, kontra=kontra, followers=followers)
+    )
+
+
+def said(declarer, contract, *, failed=False, on_refa=False, kontra=0, followers=()):
+    """What the table says as the pad taps it (``played``'s, before the pad reads it)."""
     seats = [seat for seat in (1, 2, 3) if seat != declarer]
     given = {seat: (play, tricks, fell) for seat, play, tricks, fell in followers}
     return {
@@ -51,4 +60,4 @@ def start(table, bula=10, refas=None):
 def enter(paper, deals):
     """Add the deals in order, as one phone that saw every deal before."""
     for deal in deals:
-        services.deal_add(paper=paper, entered=deal, after=paper.deals.count())
+        services.deal_add(paper=paper, hand=deal, after=paper.deals.count())

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from ratings.algorithms.paper import Hand
 from ratings.models import Game, System
 from ratings.papers import selectors, services
 from ratings.papers.models import Deal, DigitalPaper
@@ -60,7 +61,7 @@ def test_papers_are_backed_up_and_restored_exactly_and_go_on(tmp_path):
     assert not Game.objects.get().ended_early
     assert not DigitalPaper.objects.get(game__isnull=False).ended_early
     going = DigitalPaper.objects.get(game__isnull=True)
-    services.deal_add(paper=going, entered={"refa": True}, after=2)
+    services.deal_add(paper=going, hand=Hand(refa=True), after=2)
     assert len(selectors.deal_log(going)["hands"]) == 3
 
 
@@ -72,7 +73,9 @@ def test_a_deal_log_that_does_not_give_its_games_columns_is_refused(tmp_path):
     objects = backup_objects(backup)
     for obj in objects:
         if obj["model"] == "ratings.deal" and obj["fields"]["number"] == 4:
-            obj["fields"]["entered"]["kontra"] = 2
+            # Rekontra instead of kontra: the value doubled, as the rules give it.
+            obj["fields"]["entered"]["contract"]["kontra"] = 2
+            obj["fields"]["entered"]["value"] *= 2
     write_backup(backup, objects)
     call_command("flush", interactive=False, verbosity=0)
     with pytest.raises(CommandError, match="digital paper .* gives .* but its game"):
@@ -95,8 +98,9 @@ def test_an_open_papers_deal_swapped_for_another_valid_one_is_refused(tmp_path):
         if obj["model"] == "ratings.deal" and obj["fields"]["paper"] == going
         if obj["fields"]["number"] == 2
     )
-    assert deal["entered"]["contract"] == "karo"
-    deal["entered"]["contract"] = "herc"
+    assert deal["entered"]["contract"]["name"] == "karo"
+    deal["entered"]["contract"]["name"] = "herc"
+    deal["entered"]["value"] = 16  # herc on a refa
     forged = tmp_path / "forged.json"
     write_forged_backup(forged, objects, signed=backup_signature(backup))
     call_command("flush", interactive=False, verbosity=0)
@@ -106,4 +110,4 @@ def test_an_open_papers_deal_swapped_for_another_valid_one_is_refused(tmp_path):
     assert not DigitalPaper.objects.exists()
     # The same change restores when the operator vouches for it: the content's checks let it by.
     call_command("restore_club", str(forged), "--unsigned", stdout=StringIO())
-    assert Deal.objects.get(paper=going, number=2).entered["contract"] == "herc"
+    assert Deal.objects.get(paper=going, number=2).entered["contract"]["name"] == "herc"

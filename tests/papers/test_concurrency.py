@@ -13,6 +13,7 @@ from django.db import connection
 from django.urls import reverse
 
 from ratings import engine
+from ratings.algorithms.paper import Hand
 from ratings.models import Game, Player, System
 from ratings.papers import services
 from ratings.papers.models import Deal, DigitalPaper
@@ -170,7 +171,7 @@ def test_one_deals_key_sent_at_once_to_several_papers_records_it_on_one():
 
     def work(n):
         try:
-            services.deal_add(paper=papers[n], entered={"refa": True}, after=0, key=key)
+            services.deal_add(paper=papers[n], hand=Hand(refa=True), after=0, key=key)
         except services.DealKeyReused as refused:
             return refused.deal.paper_id
         return "recorded"

@@ -45,7 +45,7 @@ def test_a_deal_the_house_rules_refuse_is_refused_naming_the_deal(club_rules):
     paper = start(club_rules)
     kontra_on_pik = played(1, "pik", kontra=1, followers=[(2, "followed", 1, False)])
     with pytest.raises(ValidationError, match="hand 1: the house rules give no kontra on pik"):
-        services.deal_add(paper=paper, entered=kontra_on_pik, after=0)
+        services.deal_add(paper=paper, hand=kontra_on_pik, after=0)
     assert not paper.deals.exists()
 
 

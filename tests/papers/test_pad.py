@@ -43,7 +43,7 @@ def test_the_refa_button_alone_adds_a_refa(member_client, paper):
     url = reverse("ratings:paper_deal", args=[paper.pk])
     response = member_client.post(url, {"after": "0", "kind": "refa"}, **JSON)
     assert response.json()["ok"]
-    assert paper.deals.get().entered == REFA
+    assert paper.deals.get().entered == REFA.to_json()
 
 
 def test_a_refused_deal_is_answered_with_why_and_the_paper_unchanged(member_client, paper):

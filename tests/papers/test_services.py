@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from ratings import engine, exports
-from ratings.algorithms.paper import draw_paper, paper_result, parse_log
+from ratings.algorithms.paper import Hand, draw_paper, paper_result, parse_log
 from ratings.events.services import round_draw
 from ratings.models import AuditAction, AuditEntry, Game, Result, System
 from ratings.papers import selectors, services
@@ -37,22 +37,22 @@ def test_it_keeps_the_deals_in_order_and_draws_the_librarys_paper(table):
 
 def test_a_second_phone_entering_the_same_deal_is_told_and_nothing_is_recorded_twice(table):
     paper = start(table)
-    services.deal_add(paper=paper, entered=REFA, after=0)
+    services.deal_add(paper=paper, hand=REFA, after=0)
     with pytest.raises(ValidationError, match="another phone entered one meanwhile"):
-        services.deal_add(paper=paper, entered=REFA, after=0)
+        services.deal_add(paper=paper, hand=REFA, after=0)
     assert paper.deals.count() == 1
 
 
 def test_a_deal_the_rules_refuse_is_not_recorded_and_the_error_names_it(table):
     paper = start(table, refas=1)
-    services.deal_add(paper=paper, entered=REFA, after=0)
+    services.deal_add(paper=paper, hand=REFA, after=0)
     with pytest.raises(ValidationError, match="hand 2: no more refe, the cap is 1"):
-        services.deal_add(paper=paper, entered=REFA, after=1)
+        services.deal_add(paper=paper, hand=REFA, after=1)
     made_with_five = played(
         1, "pik", followers=[(2, "followed", 3, False), (3, "followed", 2, False)]
     )
     with pytest.raises(ValidationError, match="hand 2: a made contract leaves the followers"):
-        services.deal_add(paper=paper, entered=made_with_five, after=1)
+        services.deal_add(paper=paper, hand=made_with_five, after=1)
     assert paper.deals.count() == 1
 
 
@@ -112,7 +112,7 @@ def test_a_finished_paper_is_rated_exactly_as_the_same_paper_typed_at_the_end(ta
     assert not game.ended_early and not paper.ended_early
     assert services.paper_finish(paper=paper) == game  # a second tap finds the same game
     with pytest.raises(ValidationError, match="finished"):
-        services.deal_add(paper=paper, entered=REFA, after=4)
+        services.deal_add(paper=paper, hand=REFA, after=4)
 
 
 def test_a_paper_ended_early_by_the_clock_is_rated_as_ended_early(table):
@@ -136,7 +136,7 @@ def test_an_admin_edit_of_a_deal_redraws_the_paper_and_rerates_the_game(table, r
     )
     deal = Deal.objects.get(paper=paper, number=4)
     changed = played(3, "pik", on_refa=True, kontra=2, followers=[(2, "followed", 1, False)])
-    services.deal_update(deal=deal, entered=changed, repealed=False)
+    services.deal_update(deal=deal, hand=changed, repealed=False)
     results = list(game.results.order_by("seat"))
     assert [r.paper for r in results] == [(0, -2, 0), (24, 2, 32), (8, -22, 0)]
     assert later.results.exists()
@@ -149,7 +149,7 @@ def test_an_admin_edit_that_would_leave_the_game_unfinished_is_refused(table):
     services.paper_finish(paper=paper, played_at=T0)
     deal = Deal.objects.get(paper=paper, number=4)
     with pytest.raises(ValidationError, match="the game would not be over"):
-        services.deal_update(deal=deal, entered=deal.entered, repealed=True)
+        services.deal_update(deal=deal, hand=Hand.from_json(deal.entered), repealed=True)
     deal.refresh_from_db()
     assert not deal.repealed
 
@@ -234,37 +234,37 @@ def test_a_late_phone_is_told_the_count_in_words_that_need_no_plural(table, lang
     paper = start(table)
     enter(paper, [REFA, REFA])
     with translation.override(language), pytest.raises(ValidationError) as refused:
-        services.deal_add(paper=paper, entered=REFA, after=1)
+        services.deal_add(paper=paper, hand=REFA, after=1)
     with translation.override(language):
         assert said in refused.value.messages[0]
 
 
 def test_a_deals_key_again_returns_the_deal_recorded_never_a_second(table):
     paper = start(table)
-    first = services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    first = services.deal_add(paper=paper, hand=REFA, after=0, key=KEY)
     # The phone did not hear back and sends it again, seeing no deal yet: the deal recorded.
-    again = services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    again = services.deal_add(paper=paper, hand=REFA, after=0, key=KEY)
     assert again.pk == first.pk
     assert list(paper.deals.values_list("number", flat=True)) == [1]
     # Another key with the same "after" is another phone: told.
     with pytest.raises(ValidationError, match="another phone entered one meanwhile"):
-        services.deal_add(paper=paper, entered=REFA, after=0, key=uuid.uuid4())
+        services.deal_add(paper=paper, hand=REFA, after=0, key=uuid.uuid4())
 
 
 def test_a_deals_key_with_another_deal_is_refused_naming_the_deal_that_has_it(table):
     paper = start(table)
-    services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    services.deal_add(paper=paper, hand=REFA, after=0, key=KEY)
     # The phone reused the key for the next deal: that deal is told, never dropped as recorded.
     with pytest.raises(services.DealKeyReused, match=f"for deal 1 of paper #{paper.pk}"):
-        services.deal_add(paper=paper, entered=SHORT_GAME[1], after=1, key=KEY)
-    assert [deal.entered for deal in paper.deals.all()] == [REFA]
+        services.deal_add(paper=paper, hand=SHORT_GAME[1], after=1, key=KEY)
+    assert [deal.entered for deal in paper.deals.all()] == [REFA.to_json()]
 
 
 def test_a_deals_key_sent_to_another_paper_is_refused_and_records_nothing_there(table):
     paper, other = start(table), start(table)
-    services.deal_add(paper=paper, entered=REFA, after=0, key=KEY)
+    services.deal_add(paper=paper, hand=REFA, after=0, key=KEY)
     with pytest.raises(services.DealKeyReused, match=f"for deal 1 of paper #{paper.pk}"):
-        services.deal_add(paper=other, entered=REFA, after=0, key=KEY)
+        services.deal_add(paper=other, hand=REFA, after=0, key=KEY)
     assert (paper.deals.count(), other.deals.count()) == (1, 0)
 
 
@@ -276,8 +276,8 @@ def test_every_change_of_a_deal_is_in_the_audit_trail(table, member_user):
     paper, the deal and what it said, by the member who tapped it: a paper the table disputes
     can be followed deal by deal."""
     paper = start(table)
-    first = services.deal_add(paper=paper, entered=REFA, after=0, actor=member_user)
-    second = services.deal_add(paper=paper, entered=SHORT_GAME[1], after=1, actor=member_user)
+    first = services.deal_add(paper=paper, hand=REFA, after=0, actor=member_user)
+    second = services.deal_add(paper=paper, hand=SHORT_GAME[1], after=1, actor=member_user)
     services.deal_repeal(paper=paper, number=2, actor=member_user)
     services.deal_repeal(paper=paper, number=2, repealed=False, actor=member_user)
     services.deal_undo(paper=paper, after=2, actor=member_user)
@@ -307,23 +307,23 @@ def test_an_admins_edit_of_a_deal_is_in_the_audit_trail_with_before_and_after(ta
     said = deal.entered
     changed = played(3, "pik", on_refa=True, kontra=2, followers=[(2, "followed", 1, False)])
 
-    services.deal_update(deal=deal, entered=changed, repealed=False, actor=admin_user)
+    services.deal_update(deal=deal, hand=changed, repealed=False, actor=admin_user)
 
     edit = AuditEntry.objects.get(action=AuditAction.DEAL_EDIT)
     assert (edit.user, edit.game_id) == (admin_user, game.pk)
-    assert (edit.before["entered"], edit.after["entered"]) == (said, changed)
+    assert (edit.before["entered"], edit.after["entered"]) == (said, changed.to_json())
 
 
 def test_a_paper_whose_bulas_ran_out_takes_no_more_deals(table):
     paper = start(table)
     enter(paper, SHORT_GAME)  # the last deal takes the bulas to -6
     with pytest.raises(ValidationError, match="ran out with deal 4") as refused:
-        services.deal_add(paper=paper, entered=REFA, after=4)
+        services.deal_add(paper=paper, hand=REFA, after=4)
     assert refused.value.code == "over"
     assert paper.deals.count() == 4
     # The deal that ended it is undone (a mistake): the paper goes on.
     services.deal_undo(paper=paper, after=4)
-    services.deal_add(paper=paper, entered=REFA, after=3)
+    services.deal_add(paper=paper, hand=REFA, after=3)
     assert paper.deals.count() == 4
 
 

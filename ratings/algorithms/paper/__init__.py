@@ -63,19 +63,28 @@ from ratings.algorithms.paper.deals import (
     PlayedHand,
     RefaHand,
     deal_value,
-    hand_from_entry,
     parse_log,
+)
+from ratings.algorithms.paper.hands import (
+    Contract,
+    Hand,
+    HandFollower,
+    hand_from_entry,
+    hand_from_stored,
 )
 from ratings.algorithms.paper.rules import LIBRARY, HouseRules
 from ratings.algorithms.paper.sheet import Paper, SeatPaper, draw_paper, paper_result, paper_results
 
 __all__ = [
     "CONTRACTS",
+    "Contract",
     "FOLLOWER_PLAYS",
     "KONTRA_LEVELS",
     "LIBRARY",
     "DealLog",
     "Follower",
+    "Hand",
+    "HandFollower",
     "HouseRules",
     "Paper",
     "PaperError",
@@ -85,6 +94,7 @@ __all__ = [
     "deal_value",
     "draw_paper",
     "hand_from_entry",
+    "hand_from_stored",
     "paper_result",
     "paper_results",
     "parse_log",

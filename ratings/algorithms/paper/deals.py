@@ -1,7 +1,8 @@
-"""A deal as the players say it at the table, and a game's deal log (the input of
+"""A deal's value as the players say it, and a game's deal log (the input of
 ``manage.py paper_from_deals`` and of the API's games posted as deals), read and checked.
 
-What the paper makes of the log is :mod:`ratings.algorithms.paper.sheet`'s.
+A deal as a paper keeps it is :mod:`ratings.algorithms.paper.hands`'; what the paper makes of
+the log is :mod:`ratings.algorithms.paper.sheet`'s.
 """
 
 from __future__ import annotations
@@ -49,82 +50,6 @@ def deal_value(contract: str, *, igra: bool = False, refa: bool = False, kontra:
 
 
 FOLLOWER_PLAYS = ("followed", "passed", "invited")
-
-
-def hand_from_entry(
-    entry: object, *, repealed: bool = False, rules: HouseRules = LIBRARY
-) -> dict[str, object]:
-    """A deal as the players said it at the table, turned into a hand of the deal log.
-
-    ``{"refa": true}`` for a deal all three passed; otherwise ``{"declarer": 1, "contract":
-    "herc", "igra": false, "on_refa": false, "kontra": 0, "failed": false, "followers":
-    [{"seat": 2, "play": "followed", "tricks": 2, "failed": false}, {"seat": 3, "play":
-    "passed"}]}``. The value is :func:`deal_value`'s (``on_refa``: the declarer plays an unplayed
-    refa). A follower ``invited`` by the other writes nothing: the one who invited enters the
-    defence's tricks, both followers' together. PaperError when the entry is malformed, or
-    when the club's house ``rules`` refuse it (a kontra on pik, a kontra level above theirs).
-    A failed betl under a fixed betl supa gives each follower who followed that ``"supa"``.
-
-    A hand already in the deal log's form (a ``value`` and a ``declarer`` with a seat: a game
-    posted to the API as its deals) is taken as it is, checked as :func:`parse_log` checks it.
-    """
-    if not isinstance(entry, Mapping):
-        raise PaperError("a deal must be an object")
-    if _flag(entry, "refa", "the deal"):
-        return {"refa": True, "repealed": True} if repealed else {"refa": True}
-    if isinstance(entry.get("declarer"), Mapping):
-        return _hand_json(_parse_hand({**entry, "repealed": repealed}, 0))
-    contract = entry.get("contract")
-    kontra = entry.get("kontra", 0)
-    try:
-        value = deal_value(
-            contract,  # type: ignore[arg-type]
-            igra=_flag(entry, "igra", "the deal"),
-            refa=_flag(entry, "on_refa", "the deal"),
-            kontra=kontra,  # type: ignore[arg-type]
-        )
-    except (ValueError, TypeError) as error:
-        raise PaperError(str(error)) from None
-    if kontra and contract == "pik" and not rules.kontra_on_pik:
-        raise PaperError("the house rules give no kontra on pik")
-    if kontra > rules.max_kontra:
-        raise PaperError(f"the house rules give no kontra above level {rules.max_kontra}")
-    failed = _flag(entry, "failed", "the declarer")
-    fixed_supa = rules.betl_fall_supa if contract == "betl" and failed else None
-    declarer = _seat(entry.get("declarer"), "the declarer's seat")
-    followers = entry.get("followers")
-    if not isinstance(followers, list) or len(followers) != 2:
-        raise PaperError("a played deal needs exactly two followers")
-    plays = []
-    for index, follower in enumerate(followers, start=1):
-        if not isinstance(follower, Mapping):
-            raise PaperError(f"follower {index} must be an object with a seat")
-        play = follower.get("play", "passed")
-        if play not in FOLLOWER_PLAYS:
-            raise PaperError(f"follower {index} followed, passed or was invited, not {play!r}")
-        plays.append(play)
-    if plays.count("invited") == 2 or ("invited" in plays and "passed" in plays):
-        raise PaperError("an invited follower plays beside the one who invited them")
-    hand_followers = []
-    for index, (follower, play) in enumerate(zip(followers, plays, strict=True), start=1):
-        followed = play == "followed"
-        hand_follower = {
-            "seat": _seat(follower.get("seat"), f"follower {index}'s seat"),
-            "followed": followed,
-            "tricks": _tricks(follower.get("tricks", 0), f"follower {index}'s tricks")
-            if followed
-            else 0,
-            "failed": _flag(follower, "failed", f"follower {index}") and followed,
-        }
-        if followed and fixed_supa is not None:
-            hand_follower["supa"] = fixed_supa
-        hand_followers.append(hand_follower)
-    return {
-        "value": value,
-        "declarer": {"seat": declarer, "failed": failed},
-        "followers": hand_followers,
-        "repealed": repealed,
-    }
 
 
 # A deal log --------------------------------------------------------------------------------------
@@ -217,7 +142,7 @@ def parse_log(data: object) -> DealLog:
     parsed: list[PlayedHand | RefaHand] = []
     refe = 0
     for number, raw in enumerate(hands, start=1):
-        hand = _parse_hand(raw, number)
+        hand = parse_hand(raw, number)
         if isinstance(hand, RefaHand):
             if refas is not None and refe >= refas:
                 raise PaperError(f"hand {number}: no more refe, the cap is {refas}")
@@ -263,38 +188,21 @@ def _check_hand(hand: PlayedHand, number: int) -> None:
             )
 
 
-def _hand_json(hand: PlayedHand | RefaHand) -> dict[str, object]:
-    """A hand in the deal log's JSON form (what :func:`parse_log` reads)."""
-    if isinstance(hand, RefaHand):
-        return {"refa": True}
-    declarer: dict[str, object] = {"seat": hand.declarer, "failed": hand.declarer_failed}
-    if hand.declarer_tricks is not None:
-        declarer["tricks"] = hand.declarer_tricks
-    return {
-        "value": hand.value,
-        "declarer": declarer,
-        "followers": [
-            {"seat": f.seat, "followed": f.followed, "tricks": f.tricks, "failed": f.failed}
-            | ({} if f.supa is None else {"supa": f.supa})
-            for f in hand.followers
-        ],
-        "repealed": hand.repealed,
-    }
-
-
-def _parse_hand(hand: object, number: int) -> PlayedHand | RefaHand:
-    # Number 0: a single deal (hand_from_entry), named by the caller.
+def parse_hand(hand: object, number: int) -> PlayedHand | RefaHand:
+    """One hand of a deal log read (its shape; :func:`parse_log` checks it against the rules),
+    PaperError naming hand ``number``."""
+    # Number 0: a single deal (Hand.from_log), named by the caller.
     where = f"hand {number}" if number else "the deal"
     if not isinstance(hand, Mapping):
         raise PaperError(f"{where}: a hand must be an object")
-    if _flag(hand, "refa", where):
-        if _flag(hand, "repealed", where):
+    if read_flag(hand, "refa", where):
+        if read_flag(hand, "repealed", where):
             raise PaperError(f"{where}: a refa cannot be repealed")
         return RefaHand()
     declarer = hand.get("declarer")
     if not isinstance(declarer, Mapping):
         raise PaperError(f"{where}: a played hand needs a declarer with a seat")
-    seat = _seat(declarer.get("seat"), f"{where}: the declarer's seat")
+    seat = read_seat(declarer.get("seat"), f"{where}: the declarer's seat")
     tricks = declarer.get("tricks")
     if tricks is not None:
         tricks = _whole(tricks, f"{where}: the declarer's tricks")
@@ -317,9 +225,9 @@ def _parse_hand(hand: object, number: int) -> PlayedHand | RefaHand:
     return PlayedHand(
         value=int(value),
         declarer=seat,
-        declarer_failed=_flag(declarer, "failed", f"{where}: the declarer"),
+        declarer_failed=read_flag(declarer, "failed", f"{where}: the declarer"),
         followers=(parsed[0], parsed[1]),
-        repealed=_flag(hand, "repealed", where),
+        repealed=read_flag(hand, "repealed", where),
         declarer_tricks=tricks,
     )
 
@@ -330,10 +238,10 @@ def _parse_follower(data: object, where: str, index: int) -> Follower:
         raise PaperError(f"{name} must be an object with a seat")
     supa = data.get("supa")
     return Follower(
-        seat=_seat(data.get("seat"), f"{name}'s seat"),
-        followed=_flag(data, "followed", name),
+        seat=read_seat(data.get("seat"), f"{name}'s seat"),
+        followed=read_flag(data, "followed", name),
         tricks=_whole(data.get("tricks", 0), f"{name}'s tricks"),
-        failed=_flag(data, "failed", name),
+        failed=read_flag(data, "failed", name),
         supa=None if supa is None else _whole(supa, f"{name}'s supa"),
     )
 
@@ -344,21 +252,24 @@ def _whole(value: object, name: str) -> int:
     return int(value)
 
 
-def _seat(value: object, name: str) -> int:
+def read_seat(value: object, name: str) -> int:
+    """A seat, 1 to 3; PaperError naming ``name`` otherwise."""
     seat = _whole(value, name)
     if seat not in SEATS:
         raise PaperError(f"{name} must be 1, 2 or 3, got {value!r}")
     return seat
 
 
-def _tricks(value: object, name: str) -> int:
+def read_tricks(value: object, name: str) -> int:
+    """A follower's tricks as the pad takes them, 0 to 10; PaperError naming ``name``."""
     tricks = _whole(value, name)
     if not 0 <= tricks <= MAX_TRICKS:
         raise PaperError(f"{name} must be 0 to {MAX_TRICKS}, got {value!r}")
     return tricks
 
 
-def _flag(data: Mapping, key: str, where: str) -> bool:
+def read_flag(data: Mapping, key: str, where: str) -> bool:
+    """``data[key]``, true or false (left out: false); PaperError naming ``where`` otherwise."""
     value = data.get(key, False)
     if not isinstance(value, bool):
         raise PaperError(f"{where}: {key} must be true or false, got {value!r}")

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from ratings import engine
+from ratings.algorithms import paper as paper_rules
 from ratings.backtest import page, run, stored
 from ratings.events import services as event_services
 from ratings.events.models import Event, EventRound, Scoring
@@ -408,7 +409,8 @@ class DemoClub:
             actor=self.user,
         )
         for after, (said, repealed) in enumerate(deals):
-            paper_services.deal_add(paper=paper, entered=said, after=after, actor=self.user)
+            hand = paper_rules.Hand.from_entry(said)
+            paper_services.deal_add(paper=paper, hand=hand, after=after, actor=self.user)
             if repealed:
                 paper_services.deal_repeal(paper=paper, number=after + 1, actor=self.user)
         return paper
