@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from ratings.algorithms.paper import Hand, HouseRules, hand_from_entry, paper_result
 from ratings.systems import SYSTEMS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,3 +161,140 @@ def trigger_names() -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute(sql)
         return {row[0] for row in cursor.fetchall()}
+
+
+# The deals as they were kept before migration 0033: the pad's taps (as its form wrote them)
+# and a posted deal log's hands (as the API kept them, the crossing out the deal's own flag).
+TAPPED = [
+    {"refa": True},
+    {
+        "declarer": 1,
+        "contract": "karo",
+        "igra": False,
+        "on_refa": True,
+        "kontra": 0,
+        "failed": False,
+        "followers": [
+            {"seat": 2, "play": "followed", "tricks": 2, "failed": False},
+            {"seat": 3, "play": "passed", "tricks": 0, "failed": False},
+        ],
+    },
+    {
+        "declarer": 2,
+        "contract": "betl",
+        "igra": True,
+        "on_refa": False,
+        "kontra": 1,
+        "failed": True,
+        "followers": [
+            {"seat": 3, "play": "followed", "tricks": 5, "failed": False},
+            {"seat": 1, "play": "invited", "tricks": 0, "failed": False},
+        ],
+    },
+]
+LOGGED = [
+    {
+        "value": 8,
+        "declarer": {"seat": 3, "failed": True, "tricks": 4},
+        "followers": [
+            {"seat": 1, "followed": True, "tricks": 3, "failed": False, "supa": 30},
+            {"seat": 2, "followed": False, "tricks": 2, "failed": False},
+        ],
+    },
+    {
+        "value": 4,
+        "declarer": {"seat": 1, "failed": False},
+        "followers": [
+            {"seat": 2, "followed": True, "tricks": 1, "failed": True},
+            {"seat": 3, "followed": False, "tricks": 0, "failed": False},
+        ],
+    },
+]
+BETL_SUPA = {"betl_fall_supa": 60}
+
+
+def paper_with_old_deals(apps) -> dict[int, tuple[dict, bool]]:
+    """A paper of each old shape (the tapped one under a house rule that reads the contract):
+    each deal's id, with what it kept and whether it is crossed out."""
+    League, Player = apps.get_model("ratings", "League"), apps.get_model("ratings", "Player")
+    DigitalPaper, Deal = (
+        apps.get_model("ratings", "DigitalPaper"),
+        apps.get_model("ratings", "Deal"),
+    )
+    league = League.objects.create(name="Friday", slug="friday", system="prefko")
+    players = [
+        Player.objects.create(name=name, slug=name.lower(), name_key=name.lower())
+        for name in ("Ana", "Boris", "Ceca")
+    ]
+    kept = {}
+    for deals, rules in ((TAPPED, BETL_SUPA), (LOGGED, {})):
+        paper = DigitalPaper.objects.create(
+            league=league,
+            player_1=players[0],
+            player_2=players[1],
+            player_3=players[2],
+            bula=30,
+            house_rules=rules,
+        )
+        for number, entered in enumerate(deals, start=1):
+            repealed = entered is LOGGED[1]
+            deal = Deal.objects.create(
+                paper=paper, number=number, entered=entered, repealed=repealed
+            )
+            kept[deal.pk] = (entered, repealed)
+    return kept
+
+
+def old_papers(apps) -> list[dict]:
+    """Each paper as its old deals drew it: read by hand_from_entry, which reads both shapes."""
+    DigitalPaper = apps.get_model("ratings", "DigitalPaper")
+    drawn = []
+    for paper in DigitalPaper.objects.order_by("pk"):
+        rules = HouseRules.from_json(paper.house_rules)
+        hands = [
+            hand_from_entry(deal.entered, repealed=deal.repealed, rules=rules)
+            for deal in paper.deals.order_by("number")
+        ]
+        log = {"bula": paper.bula, "refas": None, "hands": hands, "rules": rules.json()}
+        drawn.append(paper_result(log))
+    return drawn
+
+
+def new_papers(apps) -> list[dict]:
+    """Each paper as its deals in the one shape draw it (the selectors' way)."""
+    DigitalPaper = apps.get_model("ratings", "DigitalPaper")
+    drawn = []
+    for paper in DigitalPaper.objects.order_by("pk"):
+        rules = HouseRules.from_json(paper.house_rules)
+        hands = [
+            Hand.from_json(deal.entered).log_json(repealed=deal.repealed, rules=rules)
+            for deal in paper.deals.order_by("number")
+        ]
+        log = {"bula": paper.bula, "refas": None, "hands": hands, "rules": rules.json()}
+        drawn.append(paper_result(log))
+    return drawn
+
+
+def test_the_deal_shape_migration_keeps_both_old_shapes_papers_and_goes_back():
+    apps = migrated(("ratings", "0032_night_reminder"))
+    kept = paper_with_old_deals(apps)
+    before = old_papers(apps)
+    assert all("seats" in paper for paper in before), before
+
+    apps = migrated(("ratings", "0033_deal_one_shape"))
+    Deal = apps.get_model("ratings", "Deal")
+    for deal in Deal.objects.all():
+        # Only the one shape, which the pure module reads back as it wrote it.
+        assert Hand.from_json(deal.entered).to_json() == deal.entered
+        assert deal.repealed == kept[deal.pk][1]
+    ids = sorted(kept)  # the tapped paper's three deals, then the logged one's two
+    tapped = Deal.objects.get(pk=ids[1]).entered
+    assert tapped["contract"] == {"name": "karo", "igra": False, "on_refa": True, "kontra": 0}
+    logged = Deal.objects.get(pk=ids[3]).entered
+    assert (logged["contract"], logged["declarer"]["tricks"]) == (None, 4)
+    assert logged["followers"][0]["supa"] == 30
+    assert new_papers(apps) == before
+
+    apps = migrated(("ratings", "0032_night_reminder"))
+    Deal = apps.get_model("ratings", "Deal")
+    assert {deal.pk: (deal.entered, deal.repealed) for deal in Deal.objects.all()} == kept

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.db import connection
 
-from ratings.algorithms.paper import hand_from_entry
+from ratings.algorithms.paper import Hand, hand_from_entry
 from ratings.models import ApiToken, Game, System
 from ratings.papers import selectors
 from ratings.papers.models import Deal, DigitalPaper
@@ -81,6 +81,30 @@ def test_it_rates_the_columns_the_deals_give_and_keeps_the_deals(
     assert selectors.deal_logs_of_games([game.pk])[game.pk]["hands"] == [
         {**hand, "repealed": False} if "value" in hand else hand for hand in SHORT_GAME
     ]
+
+
+def test_the_posted_deals_are_kept_in_the_one_shape_a_deal_has(
+    api, worked_example_league, worked_example_players
+):
+    """Each posted hand is kept as the paper module's Hand: its value, declarer and followers
+    as the log says them, no contract (the log tells none), the crossing out the deal's own."""
+    mistake = {**played(1, "sans", 2, 3), "repealed": True}
+    hands = [SHORT_GAME[0], mistake, *SHORT_GAME[1:]]
+    assert api_game_post(api, worked_example_league, deals_body(hands)).status_code == 201
+    deals = list(Deal.objects.order_by("number"))
+    kept = [Hand.from_json(deal.entered) for deal in deals]
+    assert [hand.to_json() for hand in kept] == [deal.entered for deal in deals]
+    assert kept[0].refa and all(hand.contract is None for hand in kept[1:])
+    assert kept[2].to_json() == {
+        "contract": None,
+        "value": 12,
+        "declarer": {"seat": 1, "failed": False},
+        "followers": [
+            {"seat": 2, "play": "followed", "tricks": 2, "failed": False},
+            {"seat": 3, "play": "passed", "tricks": 0, "failed": False},
+        ],
+    }
+    assert [deal.repealed for deal in deals] == [False, True, False, False, False]
 
 
 def test_the_same_key_again_is_the_same_game_and_paper(

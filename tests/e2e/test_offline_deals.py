@@ -92,7 +92,7 @@ def test_deals_tapped_offline_are_recorded_once_in_order_back_online(
     deals = list(Deal.objects.filter(paper=paper).order_by("number"))
     assert [deal.number for deal in deals] == [1, 2, 3]
     assert [deal.entered.get("refa", False) for deal in deals] == [True, True, False]
-    assert deals[2].entered["contract"] == "pik"
+    assert deals[2].entered["contract"]["name"] == "pik"
     # Another page load sends nothing more.
     browsing.goto(url)
     banner.wait_for(state="hidden")

@@ -111,3 +111,56 @@ def test_an_open_papers_deal_swapped_for_another_valid_one_is_refused(tmp_path):
     # The same change restores when the operator vouches for it: the content's checks let it by.
     call_command("restore_club", str(forged), "--unsigned", stdout=StringIO())
     assert Deal.objects.get(paper=going, number=2).entered["contract"]["name"] == "herc"
+
+
+def as_tapped(entered: dict) -> dict:
+    """A deal as the pad's taps were kept before the one shape (migration 0033)."""
+    if "refa" in entered:
+        return entered
+    contract = entered["contract"]
+    return {
+        "declarer": entered["declarer"]["seat"],
+        "contract": contract["name"],
+        "igra": contract["igra"],
+        "on_refa": contract["on_refa"],
+        "kontra": contract["kontra"],
+        "failed": entered["declarer"]["failed"],
+        "followers": [
+            {key: f[key] for key in ("seat", "play", "tricks", "failed")}
+            for f in entered["followers"]
+        ],
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_made_before_the_one_shape_restores_its_deals_in_it(tmp_path):
+    build_papers()
+    expected = stored_paper_rows()
+    backup = tmp_path / "club.json"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    objects = backup_objects(backup)
+    for obj in objects:
+        if obj["model"] == "ratings.deal":
+            obj["fields"]["entered"] = as_tapped(obj["fields"]["entered"])
+    assert any("contract" in obj["fields"].get("entered", {}) for obj in objects)
+    write_backup(backup, objects)
+    call_command("flush", interactive=False, verbosity=0)
+
+    call_command("restore_club", str(backup), stdout=StringIO())
+
+    assert stored_paper_rows() == expected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_deal_that_is_no_deal_is_refused(tmp_path):
+    build_papers()
+    backup = tmp_path / "club.json"
+    call_command("backup_club", str(backup), stdout=StringIO())
+    objects = backup_objects(backup)
+    deal = next(obj for obj in objects if obj["model"] == "ratings.deal")
+    deal["fields"]["entered"] = {"refa": True, "note": "spilled coffee"}
+    write_backup(backup, objects)
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError, match="entered is not a deal"):
+        call_command("restore_club", str(backup), stdout=StringIO())
+    assert not DigitalPaper.objects.exists()

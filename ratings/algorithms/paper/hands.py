@@ -338,8 +338,8 @@ def hand_from_stored(data: object) -> Hand:
         if "contract" in data:
             return Hand.from_json(data)
         return Hand.from_log(data)[0]
-    if isinstance(data, Mapping) and data.get("refa") is True:
-        return Hand(refa=True)
+    if isinstance(data, Mapping) and "refa" in data:
+        return Hand.from_json(data)  # a refa was kept as {"refa": true} in every shape
     return Hand.from_entry(data)
 
 
