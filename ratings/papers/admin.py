@@ -123,7 +123,9 @@ class DealForm(forms.ModelForm):
         names = [player.name for player in paper.players]
         self.fields["declarer"].choices = [("", "---"), *zip(SEATS, names, strict=True)]
         for seat, name in zip(SEATS, names, strict=True):
-            self.fields[f"play_{seat}"].label = _("%(name)s played") % {"name": name}
+            self.fields[f"play_{seat}"].label = _("%(name)s: followed, passed or invited") % {
+                "name": name
+            }
             self.fields[f"tricks_{seat}"].label = _("%(name)s: tricks") % {"name": name}
             self.fields[f"fell_{seat}"].label = _("%(name)s fell") % {"name": name}
             self.fields[f"supa_{seat}"].label = _("%(name)s: supa") % {"name": name}

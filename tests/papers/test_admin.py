@@ -92,7 +92,7 @@ def test_the_deal_form_shows_the_deals_fields_not_its_json(admin_client, finishe
         "kontra": 1,
     }
     assert (form.initial["play_2"], form.initial["tricks_2"]) == ("followed", 1)
-    assert form.fields["play_2"].label == "Boris played"
+    assert form.fields["play_2"].label == "Boris: followed, passed or invited"
     assert 'name="entered"' not in response.content.decode()
 
 
