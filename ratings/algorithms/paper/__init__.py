@@ -32,6 +32,10 @@ it:
   above zero. The library takes the hands one by one, so each hand is checked in full before the
   next is read (:func:`parse_log`): a log breaking rules in two hands names the first.
 
+A deal as a paper keeps it (:mod:`ratings.algorithms.paper.hands`): a :class:`Hand`, the one
+shape every deal is stored in whatever brought it (the pad's taps, a deal log's hand), turned
+into the deal log's form under the paper's house rules when the paper is drawn.
+
 House rules (:mod:`ratings.algorithms.paper.rules`): a club may keep some rules as many Serbian
 clubs do rather than as the library does (a fixed supa on a failed betl, no kontra on pik, the
 double fall near the end, no subkontra or mortkontra). They are passed in with the log
