@@ -25,13 +25,45 @@ from ratings.papers.models import Deal, DigitalPaper
 SEATS = (1, 2, 3)
 
 
+PLAYERS = ("paper__player_1", "paper__player_2", "paper__player_3")
+
+
+@admin.display(description=_("Deal"))
+def said(deal: Deal) -> str:
+    """What a deal says, in the pad's words: the declarer, the contract and its value, each
+    follower's play (a deal from a posted log: its value alone)."""
+    hand = paper_rules.Hand.from_json(deal.entered)
+    if hand.refa:
+        return str(dict(paper_forms.KIND_CHOICES)["refa"])
+    names = [player.name for player in deal.paper.players]
+    contract = hand.contract
+    parts = [names[hand.declarer - 1]]
+    if contract is not None:
+        parts.append(str(dict(paper_forms.CONTRACT_CHOICES)[contract.name]))
+        parts += [str(_("igra"))] if contract.igra else []
+        parts += [str(_("On a refa (x2)"))] if contract.on_refa else []
+        parts += [str(dict(paper_forms.KONTRA_CHOICES)[contract.kontra])] if contract.kontra else []
+    parts.append(f"{_('Value')} {hand.value}")
+    parts += [str(_("fell"))] if hand.failed else []
+    plays = dict(paper_forms.PLAY_CHOICES)
+    for follower in hand.followers:
+        play = f"{names[follower.seat - 1]}: {plays[follower.play]}"
+        if follower.followed or follower.tricks:
+            play += f" {follower.tricks}"
+        parts.append(play + (f" ({_('fell')})" if follower.failed else ""))
+    return ", ".join(parts)
+
+
 class DealInline(admin.TabularInline):
     model = Deal
-    fields = ("number", "entered", "repealed", "entered_at", "entered_by")
+    fields = ("number", said, "repealed", "entered_at", "entered_by")
     readonly_fields = fields
     extra = 0
     can_delete = False
     show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*PLAYERS)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -231,8 +263,8 @@ def _initial(hand: paper_rules.Hand) -> dict:
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):
     form = DealForm
-    list_display = ("__str__", "paper", "number", "repealed", "entered_at")
-    list_select_related = ("paper__league", "paper__player_1", "paper__player_2", "paper__player_3")
+    list_display = ("__str__", "paper", "number", said, "repealed", "entered_at")
+    list_select_related = ("paper__league", *PLAYERS)
     readonly_fields = ("paper", "number", "entered_at", "entered_by")
 
     fieldsets = (

@@ -96,6 +96,16 @@ def test_the_deal_form_shows_the_deals_fields_not_its_json(admin_client, finishe
     assert 'name="entered"' not in response.content.decode()
 
 
+def test_the_paper_lists_its_deals_in_words_not_json(admin_client, finished):
+    page = admin_client.get(reverse("admin:ratings_digitalpaper_change", args=[finished.pk]))
+    text = page.content.decode()
+    assert "Ceca, pik (2), On a refa (x2), kontra, Value 16, Ana: passed, Boris: followed 1" in text
+    assert "refa (all passed)" in text
+    assert "followers" not in text
+    listed = admin_client.get(reverse("admin:ratings_deal_changelist")).content.decode()
+    assert "Ana, karo (3), On a refa (x2), Value 12, Boris: followed 2, Ceca: passed" in listed
+
+
 def test_a_deal_the_rules_refuse_is_a_form_error_and_changes_nothing(admin_client, finished):
     deal = Deal.objects.get(paper=finished, number=2)
     before = [r.paper for r in finished.game.results.order_by("seat")]
