@@ -87,9 +87,28 @@ def log_hands(draw) -> dict:
         if draw(st.integers(0, 4)) == 0:
             follower["supa"] = draw(st.integers(-10, 80))
         hand["followers"].append(follower)
+    if draw(st.integers(0, 3)):
+        _coherent_log(hand)
     if draw(st.integers(0, 4)) == 0:
         hand["repealed"] = True
     return hand
+
+
+def _coherent_log(hand: dict) -> None:
+    """Most logged hands as a table plays them (the library's checks pass): a positive value,
+    the defence's tricks fewer than 5 for a made contract, exactly 5 for a failed one."""
+    first, second = hand["followers"]
+    hand["value"] = abs(hand["value"]) or 2
+    hand["declarer"].pop("tricks", None)
+    for follower in (first, second):
+        follower["tricks"] = max(follower["tricks"], 0)
+        follower.pop("supa", None)
+    if hand["declarer"]["failed"]:
+        first["failed"] = second["failed"] = False
+        second["tricks"] = min(second["tricks"], 5)
+        first["tricks"] = 5 - second["tricks"]
+    elif first["tricks"] + second["tricks"] >= 5:
+        first["tricks"], second["tricks"] = 1, 2
 
 
 @st.composite
