@@ -12,7 +12,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.api.errors import error_body
 
@@ -66,7 +66,9 @@ def too_large(request: HttpRequest) -> HttpResponse:
     limit = settings.MAX_REQUEST_BYTES
     if request.path.startswith(API_PREFIX):
         # A client of the API reads every refusal in its one shape, not a page.
-        message = _("The body is over %(limit)s bytes.") % {"limit": limit}
+        message = ngettext(
+            "The body is over %(limit)s byte.", "The body is over %(limit)s bytes.", limit
+        ) % {"limit": limit}
         return JsonResponse(
             error_body(message), status=413, content_type="application/json; charset=utf-8"
         )

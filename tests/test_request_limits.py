@@ -238,7 +238,7 @@ def asgi_post(path: str, headers: list, chunks: list[bytes]):
 
 @pytest.mark.parametrize(
     ("language", "message"),
-    [("en", "The body is over 1048576 bytes."), ("ru", "Тело запроса больше 1048576 байт.")],
+    [("en", "The body is over 1048576 bytes."), ("ru", "Тело запроса превышает 1048576 байт.")],
 )
 def test_under_asgi_a_huge_api_body_is_refused_in_the_api_shape(settings, language, message):
     settings.MAX_REQUEST_BYTES = MiB
