@@ -235,6 +235,19 @@ def test_every_plural_message_picks_the_form_of_each_count_class(locale):
                 assert not placeholders(text), (entry.msgid, count, text)
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_plural_message_has_each_form_of_the_language(locale):
+    """Serbian has three forms, Russian four (the fourth for fractions): a form left out makes
+    gettext fall back to English for the numbers that take it."""
+    po = catalog(locale)
+    forms = int(re.search(r"nplurals=(\d+)", po.metadata["Plural-Forms"]).group(1))
+    assert forms == {"sr_Latn": 3, "ru": 4}[locale]
+    short = [
+        e.msgid for e in po if e.msgid_plural and sorted(e.msgstr_plural) != list(range(forms))
+    ]
+    assert short == []
+
+
 # The nouns the club's messages count. A number right before one of them ("%(n)d players",
 # "of %(total)s tables") needs the language's plural forms: the one form a plain gettext has
 # agrees with some numbers only ("2 od 4 stolova").
