@@ -286,3 +286,36 @@ def test_no_message_counts_a_noun_without_plural_forms(locale):
         and entry.msgid not in NOT_COUNTS
     ]
     assert plain == []
+
+
+# docs/translations.md's glossary: an English word of the game and the words its translations
+# must not use for it (a synonym the glossary settled against, or a wrong gender).
+NEVER = {
+    "sr_Latn": {
+        "staff": r"osoblj|administrator",
+        "invited": r"pozvan",
+        "paper": r"zapisnik|\blist(a|u|om)?\b",
+    },
+    "ru": {
+        "bula": r"\b[Бб]ул[аыуеой]\b",
+        "paper": r"[Пп]ульк|\b[Зз]апис(ь|и|ью)\b|[Зз]аписей",
+        "staff": r"администратор|сотрудник",
+        "member": r"участник",
+        "column": r"столб",
+        "invited": r"приглашён",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_catalog_keeps_the_glossarys_terms(locale):
+    """A message that speaks of the paper, the staff, a member... uses the glossary's word for it,
+    never a synonym a reader would take for something else."""
+    wrong = []
+    for entry in catalog(locale).translated_entries():
+        english = f"{entry.msgid} {entry.msgid_plural}".lower()
+        forms = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+        for word, pattern in NEVER[locale].items():
+            if re.search(rf"\b{word}", english) and any(re.search(pattern, f) for f in forms):
+                wrong.append((word, entry.msgid))
+    assert wrong == []
