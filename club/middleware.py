@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.contrib.auth.models import AnonymousUser
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from ratings.api.errors import error_body
 
@@ -48,18 +53,26 @@ def request_size_limit(get_response: GetResponse) -> GetResponse:
     """
 
     def middleware(request: HttpRequest) -> HttpResponseBase:
-        limit = settings.MAX_REQUEST_BYTES
-        if _declared_length(request.META.get("CONTENT_LENGTH")) > limit:
-            if request.path.startswith(API_PREFIX):
-                # A client of the API reads every refusal in its one shape, not a page.
-                message = _("The body is over %(limit)s bytes.") % {"limit": limit}
-                return JsonResponse(
-                    error_body(message), status=413, content_type="application/json; charset=utf-8"
-                )
-            return render(request, "413.html", {"max_bytes": limit}, status=413)
+        if _declared_length(request.META.get("CONTENT_LENGTH")) > settings.MAX_REQUEST_BYTES:
+            return too_large(request)
         return get_response(request)
 
     return middleware
+
+
+def too_large(request: HttpRequest) -> HttpResponse:
+    """The 413 for a body over MAX_REQUEST_BYTES: the API's one error shape under /api/, the
+    413 page elsewhere. Both the middleware (WSGI) and :func:`limit_asgi_body` answer with it."""
+    limit = settings.MAX_REQUEST_BYTES
+    if request.path.startswith(API_PREFIX):
+        # A client of the API reads every refusal in its one shape, not a page.
+        message = ngettext(
+            "The body is over %(limit)s byte.", "The body is over %(limit)s bytes.", limit
+        ) % {"limit": limit}
+        return JsonResponse(
+            error_body(message), status=413, content_type="application/json; charset=utf-8"
+        )
+    return render(request, "413.html", {"max_bytes": limit}, status=413)
 
 
 def _declared_length(header: str | bytes | None) -> int:
@@ -71,10 +84,11 @@ def _declared_length(header: str | bytes | None) -> int:
 
 
 def limit_asgi_body(app):
-    """An ASGI application that refuses bodies larger than MAX_REQUEST_BYTES with a bare 413.
+    """An ASGI application that refuses bodies larger than MAX_REQUEST_BYTES with 413.
 
     Django's ASGI handler reads the whole body, of any size, before the first middleware runs;
-    this stops it at the limit, whether the size was declared or the body is streamed in chunks.
+    this stops it at the limit, whether the size was declared or the body is streamed in chunks,
+    and answers as the middleware does (:func:`too_large`).
     """
 
     async def limited(scope, receive, send):
@@ -83,7 +97,7 @@ def limit_asgi_body(app):
         limit = settings.MAX_REQUEST_BYTES
         headers = dict(scope.get("headers") or [])
         if _declared_length(headers.get(b"content-length")) > limit:
-            return await _refuse(send)
+            return await _refuse(scope, send)
         received = 0
         too_large = started = False
 
@@ -105,11 +119,27 @@ def limit_asgi_body(app):
 
         await app(scope, counting_receive, watching_send)
         if too_large and not started:
-            await _refuse(send)
+            await _refuse(scope, send)
 
     return limited
 
 
-async def _refuse(send) -> None:
-    await send({"type": "http.response.start", "status": 413, "headers": []})
-    await send({"type": "http.response.body", "body": b""})
+async def _refuse(scope, send) -> None:
+    """Send :func:`too_large`'s answer, in the visitor's language, without reading the body.
+
+    No middleware has run: the request has no body, the language comes from the cookie or the
+    Accept-Language header as LocaleMiddleware would take it, and the page is drawn for a
+    visitor (a refusal opens no session)."""
+    request = ASGIRequest(scope, io.BytesIO())
+    request.user = AnonymousUser()
+
+    def answer() -> HttpResponse:
+        with translation.override(translation.get_language_from_request(request)):
+            return too_large(request)
+
+    response = await sync_to_async(answer)()
+    headers = [
+        (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
+    ]
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": response.content})

@@ -20,6 +20,7 @@ import unicodedata
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 # The longest name a player may have (Player.name's max_length).
 MAX_LENGTH = 60
@@ -56,7 +57,11 @@ def _refusal(name: str) -> str | None:
     if not any(ch.isalnum() for ch in name):
         return _("A name needs at least one letter or digit.")
     if len(name) > MAX_LENGTH:
-        return _("A name has at most %(max)d characters.") % {"max": MAX_LENGTH}
+        return ngettext(
+            "A name has at most %(max)d character.",
+            "A name has at most %(max)d characters.",
+            MAX_LENGTH,
+        ) % {"max": MAX_LENGTH}
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import sys
 import uuid
 from wsgiref.util import setup_testing_defaults
@@ -206,6 +207,79 @@ def test_under_asgi_a_body_within_the_limit_goes_through(settings):
     sent, _read = run_asgi(limit_asgi_body(reads_the_whole_body), [], [b"x" * 1000] * 3)
 
     assert sent[0]["status"] == 200
+
+
+def asgi_post(path: str, headers: list, chunks: list[bytes]):
+    """POST through the site's own ASGI application (club/asgi.py): status, headers and body."""
+    from club.asgi import application
+
+    scope_headers = [(b"host", b"testserver"), *headers]
+    messages = [
+        {"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1}
+        for n, chunk in enumerate(chunks)
+    ]
+    sent = []
+
+    async def receive():
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http", "method": "POST", "path": path, "query_string": b"",
+        "headers": scope_headers, "server": ("testserver", 80), "client": ("127.0.0.1", 1),
+    }  # fmt: skip
+    asyncio.run(application(scope, receive, send))
+    [start] = [m for m in sent if m["type"] == "http.response.start"]
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], dict(start["headers"]), body
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("en", "The body is over 1048576 bytes."), ("ru", "Тело запроса превышает 1048576 байт.")],
+)
+def test_under_asgi_a_huge_api_body_is_refused_in_the_api_shape(settings, language, message):
+    settings.MAX_REQUEST_BYTES = MiB
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(50 * MiB).encode()),
+        (b"accept-language", language.encode()),
+    ]
+
+    status, sent_headers, body = asgi_post("/api/v1/leagues/any/games", headers, [b"{"])
+
+    assert status == 413
+    assert sent_headers[b"Content-Type"].startswith(b"application/json")
+    [error] = json.loads(body)["errors"]
+    assert error == {"field": None, "message": message, "suggestions": None}
+
+
+def test_under_asgi_a_streamed_api_body_over_the_limit_is_refused_in_the_api_shape(settings):
+    settings.MAX_REQUEST_BYTES = MiB
+    chunks = [b"x" * (256 * 1024)] * 20  # 5 MiB, no Content-Length
+
+    status, _headers, body = asgi_post("/api/v1/leagues/any/games", [], chunks)
+
+    assert status == 413
+    assert json.loads(body)["errors"][0]["field"] is None
+
+
+def test_under_asgi_a_huge_page_post_is_refused_with_the_413_page(settings):
+    settings.MAX_REQUEST_BYTES = MiB
+    headers = [
+        (b"content-type", MULTIPART_CONTENT.encode()),
+        (b"content-length", str(50 * MiB).encode()),
+        (b"cookie", b"django_language=sr-latn"),
+    ]
+
+    status, sent_headers, body = asgi_post(reverse("login"), headers, [b"x"])
+
+    assert status == 413
+    assert sent_headers[b"Content-Type"].startswith(b"text/html")
+    assert "Taj zahtev je bio prevelik" in body.decode()
+    assert '<html lang="sr-latn"' in body.decode()
 
 
 # Bodies: too big, too many fields, binary, not UTF-8 ----------------------------------------------

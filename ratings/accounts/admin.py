@@ -5,6 +5,8 @@ claims of players. Every write goes through :mod:`ratings.accounts.services`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
@@ -114,7 +116,7 @@ class PlayerClaimAdmin(admin.ModelAdmin):
         # Approving links a login to a player: the player's own permission too.
         return may(request.user, "change", PlayerClaim) and may(request.user, "change", Player)
 
-    def _decide(self, request, queryset, decide, done: str) -> None:
+    def _decide(self, request, queryset, decide, done: Callable[[int], str]) -> None:
         count = 0
         for claim in queryset.filter(status=ClaimStatus.PENDING).select_related("player", "user"):
             try:
@@ -123,12 +125,22 @@ class PlayerClaimAdmin(admin.ModelAdmin):
                 self.message_user(request, " ".join(error.messages), messages.ERROR)
             else:
                 count += 1
-        self.message_user(request, done % {"count": count}, messages.SUCCESS)
+        self.message_user(request, done(count) % {"count": count}, messages.SUCCESS)
 
     @admin.action(description=_("Approve the selected claims"), permissions=["decide"])
     def approve(self, request, queryset):
-        self._decide(request, queryset, services.claim_approve, _("Claims approved: %(count)d."))
+        self._decide(
+            request,
+            queryset,
+            services.claim_approve,
+            lambda n: ngettext("%(count)d claim approved.", "%(count)d claims approved.", n),
+        )
 
     @admin.action(description=_("Refuse the selected claims"), permissions=["decide"])
     def refuse(self, request, queryset):
-        self._decide(request, queryset, services.claim_refuse, _("Claims refused: %(count)d."))
+        self._decide(
+            request,
+            queryset,
+            services.claim_refuse,
+            lambda n: ngettext("%(count)d claim refused.", "%(count)d claims refused.", n),
+        )

@@ -20,6 +20,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ratings.dates import INVITATION_DAYS
 from ratings.models.api_tokens import token_digest
@@ -30,7 +31,8 @@ NOTE_LENGTH = 500
 class InvitationState(models.TextChoices):
     OPEN = "open", _("open")
     USED = "used", _("used")
-    REVOKED = "revoked", _("revoked")
+    # An invitation is feminine in Serbian, neuter in Russian; a revoked token is masculine.
+    REVOKED = "revoked", pgettext_lazy("invitation", "revoked")
     EXPIRED = "expired", _("expired")
 
 

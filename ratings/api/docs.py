@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from ninja.openapi.docs import DocsBase
 
 REF = "#/components/schemas/"
@@ -100,9 +101,16 @@ def bounds_text(schema: dict) -> str:
     elif high is not None:
         said.append(_("at most %(high)s") % {"high": high})
     if "maxLength" in merged:
-        said.append(_("at most %(limit)s characters") % {"limit": merged["maxLength"]})
+        limit = merged["maxLength"]
+        said.append(
+            ngettext("at most %(limit)s character", "at most %(limit)s characters", limit)
+            % {"limit": limit}
+        )
     if "maxItems" in merged:
-        said.append(_("at most %(limit)s items") % {"limit": merged["maxItems"]})
+        limit = merged["maxItems"]
+        said.append(
+            ngettext("at most %(limit)s item", "at most %(limit)s items", limit) % {"limit": limit}
+        )
     if "pattern" in merged:
         said.append(_("of the pattern %(pattern)s") % {"pattern": merged["pattern"]})
     if "enum" in merged:

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.parser import Parser
@@ -131,9 +132,15 @@ def message(error: dict) -> str:
     if kind in ("less_than_equal", "less_than"):
         return _("Enter a number of at most %(limit)s.") % {"limit": ctx.get("le", ctx.get("lt"))}
     if kind == "string_too_long":
-        return _("At most %(limit)s characters.") % {"limit": ctx["max_length"]}
+        limit = ctx["max_length"]
+        return ngettext("At most %(limit)s character.", "At most %(limit)s characters.", limit) % {
+            "limit": limit
+        }
     if kind == "too_long":
-        return _("At most %(limit)s items.") % {"limit": ctx["max_length"]}
+        limit = ctx["max_length"]
+        return ngettext("At most %(limit)s item.", "At most %(limit)s items.", limit) % {
+            "limit": limit
+        }
     if kind == "string_pattern_mismatch":
         return _("This value is not of the form this field takes.")
     expected = _EXPECTED.get(kind.split("_")[0])
@@ -186,6 +193,7 @@ def install(api: NinjaAPI) -> None:
     def too_big(request, exc: RequestDataTooBig):
         # Django's own answer would be its HTML 400 page.
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return respond(
-            request, 413, error_body(_("The body is over %(limit)s bytes.") % {"limit": limit})
-        )
+        message = ngettext(
+            "The body is over %(limit)s byte.", "The body is over %(limit)s bytes.", limit
+        ) % {"limit": limit}
+        return respond(request, 413, error_body(message))

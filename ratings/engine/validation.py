@@ -14,6 +14,7 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings import dates
 from ratings.engine.state import Entry, GameInput
@@ -56,9 +57,17 @@ def game_refusal(
     count = len(player_ids)
     if not low <= count <= high:
         if low == high:
-            message = _("A game of this league has exactly %(n)d players, not %(got)d.")
+            message = ngettext(
+                "A game of this league has exactly %(n)d player, not %(got)d.",
+                "A game of this league has exactly %(n)d players, not %(got)d.",
+                low,
+            )
         else:
-            message = _("A game of this league has %(low)d to %(high)d players, not %(got)d.")
+            message = ngettext(
+                "A game of this league has %(low)d to %(high)d player, not %(got)d.",
+                "A game of this league has %(low)d to %(high)d players, not %(got)d.",
+                high,
+            )
         return message % {"n": low, "low": low, "high": high, "got": count}
     if len(set(player_ids)) != count:
         return _("A player can take only one seat in a game.")

@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_tasks import task
 
 from ratings import engine
@@ -58,10 +59,14 @@ def then_add(name: str, then: Then) -> None:
 
 def held_message(held: HeldGame) -> str:
     """What the member who entered a held game is told, on every interface."""
-    return _(
+    hours = held.league.confirmation_hours
+    return ngettext(
+        "Saved: the game counts once the table confirms it (or by itself after %(hours)d hour "
+        "if nobody disputes it).",
         "Saved: the game counts once the table confirms it (or by itself after %(hours)d hours "
-        "if nobody disputes it)."
-    ) % {"hours": held.league.confirmation_hours}
+        "if nobody disputes it).",
+        hours,
+    ) % {"hours": hours}
 
 
 def needs_confirmation(league: League, user) -> bool:

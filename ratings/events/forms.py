@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from ratings.events import planning, services
 from ratings.events.answers import Answers
@@ -198,7 +198,12 @@ class EventForm(PlayerRowsMixin, forms.Form):
         if size and not self.errors and present < size:
             self.add_error(
                 None,
-                _("A table needs %(n)d players: %(got)d are listed.") % {"n": size, "got": present},
+                ngettext(
+                    "A table needs %(n)d player: %(got)d are listed.",
+                    "A table needs %(n)d players: %(got)d are listed.",
+                    size,
+                )
+                % {"n": size, "got": present},
             )
         return cleaned
 

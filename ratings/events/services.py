@@ -81,12 +81,17 @@ def check_event_rules(
     low, high = system.event_table_sizes
     if not low <= table_size <= high:
         if low == high:
-            message = _("A table of this league seats exactly %(n)d players.") % {"n": low}
+            message = ngettext(
+                "A table of this league seats exactly %(n)d player.",
+                "A table of this league seats exactly %(n)d players.",
+                low,
+            ) % {"n": low}
         else:
-            message = _("A table of this league seats %(low)d to %(high)d players.") % {
-                "low": low,
-                "high": high,
-            }
+            message = ngettext(
+                "A table of this league seats %(low)d to %(high)d player.",
+                "A table of this league seats %(low)d to %(high)d players.",
+                high,
+            ) % {"low": low, "high": high}
         raise ValidationError({"table_size": message})
     if scoring not in system.event_scorings:
         raise ValidationError({"scoring": _("This league's events cannot use that scoring.")})
@@ -107,6 +112,15 @@ def check_event_rules(
             )
     if rounds_total is not None and not 1 <= rounds_total <= 100:
         raise ValidationError({"rounds_total": _("An event has 1 to 100 rounds, or open-ended.")})
+
+
+def table_short(size: int, present: int) -> str:
+    """Why no table can be drawn: fewer players are present than a table seats."""
+    return ngettext(
+        "A table needs %(n)d player: %(got)d are present.",
+        "A table needs %(n)d players: %(got)d are present.",
+        size,
+    ) % {"n": size, "got": present}
 
 
 def check_event_bula(league: League, bula: int) -> None:
@@ -168,10 +182,7 @@ def event_create(
             player = _named(new_name)
             present[player.pk] = player
         if len(present) < table_size:
-            raise ValidationError(
-                _("A table needs %(n)d players: %(got)d are present.")
-                % {"n": table_size, "got": len(present)}
-            )
+            raise ValidationError(table_short(table_size, len(present)))
         event = Event.objects.create(
             league=league,
             name=name,
@@ -292,7 +303,12 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
         )
         if event.rounds_total is not None and len(rounds) >= event.rounds_total:
             raise ValidationError(
-                _("All %(n)d rounds of this event have been drawn.") % {"n": event.rounds_total}
+                ngettext(
+                    "The event's %(n)d round has been drawn.",
+                    "All %(n)d rounds of this event have been drawn.",
+                    event.rounds_total,
+                )
+                % {"n": event.rounds_total}
             )
         if rounds:
             last = rounds[-1]
@@ -331,10 +347,7 @@ def round_draw(*, event: Event, method: str | None = None, actor=None) -> EventR
             )
         except ValueError as error:
             if len(present) < event.table_size:
-                raise ValidationError(
-                    _("A table needs %(n)d players: %(got)d are present.")
-                    % {"n": event.table_size, "got": len(present)}
-                ) from error
+                raise ValidationError(table_short(event.table_size, len(present))) from error
             raise
         event_round = EventRound.objects.create(event=event, number=number, method=method)
         tables = EventTable.objects.bulk_create(

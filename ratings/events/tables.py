@@ -9,6 +9,7 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ratings.events.models import Event, Scoring
 from ratings.formatting import change_html, number_text, when_html
@@ -93,4 +94,6 @@ class EventListTable(ClubTable):
             return _("cancelled")
         if record.is_planned:
             return _("planned")
-        return _("finished") if value else _("in progress")
+        # Beside "cancelled" and "planned", which agree with a night (neuter veče, masculine
+        # вечер); a paper's "finished" agrees with the paper.
+        return pgettext_lazy("event", "finished") if value else _("in progress")

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ratings.systems import Kind, RatingSystem, System, rating_system
 
@@ -93,13 +94,17 @@ class League(models.Model):
     def clean(self) -> None:
         errors = {}
         if self.provisional_games is not None and self.provisional_games > MAX_PROVISIONAL_GAMES:
-            errors["provisional_games"] = _(
-                "At most %(most)d games: empty uses the system's default."
+            errors["provisional_games"] = ngettext(
+                "At most %(most)d game: empty uses the system's default.",
+                "At most %(most)d games: empty uses the system's default.",
+                MAX_PROVISIONAL_GAMES,
             ) % {"most": MAX_PROVISIONAL_GAMES}
         if self.inactive_days is not None and not 1 <= self.inactive_days <= MAX_INACTIVE_DAYS:
-            errors["inactive_days"] = _("From 1 to %(most)d days: empty hides nobody.") % {
-                "most": MAX_INACTIVE_DAYS
-            }
+            errors["inactive_days"] = ngettext(
+                "From 1 to %(most)d day: empty hides nobody.",
+                "From 1 to %(most)d days: empty hides nobody.",
+                MAX_INACTIVE_DAYS,
+            ) % {"most": MAX_INACTIVE_DAYS}
         if errors:
             raise ValidationError(errors)
         if self.start_rating is None or not math.isfinite(self.start_rating):

@@ -93,7 +93,7 @@ def test_staff_approve_a_claim(clerk_client, clerk, member_user, pedja):
 
     response = admin_action(clerk_client, "playerclaim", "approve", [claim])
 
-    assert "Claims approved: 1." in response.content.decode()
+    assert "1 claim approved." in response.content.decode()
     assert Player.objects.get(pk=pedja.pk).user == member_user
     assert PlayerClaim.objects.get(pk=claim.pk).decided_by == clerk
 

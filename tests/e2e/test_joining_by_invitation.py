@@ -37,7 +37,7 @@ def test_an_invited_person_joins_on_a_phone_and_claims_fit_it(open_browser, tabl
     other.page.locator("#id_password").fill(PASSWORD)
     other.page.locator("main button[type=submit]").click()
     other.page.wait_for_url(other.base_url + "/")
-    other.page.get_by_role("link", name="Найти своего игрока").click()
+    other.page.get_by_role("link", name="Указать своего игрока").click()
     other.page.locator("#id_player").fill("Marko")
     other.page.locator("#id_note").fill("По пятницам за третьим столом")
     other.page.locator("main button[type=submit]").click()

@@ -68,8 +68,8 @@ def test_the_game_page_writes_dates_and_decimals_the_local_way(client, worked_ex
     serbian = text(in_language(client, "sr-latn").get(url))
     # The club's English keeps ISO dates and a 24-hour clock.
     assert "Game of 2026-01-01 20:00" in english
-    assert "Партия 01.01.2026 20:00" in russian
-    assert "Partija 1.01.2026. 20:00" in serbian
+    assert "Партия от 01.01.2026 20:00" in russian
+    assert "Partija od 1.01.2026. 20:00" in serbian
     # Pedja's change is the average of his two pairs' C: −27.4, a decimal comma in both.
     assert "= −27.4 → −27" in english
     assert "= −27,4 → −27" in russian
