@@ -407,7 +407,7 @@ def test_html_names_are_escaped_on_every_page(client, hostile_club):
     event = played_event(league, players, rounds=1, name=f"Cup {SCRIPT} {IMG}")
     pages = urls(league, game, players[0], event)
     html_pages = {page: url for page, url in pages.items() if not page.endswith("export")}
-    assert len(html_pages) == len(pages) - 2  # the CSV exports: tests/test_exports.py
+    assert len(html_pages) == len(pages) - 2  # the CSV exports: tests/views/test_games_export.py
 
     for url in html_pages.values():
         assert_escaped(client.get(url))
