@@ -67,7 +67,8 @@ QUERIES = {
     # The event with its league and organiser; its players; every round's tables and seats;
     # the byes; the results of its games (standings, results, rating changes, all from them);
     # and first its own row, for the page's key (KEY_READS). PostgreSQL's run counts one fewer:
-    # measured there (tests/views/test_page_queries.py), its reason not yet read.
+    # there the test's own transaction wrote the versions, which the version query sees
+    # (txid_current_if_assigned), so the page is drawn uncached and reads no key.
     "event": 7 if connection.vendor == "sqlite" else 6,
     "event_table": 3,  # the table with its round, event and league; its seats with results
     # the event with its league; the round's tables and seats; every seated player's rating;
