@@ -91,7 +91,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--board-phones", type=int, default=30)
     parser.add_argument("--board-every", type=float, default=10.0, help="seconds")
     parser.add_argument("--history", type=int, default=300, help="games before the night")
-    parser.add_argument("--warmup", type=float, default=15.0, help="seconds not counted")
+    parser.add_argument("--warmup", type=float, default=30.0, help="seconds not counted")
     parser.add_argument("--seconds", type=float, default=300.0, help="seconds measured")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn's")
     parser.add_argument("--port", type=int, default=0, help="0: a free one")
@@ -545,11 +545,13 @@ def main(argv=None) -> None:
             server.pid, worker.pid, name if connection.vendor == "postgresql" else None
         )
         meter.start()
+        own = os.times()
         stats.counting = True
         load_before = os.getloadavg()[0]
         stop.wait(args.seconds)
         stats.counting = False
         used = meter.stop()
+        own = (os.times().user + os.times().system) - (own.user + own.system)
         load_after = os.getloadavg()[0]
     finally:
         stop.set()
@@ -562,12 +564,12 @@ def main(argv=None) -> None:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
-    report(args, connection.vendor, built, stats, used, (load_before, load_after))
+    report(args, connection.vendor, built, stats, used, (load_before, load_after), own)
     if stats.errors:
         sys.exit("club_night: some requests failed (above)")
 
 
-def report(args, vendor: str, built: float, stats: Stats, used: dict, load) -> None:
+def report(args, vendor: str, built: float, stats: Stats, used: dict, load, own: float) -> None:
     phones = args.tables * args.phones + args.board_phones
     minutes = used["wall"] / 60
     cpu = sum(seconds for kind, seconds in used.items() if kind != "wall")
@@ -588,6 +590,8 @@ def report(args, vendor: str, built: float, stats: Stats, used: dict, load) -> N
             f"{kind:<34} {len(ms):>6} {percentile(ms, 50):>8.1f} {percentile(ms, 99):>8.1f} "
             f"{max(ms, default=0):>8.1f} {stats.errors.get(kind, 0):>6}"
         )
+    every = sum(len(times) for times in stats.times.values())
+    slow = sum(t > 1 for times in stats.times.values() for t in times)
     delays = stats.delays
     within = args.refresh + 1
     lines += [
@@ -598,7 +602,9 @@ def report(args, vendor: str, built: float, stats: Stats, used: dict, load) -> N
         "server CPU: "
         + ", ".join(f"{kind} {seconds:.1f} s" for kind, seconds in used.items() if kind != "wall")
         + f"; {cpu:.1f} s in {used['wall']:.0f} s = {cpu / used['wall']:.3f} of one core; "
-        f"{cpu / phones / minutes * 1000:.1f} ms per phone per minute ({phones} phones)",
+        f"{cpu / phones / minutes * 1000:.1f} ms per phone per minute ({phones} phones); "
+        f"the phones' own process {own:.1f} s",
+        f"requests slower than 1 s: {slow} of {every}",
     ]
     posts = [t * 1000 for t in stats.times.get("deal posted", [])]
     lines += [
