@@ -50,11 +50,12 @@ Seasons' versions. A season page (a league's leaderboard for a whole season) sho
 table and, around it, which seasons have games (its tabs), the league's events and its papers in
 progress: a row per league and season (:class:`ratings.models.SeasonVersion`) covers the table,
 and the league's row of year 0 (the frame) the rest, changed by triggers of the same kind
-(:func:`season_trigger_statements`): a season standing's write changes its season's row, and made
-or deleted (a season's first or last player) the frame's too; a write to the frame's tables
-(:data:`SEASON_FRAME_TABLES`: the events with their players and rounds, the papers and their
-deals) changes the frame. The season's tabs are read from the season standings, which the engine
-keeps with the games in the same transaction, so a season page reads no game
+(:func:`season_trigger_statements`): a season standing's write changes its season's row, and the
+frame's too when it makes the season's first rows or deletes its last (a tab comes or goes); a
+write to the frame's tables (:data:`SEASON_FRAME_TABLES`: the events with their players and
+rounds, the papers and their deals) changes the frame. The season's tabs are read from the season
+standings, which the engine keeps with the games in the same transaction, so a season page reads
+no game
 (``tests/versioning/test_season_versions.py`` checks what it reads): a burst of games into this
 season leaves last season's page cached. On SQLite a bulk write's end moves every season of its
 leagues once, as it moves their players.

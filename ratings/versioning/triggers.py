@@ -319,10 +319,12 @@ def season_tables() -> set[str]:
     return {SEASON_STANDINGS, *SEASON_FRAME_TABLES} & set(league_paths())
 
 
-def _seasons_of_row(table: str, row: str, frame: bool, source: str = "") -> list[str]:
+def _seasons_of_row(table: str, row: str, event: str, source: str = "") -> list[str]:
     """The (league, year) pairs a row of ``table`` changes, as SELECTs of ``l`` and ``y``: a
-    season standing its own season (and with ``frame``, made or deleted, the frame: year 0),
-    a row of the frame's tables the frame. ``row`` as in :func:`_players_of_row`."""
+    season standing its own season, and the frame (year 0) when its insert makes the season's
+    first rows or its delete leaves the season none (a tab comes or goes); a row of the
+    frame's tables the frame. ``row`` as in :func:`_players_of_row`; ``event``: ``insert``,
+    ``update`` or ``delete``."""
     rows = f" FROM {source} {row}" if source else ""
     leagues = league_paths()[table]
     shortest = min(len(path) for path in leagues)
@@ -330,8 +332,23 @@ def _seasons_of_row(table: str, row: str, frame: bool, source: str = "") -> list
     if table != SEASON_STANDINGS:
         return [f"SELECT {league_id} AS l, 0 AS y{rows}"]
     selects = [f'SELECT {league_id} AS l, {row}."year" AS y{rows}']
-    if frame:
-        selects.append(f"SELECT {league_id} AS l, 0 AS y{rows}")
+    season = (
+        f'SELECT 1 FROM "{SEASON_STANDINGS}" s WHERE s."league_id" = {row}."league_id" '
+        f'AND s."year" = {row}."year"'
+    )
+    if event == "insert":
+        # Another row of the season, not written by this statement: it had rows before.
+        written = (
+            f'NOT EXISTS (SELECT 1 FROM {source} n WHERE n."league_id" = s."league_id" AND '
+            f'n."year" = s."year" AND n."player_id" = s."player_id")'
+            if source
+            else f's."player_id" <> {row}."player_id"'
+        )
+        selects.append(
+            f"SELECT {league_id} AS l, 0 AS y{rows} WHERE NOT EXISTS ({season} AND {written})"
+        )
+    elif event == "delete":
+        selects.append(f"SELECT {league_id} AS l, 0 AS y{rows} WHERE NOT EXISTS ({season})")
     return selects
 
 
@@ -341,24 +358,24 @@ def season_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
     table of no season page. ``drop``: only take them away (migrated back before them)."""
     wanted = not drop and table in season_tables()
     events = (
-        ("insert", "INSERT", ("NEW",), True),
-        ("update", "UPDATE", ("OLD", "NEW"), False),
-        ("delete", "DELETE", ("OLD",), True),
+        ("insert", "INSERT", ("NEW",)),
+        ("update", "UPDATE", ("OLD", "NEW")),
+        ("delete", "DELETE", ("OLD",)),
     )
     if vendor == "postgresql":
         drops = [
             f'DROP TRIGGER IF EXISTS "ratings_season_version_{name}" ON "{table}"'
-            for name, _event, _rows, _frame in events
+            for name, _event, _rows in events
         ]
         if not wanted:
             return drops
         function = _function_name(table, "season")
         branches = []
-        for _name, event, rows, frame in events:
+        for name, event, rows in events:
             union = " UNION ".join(
                 select
                 for kind in rows
-                for select in _seasons_of_row(table, "r", frame, f"{kind.lower()}_rows")
+                for select in _seasons_of_row(table, "r", name, f"{kind.lower()}_rows")
             )
             branches.append(
                 f"{'IF' if not branches else 'ELSIF'} TG_OP = '{event}' THEN "
@@ -373,7 +390,7 @@ def season_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
             f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql "
             f"AS $$ BEGIN {' '.join(branches)} END IF; RETURN NULL; END $$",
         ]
-        for name, event, rows, _frame in events:
+        for name, event, rows in events:
             referencing = " ".join(f"{kind} TABLE AS {kind.lower()}_rows" for kind in rows)
             statements.append(
                 f'CREATE TRIGGER "ratings_season_version_{name}" AFTER {event} '
@@ -382,7 +399,7 @@ def season_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
             )
         return statements
     statements = []
-    for name, event, rows, frame in events:
+    for name, event, rows in events:
         trigger = f'"{table}_season_version_{name}"'
         statements.append(f"DROP TRIGGER IF EXISTS {trigger}")
         if not wanted:
@@ -391,7 +408,7 @@ def season_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
         quiet = " AND ".join(
             f"COALESCE((SELECT bulk FROM {LEAGUE_TABLE} WHERE league_id = {id_}), 0)" for id_ in ids
         )
-        union = " UNION ".join(s for row in rows for s in _seasons_of_row(table, row, frame))
+        union = " UNION ".join(s for row in rows for s in _seasons_of_row(table, row, name))
         on = _updated_columns(table) if name == "update" else event
         statements.append(
             f'CREATE TRIGGER {trigger} AFTER {on} ON "{table}" '

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from ratings import engine, versioning
 from ratings.events.models import Event
-from ratings.models import SeasonVersion
+from ratings.models import Game, SeasonVersion
 from ratings.papers import services as paper_services
 from tests.builders import T0, make_league, make_players, paper_entries
 from tests.papers.deals import SHORT_GAME, enter
@@ -48,34 +48,46 @@ def club():
     players = make_players(6)
     for day, seats in enumerate(([0, 1, 2], [3, 4, 5], [0, 3, 4])):
         record_in_season(league, [players[n] for n in seats], EARLY + timedelta(days=10 + day))
-    record_in_season(league, players[:3], NEXT_YEAR)
     return league, players
 
 
 def test_a_game_moves_its_season_only(club):
-    """Its players already have the season's rows: no season comes or goes, the frame stays."""
+    """The season had rows (a new player's among them): no season comes or goes, the frame
+    stays."""
     league, players = club
     other = make_league()
+    record_in_season(league, players[:3], NEXT_YEAR)
     record_in_season(other, players[:3], NEXT_YEAR)
     before = season_numbers()
 
-    record_in_season(league, players[:3], NEXT_YEAR + timedelta(days=1))
+    record_in_season(league, players[2:5], NEXT_YEAR + timedelta(days=1))
 
     assert seasons_moved(before, season_numbers()) == {(league.pk, YEAR + 1)}
 
 
-def test_a_players_first_game_of_a_season_moves_the_frame_too(club):
-    """A season's row made (or deleted) may be its first (or last): a tab comes or goes."""
+def test_a_seasons_first_game_moves_the_frame_too(club):
+    """The season's first rows: its tab comes."""
     league, players = club
     before = season_numbers()
 
-    record_in_season(league, players[3:6], NEXT_YEAR + timedelta(days=1))
+    record_in_season(league, players[3:6], NEXT_YEAR)
 
     assert seasons_moved(before, season_numbers()) == {(league.pk, YEAR + 1), (league.pk, 0)}
 
 
+def test_a_seasons_last_game_deleted_moves_the_frame_too(club):
+    league, players = club
+    game = record_in_season(league, players[3:6], NEXT_YEAR)
+    before = season_numbers()
+
+    engine.game_delete(game=Game.objects.get(pk=game.pk))
+
+    assert {(league.pk, YEAR + 1), (league.pk, 0)} <= seasons_moved(before, season_numbers())
+
+
 def test_a_game_back_dated_moves_the_seasons_it_re_rates(club):
     league, players = club
+    record_in_season(league, players[:3], NEXT_YEAR)
     before = season_numbers()
 
     record_in_season(league, players[3:6], EARLY)
@@ -107,6 +119,7 @@ def test_a_bulk_write_moves_every_season_of_its_league(club):
         pytest.skip("only SQLite's triggers stand aside in a bulk write")
     league, players = club
     other = make_league()
+    record_in_season(league, players[:3], NEXT_YEAR)
     record_in_season(other, players[:3], NEXT_YEAR)
     before = season_numbers()
 
