@@ -15,7 +15,8 @@ start, and the phones, threads of this process over HTTP on loopback:
   last given), ``X-Club-Page: 1`` and gzip asked for; a 304 draws nothing;
 - one phone of each table enters the table's deals as the pad does (a POST asking for JSON), at
   random moments ``--deal-every`` seconds apart on average (exponential gaps: 30 tables at 90 s
-  are a deal every 3 s club-wide); after ``--deals-per-paper`` deals it finishes the paper (the
+  are a deal every 3 s club-wide); after ``--deals-per-paper`` deals (the first paper after 1 to
+  that many: the tables are at different points of their games) it finishes the paper (the
   game held for the table), the table's two other members confirm it (two POSTs) and the table
   starts a new paper (through the papers' service, from this process: not timed);
 - ``--board-phones`` more phones reload the leaderboard and the night's page in turns every
@@ -284,6 +285,9 @@ def dealer(table: Table, phones: list[Phone], args, stats: Stats, stop: threadin
         if settings.CSRF_COOKIE_NAME not in phone.cookies:  # a phone that opened no paper yet
             phone.watch(f"/papers/{table.paper}/")
     dealt = 0
+    # The tables are at different points of their games: the first paper ends after 1 to
+    # --deals-per-paper deals, each one after that after --deals-per-paper.
+    last = rng.randint(1, args.deals_per_paper)
     while not stop.wait(rng.expovariate(1 / args.deal_every)):
         with table.lock:
             paper = table.paper
@@ -303,7 +307,7 @@ def dealer(table: Table, phones: list[Phone], args, stats: Stats, stop: threadin
             continue
         stats.add("deal posted", elapsed)
         dealt += 1
-        if dealt < args.deals_per_paper:
+        if dealt < last:
             continue
         # The paper is done for the night's purposes: finished (held), confirmed by the others.
         response, _content, elapsed = phones[0].request(
@@ -328,7 +332,7 @@ def dealer(table: Table, phones: list[Phone], args, stats: Stats, stop: threadin
         new = papers.paper_start(league=league, players=seated, bula=30)
         with table.lock:
             table.paper = new.pk
-        dealt = 0
+        dealt, last = 0, args.deals_per_paper
         note_own_backend()
 
 
@@ -576,7 +580,8 @@ def report(args, vendor: str, built: float, stats: Stats, used: dict, load, own:
     lines = [
         f"club night: {args.tables} tables x {args.phones} phones watching every "
         f"{args.refresh:g} s, a deal per table every {args.deal_every:g} s on average, a paper "
-        f"finished and confirmed every {args.deals_per_paper} deals, {args.board_phones} phones "
+        f"finished and confirmed every {args.deals_per_paper} deals (the first after 1 to "
+        f"{args.deals_per_paper}), {args.board_phones} phones "
         f"on the leaderboard and the night's page every {args.board_every:g} s; "
         f"{vendor}, gunicorn {args.workers} workers and db_worker; "
         f"{used['wall']:.0f} s measured after {args.warmup:g} s (club built in {built:.0f} s); "
