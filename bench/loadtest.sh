@@ -117,7 +117,7 @@ while IFS="$TAB" read -r label path status; do
     head -c 600 "$OUT/loadtest-body.html" >&2 2>/dev/null || true
     echo >&2
     bad=1
-  elif [ "$status" = 404 ] && ! grep -q 'club.css' "$OUT/loadtest-body.html"; then
+  elif [ "$status" = 404 ] && ! grep -Eq '/club(\.[0-9a-f]+)?\.css' "$OUT/loadtest-body.html"; then
     echo "loadtest: $label: $path is not the club's templates/404.html (no base.html)" >&2
     bad=1
   fi

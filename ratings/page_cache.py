@@ -75,12 +75,15 @@ CLOCK_FACTS_MAX_AGE = timedelta(hours=1)
 def cached_page(
     view: Callable[..., HttpResponse] | None = None,
     *,
-    shows: versioning.Shows = versioning.EVERY_LEAGUE,
+    shows: versioning.Shows
+    | Callable[[HttpRequest, dict], tuple[versioning.Shows, dict]] = versioning.EVERY_LEAGUE,
     read_too: Callable[..., str] | None = None,
 ) -> Callable[..., HttpResponse]:
     """Serve ``view``'s 200 pages from the cache while the data it ``shows`` has not changed:
     the club-wide tables and the leagues ``shows`` finds from the URL's arguments (every league
-    unless told), or the players it shows in their leagues.
+    unless told), or the players it shows in their leagues. ``shows`` may be a function of the
+    request and the URL's arguments that gives the ``Shows`` and its arguments (a leaderboard
+    showing a season: that season's versions).
 
     ``read_too(request, **kwargs)``: what the page shows that no version covers, read after the
     versions at every request and part of the key (a player's rank, which other players' games
@@ -94,7 +97,11 @@ def cached_page(
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        version = None if in_write_transaction(request) else versioning.current(shows, kwargs)
+        version = None
+        if not in_write_transaction(request):
+            version = versioning.current(
+                *(shows(request, kwargs) if callable(shows) else (shows, kwargs))
+            )
         if version is None:
             return view(request, *args, **kwargs)
         key = _key(request, version, read_too(request, **kwargs) if read_too else "")

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import Model
 
 from ratings import versioning
-from ratings.models import DataVersion, LeagueVersion, PlayerVersion
+from ratings.models import DataVersion, LeagueVersion, PlayerVersion, SeasonVersion
 
 T = TypeVar("T")
 
@@ -36,9 +36,9 @@ def _models() -> list[type[Model]]:
         for model in apps.get_models(include_auto_created=True)
         if model._meta.managed
         and not model._meta.proxy
-        # Made by the triggers (a league's row with it, a player's at their first write, and by
-        # the restore's bulk write): a copy put back would clash with them.
-        and model not in (LeagueVersion, PlayerVersion)
+        # Made by the triggers (a league's row with it, a player's or a season's at its first
+        # write, and by the restore's bulk write): a copy put back would clash with them.
+        and model not in (LeagueVersion, PlayerVersion, SeasonVersion)
     ]
 
 

@@ -23,6 +23,12 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 # Each script with the smallest inputs it takes: seconds of work, not a measurement.
 SMOKE_RUNS = {
     "backtest_page.py": ["--games", "30", "--samples", "1"],
+    # 2 tables, a deal a second each, a paper finished and confirmed every 2 deals, for 3 s.
+    "club_night.py": [
+        *("--tables", "2", "--deal-every", "1", "--deals-per-paper", "2", "--refresh", "1"),
+        *("--board-phones", "2", "--board-every", "1", "--history", "10", "--workers", "1"),
+        *("--warmup", "1", "--seconds", "3"),
+    ],
     "backup_restore.py": [
         *("--players", "12", "--games", "20", "--scored", "5", "--duels", "5", "--runs", "1"),
     ],
@@ -73,10 +79,28 @@ def test_every_bench_script_has_a_smoke_run():
     assert scripts == set(SMOKE_RUNS) | set(ON_A_BUILT_CLUB) | MODULES
 
 
+# What a smoke run must have done, beyond ending well (a request that failed ends it badly).
+SMOKE_SAYS = {
+    "club_night.py": [
+        "deal posted",
+        "paper watched: 304",
+        "paper watched: 200",
+        "paper finished",
+        "game confirmed",
+        "leaderboard: 200",
+        "night's page: 200",
+        "a watcher sees a deal:",
+        "server CPU: gunicorn",
+    ],
+}
+
+
 @pytest.mark.parametrize("script", SMOKE_RUNS)
 def test_a_benchmark_runs_on_the_smallest_club(script, tmp_path):
     done = bench_run(script, SMOKE_RUNS[script], tmp_path)
     assert done.stdout.strip()
+    for said in SMOKE_SAYS.get(script, []):
+        assert said in done.stdout, (said, done.stdout)
 
 
 def test_the_benchmarks_of_a_built_club_run_on_the_smallest_one(tmp_path):

@@ -50,6 +50,7 @@ NOT_BACKED_UP = (
     "ratings.dataversion",
     "ratings.leagueversion",
     "ratings.playerversion",
+    "ratings.seasonversion",
     "ratings.seasonstanding",
     "ratings.opponenttally",
 )

@@ -30,7 +30,7 @@ from ratings.models.standings import (
     StandingQuerySet,
 )
 from ratings.models.uploads import PendingUpload, PendingUploadQuerySet
-from ratings.models.versioning import DataVersion, LeagueVersion, PlayerVersion
+from ratings.models.versioning import DataVersion, LeagueVersion, PlayerVersion, SeasonVersion
 from ratings.systems import Kind, Speed, System
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "League",
     "LeagueVersion",
     "PlayerVersion",
+    "SeasonVersion",
     "PendingUpload",
     "PendingUploadQuerySet",
     "Player",

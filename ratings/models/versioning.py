@@ -80,3 +80,29 @@ class PlayerVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league_id}.{self.player_id}.{self.number}.{self.papers}"
+
+
+class SeasonVersion(models.Model):
+    """A league's season's row: a number every committed write to what a season's table shows
+    changes (:mod:`ratings.versioning`, "Seasons' versions"). ``year`` is the season; year 0 is
+    the frame every season page of the league shows around its table: which seasons have games
+    (a season's first or last row made or deleted), the league's events and its papers in
+    progress. A season page is keyed by its season's row, the frame's and :class:`DataVersion`,
+    so a game of this season leaves last season's page cached.
+
+    Made by the database's triggers at the first write, never deleted, as
+    :class:`PlayerVersion`; no foreign key.
+    """
+
+    pk = models.CompositePrimaryKey("league_id", "year")
+    league_id = models.BigIntegerField()
+    year = models.IntegerField()
+    number = models.BigIntegerField(db_default=0)
+    # PostgreSQL: the transaction that last changed the number, so it changes once per write.
+    txid = models.BigIntegerField(null=True, editable=False)
+
+    class Meta:
+        verbose_name = _("season data version")
+
+    def __str__(self) -> str:
+        return f"{self.league_id}.{self.year}.{self.number}"

@@ -46,7 +46,7 @@ from ratings.selectors.seasons import (
     SeasonOrder,
     SeasonRow,
     league_years,
-    leagues_with_span,
+    leagues_with_seasons,
     season_standings,
 )
 
@@ -69,7 +69,7 @@ __all__ = [
     "league_standings_rows",
     "league_years",
     "leagues_overview",
-    "leagues_with_span",
+    "leagues_with_seasons",
     "opponents_by_game",
     "player_history",
     "player_history_and_corrections",

@@ -12,11 +12,10 @@ from django.db.models import (
     Subquery,
     TextChoices,
 )
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.dates import season_of, season_start
-from ratings.models import Game, League
+from ratings.models import League, SeasonStanding
 from ratings.selectors import sql
 from ratings.selectors.leagues import Status
 from ratings.selectors.statistics import FirstPlaces
@@ -29,41 +28,31 @@ class SeasonOrder(TextChoices):
     CHANGE = "change", _("rating change")
 
 
-def leagues_with_span() -> QuerySet[League]:
-    """Leagues with ``first_played_at`` and ``last_played_at`` (None without games): two seeks
-    in the (league, played_at, id) index, in the league's own query."""
-    games = Game.objects.filter(league=OuterRef("pk"))
+def leagues_with_seasons() -> QuerySet[League]:
+    """Leagues with ``first_season`` and ``last_season`` (None without games): two seeks in the
+    season standings' (league, year, player) index, in the league's own query."""
+    seasons = SeasonStanding.objects.filter(league=OuterRef("pk"))
     return League.objects.annotate(
-        first_played_at=Subquery(games.order_by("played_at").values("played_at")[:1]),
-        last_played_at=Subquery(games.order_by("-played_at").values("played_at")[:1]),
+        first_season=Subquery(seasons.order_by("year").values("year")[:1]),
+        last_season=Subquery(seasons.order_by("-year").values("year")[:1]),
     )
 
 
 def league_years(league: League) -> list[int]:
-    """The years, in the club's time zone, in which a league (from :func:`leagues_with_span`)
-    has games, oldest first: one query, an index seek (``game_league_order``) for each year from
-    the first game's to the last one's (a DISTINCT over the years would read every game of the
-    league)."""
-    if league.first_played_at is None:
+    """The seasons (years in the club's time zone) in which a league (from
+    :func:`leagues_with_seasons`) has games, oldest first: those with season standings, which
+    the engine keeps with the games (a season page is keyed by them, not by the games: see
+    "Seasons' versions" in :mod:`ratings.versioning`). One query, an index seek for each year
+    from the first season to the last (a DISTINCT over the years would read every row)."""
+    if league.first_season is None:
         return []
-    first = timezone.localtime(league.first_played_at).year
-    last = timezone.localtime(league.last_played_at).year
-    years = range(first, last + 1)
-    # Each year's first game, as the index orders them: written ORDER BY the index's columns,
-    # the database seeks it there. (An EXISTS lets PostgreSQL pick a scan of every game, which it
-    # may think finds one soon: in a big league its games of a late year come last.)
+    years = range(league.first_season, league.last_season + 1)
     found = (
         League.objects.filter(pk=league.pk)
         .values(
             **{
                 f"y{year}": Subquery(
-                    Game.objects.filter(
-                        league=league,
-                        played_at__gte=_new_year(year),
-                        played_at__lt=_new_year(year + 1),
-                    )
-                    .order_by("league_id", "played_at")
-                    .values("id")[:1]
+                    SeasonStanding.objects.filter(league=league, year=year).values("year")[:1]
                 )
                 for year in years
             }
@@ -71,10 +60,6 @@ def league_years(league: League) -> list[int]:
         .get()
     )
     return [year for year in years if found[f"y{year}"] is not None]
-
-
-def _new_year(year: int) -> datetime:
-    return season_start(year)
 
 
 @dataclass(frozen=True, slots=True)

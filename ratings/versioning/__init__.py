@@ -46,6 +46,20 @@ On SQLite a bulk write's quieted triggers leave the rows alone: its end moves ev
 leagues once. Those rows are written only by writers of their league, so they add no wait between
 writers of two leagues.
 
+Seasons' versions. A season page (a league's leaderboard for a whole season) shows one season's
+table and, around it, which seasons have games (its tabs), the league's events and its papers in
+progress: a row per league and season (:class:`ratings.models.SeasonVersion`) covers the table,
+and the league's row of year 0 (the frame) the rest, changed by triggers of the same kind
+(:func:`season_trigger_statements`): a season standing's write changes its season's row, and the
+frame's too when it makes the season's first rows or deletes its last (a tab comes or goes); a
+write to the frame's tables (:data:`SEASON_FRAME_TABLES`: the events with their players and
+rounds, the papers and their deals) changes the frame. The season's tabs are read from the season
+standings, which the engine keeps with the games in the same transaction, so a season page reads
+no game
+(``tests/versioning/test_season_versions.py`` checks what it reads): a burst of games into this
+season leaves last season's page cached. On SQLite a bulk write's end moves every season of its
+leagues once, as it moves their players.
+
 The triggers are (re)installed after every ``migrate`` and ``flush`` (``post_migrate``), for
 every table the apps have then, so a new model of any app is covered without a migration of
 its own and a table SQLite rebuilds gets its triggers back.
@@ -92,6 +106,7 @@ from ratings.versioning.reads import (
     PAPER_BY_PK,
     PLAYER_BY_SLUG,
     PLAYERS_A_AND_B,
+    SEASON_BY_SLUG,
     Shows,
     Version,
     current,
@@ -101,6 +116,9 @@ from ratings.versioning.tables import (
     LEAGUES,
     PAPER_TABLES,
     PLAYER_TABLE,
+    SEASON_FRAME_TABLES,
+    SEASON_STANDINGS,
+    SEASON_TABLE,
     TABLE,
     UNVERSIONED,
     UnsupportedDatabase,
@@ -108,7 +126,13 @@ from ratings.versioning.tables import (
     player_paths,
     versioned_tables,
 )
-from ratings.versioning.triggers import install, player_trigger_statements, trigger_statements
+from ratings.versioning.triggers import (
+    install,
+    player_trigger_statements,
+    season_tables,
+    season_trigger_statements,
+    trigger_statements,
+)
 
 __all__ = [
     "EVENT_BY_PK",
@@ -124,6 +148,10 @@ __all__ = [
     "PLAYERS_A_AND_B",
     "PLAYER_BY_SLUG",
     "PLAYER_TABLE",
+    "SEASON_BY_SLUG",
+    "SEASON_FRAME_TABLES",
+    "SEASON_STANDINGS",
+    "SEASON_TABLE",
     "TABLE",
     "UNVERSIONED",
     "LockOrderError",
@@ -140,6 +168,8 @@ __all__ = [
     "player_paths",
     "player_trigger_statements",
     "row_triggers_dropped",
+    "season_tables",
+    "season_trigger_statements",
     "trigger_statements",
     "versioned_tables",
 ]

@@ -18,6 +18,8 @@ from ratings.versioning.tables import (
     LEAGUE_TABLE,
     LEAGUES,
     PLAYER_TABLE,
+    SEASON_STANDINGS,
+    SEASON_TABLE,
     TABLE,
     bump_sql,
 )
@@ -138,6 +140,7 @@ def bulk_write(
         if not connection.needs_rollback:  # else the rollback unsets it
             with connection.cursor() as cursor:
                 _players_written(cursor, None if every else ids)
+                _seasons_written(cursor, None if every else ids)
                 for sql, params in marks:
                     cursor.execute(sql, [False, *params])
 
@@ -167,6 +170,29 @@ def _players_written(cursor, leagues: list[int] | None) -> None:
     )
 
 
+def _seasons_written(cursor, leagues: list[int] | None) -> None:
+    """SQLite, at the end of a bulk write whose triggers stood aside: every season's version of
+    its ``leagues`` (None: all) changes once, its frames' included, and a season with standings
+    and no row yet gets one, as each league's frame does (a bulk write's leagues all have a
+    row: :func:`begin_write` changed their numbers)."""
+    if leagues == []:
+        return
+    where, params = "", []
+    if leagues is not None:
+        where = f"WHERE league_id IN ({', '.join(['%s'] * len(leagues))})"
+        params = leagues
+    cursor.execute(f"UPDATE {SEASON_TABLE} SET number = number + 1 {where}", params)
+    cursor.execute(
+        f"INSERT INTO {SEASON_TABLE} (league_id, year, number) SELECT DISTINCT league_id, year, 1 "
+        f"FROM {SEASON_STANDINGS} {where or 'WHERE TRUE'} UNION SELECT league_id, 0, 1 "
+        f"FROM {LEAGUE_TABLE} {where or 'WHERE TRUE'} ON CONFLICT (league_id, year) DO NOTHING",
+        [*params, *params],
+    )
+
+
+_VERSION_TRIGGERS = ("_data_version_", "_player_version_", "_season_version_")
+
+
 @contextmanager
 def row_triggers_dropped(models: Iterable[type[Model]], using: str = DEFAULT_DB_ALIAS):
     """Inside :func:`bulk_write` on SQLite: the version triggers of these models' tables
@@ -194,7 +220,7 @@ def row_triggers_dropped(models: Iterable[type[Model]], using: str = DEFAULT_DB_
         saved = [
             (name, sql)
             for name, sql in cursor.fetchall()
-            if "_data_version_" in name or "_player_version_" in name
+            if any(kind in name for kind in _VERSION_TRIGGERS)
         ]
         for name, _sql in saved:
             cursor.execute(f'DROP TRIGGER "{name}"')

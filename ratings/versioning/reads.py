@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from ratings.versioning.tables import LEAGUE_TABLE, LEAGUES, PLAYER_TABLE, TABLE
+from ratings.versioning.tables import LEAGUE_TABLE, LEAGUES, PLAYER_TABLE, SEASON_TABLE, TABLE
 
 PLAYERS = "ratings_player"
 
@@ -22,13 +22,18 @@ class Shows:
     A page of some players (``players``: a condition on their versions' rows ``v``, from the
     arguments named ``player_args``) is keyed by their versions in every league, and by the
     versions of the leagues ``sql`` selects only (none without it); with ``papers``, by their
-    papers' numbers too (:data:`~ratings.versioning.tables.PAPER_TABLES`)."""
+    papers' numbers too (:data:`~ratings.versioning.tables.PAPER_TABLES`).
+
+    A season page (``season``: the argument that names the year) is keyed by the rows of that
+    season and of the frame (year 0) of the one league ``sql`` selects, not by the league's
+    number (see "Seasons' versions" in :mod:`ratings.versioning`)."""
 
     sql: str | None = None
     args: tuple[str, ...] = ()
     players: str | None = None
     player_args: tuple[str, ...] = ()
     papers: bool = False
+    season: str | None = None
 
     def params(self, kwargs: dict) -> list:
         return [kwargs[name] for name in self.args]
@@ -36,6 +41,8 @@ class Shows:
 
 EVERY_LEAGUE = Shows()
 LEAGUE_BY_SLUG = Shows(f"SELECT id FROM {LEAGUES} WHERE slug = %s", ("slug",))
+# A league's season page: its season's table and the frame around it.
+SEASON_BY_SLUG = Shows(f"SELECT id FROM {LEAGUES} WHERE slug = %s", ("slug",), season="year")
 GAME_BY_PK = Shows("SELECT league_id FROM ratings_game WHERE id = %s", ("pk",))
 EVENT_BY_PK = Shows("SELECT league_id FROM ratings_event WHERE id = %s", ("pk",))
 EVENT_TABLE_BY_PK = Shows(
@@ -107,9 +114,13 @@ class Version:
     # (league id, player id, their number[, their papers' number]) for each player shown, in
     # each of their leagues
     players: tuple[tuple[int, ...], ...] | None = None
+    # (league id, year, its number) for each season row shown (a row not made yet: left out)
+    seasons: tuple[tuple[int, int, int], ...] | None = None
 
     def __str__(self) -> str:
         club = f"{self.epoch}.{self.number}"
+        if self.seasons is not None:
+            return club + ".s" + ",".join(":".join(map(str, row)) for row in self.seasons)
         if not self.leagues and self.players is None:
             return club
         leagues = ",".join(f"{league}:{number}" for league, number in self.leagues)
@@ -168,6 +179,34 @@ def _players_sql(vendor: str, shows: Shows) -> str:
     return f"{sql} ORDER BY 1, 5, 6"
 
 
+def _season_sql(vendor: str, shows: Shows) -> str:
+    """The club's number and the rows of one league's season and frame, in one query; untrusted
+    while this transaction wrote them or the league (a bulk write on SQLite), or the league has
+    no row."""
+    mine = _MINE.get(vendor, _MINE["sqlite"])
+    return (
+        f"SELECT d.epoch, d.number, d.bulk OR {mine.format('d')} OR COALESCE(lv.bulk OR "
+        f"{mine.format('lv')}, TRUE), lg.id, s.year, s.number, {mine.format('s')} "
+        f"FROM {TABLE} d LEFT JOIN {LEAGUES} lg ON lg.id IN ({shows.sql}) "
+        f"LEFT JOIN {LEAGUE_TABLE} lv ON lv.league_id = lg.id "
+        f"LEFT JOIN {SEASON_TABLE} s ON s.league_id = lg.id AND s.year IN (0, %s) "
+        "WHERE d.id = 1 ORDER BY s.year"
+    )
+
+
+def _with_season(shows: Shows, kwargs: dict, params: list, using: str) -> Version | None:
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(_season_sql(connection.vendor, shows), [*params, kwargs[shows.season]])
+        rows = cursor.fetchall()
+    if not rows or rows[0][3] is None or len({row[3] for row in rows}) > 1:
+        return None  # no such league (the view answers 404), or more than one
+    if rows[0][2] or any(row[6] for row in rows if row[4] is not None):
+        return None
+    seasons = tuple((int(row[3]), int(row[4]), int(row[5])) for row in rows if row[4] is not None)
+    return Version(str(rows[0][0]), int(rows[0][1]), seasons=seasons)
+
+
 def _with_players(shows: Shows, kwargs: dict, params: list, using: str) -> Version | None:
     connection = connections[using]
     with connection.cursor() as cursor:
@@ -200,10 +239,14 @@ def current(
     """
     params = shows.params(kwargs or {})
     asked = [*params, *((kwargs or {})[name] for name in shows.player_args)]
+    if shows.season is not None:
+        asked.append((kwargs or {})[shows.season])
     if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in asked):
         return None  # an id no database holds (a hostile address): the view answers 404
     if shows.players is not None:
         return _with_players(shows, kwargs or {}, params, using)
+    if shows.season is not None:
+        return _with_season(shows, kwargs or {}, params, using)
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(connection.vendor, shows), params)

@@ -13,6 +13,7 @@ TABLE = "ratings_dataversion"
 LEAGUE_TABLE = "ratings_leagueversion"
 LEAGUES = "ratings_league"
 PLAYER_TABLE = "ratings_playerversion"
+SEASON_TABLE = "ratings_seasonversion"
 # The tables no page shows, and why; every other table of every installed app is versioned. A
 # table listed here wrongly would leave pages stale; one missing sends every page to be drawn
 # again at each of its writes (a session at every login, axes's records at every attempt).
@@ -20,6 +21,7 @@ UNVERSIONED = {
     TABLE: "the version itself",
     LEAGUE_TABLE: "the leagues' versions themselves",
     PLAYER_TABLE: "the players' versions themselves",
+    SEASON_TABLE: "the seasons' versions themselves",
     "ratings_auditentry": "the audit trail, read in the admin only, whose pages are not cached",
     "ratings_pendingupload": "a rayter file waiting for its uploader's confirmation",
     "django_admin_log": "the admin's history, shown in the admin only",
@@ -46,6 +48,20 @@ UNVERSIONED = {
 # seconds from some table, and the night's page and its players' pages show no paper. A page
 # that shows a paper's rows (the paper, a head to head's deals) is keyed by both numbers.
 PAPER_TABLES = {"ratings_digitalpaper", "ratings_deal"}
+
+# Seasons' versions (ratings.models.SeasonVersion): the season standings' rows move their season's
+# row (and, made or deleted, the frame's: a season's tab comes or goes); the tables the frame of
+# a season page shows around its table move the frame's row (year 0): the league's events with
+# their players and rounds counted, its papers in progress with their deals counted.
+SEASON_STANDINGS = "ratings_seasonstanding"
+SEASON_FRAME_TABLES = {
+    "ratings_event",
+    "ratings_eventplayer",
+    "ratings_eventround",
+    "ratings_digitalpaper",
+    "ratings_deal",
+}
+FRAME_YEAR = 0
 
 # PostgreSQL: once per transaction (the row remembers the last writer's transaction), so a bulk
 # import of thousands of statements bumps the row once, not thousands of times.

@@ -17,6 +17,9 @@ from ratings.versioning.tables import (
     LEAGUES,
     PAPER_TABLES,
     PLAYER_TABLE,
+    SEASON_FRAME_TABLES,
+    SEASON_STANDINGS,
+    SEASON_TABLE,
     TABLE,
     bump_sql,
     league_paths,
@@ -310,6 +313,113 @@ def player_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
     return statements
 
 
+def season_tables() -> set[str]:
+    """The tables whose writes change seasons' versions (see "Seasons' versions" in
+    :mod:`ratings.versioning`): the season standings and the tables of a season page's frame."""
+    return {SEASON_STANDINGS, *SEASON_FRAME_TABLES} & set(league_paths())
+
+
+def _seasons_of_row(table: str, row: str, event: str, source: str = "") -> list[str]:
+    """The (league, year) pairs a row of ``table`` changes, as SELECTs of ``l`` and ``y``: a
+    season standing its own season, and the frame (year 0) when its insert makes the season's
+    first rows or its delete leaves the season none (a tab comes or goes); a row of the
+    frame's tables the frame. ``row`` as in :func:`_players_of_row`; ``event``: ``insert``,
+    ``update`` or ``delete``."""
+    rows = f" FROM {source} {row}" if source else ""
+    leagues = league_paths()[table]
+    shortest = min(len(path) for path in leagues)
+    league_id = _league_of_row(next(p for p in leagues if len(p) == shortest), row)
+    if table != SEASON_STANDINGS:
+        return [f"SELECT {league_id} AS l, 0 AS y{rows}"]
+    selects = [f'SELECT {league_id} AS l, {row}."year" AS y{rows}']
+    season = (
+        f'SELECT 1 FROM "{SEASON_STANDINGS}" s WHERE s."league_id" = {row}."league_id" '
+        f'AND s."year" = {row}."year"'
+    )
+    if event == "insert":
+        # Another row of the season, not written by this statement: it had rows before.
+        written = (
+            f'NOT EXISTS (SELECT 1 FROM {source} n WHERE n."league_id" = s."league_id" AND '
+            f'n."year" = s."year" AND n."player_id" = s."player_id")'
+            if source
+            else f's."player_id" <> {row}."player_id"'
+        )
+        selects.append(
+            f"SELECT {league_id} AS l, 0 AS y{rows} WHERE NOT EXISTS ({season} AND {written})"
+        )
+    elif event == "delete":
+        selects.append(f"SELECT {league_id} AS l, 0 AS y{rows} WHERE NOT EXISTS ({season})")
+    return selects
+
+
+def season_trigger_statements(vendor: str, table: str, *, drop: bool = False) -> list[str]:
+    """The SQL that makes every write to ``table`` change the versions of the seasons it shows
+    on (see "Seasons' versions" in :mod:`ratings.versioning`), idempotent; only drops for a
+    table of no season page. ``drop``: only take them away (migrated back before them)."""
+    wanted = not drop and table in season_tables()
+    events = (
+        ("insert", "INSERT", ("NEW",)),
+        ("update", "UPDATE", ("OLD", "NEW")),
+        ("delete", "DELETE", ("OLD",)),
+    )
+    if vendor == "postgresql":
+        drops = [
+            f'DROP TRIGGER IF EXISTS "ratings_season_version_{name}" ON "{table}"'
+            for name, _event, _rows in events
+        ]
+        if not wanted:
+            return drops
+        function = _function_name(table, "season")
+        branches = []
+        for name, event, rows in events:
+            union = " UNION ".join(
+                select
+                for kind in rows
+                for select in _seasons_of_row(table, "r", name, f"{kind.lower()}_rows")
+            )
+            branches.append(
+                f"{'IF' if not branches else 'ELSIF'} TG_OP = '{event}' THEN "
+                f"INSERT INTO {SEASON_TABLE} AS v (league_id, year, number, txid) "
+                f"SELECT DISTINCT l, y, 1, txid_current() FROM ({union}) AS seasons "
+                "WHERE l IS NOT NULL AND y IS NOT NULL ON CONFLICT (league_id, year) DO UPDATE "
+                "SET number = v.number + 1, txid = EXCLUDED.txid "
+                "WHERE v.txid IS DISTINCT FROM EXCLUDED.txid;"
+            )
+        statements = [
+            *drops,
+            f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql "
+            f"AS $$ BEGIN {' '.join(branches)} END IF; RETURN NULL; END $$",
+        ]
+        for name, event, rows in events:
+            referencing = " ".join(f"{kind} TABLE AS {kind.lower()}_rows" for kind in rows)
+            statements.append(
+                f'CREATE TRIGGER "ratings_season_version_{name}" AFTER {event} '
+                f'ON "{table}" REFERENCING {referencing} FOR EACH STATEMENT '
+                f"EXECUTE FUNCTION {function}()"
+            )
+        return statements
+    statements = []
+    for name, event, rows in events:
+        trigger = f'"{table}_season_version_{name}"'
+        statements.append(f"DROP TRIGGER IF EXISTS {trigger}")
+        if not wanted:
+            continue
+        ids = [_league_of_row(path, row) for row in rows for path in league_paths()[table]]
+        quiet = " AND ".join(
+            f"COALESCE((SELECT bulk FROM {LEAGUE_TABLE} WHERE league_id = {id_}), 0)" for id_ in ids
+        )
+        union = " UNION ".join(s for row in rows for s in _seasons_of_row(table, row, name))
+        on = _updated_columns(table) if name == "update" else event
+        statements.append(
+            f'CREATE TRIGGER {trigger} AFTER {on} ON "{table}" '
+            f"WHEN (SELECT bulk FROM {TABLE} WHERE id = 1) = 0 AND NOT ({quiet}) "
+            f"BEGIN INSERT INTO {SEASON_TABLE} (league_id, year, number) "
+            f"SELECT DISTINCT l, y, 1 FROM ({union}) WHERE l IS NOT NULL AND y IS NOT NULL "
+            "ON CONFLICT (league_id, year) DO UPDATE SET number = number + 1; END"
+        )
+    return statements
+
+
 _PG_FUNCTIONS = [
     "CREATE OR REPLACE FUNCTION ratings_bump_data_version() RETURNS trigger "
     f"LANGUAGE plpgsql AS $$ BEGIN {BUMP['postgresql']}; RETURN NULL; END $$",
@@ -376,6 +486,10 @@ def install(using: str = DEFAULT_DB_ALIAS, **_kwargs) -> None:
                         cursor.execute(statement)
                     for statement in player_trigger_statements(
                         vendor, table, drop=PLAYER_TABLE not in existing
+                    ):
+                        cursor.execute(statement)
+                    for statement in season_trigger_statements(
+                        vendor, table, drop=SEASON_TABLE not in existing
                     ):
                         cursor.execute(statement)
             cursor.execute(

@@ -136,13 +136,22 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _league_or_season(request: HttpRequest, kwargs: dict) -> tuple[versioning.Shows, dict]:
+    """A leaderboard showing a whole season is keyed by that season's versions and its frame's
+    (a game of this year leaves last year's table cached); any other, by its league's."""
+    _form, period = periods.period_filter(request)
+    if period is None or period.season is None:
+        return versioning.LEAGUE_BY_SLUG, kwargs
+    return versioning.SEASON_BY_SLUG, {**kwargs, "year": period.season}
+
+
 @require_safe
 @club_readable
-@cached_page(shows=versioning.LEAGUE_BY_SLUG)
+@cached_page(shows=_league_or_season)
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
     table for a period (a season or dates, :mod:`ratings.forms.periods`)."""
-    league = get_object_or_404(selectors.leagues_with_span(), slug=slug)
+    league = get_object_or_404(selectors.leagues_with_seasons(), slug=slug)
     filter_form, filters = _filters(request)
     period_form, period = periods.period_filter(request)
     if period is None:

@@ -4,14 +4,11 @@ pages keyed by them read no table those triggers leave out."""
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 import pytest
 from django.apps import apps
 from django.db import connection, transaction
-from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import engine, versioning
@@ -21,7 +18,7 @@ from ratings.models import Game, PlayerVersion
 from ratings.papers import services as paper_services
 from tests.builders import T0, make_league, make_players, paper_entries
 from tests.papers.deals import SHORT_GAME, enter
-from tests.views.pages import played_event, urls
+from tests.views.pages import played_event, tables_read, urls
 from tests.worked_example import SMALL_PAPERS
 
 # Committed writes, as requests make them (PostgreSQL changes a number once per transaction).
@@ -155,14 +152,6 @@ def test_the_triggers_are_made_for_both_databases():
 
 
 # By construction: what a page keyed by players' versions reads ------------------------------
-
-TABLE = re.compile(r'(?:FROM|JOIN)\s+"?(\w+)"?', re.IGNORECASE)
-
-
-def tables_read(client: Client, url: str) -> set[str]:
-    with CaptureQueriesContext(connection) as queries:
-        assert client.get(url).status_code == 200, url
-    return {name for query in queries for name in TABLE.findall(query["sql"])}
 
 
 def test_a_page_keyed_by_players_reads_only_what_their_versions_cover(client, club):

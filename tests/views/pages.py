@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.events import services as event_services
@@ -29,12 +30,12 @@ QUERIES = {
     # table); the digital papers in progress with their players and deal counts; the nights
     # planned ahead (with one more for their answers when there are some)
     "home": 5,
-    # the league with its first and last game; the years with games (for the season tabs); the
+    # the league with its first and last season; the seasons with games (for the tabs); the
     # count and the page of standings, ranked by a window; its latest events; its digital papers
     # in progress (a Preferans league's)
     "leaderboard": 7,
     "export": 3,  # the league; all its (filtered) standings with their rank
-    # the league with its first and last game; the years with games; the season's table, every
+    # the league with its first and last season; the seasons with games; the season's table, every
     # player's games, places and ratings in the period by window functions (a list: no count);
     # its latest events; its digital papers in progress
     "season": 6,
@@ -149,6 +150,16 @@ def played_event(league, players, *, rounds: int, **fields) -> Event:
 # The HTML pages that are cached (the exports are cached too, but sent as a stream from the
 # cache: tests/views/test_heavy_downloads.py).
 CACHED = [page for page in QUERIES if not page.endswith("export")]
+
+
+TABLE = re.compile(r'(?:FROM|JOIN)\s+"?(\w+)"?', re.IGNORECASE)
+
+
+def tables_read(client, url: str) -> set[str]:
+    """The tables a page's queries name."""
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200, url
+    return {name for query in queries for name in TABLE.findall(query["sql"])}
 
 
 def text(response) -> str:

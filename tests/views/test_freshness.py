@@ -334,14 +334,19 @@ def test_a_page_of_some_leagues_is_keyed_by_their_versions_only(client, club):
     league, players, player, pages = club
     by_league = ("leaderboard", "game", "event_table", "home")
     by_players = ("player", "head_to_head", "event")
-    for page in (*by_league, *by_players):
+    for page in (*by_league, *by_players, "season"):
         client.get(pages[page])
+    with CaptureQueriesContext(connection) as queries:
+        client.get(pages["season"])
+    assert "ratings_seasonversion" in queries[0]["sql"]
+    assert "ratings_playerversion" not in queries[0]["sql"]
     for page in (*by_league, *by_players):
         with CaptureQueriesContext(connection) as queries:
             client.get(pages[page])
         version = queries[0]["sql"]
         if page in by_league:
             assert "ratings_leagueversion" in version and "ratings_playerversion" not in version
+            assert "ratings_seasonversion" not in version
             assert ("IN (SELECT" in version) == (page != "home"), page
         else:
             assert "ratings_playerversion" in version, page
@@ -403,6 +408,50 @@ def test_a_deal_at_a_table_leaves_the_night_and_its_players_pages_cached(
 
     assert_kept(client, theirs, kept, django_assert_max_num_queries)
     assert_fresh(client, theirs)
+
+
+# A version per season ----------------------------------------------------------------------------
+
+
+def test_a_game_of_another_season_leaves_a_season_page_cached(
+    client, club, django_assert_max_num_queries
+):
+    """A season page is keyed by its season's version and its frame's (which seasons have
+    games, the league's events and papers in progress): a game of this season by players who
+    have played in it leaves last season's page cached, and every page is still the page drawn
+    afresh, this season's changed."""
+    league, players, player, pages = club
+    newest = Game.objects.filter(league=league).newest_first().first()
+    seated = [result.player for result in newest.results.order_by("seat")]
+    earlier = newest.played_at.replace(year=newest.played_at.year - 1)
+    record(league, seated, played_at=earlier)  # a season before: its tab comes
+    theirs = {
+        **pages,
+        "season:last": reverse("ratings:leaderboard", args=[league.slug])
+        + f"?season={earlier.year}&min_games=1",
+    }
+    kept = read_all(client, {"season:last": theirs["season:last"]})
+    before = read_all(client, theirs)
+
+    record(league, seated, played_at=newest.played_at + DAY)
+
+    assert_kept(client, theirs, kept, django_assert_max_num_queries)
+    after = assert_fresh(client, theirs)
+    assert after["season"] != before["season"]
+
+
+def test_what_a_season_page_shows_around_its_table_draws_it_again(client, club):
+    """The frame: a paper started in the league (its papers in progress) and its first deal
+    (their deal counts) show on every season page of the league, which is drawn again."""
+    league, players, player, pages = club
+    before = read_all(client, pages)
+
+    paper = paper_services.paper_start(league=league, players=players[:3], bula=30)
+    started = assert_fresh(client, pages)
+    enter(paper, SHORT_GAME[:1])
+    dealt = assert_fresh(client, pages)
+
+    assert before["season"] != started["season"] != dealt["season"]
 
 
 # Conditional GET --------------------------------------------------------------------------------
