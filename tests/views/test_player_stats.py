@@ -1,7 +1,7 @@
 """A player's statistics on their page: what it says, in each league's direction, and its cost.
 
-The numbers themselves are checked against a brute force in tests/selectors/test_statistics.py; here the
-page shows them, linked, and its query count does not grow with the history or the leagues.
+The numbers themselves are checked against a brute force in tests/selectors/test_statistics.py; here
+the page shows them, linked, and its query count does not grow with the history or the leagues.
 """
 
 from __future__ import annotations
