@@ -11,15 +11,17 @@ from django.apps import apps
 from django.db import connection, transaction
 from django.urls import reverse
 
-from ratings import engine, versioning
+from ratings import versioning
 from ratings.events import services as event_services
 from ratings.events.models import Event
 from ratings.models import Game, PlayerVersion
 from ratings.papers import services as paper_services
-from tests.builders import T0, make_league, make_players, paper_entries
+from tests.builders import T0, game_recorder, make_league, make_players
 from tests.papers.deals import SHORT_GAME, enter
 from tests.views.pages import played_event, tables_read, urls
 from tests.worked_example import SMALL_PAPERS
+
+record_game = game_recorder()
 
 # Committed writes, as requests make them (PostgreSQL changes a number once per transaction).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,18 +40,17 @@ def moved(before: dict, after: dict, which: int = 0) -> set[tuple[int, int]]:
     }
 
 
-def record_versions(league, players, played_at):
-    return engine.game_record(
-        league=league, played_at=played_at, entries=paper_entries(players, SMALL_PAPERS), bula=30
-    )
-
-
 @pytest.fixture
 def club():
     league = make_league()
     players = make_players(9)
     for day, seats in enumerate(([0, 1, 2], [3, 4, 5], [0, 3, 6], [1, 4, 7])):
-        record_versions(league, [players[n] for n in seats], T0 + timedelta(days=10 + day))
+        record_game(
+            league,
+            [players[n] for n in seats],
+            papers=SMALL_PAPERS,
+            played_at=T0 + timedelta(days=10 + day),
+        )
     return league, players
 
 
@@ -60,10 +61,10 @@ def version_pairs(league, players) -> set[tuple[int, int]]:
 def test_a_game_changes_its_players_versions_in_its_league_only(club):
     league, players = club
     other = make_league()
-    record_versions(other, players[:3], T0 + timedelta(days=20))
+    record_game(other, players[:3], papers=SMALL_PAPERS, played_at=T0 + timedelta(days=20))
     before = numbers()
 
-    record_versions(league, players[6:9], T0 + timedelta(days=30))
+    record_game(league, players[6:9], papers=SMALL_PAPERS, played_at=T0 + timedelta(days=30))
 
     assert moved(before, numbers()) == version_pairs(league, players[6:9])
 
@@ -74,7 +75,7 @@ def test_a_game_back_dated_moves_the_players_whose_later_games_it_re_rates(club)
     league, players = club
     before = numbers()
 
-    record_versions(league, [players[0], players[5], players[8]], T0)
+    record_game(league, [players[0], players[5], players[8]], papers=SMALL_PAPERS, played_at=T0)
 
     changed = moved(before, numbers())
     assert version_pairs(league, [players[0], players[5], players[8]]) <= changed

@@ -15,10 +15,12 @@ from ratings import engine, versioning
 from ratings.events.models import Event
 from ratings.models import Game, SeasonVersion
 from ratings.papers import services as paper_services
-from tests.builders import T0, make_league, make_players, paper_entries
+from tests.builders import T0, game_recorder, make_league, make_players
 from tests.papers.deals import SHORT_GAME, enter
 from tests.views.pages import played_event, tables_read
 from tests.worked_example import SMALL_PAPERS
+
+record_game = game_recorder()
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,18 +38,17 @@ def seasons_moved(before: dict, after: dict) -> set[tuple[int, int]]:
     return {key for key, number in after.items() if before.get(key) != number}
 
 
-def record_in_season(league, players, played_at):
-    return engine.game_record(
-        league=league, played_at=played_at, entries=paper_entries(players, SMALL_PAPERS), bula=30
-    )
-
-
 @pytest.fixture
 def club():
     league = make_league()
     players = make_players(6)
     for day, seats in enumerate(([0, 1, 2], [3, 4, 5], [0, 3, 4])):
-        record_in_season(league, [players[n] for n in seats], EARLY + timedelta(days=10 + day))
+        record_game(
+            league,
+            [players[n] for n in seats],
+            papers=SMALL_PAPERS,
+            played_at=EARLY + timedelta(days=10 + day),
+        )
     return league, players
 
 
@@ -56,11 +57,11 @@ def test_a_game_moves_its_season_only(club):
     stays."""
     league, players = club
     other = make_league()
-    record_in_season(league, players[:3], NEXT_YEAR)
-    record_in_season(other, players[:3], NEXT_YEAR)
+    record_game(league, players[:3], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
+    record_game(other, players[:3], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
     before = season_numbers()
 
-    record_in_season(league, players[2:5], NEXT_YEAR + timedelta(days=1))
+    record_game(league, players[2:5], papers=SMALL_PAPERS, played_at=NEXT_YEAR + timedelta(days=1))
 
     assert seasons_moved(before, season_numbers()) == {(league.pk, YEAR + 1)}
 
@@ -70,14 +71,14 @@ def test_a_seasons_first_game_moves_the_frame_too(club):
     league, players = club
     before = season_numbers()
 
-    record_in_season(league, players[3:6], NEXT_YEAR)
+    record_game(league, players[3:6], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
 
     assert seasons_moved(before, season_numbers()) == {(league.pk, YEAR + 1), (league.pk, 0)}
 
 
 def test_a_seasons_last_game_deleted_moves_the_frame_too(club):
     league, players = club
-    game = record_in_season(league, players[3:6], NEXT_YEAR)
+    game = record_game(league, players[3:6], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
     before = season_numbers()
 
     engine.game_delete(game=Game.objects.get(pk=game.pk))
@@ -87,10 +88,10 @@ def test_a_seasons_last_game_deleted_moves_the_frame_too(club):
 
 def test_a_game_back_dated_moves_the_seasons_it_re_rates(club):
     league, players = club
-    record_in_season(league, players[:3], NEXT_YEAR)
+    record_game(league, players[:3], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
     before = season_numbers()
 
-    record_in_season(league, players[3:6], EARLY)
+    record_game(league, players[3:6], papers=SMALL_PAPERS, played_at=EARLY)
 
     assert {(league.pk, YEAR), (league.pk, YEAR + 1)} <= seasons_moved(before, season_numbers())
 
@@ -119,8 +120,8 @@ def test_a_bulk_write_moves_every_season_of_its_league(club):
         pytest.skip("only SQLite's triggers stand aside in a bulk write")
     league, players = club
     other = make_league()
-    record_in_season(league, players[:3], NEXT_YEAR)
-    record_in_season(other, players[:3], NEXT_YEAR)
+    record_game(league, players[:3], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
+    record_game(other, players[:3], papers=SMALL_PAPERS, played_at=NEXT_YEAR)
     before = season_numbers()
 
     with transaction.atomic(), versioning.bulk_write([league]):
