@@ -99,16 +99,16 @@ def limit_asgi_body(app):
         if _declared_length(headers.get(b"content-length")) > limit:
             return await _refuse(scope, send)
         received = 0
-        too_large = started = False
+        over_limit = started = False
 
         async def counting_receive():
-            nonlocal received, too_large
+            nonlocal received, over_limit
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
                     # Django stops reading at a disconnect and sends nothing; the 413 follows.
-                    too_large = True
+                    over_limit = True
                     return {"type": "http.disconnect"}
             return message
 
@@ -118,7 +118,7 @@ def limit_asgi_body(app):
             await send(message)
 
         await app(scope, counting_receive, watching_send)
-        if too_large and not started:
+        if over_limit and not started:
             await _refuse(scope, send)
 
     return limited
