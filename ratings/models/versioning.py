@@ -30,8 +30,9 @@ class DataVersion(models.Model):
 
 class LeagueVersion(models.Model):
     """A league's row: a number every committed write to that league's games, results,
-    standings, events and papers changes (:mod:`ratings.versioning`); a page of the league is
-    keyed by it and the club-wide :class:`DataVersion`.
+    standings and events changes, and another its digital papers and their deals change
+    (:mod:`ratings.versioning`); a page of the league is keyed by both and the club-wide
+    :class:`DataVersion`, a paper before its first deal by the first only.
 
     No foreign key: the row is written by the database's triggers, and a league's deletion (a
     club-wide write) changes every page anyway.
@@ -39,8 +40,13 @@ class LeagueVersion(models.Model):
 
     league_id = models.BigIntegerField(primary_key=True)
     number = models.BigIntegerField(default=0)
-    # PostgreSQL: the transaction that last changed the number, so it changes once per write.
+    # What the league's digital papers' rows change instead (versioning.PAPER_TABLES): at a
+    # club night a deal comes every few seconds, and a paper waiting for its first deal shows
+    # the league's games (its players' chances), not the other tables' deals.
+    papers = models.BigIntegerField(db_default=0)
+    # PostgreSQL: the transaction that last changed each number, so it changes once per write.
     txid = models.BigIntegerField(null=True, editable=False)
+    papers_txid = models.BigIntegerField(null=True, editable=False)
     # SQLite: a bulk write of this league is under way in this (uncommitted) transaction.
     bulk = models.BooleanField(default=False)
 
@@ -48,7 +54,7 @@ class LeagueVersion(models.Model):
         verbose_name = _("league data version")
 
     def __str__(self) -> str:
-        return f"{self.league_id}.{self.number}"
+        return f"{self.league_id}.{self.number}.{self.papers}"
 
 
 class PlayerVersion(models.Model):

@@ -59,7 +59,12 @@ def _deal_data(paper: DigitalPaper, deal: Deal) -> dict:
 
 
 def _lock(paper: DigitalPaper) -> DigitalPaper:
-    return lock_rows(DigitalPaper.objects.all(), leagues=[paper.league_id]).get(pk=paper.pk)
+    # The league's papers number: a deal leaves the papers of the other tables that wait for
+    # their first deal cached (a finished paper's game takes the league's number too, through
+    # the engine).
+    return lock_rows(DigitalPaper.objects.all(), leagues=[paper.league_id], papers=True).get(
+        pk=paper.pk
+    )
 
 
 def _refused(error: paper_rules.PaperError) -> ValidationError:

@@ -4,7 +4,11 @@ Two kinds of row hold them. Each league has its own (:class:`ratings.models.Leag
 changed by every write to a table whose rows belong to one league: games, results, standings,
 events with their rounds, tables and seats, papers and deals, any table whose row leads to a
 league through foreign keys that cannot be empty (:func:`league_paths`, found from the models, so
-a new table of a league is one without anyone listing it). Every other table (players, their
+a new table of a league is one without anyone listing it). The papers' tables
+(:data:`PAPER_TABLES`) change the row's ``papers`` number, the others its ``number``; a page of
+the league is keyed by both, but a paper waiting for its first deal by the ``number`` only (its
+players' chances read the league's games; ``Shows.league_papers``): at a club night the other
+tables' deals leave it cached. Every other table (players, their
 names, members, permissions, the leagues themselves) changes the club-wide row
 (:class:`ratings.models.DataVersion`), which every page's key holds: a page is keyed by it and
 by the versions of the leagues it shows (:class:`Shows`), so a write in a small league leaves the

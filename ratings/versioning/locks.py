@@ -14,13 +14,16 @@ from django.db.models import Model, QuerySet
 
 from ratings.versioning.tables import (
     BUMP,
-    BUMP_LEAGUE,
     LEAGUE_TABLE,
     LEAGUES,
+    NUMBER,
+    PAPERS,
     PLAYER_TABLE,
     SEASON_STANDINGS,
     SEASON_TABLE,
     TABLE,
+    TXID,
+    bump_league,
     bump_sql,
 )
 
@@ -38,40 +41,54 @@ def _league_ids(leagues: Iterable) -> list[int]:
 
 
 def begin_write(
-    leagues: Iterable = (), *, club: bool = False, using: str = DEFAULT_DB_ALIAS
+    leagues: Iterable = (),
+    *,
+    club: bool = False,
+    papers: bool = False,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> None:
     """Take the writers' locks (version rows) of a transaction that writes ``leagues`` (League
     objects or ids) and, with ``club``, club-wide tables or several leagues: see "Lock order"
-    in :mod:`ratings.versioning`.
+    in :mod:`ratings.versioning`. ``papers``: the transaction writes the leagues' digital papers
+    only, whose writes change the rows' ``papers`` number, not their ``number``.
 
     Raises :class:`LockOrderError` (PostgreSQL) for the club-wide row after a league's, or a
     second league's without the club-wide row.
     """
+    _begin(leagues, club, (PAPERS,) if papers else (NUMBER,), using)
+
+
+# Either number of a league's row taken by this transaction.
+_TAKEN = f"({TXID[NUMBER]} = txid_current() OR {TXID[PAPERS]} = txid_current())"
+
+
+def _begin(leagues: Iterable, club: bool, numbers: tuple[str, ...], using: str) -> None:
     connection = connections[using]
     with connection.cursor() as cursor:
         if connection.vendor != "postgresql":
             if club:
                 cursor.execute(bump_sql(connection.vendor))
+            changes = ", ".join(f"{number} = {number} + 1" for number in numbers)
             for league in _league_ids(leagues):
                 cursor.execute(
-                    f"UPDATE {LEAGUE_TABLE} SET number = number + 1 WHERE league_id = %s",
-                    [league],
+                    f"UPDATE {LEAGUE_TABLE} SET {changes} WHERE league_id = %s", [league]
                 )
             return
         if club:
             cursor.execute(
                 f"{BUMP['postgresql']} RETURNING EXISTS (SELECT 1 FROM {LEAGUE_TABLE} "
-                "WHERE txid = txid_current())"
+                f"WHERE {_TAKEN})"
             )
             _check_order(cursor.fetchone(), "the club-wide version after a league's")
         for league in _league_ids(leagues):
-            cursor.execute(
-                f"{BUMP_LEAGUE} RETURNING EXISTS (SELECT 1 FROM {LEAGUE_TABLE} "
-                "WHERE txid = txid_current() AND league_id <> %s) AND NOT EXISTS (SELECT 1 "
-                f"FROM {TABLE} WHERE id = 1 AND txid = txid_current())",
-                [league, league],
-            )
-            _check_order(cursor.fetchone(), f"a second league's version ({league}) without it")
+            for number in numbers:
+                cursor.execute(
+                    f"{bump_league(number)} RETURNING EXISTS (SELECT 1 FROM {LEAGUE_TABLE} "
+                    f"WHERE {_TAKEN} AND league_id <> %s) AND NOT EXISTS (SELECT 1 "
+                    f"FROM {TABLE} WHERE id = 1 AND txid = txid_current())",
+                    [league, league],
+                )
+                _check_order(cursor.fetchone(), f"a second league's version ({league}) without it")
 
 
 def _check_order(row, what: str) -> None:
@@ -80,13 +97,18 @@ def _check_order(row, what: str) -> None:
 
 
 def lock_rows(
-    queryset: QuerySet[M], *, leagues: Iterable = (), club: bool = False, **options
+    queryset: QuerySet[M],
+    *,
+    leagues: Iterable = (),
+    club: bool = False,
+    papers: bool = False,
+    **options,
 ) -> QuerySet[M]:
     """``queryset.select_for_update(**options)``, after the writers' locks of ``leagues`` and,
-    with ``club``, the club-wide one (:func:`begin_write`): the one way the app locks rows (see
-    "Lock order" in :mod:`ratings.versioning`). A transaction that will write club-wide tables
-    (a new player, a merge) says so at its first lock."""
-    begin_write(leagues, club=club, using=queryset.db)
+    with ``club``, the club-wide one (:func:`begin_write`, where ``papers`` is said too): the
+    one way the app locks rows (see "Lock order" in :mod:`ratings.versioning`). A transaction
+    that will write club-wide tables (a new player, a merge) says so at its first lock."""
+    begin_write(leagues, club=club, papers=papers, using=queryset.db)
     return queryset.select_for_update(**options)
 
 
@@ -117,7 +139,7 @@ def bulk_write(
         raise RuntimeError("bulk_write() belongs inside the bulk write's transaction")
     every = leagues is None
     ids = all_league_ids(using) if every else _league_ids(leagues)
-    begin_write(ids, club=club or every, using=using)
+    _begin(ids, club or every, (NUMBER, PAPERS), using)
     outermost = not getattr(connection, "_club_bulk_depth", 0)
     if connection.vendor != "sqlite" or not outermost:
         yield

@@ -26,7 +26,11 @@ class Shows:
 
     A season page (``season``: the argument that names the year) is keyed by the rows of that
     season and of the frame (year 0) of the one league ``sql`` selects, not by the league's
-    number (see "Seasons' versions" in :mod:`ratings.versioning`)."""
+    number (see "Seasons' versions" in :mod:`ratings.versioning`).
+
+    ``league_papers``: the leagues' papers numbers are in the key too (the default: a page of a
+    league may list its papers in progress); False for a page that shows none of the league's
+    papers but its players' own."""
 
     sql: str | None = None
     args: tuple[str, ...] = ()
@@ -34,6 +38,7 @@ class Shows:
     player_args: tuple[str, ...] = ()
     papers: bool = False
     season: str | None = None
+    league_papers: bool = True
 
     def params(self, kwargs: dict) -> list:
         return [kwargs[name] for name in self.args]
@@ -76,8 +81,8 @@ PLAYERS_A_AND_B = Shows(
     papers=True,
 )
 # A digital paper: its three players' versions in its league (its deals are theirs, its game,
-# their ratings); before its first deal, its league's too (the outlook at the start reads the
-# league's recent games: ratings.chances).
+# their ratings); before its first deal, its league's number too (the outlook at the start reads
+# the league's recent games: ratings.chances), not its papers number (the other tables' deals).
 PAPER_BY_PK = Shows(
     "SELECT league_id FROM ratings_digitalpaper dp WHERE dp.id = %s AND dp.finished_at IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM ratings_deal WHERE paper_id = dp.id)",
@@ -89,6 +94,7 @@ PAPER_BY_PK = Shows(
     ),
     player_args=("pk",),
     papers=True,
+    league_papers=False,
 )
 # A club night's page: the versions of its players (present, seated or sitting out) in its
 # league, changed by its rounds, tables and seats, its games and their results; not by the
@@ -110,7 +116,8 @@ EVENT_PLAYERS_BY_PK = Shows(
 class Version:
     epoch: str  # new whenever the row is (re)created: a rebuilt database never reuses numbers
     number: int  # the club-wide number
-    leagues: tuple[tuple[int, int], ...] = ()  # (league id, its number) for each league shown
+    # (league id, its number[, its papers number]) for each league shown
+    leagues: tuple[tuple[int, ...], ...] = ()
     # (league id, player id, their number[, their papers' number]) for each player shown, in
     # each of their leagues
     players: tuple[tuple[int, ...], ...] | None = None
@@ -123,7 +130,7 @@ class Version:
             return club + ".s" + ",".join(":".join(map(str, row)) for row in self.seasons)
         if not self.leagues and self.players is None:
             return club
-        leagues = ",".join(f"{league}:{number}" for league, number in self.leagues)
+        leagues = ",".join(":".join(map(str, row)) for row in self.leagues)
         if len(self.leagues) > 4:
             leagues = hashlib.sha256(leagues.encode()).hexdigest()[:24]
         if self.players is None:
@@ -133,8 +140,10 @@ class Version:
             players = hashlib.sha256(players.encode()).hexdigest()[:24]
         return f"{club}.{leagues}.p{players}"
 
-    def league(self, league_id: int) -> int | None:
-        return dict(self.leagues).get(league_id)
+    def league(self, league_id: int) -> tuple[int, ...] | None:
+        """The league's numbers in the key (its number, then its papers number unless the
+        page leaves it out), if the page shows the league."""
+        return next((row[1:] for row in self.leagues if row[0] == league_id), None)
 
 
 # Whether no page may be cached at these versions: a bulk write is under way (SQLite, see
@@ -147,12 +156,18 @@ _MINE = {
 }
 
 
+def _mine_league(vendor: str, alias: str) -> str:
+    """Whether this transaction wrote either number of a league's row ``alias``."""
+    mine = _MINE.get(vendor, _MINE["sqlite"]).format(alias)
+    return f"({mine} OR {mine.replace(f'{alias}.txid', f'{alias}.papers_txid')})"
+
+
 def _read_sql(vendor: str, shows: Shows) -> str:
     mine = _MINE.get(vendor, _MINE["sqlite"])
     leagues = "TRUE" if shows.sql is None else f"lg.id IN ({shows.sql})"
     return (
-        f"SELECT d.epoch, d.number, d.bulk OR {mine.format('d')}, lg.id, v.number, "
-        f"COALESCE(v.bulk OR {mine.format('v')}, TRUE) "
+        f"SELECT d.epoch, d.number, d.bulk OR {mine.format('d')}, lg.id, v.number, v.papers, "
+        f"COALESCE(v.bulk OR {_mine_league(vendor, 'v')}, TRUE) "
         f"FROM {TABLE} d LEFT JOIN {LEAGUES} lg ON {leagues} "
         f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE d.id = 1 ORDER BY lg.id"
     )
@@ -166,14 +181,14 @@ def _players_sql(vendor: str, shows: Shows) -> str:
     mine_papers = mine.format("v").replace("v.txid", "v.papers_txid")
     sql = (
         f"SELECT 0 AS kind, d.epoch, d.number, d.bulk OR {mine.format('d')} OR EXISTS (SELECT 1 "
-        f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {mine.format('lv')}), v.league_id, "
+        f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {_mine_league(vendor, 'lv')}), v.league_id, "
         f"v.player_id, v.number, {mine.format('v')} OR {mine_papers}, v.papers "
         f"FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v ON ({shows.players}) WHERE d.id = 1"
     )
     if shows.sql is not None:
         sql += (
             f" UNION ALL SELECT 1, NULL, NULL, FALSE, lg.id, NULL, v.number, "
-            f"COALESCE(v.bulk OR {mine.format('v')}, TRUE), NULL FROM {LEAGUES} lg "
+            f"COALESCE(v.bulk OR {_mine_league(vendor, 'v')}, TRUE), v.papers FROM {LEAGUES} lg "
             f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE lg.id IN ({shows.sql})"
         )
     return f"{sql} ORDER BY 1, 5, 6"
@@ -186,7 +201,7 @@ def _season_sql(vendor: str, shows: Shows) -> str:
     mine = _MINE.get(vendor, _MINE["sqlite"])
     return (
         f"SELECT d.epoch, d.number, d.bulk OR {mine.format('d')} OR COALESCE(lv.bulk OR "
-        f"{mine.format('lv')}, TRUE), lg.id, s.year, s.number, {mine.format('s')} "
+        f"{_mine_league(vendor, 'lv')}, TRUE), lg.id, s.year, s.number, {mine.format('s')} "
         f"FROM {TABLE} d LEFT JOIN {LEAGUES} lg ON lg.id IN ({shows.sql}) "
         f"LEFT JOIN {LEAGUE_TABLE} lv ON lv.league_id = lg.id "
         f"LEFT JOIN {SEASON_TABLE} s ON s.league_id = lg.id AND s.year IN (0, %s) "
@@ -222,7 +237,11 @@ def _with_players(shows: Shows, kwargs: dict, params: list, using: str) -> Versi
         for row in rows
         if row[0] == 0 and row[4] is not None
     )
-    leagues = tuple((int(row[4]), int(row[6])) for row in rows if row[0] == 1)
+    leagues = tuple(
+        (int(row[4]), int(row[6]), *((int(row[8]),) if shows.league_papers else ()))
+        for row in rows
+        if row[0] == 1
+    )
     return Version(str(rows[0][1]), int(rows[0][2]), leagues, players)
 
 
@@ -258,4 +277,7 @@ def current(
         return Version(epoch, number) if shows.sql is None else None
     if any(untrusted for *_club, untrusted in rows):
         return None
-    return Version(epoch, number, tuple((int(row[3]), int(row[4])) for row in rows))
+    leagues = tuple(
+        (int(row[3]), int(row[4]), *((int(row[5]),) if shows.league_papers else ())) for row in rows
+    )
+    return Version(epoch, number, leagues)

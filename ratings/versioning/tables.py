@@ -43,10 +43,12 @@ UNVERSIONED = {
     "ratings_nightreminder": "the day-before reminders emailed, written by the worker only",
 }
 
-# The tables of the digital papers, whose writes change their players' ``papers`` number rather
-# than their ``number`` (ratings.models.PlayerVersion): at a club night a deal comes every few
-# seconds from some table, and the night's page and its players' pages show no paper. A page
-# that shows a paper's rows (the paper, a head to head's deals) is keyed by both numbers.
+# The tables of the digital papers, whose writes change their players' and their league's
+# ``papers`` number rather than their ``number`` (ratings.models.PlayerVersion, LeagueVersion):
+# at a club night a deal comes every few seconds from some table, and the night's page, its
+# players' pages and a paper waiting for its first deal show none of the other tables' deals. A
+# page that shows a paper's rows (the paper, a head to head's deals, the leaderboard's papers in
+# progress) is keyed by both numbers.
 PAPER_TABLES = {"ratings_digitalpaper", "ratings_deal"}
 
 # Seasons' versions (ratings.models.SeasonVersion): the season standings' rows move their season's
@@ -72,10 +74,20 @@ BUMP = {
     ),
     "sqlite": f"UPDATE {TABLE} SET number = number + 1 WHERE id = 1",
 }
-BUMP_LEAGUE = (
-    f"UPDATE {LEAGUE_TABLE} SET number = number + 1, txid = txid_current() "
-    "WHERE league_id = %s AND txid IS DISTINCT FROM txid_current()"
-)
+# A league's row holds two numbers: ``number``, which its games, results, standings and events
+# change, and ``papers``, which its digital papers and deals change (PAPER_TABLES).
+NUMBER, PAPERS = "number", "papers"
+TXID = {NUMBER: "txid", PAPERS: "papers_txid"}
+
+
+def bump_league(number: str = NUMBER) -> str:
+    """PostgreSQL: change a league's ``number`` or ``papers`` (``%s``: the league) once per
+    transaction."""
+    txid = TXID[number]
+    return (
+        f"UPDATE {LEAGUE_TABLE} SET {number} = {number} + 1, {txid} = txid_current() "
+        f"WHERE league_id = %s AND {txid} IS DISTINCT FROM txid_current()"
+    )
 
 
 class UnsupportedDatabase(RuntimeError):

@@ -12,15 +12,17 @@ from django.db.models import Field
 
 from ratings.versioning.tables import (
     BUMP,
-    BUMP_LEAGUE,
     LEAGUE_TABLE,
     LEAGUES,
+    NUMBER,
     PAPER_TABLES,
+    PAPERS,
     PLAYER_TABLE,
     SEASON_FRAME_TABLES,
     SEASON_STANDINGS,
     SEASON_TABLE,
     TABLE,
+    bump_league,
     bump_sql,
     league_paths,
     models_by_table,
@@ -112,11 +114,20 @@ _PG_EVENTS = (
 )
 
 
-def trigger_statements(vendor: str, table: str) -> list[str]:
+def _league_number(table: str, league_papers: bool) -> str:
+    """The number of its leagues' rows a write to ``table`` changes: ``papers`` for the papers'
+    tables (:data:`PAPER_TABLES`) once the rows have it (``league_papers``: not in a database
+    migrated back before it)."""
+    return PAPERS if league_papers and table in PAPER_TABLES else NUMBER
+
+
+def trigger_statements(vendor: str, table: str, *, league_papers: bool = True) -> list[str]:
     """The SQL that makes every write to ``table`` change the data version: its leagues' if its
-    rows belong to leagues, else the club-wide one (idempotent)."""
+    rows belong to leagues (their ``number``, or their ``papers`` for the papers' tables: see
+    :func:`_league_number`), else the club-wide one (idempotent)."""
     bump = bump_sql(vendor)
     paths = league_paths().get(table)
+    number = _league_number(table, league_papers)
     if vendor == "postgresql":
         drop = [
             f'DROP TRIGGER IF EXISTS "ratings_data_version{suffix}" ON "{table}"'
@@ -139,7 +150,7 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
             "wanted bigint; "
             "orphan boolean := FALSE; BEGIN "
             + " ".join(_pg_leagues_of_rows(path) for path in paths)
-            + " PERFORM ratings_bump_leagues(ids, orphan); RETURN NULL; END"
+            + f" PERFORM {_BUMP_LEAGUES[number]}(ids, orphan); RETURN NULL; END"
         )
         # An update, row by row before it is written: most are one row a statement (a replay's
         # ratings), where a transition table's query costs more than the row's own work.
@@ -147,7 +158,7 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
         found = [_league_of_row(path, row) for row in ("OLD", "NEW") for path in paths]
         row_body = (
             "DECLARE league bigint; ids bigint[] := '{}'; orphan boolean := FALSE; "
-            "done text := COALESCE(current_setting('ratings.versions_changed', TRUE), ''); "
+            f"done text := COALESCE(current_setting('{_CHANGED[number]}', TRUE), ''); "
             "BEGIN "
             + " ".join(
                 f"league := {expression}; IF league IS NULL THEN orphan := TRUE; "
@@ -156,7 +167,7 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
                 for expression in found
             )
             + " IF orphan OR cardinality(ids) > 0 THEN "
-            "PERFORM ratings_bump_leagues(ids, orphan); END IF; RETURN NEW; END"
+            f"PERFORM {_BUMP_LEAGUES[number]}(ids, orphan); END IF; RETURN NEW; END"
         )
         statements = [
             drop[0],
@@ -200,7 +211,8 @@ def trigger_statements(vendor: str, table: str) -> list[str]:
         )
         orphan = " OR ".join(f"{id_} IS NULL" for id_ in ids if "SELECT" in id_)
         actions = [
-            f"UPDATE {LEAGUE_TABLE} SET number = number + 1 WHERE league_id IN ({', '.join(ids)})"
+            f"UPDATE {LEAGUE_TABLE} SET {number} = {number} + 1 "
+            f"WHERE league_id IN ({', '.join(ids)})"
         ]
         if orphan:
             actions.append(f"{bump} AND ({orphan})")
@@ -420,21 +432,34 @@ def season_trigger_statements(vendor: str, table: str, *, drop: bool = False) ->
     return statements
 
 
+# PostgreSQL: the function that changes a league's number, or its papers number, and the
+# transaction's setting that notes the leagues it changed already.
+_BUMP_LEAGUES = {NUMBER: "ratings_bump_leagues", PAPERS: "ratings_bump_league_papers"}
+_CHANGED = {NUMBER: "ratings.versions_changed", PAPERS: "ratings.paper_versions_changed"}
+
+
+def _bump_leagues_function(number: str) -> str:
+    """The leagues of the rows a statement wrote, by id; with ``orphan`` (a row whose league is
+    gone) the club-wide number too. The leagues this transaction changed already are noted in
+    a setting of the transaction's (undone with it, or with its savepoint): most statements of
+    a write then cost no update of a version row."""
+    return (
+        f"CREATE OR REPLACE FUNCTION {_BUMP_LEAGUES[number]}(ids bigint[], orphan boolean) "
+        "RETURNS void LANGUAGE plpgsql AS $$ DECLARE league bigint; "
+        f"done text := COALESCE(current_setting('{_CHANGED[number]}', TRUE), ''); BEGIN "
+        f"IF orphan THEN {BUMP['postgresql']}; END IF; "
+        "FOR league IN SELECT DISTINCT id FROM unnest(ids) AS id WHERE id IS NOT NULL ORDER BY id "
+        "LOOP CONTINUE WHEN position(',' || league || ',' IN done) > 0; "
+        f"{bump_league(number).replace('%s', 'league')}; done := done || ',' || league || ','; "
+        f"PERFORM set_config('{_CHANGED[number]}', done, TRUE); END LOOP; END $$"
+    )
+
+
 _PG_FUNCTIONS = [
     "CREATE OR REPLACE FUNCTION ratings_bump_data_version() RETURNS trigger "
     f"LANGUAGE plpgsql AS $$ BEGIN {BUMP['postgresql']}; RETURN NULL; END $$",
-    # The leagues of the rows a statement wrote, by id; with ``orphan`` (a row whose league is
-    # gone) the club-wide number too. The leagues this transaction changed already are noted
-    # in a setting of the transaction's (undone with it, or with its savepoint): most
-    # statements of a write then cost no update of a version row.
-    "CREATE OR REPLACE FUNCTION ratings_bump_leagues(ids bigint[], orphan boolean) "
-    "RETURNS void LANGUAGE plpgsql AS $$ DECLARE league bigint; "
-    "done text := COALESCE(current_setting('ratings.versions_changed', TRUE), ''); BEGIN "
-    f"IF orphan THEN {BUMP['postgresql']}; END IF; "
-    "FOR league IN SELECT DISTINCT id FROM unnest(ids) AS id WHERE id IS NOT NULL ORDER BY id "
-    "LOOP CONTINUE WHEN position(',' || league || ',' IN done) > 0; "
-    f"{BUMP_LEAGUE.replace('%s', 'league')}; done := done || ',' || league || ','; "
-    "PERFORM set_config('ratings.versions_changed', done, TRUE); END LOOP; END $$",
+    _bump_leagues_function(NUMBER),
+    _bump_leagues_function(PAPERS),
     # A new league's row, made with it (the league's own insert changes the club's number).
     "CREATE OR REPLACE FUNCTION ratings_new_league_version() RETURNS trigger "
     f"LANGUAGE plpgsql AS $$ BEGIN INSERT INTO {LEAGUE_TABLE} (league_id, number, bulk) "
@@ -480,9 +505,13 @@ def install(using: str = DEFAULT_DB_ALIAS, **_kwargs) -> None:
                     cursor.execute(statement)
             for statement in _new_league_trigger(vendor):
                 cursor.execute(statement)
+            league_papers = PAPERS in {
+                column.name
+                for column in connection.introspection.get_table_description(cursor, LEAGUE_TABLE)
+            }
             for table in versioned_tables():
                 if table in existing:
-                    for statement in trigger_statements(vendor, table):
+                    for statement in trigger_statements(vendor, table, league_papers=league_papers):
                         cursor.execute(statement)
                     for statement in player_trigger_statements(
                         vendor, table, drop=PLAYER_TABLE not in existing

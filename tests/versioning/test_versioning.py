@@ -133,7 +133,8 @@ def test_a_bulk_write_changes_the_version_once_and_leaves_the_triggers_on(make_l
     assert after.number == before.number  # the league's games only
     assert after.league(league.pk) > before.league(league.pk)
     if connection.vendor == "sqlite":
-        assert after.league(league.pk) - before.league(league.pk) < 5  # not one per row (200)
+        # Not one per row (200).
+        assert after.league(league.pk)[0] - before.league(league.pk)[0] < 5
     Result.objects.filter(game__league=league).update(score=7)
     assert versioning.current().league(league.pk) > after.league(league.pk)
     Player.objects.create_named("Later")
@@ -278,7 +279,16 @@ def test_a_write_to_any_table_of_a_league_changes_that_leagues_version_only():
                 params,
             )
         after = versioning.current()
-        assert after.league(first.pk) > before.league(first.pk), table
+        (number, papers), (number_before, papers_before) = (
+            after.league(first.pk),
+            before.league(first.pk),
+        )
+        if table in versioning.PAPER_TABLES:
+            # A deal leaves the league's pages that show no paper cached (a paper before its
+            # first deal at another table).
+            assert number == number_before and papers > papers_before, table
+        else:
+            assert number > number_before and papers == papers_before, table
         assert after.league(second.pk) == before.league(second.pk), table
         assert after.number == before.number, table
 
@@ -337,8 +347,8 @@ def test_a_page_of_some_leagues_reads_their_versions_in_one_query(make_league):
         every = versioning.current()
         nothing = versioning.current(versioning.LEAGUE_BY_SLUG, {"slug": "no-such-league"})
     assert len(queries) == 3
-    assert [league for league, _number in of_first.leagues] == [first.pk]
-    assert [league for league, _number in every.leagues] == [first.pk, second.pk]
+    assert [league for league, *_numbers in of_first.leagues] == [first.pk]
+    assert [league for league, *_numbers in every.leagues] == [first.pk, second.pk]
     assert nothing is None  # a page of a league that is not there is not cached
     assert str(of_first) != str(every)
 

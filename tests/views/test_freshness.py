@@ -509,13 +509,25 @@ def test_a_phone_watching_a_paper_gets_304_for_one_query_until_a_deal_at_its_tab
         assert fresh.content.count(b"data-live-paper") == 1
 
 
-def test_a_paper_before_its_first_deal_follows_its_league(client, club):
-    """Its first page shows each player's chances from the league's recent games."""
+def test_a_paper_before_its_first_deal_follows_its_leagues_games_not_its_papers(client, club):
+    """Its first page shows each player's chances from the league's recent games: a game of
+    other players draws it again; the other tables' deals (at a club night, every few seconds)
+    do not, nor a deal taken back there."""
     league, players, player, pages = club
     paper = paper_services.paper_start(league=league, players=players[:3], bula=30)
+    other = paper_services.paper_start(league=league, players=players[3:6], bula=30)
     url = reverse("ratings:paper", args=[paper.pk])
     client.get(url)
     etag = client.get(url)["ETag"]
+
+    enter(other, SHORT_GAME[:2])
+    paper_services.deal_undo(paper=other, after=2)
+    assert watch(client, url, etag).status_code == 304
+    leaderboard = client.get(pages["leaderboard"])  # its papers in progress: drawn again
+    assert watch(client, pages["leaderboard"], leaderboard["ETag"]).status_code == 304
+    enter(other, SHORT_GAME[1:2])
+    assert watch(client, pages["leaderboard"], leaderboard["ETag"]).status_code == 200
+
     record(league, players[3:6])
     assert watch(client, url, etag).status_code == 200
 
@@ -744,7 +756,7 @@ def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(clu
     before the request and the one just after (never an older one)."""
     postgresql_only()
     league, players, player, pages = club
-    states = {versioning.current().league(league.pk): state_now(league)}
+    states = {versioning.current().league(league.pk)[0]: state_now(league)}
     errors: list[BaseException] = []
     done = threading.Event()
 
@@ -767,9 +779,9 @@ def test_pages_read_while_games_are_written_show_a_state_the_database_was_in(clu
         browser = Client()
         while not done.is_set():
             for page in ("leaderboard", "games"):
-                low = versioning.current().league(league.pk)
+                low = versioning.current().league(league.pk)[0]
                 html = browser.get(pages[page]).content.decode()
-                high = versioning.current().league(league.pk)
+                high = versioning.current().league(league.pk)[0]
                 if page == "leaderboard":
                     key = "games"
                     shown = {slug: int(games) for slug, games in LEADERBOARD_ROW.findall(html)}
