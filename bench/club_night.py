@@ -7,7 +7,7 @@ The club is built afresh in the database (``flush`` first: never a database of t
 the server's own): a Preferans league whose members' games wait for every other player at the
 table to confirm, ``--tables`` x 3 members with logins and a history of games, a club night of
 them all with its round drawn (a table of 3 each) and a digital paper started at every table.
-Then gunicorn (``--workers``, DEBUG off) and the background worker (``manage.py db_worker``)
+Then gunicorn (``--workers``, the threads of gunicorn.conf.py, DEBUG off) and the background worker (``manage.py db_worker``)
 start, and the phones, threads of this process over HTTP on loopback:
 
 - each table's 3 phones watch its paper as ``static/paper_live.js`` does: every ``--refresh``
@@ -190,9 +190,8 @@ class Stats:
 
 
 class Phone:
-    """One phone: its cookies, an ETag per address, HTTP/1.1 to the server (gunicorn's sync
-    workers close each connection: a new one each request, as a phone's browser would reuse
-    one if it could)."""
+    """One phone: its cookies, an ETag per address, HTTP/1.1 to the server, a new connection
+    each request (a phone refreshing every few seconds outlives gunicorn's keep-alive, 2 s)."""
 
     def __init__(self, port: int, session: str | None = None):
         self.port = port

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Load test: the app under gunicorn (2 workers, DEBUG off) on PostgreSQL at the benchmark's data
+# Load test: the app under gunicorn (2 workers with the threads of gunicorn.conf.py, DEBUG off) on
+# PostgreSQL at the benchmark's data
 # size, with wrk (2 threads, 16 connections, asking for gzip as every browser does) on loopback.
 # Django's own 404 page is measured first, in the same run, as the reference: the full middleware
 # stack and a template, no query. Each page then gets its requests/s as a ratio to it, its p50 and
