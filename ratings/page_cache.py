@@ -104,14 +104,17 @@ def cached_page(
             )
         if version is None:
             return view(request, *args, **kwargs)
-        key = _key(request, version, read_too(request, **kwargs) if read_too else "")
-        etag = _etag(request, key)
+        page = _page(request, read_too(request, **kwargs) if read_too else "")
+        etag = _etag(request, f"{page}:{version}")
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
         else:
-            content, response = drawn_once(key, lambda: view(request, *args, **kwargs))
+            content, response, drawn_at = drawn_once(
+                page, version, lambda: view(request, *args, **kwargs)
+            )
             if response is None:
                 response = HttpResponse(content)
+                etag = _etag(request, f"{page}:{drawn_at}")
             elif not _cacheable(response):
                 return response
         response["ETag"] = etag
@@ -125,48 +128,73 @@ def cached_page(
 # How long a request waits for another drawing the page it asks for, at most, before it draws
 # the page itself (and how long a drawer's mark lasts if it never finishes).
 DRAW_WAIT_SECONDS = 5.0
-_POLL_SECONDS = (0.005, 0.1)  # the first and the longest pause between two looks
+_POLL_SECONDS = (0.005, 0.04)  # the first and the longest pause between two looks
 
 
 def drawn_once(
-    key: str, draw: Callable[[], HttpResponse]
-) -> tuple[bytes | None, HttpResponse | None]:
-    """The page cached at ``key`` (content, None), or (None, the response) drawn by this
-    request, cached if it may be.
+    page: str, version: versioning.Version, draw: Callable[[], HttpResponse]
+) -> tuple[bytes | None, HttpResponse | None, versioning.Version]:
+    """The ``page`` at ``version`` from the cache (content, None, the versions it was drawn
+    at), or (None, the response, ``version``) drawn by this request, cached if it may be.
 
-    On a miss the first request marks the key as being drawn (``cache.add``: one wins, in one
-    process or, with a shared cache, in all), draws, stores and unmarks; the others look again
-    every few milliseconds and take the page as soon as it is stored. They draw it themselves
-    when the mark goes without a page (it was not one to cache: an error, a redirect) or after
+    ``page`` is the page's address and viewer: every part of its key but the versions. On a
+    miss the first request at these versions marks them as being drawn (``cache.add``: one
+    wins, in one process or, with a shared cache, in all), notes them as the page's newest
+    drawing, draws, stores and unmarks; the others look again every few milliseconds and take
+    the page as soon as it is stored. A request also takes the page of a drawing at newer
+    versions (:meth:`~ratings.versioning.Version.at_least`: it counts every write these count)
+    rather than drawing its own: under a burst of writes into a league, a request that read
+    the versions just before the last write waits for that write's drawing. So a page is drawn
+    at most once per write, however many ask for it. A request draws the page itself when every
+    drawing it waited for stored none (not one to cache: an error, a redirect) or after
     :data:`DRAW_WAIT_SECONDS`. A cache that fails is no cache: the page is drawn.
     """
+    key = f"{page}:{version}"
     content = cache_call(cache.get, key)
     if content is not None:
-        return content, None
-    mark = f"{key}:drawing"
+        return content, None, version
+    newest = f"{page}:newest"
     # Whole seconds: Redis keeps a key a whole number of seconds (0 would not keep it).
-    if cache_call(cache.add, mark, 1, max(1, math.ceil(DRAW_WAIT_SECONDS))):
-        try:
-            response = draw()
-            if _cacheable(response):
-                cache_call(cache.set, key, response.content)
-            return None, response
-        finally:
-            cache_call(cache.delete, mark)
+    seconds = max(1, math.ceil(DRAW_WAIT_SECONDS))
+    drawing = cache_call(cache.get, newest)
+    if not (isinstance(drawing, versioning.Version) and drawing.at_least(version)):
+        taken = cache_call(cache.add, f"{key}:drawing", 1, seconds)
+        if taken is None:
+            return None, _drawn(key, draw), version  # the cache failed
+        if taken:
+            cache_call(cache.set, newest, version, seconds)
+            try:
+                return None, _drawn(key, draw), version
+            finally:
+                cache_call(cache.delete, f"{key}:drawing")
+        drawing = version  # another request is drawing these very versions
+    waiting = {f"{page}:{drawing}": drawing}  # the drawings as fresh as these versions
     deadline = time.monotonic() + DRAW_WAIT_SECONDS
     pause = _POLL_SECONDS[0]
     while time.monotonic() < deadline:
         time.sleep(pause)
-        found = cache_call(cache.get_many, [key, mark]) or {}
-        if found.get(key) is not None:
-            return found[key], None
-        if mark not in found:
-            break  # drawn and not stored, or the cache failed: draw it here
         pause = min(pause * 2, _POLL_SECONDS[1])
+        found = cache_call(
+            cache.get_many, [*waiting, *(f"{name}:drawing" for name in waiting), newest]
+        )
+        if found is None:
+            break  # the cache failed
+        for name, drawn_at in waiting.items():
+            if found.get(name) is not None:
+                return found[name], None, drawn_at
+        if not any(f"{name}:drawing" in found for name in waiting):
+            break  # each drawn and not stored: draw it here
+        drawing = found.get(newest)
+        if isinstance(drawing, versioning.Version) and drawing.at_least(version):
+            waiting.setdefault(f"{page}:{drawing}", drawing)
+    return None, _drawn(key, draw), version
+
+
+def _drawn(key: str, draw: Callable[[], HttpResponse]) -> HttpResponse:
     response = draw()
     if _cacheable(response):
         cache_call(cache.set, key, response.content)
-    return None, response
+    return response
 
 
 def fill_viewer_parts(get_response):
@@ -255,7 +283,7 @@ def conditional_page(
         version = None if in_write_transaction(request) else versioning.current(shows, kwargs)
         if version is None:
             return view(request, *args, **kwargs)
-        etag = _etag(request, _key(request, version))
+        etag = _etag(request, f"{_page(request)}:{version}")
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
         else:
@@ -269,9 +297,9 @@ def conditional_page(
     return wrapper
 
 
-def _key(request: HttpRequest, version: versioning.Version, read_too: str = "") -> str:
-    """The page at these versions for this viewer: the versions of the leagues it shows only
-    (:attr:`~ratings.versioning.Version.leagues`)."""
+def _page(request: HttpRequest, read_too: str = "") -> str:
+    """The page this request asks for, for this viewer: its key in the cache but the versions
+    of what it shows (a page's key is ``{page}:{version}``)."""
     user = request.user
     viewer = str(user.pk) if user.is_authenticated else "-"
     period = clock_period(timezone.now())
@@ -284,9 +312,7 @@ def _key(request: HttpRequest, version: versioning.Version, read_too: str = "") 
     language = translation.get_language()
     if read_too:
         read_too = "." + hashlib.sha256(read_too.encode()).hexdigest()[:24]
-    return (
-        f"page:{code_fingerprint()}:{build}:{version}{read_too}:{period}:{language}:{viewer}:{path}"
-    )
+    return f"page:{code_fingerprint()}:{build}{read_too}:{period}:{language}:{viewer}:{path}"
 
 
 def clock_period(moment: datetime) -> int:

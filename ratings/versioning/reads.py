@@ -140,6 +140,34 @@ class Version:
             players = hashlib.sha256(players.encode()).hexdigest()[:24]
         return f"{club}.{leagues}.p{players}"
 
+    def _rows(self) -> dict[tuple, tuple[int, ...]]:
+        """Each number of the key by what it counts: the club's, each league's, player's (in a
+        league) and season's row."""
+        rows: dict[tuple, tuple[int, ...]] = {("club",): (self.number,)}
+        for league, *numbers in self.leagues:
+            rows["league", league] = tuple(numbers)
+        for league, player, *numbers in self.players or ():
+            rows["player", league, player] = tuple(numbers)
+        for league, year, number in self.seasons or ():
+            rows["season", league, year] = (number,)
+        return rows
+
+    def at_least(self, other: Version) -> bool:
+        """Whether these versions count every write ``other`` counts: the same rows (or more:
+        a row is made at its first write and never deleted) with each number as high. A page
+        drawn at these versions is as fresh as one drawn at ``other`` (numbers only grow, each
+        row's in the order its writers commit), so it may answer a request that read ``other``.
+        """
+        if self.epoch != other.epoch:
+            return False
+        mine = self._rows()
+        return all(
+            row in mine
+            and len(mine[row]) == len(numbers)
+            and all(a >= b for a, b in zip(mine[row], numbers, strict=True))
+            for row, numbers in other._rows().items()
+        )
+
     def league(self, league_id: int) -> tuple[int, ...] | None:
         """The league's numbers in the key (its number, then its papers number unless the
         page leaves it out), if the page shows the league."""

@@ -1,6 +1,7 @@
 """No stampede (ratings.page_cache.drawn_once): on a miss one request draws a page while the
 others asking for it wait for its result, with the local-memory cache of one process and with
-Redis, which the workers of a deployment share."""
+Redis, which the workers of a deployment share; under a burst of writes a page is drawn one
+version after another, never once per request."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.http import HttpResponse
 from django.test import override_settings
 
 from ratings import page_cache
+from ratings.versioning import Version
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -47,32 +49,41 @@ def shared_cache(request):
         yield
 
 
+def version(number: int = 1, league: int = 7) -> Version:
+    """The versions of a page of one league: the club's number and the league's."""
+    return Version("epoch", 1, ((3, 5), (league, number)))
+
+
 class Drawer:
-    """A page that takes ``seconds`` to draw, counting its drawings."""
+    """A page that takes ``seconds`` to draw, counting its drawings; it shows ``shown``."""
 
     def __init__(self, seconds: float, status: int = 200):
         self.seconds, self.status = seconds, status
         self.drawn = 0
         self.lock = threading.Lock()
 
-    def __call__(self) -> HttpResponse:
+    def __call__(self, shown: bytes = b"page") -> HttpResponse:
         with self.lock:
             self.drawn += 1
         time.sleep(self.seconds)
-        return HttpResponse(b"<p>page</p>", status=self.status, content_type="text/html")
+        return HttpResponse(b"<p>" + shown + b"</p>", status=self.status, content_type="text/html")
 
 
-def at_once(count: int, key: str, draw) -> list[bytes]:
-    """``count`` requests for the page at ``key`` at the same moment; what each one got."""
+def ask(page: str, at: Version, draw) -> bytes:
+    content, response, _drawn_at = page_cache.drawn_once(page, at, draw)
+    return content if response is None else response.content
+
+
+def at_once(count: int, page: str, draw, at: Version | None = None) -> list[bytes]:
+    """``count`` requests for ``page`` at the same moment, at versions ``at``; what each got."""
     got: list[bytes] = []
     start = threading.Barrier(count)
 
-    def ask():
+    def one():
         start.wait()
-        content, response = page_cache.drawn_once(key, draw)
-        got.append(content if response is None else response.content)
+        got.append(ask(page, at or version(), draw))
 
-    threads = [threading.Thread(target=ask) for _ in range(count)]
+    threads = [threading.Thread(target=one) for _ in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -99,15 +110,15 @@ def test_a_page_not_to_keep_lets_the_waiters_draw_it_at_once(shared_cache):
 
 def test_a_drawer_that_never_finishes_holds_the_others_briefly(shared_cache, monkeypatch):
     monkeypatch.setattr(page_cache, "DRAW_WAIT_SECONDS", 0.3)
-    key = f"page:{uuid.uuid4()}"
-    cache.add(f"{key}:drawing", 1, 60)  # a worker that died drawing it
+    page = f"page:{uuid.uuid4()}"
+    cache.add(f"{page}:{version()}:drawing", 1, 60)  # a worker that died drawing it
     draw = Drawer(0)
     started = time.monotonic()
-    content, response = page_cache.drawn_once(key, draw)
+    content, response, _at = page_cache.drawn_once(page, version(), draw)
     assert content is None and response.content == b"<p>page</p>"
     assert 0.3 <= time.monotonic() - started < 3
     assert draw.drawn == 1
-    assert page_cache.drawn_once(key, draw)[0] == b"<p>page</p>"  # and stored it
+    assert page_cache.drawn_once(page, version(), draw)[0] == b"<p>page</p>"  # and stored it
 
 
 def test_a_cache_that_fails_is_no_cache(monkeypatch):
@@ -119,7 +130,7 @@ def test_a_cache_that_fails_is_no_cache(monkeypatch):
     for method in ("get", "add", "get_many", "set", "delete"):
         monkeypatch.setattr(cache, method, broken)
     draw = Drawer(0)
-    content, response = page_cache.drawn_once("page:any", draw)
+    content, response, _at = page_cache.drawn_once("page:any", version(), draw)
     assert content is None and response.status_code == 200
     assert draw.drawn == 1
 
@@ -131,3 +142,57 @@ def test_a_wait_shorter_than_a_second_still_marks_the_page_as_drawn(shared_cache
     draw = Drawer(0.3)
     assert at_once(4, f"page:{uuid.uuid4()}", draw) == [b"<p>page</p>"] * 4
     assert draw.drawn == 1
+
+
+def test_a_burst_of_writes_draws_a_page_once_per_write(shared_cache):
+    """Writes keep coming while a page is drawn: a request that read the versions before the
+    last write takes the page of that write's drawing (it counts every write its own would);
+    requests after a newer write draw that one, once."""
+    page = f"page:{uuid.uuid4()}"
+    draw = Drawer(0.2)
+    got: dict[str, bytes] = {}
+
+    def request(name: str, number: int, after: float):
+        time.sleep(after)
+        # The page drawn for a request shows the number of the versions it read.
+        got[name] = ask(page, version(number), lambda: draw(str(number).encode()))
+
+    # 2 draws; 1 comes while it does (it read the versions before the last write); then 3 and
+    # 3' (a write came since).
+    arrivals = (("2", 2, 0), ("1", 1, 0.05), ("3", 3, 0.1), ("3'", 3, 0.12))
+    threads = [threading.Thread(target=request, args=args) for args in arrivals]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+
+    assert got == {"2": b"<p>2</p>", "1": b"<p>2</p>", "3": b"<p>3</p>", "3'": b"<p>3</p>"}
+    assert draw.drawn == 2
+
+
+@pytest.mark.parametrize(
+    ("newer", "older", "expected"),
+    [
+        (version(2), version(1), True),
+        (version(1), version(1), True),
+        (version(1), version(2), False),
+        (version(2, league=8), version(1), False),  # another league: not comparable
+        (Version("other epoch", 9, ((3, 9), (7, 9))), version(1), False),
+        # A row made since (a player's first game) is newer; one missing is not.
+        (
+            Version("epoch", 1, (), ((7, 1, 4), (7, 2, 1))),
+            Version("epoch", 1, (), ((7, 1, 3),)),
+            True,
+        ),
+        (
+            Version("epoch", 1, (), ((7, 1, 4),)),
+            Version("epoch", 1, (), ((7, 1, 3), (7, 2, 1))),
+            False,
+        ),
+        # Both numbers of a league's row: each as high.
+        (Version("epoch", 1, ((7, 5, 2),)), Version("epoch", 1, ((7, 4, 3),)), False),
+        (Version("epoch", 1, ((7, 5, 3),)), Version("epoch", 1, ((7, 4, 3),)), True),
+    ],
+)
+def test_versions_at_least_count_every_write_the_others_count(newer, older, expected):
+    assert newer.at_least(older) is expected
