@@ -43,23 +43,20 @@ def league_years(league: League) -> list[int]:
     :func:`leagues_with_seasons`) has games, oldest first: those with season standings, which
     the engine keeps with the games (a season page is keyed by them, not by the games: see
     "Seasons' versions" in :mod:`ratings.versioning`). One query, an index seek for each year
-    from the first season to the last (a DISTINCT over the years would read every row)."""
+    from the first season to the last (a DISTINCT over the years would read every row), written
+    as SQL: the ORM would compile a subquery per year at every drawing of the leaderboard."""
     if league.first_season is None:
         return []
     years = range(league.first_season, league.last_season + 1)
-    found = (
-        League.objects.filter(pk=league.pk)
-        .values(
-            **{
-                f"y{year}": Subquery(
-                    SeasonStanding.objects.filter(league=league, year=year).values("year")[:1]
-                )
-                for year in years
-            }
+    table = SeasonStanding._meta.db_table
+    seek = f"SELECT %s WHERE EXISTS (SELECT 1 FROM {table} WHERE league_id = %s AND year = %s)"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            " UNION ALL ".join([seek] * len(years)),
+            [value for year in years for value in (year, league.pk, year)],
         )
-        .get()
-    )
-    return [year for year in years if found[f"y{year}"] is not None]
+        found = {year for (year,) in cursor.fetchall()}
+    return [year for year in years if year in found]
 
 
 @dataclass(frozen=True, slots=True)
