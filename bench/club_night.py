@@ -7,8 +7,9 @@ The club is built afresh in the database (``flush`` first: never a database of t
 the server's own): a Preferans league whose members' games wait for every other player at the
 table to confirm, ``--tables`` x 3 members with logins and a history of games, a club night of
 them all with its round drawn (a table of 3 each) and a digital paper started at every table.
-Then gunicorn (``--workers``, the threads of gunicorn.conf.py, DEBUG off) and the background worker (``manage.py db_worker``)
-start, and the phones, threads of this process over HTTP on loopback:
+Then gunicorn (``--workers``, the threads of gunicorn.conf.py, DEBUG off) and the background
+worker (``manage.py db_worker``) start, and the phones, threads of this process over HTTP on
+loopback:
 
 - each table's 3 phones watch its paper as ``static/paper_live.js`` does: every ``--refresh``
   seconds (each at its own phase) a GET of the paper with ``If-None-Match`` (the ETag it was
@@ -67,6 +68,9 @@ OUT = Path(os.environ.get("BENCH_OUT") or ROOT / "bench" / "out")
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 # Without DATABASE_URL, a SQLite file of its own in bench/out (never the project's db.sqlite3).
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{OUT / 'club-night.sqlite3'}")
+# Its server's static files collected apart: never rewriting the checkout's under a server or a
+# test run that reads them.
+os.environ["STATIC_ROOT"] = str(OUT / "static")
 OUT.mkdir(parents=True, exist_ok=True)
 setup_django()
 from django.conf import settings  # noqa: E402

@@ -330,7 +330,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes and the server reads them; a benchmark's server collects its own.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 FORM_RENDERER = "club.forms.ClubFormRenderer"
 # Static files under names hashed from their contents (paper.1cf21f892c98.js), written with
