@@ -355,6 +355,20 @@ def test_django_starts_without_importing_the_api_or_apprise():
     assert done.stdout.splitlines()[-1] == "[]"
 
 
+def test_manage_py_spares_the_exit_its_collections():
+    """A command run by manage.py leaves its objects frozen (gc.freeze) as the process ends:
+    Python's exit then skips them in its full collections."""
+    script = (
+        "import gc, runpy, sys\n"
+        "sys.argv = ['manage.py', 'check']\n"
+        "runpy.run_path('manage.py', run_name='__main__')\n"
+        "print(gc.get_freeze_count() > 0)\n"
+    )
+    done = run_without((), script, DATABASE_URL="sqlite:///:memory:")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "True"
+
+
 def test_postgresql_without_its_driver_says_which_extra_to_install():
     done = run_without(
         ("psycopg", "psycopg2"),
