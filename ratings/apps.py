@@ -39,13 +39,14 @@ class RatingsConfig(AppConfig):
         engine.merge_part_add(ACCOUNTS_MERGE_PART)
 
         # What interfaces keep beside a game once it is recorded, by name: a game held for the
-        # table's confirmation is recorded later, by another request or the worker.
-        from ratings.api import deals as api_deals
+        # table's confirmation is recorded later, by another request or the worker. Both are
+        # the paper's: the API (django-ninja and pydantic, slow to import) is loaded by its
+        # URLs only, not at every command's start.
         from ratings.entry import confirmation
         from ratings.papers import services as paper_services
 
         confirmation.then_add(paper_services.LINK_RECORDED_GAME, paper_services.link_recorded_game)
-        confirmation.then_add(api_deals.KEEP_DEALS, api_deals.keep_posted_deals)
+        confirmation.then_add(paper_services.KEEP_DEAL_LOG, paper_services.keep_deal_log)
 
         # The club's voice: games that count and nights' rounds and standings queue their
         # posts to the chats, as do nights planned, moved and cancelled; the weekly digest and

@@ -342,6 +342,33 @@ def test_a_club_on_sqlite_runs_without_the_optional_dependencies():
     assert done.returncode == 0, done.stderr
 
 
+def test_django_starts_without_importing_the_api_or_apprise():
+    """Every command starts Django, an import of a rayter file too (issue #45): django-ninja
+    and pydantic (the API) and Apprise (the chats) are imported by the URLs and by sending,
+    where they are used, not by the apps' loading, which every command waits for."""
+    script = (
+        "import sys, django; django.setup()\n"
+        "print(sorted(m for m in ('ninja', 'pydantic', 'apprise') if m in sys.modules))\n"
+    )
+    done = run_without((), script, DATABASE_URL="sqlite:///:memory:")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_manage_py_spares_the_exit_its_collections():
+    """A command run by manage.py leaves its objects frozen (gc.freeze) as the process ends:
+    Python's exit then skips them in its full collections."""
+    script = (
+        "import gc, runpy, sys\n"
+        "sys.argv = ['manage.py', 'check']\n"
+        "runpy.run_path('manage.py', run_name='__main__')\n"
+        "print(gc.get_freeze_count() > 0)\n"
+    )
+    done = run_without((), script, DATABASE_URL="sqlite:///:memory:")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "True"
+
+
 def test_postgresql_without_its_driver_says_which_extra_to_install():
     done = run_without(
         ("psycopg", "psycopg2"),

@@ -125,7 +125,7 @@ def rate_single_game(
                 f"k must be from 0 to 1 (the share of each rating at stake), got {k!r}"
             )
     try:
-        changes = _changes(score_values, rating_values, score_type, k)
+        changes = rate_valid_game(score_values, rating_values, score_type, k)
     except OverflowError:
         changes = [math.inf]
     if not all(math.isfinite(change) for change in changes):
@@ -136,13 +136,28 @@ def rate_single_game(
 def rate_valid_game(
     scores: Sequence[Number], ratings: Sequence[Number], score_type: str, k: Number
 ) -> list[float]:
-    """:func:`rate_single_game` without its argument checks, for a caller that has checked them.
+    """:func:`rate_single_game` without its argument checks, for a caller that has checked them:
+    rayter.rater.rate_single_game's arithmetic, operation for operation.
 
-    The web app's engine rates games it validated on entry, hundreds of thousands in a replay;
-    ``score_type`` must be normalised (:func:`normalize_score_type`) and ``k`` given
-    (:func:`default_k`).
+    The web app's engine rates games it validated on entry, hundreds of thousands in a replay
+    or an import (so the arithmetic is here, not one call further); ``score_type`` must be
+    normalised (:func:`normalize_score_type`) and ``k`` given (:func:`default_k`).
     """
-    return _changes(scores, ratings, score_type, k)
+    lowest = min(scores)
+    normalized = [score - lowest for score in scores] if lowest < 0 else list(scores)
+    if score_type == SCORE_TYPE_LOW_SCORE:
+        highest, lowest = max(normalized), min(normalized)
+        normalized = [highest - score + lowest for score in normalized]
+    scores_sum = math.fsum(normalized)
+    ratings_sum = math.fsum(ratings)
+    if scores_sum == 0:
+        # All scores are 0 after the shift: everyone gets an equal share.
+        scores_sum = 100.0 * len(scores)
+        normalized = [100.0] * len(scores)
+    return [
+        (score / scores_sum) * k * ratings_sum - k * rating
+        for score, rating in zip(normalized, ratings, strict=True)
+    ]
 
 
 def default_k(score_type: str) -> float:
@@ -163,27 +178,6 @@ def _numbers(label: str, values: Sequence[Number]) -> list[Number]:
         elif not math.isfinite(value):
             raise ValueError(f"{label}[{index}] is {value!r}; {label} must be finite numbers")
     return numbers
-
-
-def _changes(
-    scores: Sequence[Number], ratings: Sequence[Number], score_type: str, k: Number
-) -> list[float]:
-    """rayter.rater.rate_single_game's arithmetic, operation for operation (no checks)."""
-    lowest = min(scores)
-    normalized = [score - lowest for score in scores] if lowest < 0 else list(scores)
-    if score_type == SCORE_TYPE_LOW_SCORE:
-        highest, lowest = max(normalized), min(normalized)
-        normalized = [highest - score + lowest for score in normalized]
-    scores_sum = math.fsum(normalized)
-    ratings_sum = math.fsum(ratings)
-    if scores_sum == 0:
-        # All scores are 0 after the shift: everyone gets an equal share.
-        scores_sum = 100.0 * len(scores)
-        normalized = [100.0] * len(scores)
-    return [
-        (score / scores_sum) * k * ratings_sum - k * rating
-        for score, rating in zip(normalized, ratings, strict=True)
-    ]
 
 
 # Standings ---------------------------------------------------------------------------------------

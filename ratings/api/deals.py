@@ -82,27 +82,6 @@ def read_deals(league: League, game: GameIn) -> DealLog:
     return DealLog(seats=seats, refas=refas, rules=rules, ended_early=ended_early)
 
 
-# The name of keep_posted_deals among the entry service's after-steps (ratings/apps.py).
-KEEP_DEALS = "api.keep_deals"
-
-
-def kept_deals_args(posted: GameIn, log: DealLog) -> dict:
-    """What keeping a posted deal log needs, as JSON: a held game keeps it until it counts."""
-    return {"hands": posted.deals, "refas": log.refas, "rules": log.rules.json()}
-
-
-def keep_posted_deals(game, args: dict, actor) -> None:
-    """Keep the recorded game's deals as its finished digital paper (in the game's transaction,
-    at once or when the table confirmed it)."""
-    paper_services.paper_of_game(
-        game=game,
-        hands=args["hands"],
-        refas=args["refas"],
-        rules=paper_rules.HouseRules.from_json(args["rules"]),
-        actor=actor,
-    )
-
-
 def kept_as_posted(game: Game, posted: GameIn, log: DealLog) -> bool:
     """Whether the key's ``game`` keeps this very deal log (a resend), not another one that
     gives the same columns (an extra crossed-out hand): the same key with another log is another

@@ -20,6 +20,7 @@ from ratings.api import deals, errors
 from ratings.api.schemas import GameIn
 from ratings.entry.models import HeldGame
 from ratings.models import Game, League
+from ratings.papers import services as paper_services
 from ratings.player_names import name_key
 
 
@@ -95,7 +96,8 @@ def game_post(*, league: League, game: GameIn, user) -> tuple[Game | HeldGame, b
     checked = entry.check(submission(league, game, log))
     then, then_args = "", None
     if log is not None:
-        then, then_args = deals.KEEP_DEALS, deals.kept_deals_args(game, log)
+        then = paper_services.KEEP_DEAL_LOG
+        then_args = paper_services.deal_log_args(hands=game.deals, refas=log.refas, rules=log.rules)
     try:
         recorded, created = entry.submit(checked, entered_by=user, then=then, then_args=then_args)
     except engine.SubmissionReused as reused:

@@ -169,10 +169,11 @@ def games_record_many(*, league: League, games: Sequence[GameInput], actor=None)
             if out_of_order:
                 rows = []
                 times = writes.adapted_datetimes([prepared.played_at for prepared in games])
+                result_rows = writes.result_rows_of(league)
                 for game_id, prepared, at, seat_places in zip(
                     game_ids, games, times, places, strict=True
                 ):
-                    rows += writes.result_rows(league, game_id, prepared, at=at, places=seat_places)
+                    rows += result_rows(game_id, prepared, at=at, places=seat_places)
                 writes.insert_results(rows)
                 opponent_rows = counted.rows()
             else:
@@ -198,7 +199,7 @@ def _rate_and_insert(
     as they go), and insert their results with ``insert_results`` (``places``: each game's
     seats' places); returns their seasons, counted."""
     state_of, rating_of = states.__getitem__, attrgetter("rating")
-    rate, result_rows = rater(league, involved), writes.result_rows
+    rate, result_rows = rater(league, involved), writes.result_rows_of(league)
     tally = seasons.SeasonTally(league)
     count = tally.add
     # Written a chunk of games at a time, so a file's rows are never all held at once, and
@@ -215,7 +216,7 @@ def _rate_and_insert(
             game_states = list(map(state_of, prepared.player_ids))
             before = list(map(rating_of, game_states))
             after = rate(prepared, game_states)
-            rows += result_rows(league, game_id, prepared, before, after, at=at, places=seat_places)
+            rows += result_rows(game_id, prepared, before, after, at=at, places=seat_places)
             played_at = prepared.played_at
             for state, new in zip(game_states, after, strict=True):
                 state.advance(new, played_at)

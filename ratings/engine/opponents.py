@@ -132,6 +132,19 @@ class NewGames:
 
     def add(self, player_ids: Sequence[int], places: Sequence[int]) -> None:
         """Count a game: its seats' players and places (1 the best)."""
+        if len(player_ids) == 2:
+            # The one pair of a game for two (a file's every game, in the shape where this
+            # counting weighs most), ordered without sorting the seats: the same order.
+            (first, second), (at, then) = player_ids, places
+            if at < then:
+                self._ahead.append((first, second))
+            elif then < at:
+                self._ahead.append((second, first))
+            else:
+                self._level.append((first, second) if first < second else (second, first))
+            if len(self._ahead) >= PAIRS_AT_ONCE:
+                self._count()
+            return
         # By place, then by id: a level pair comes smaller id first.
         by_place = sorted(zip(places, player_ids, strict=True))
         if len(set(places)) == len(places):

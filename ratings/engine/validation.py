@@ -186,7 +186,7 @@ def prepare_scored_games(
             checked = checked_scores(scores) if checked_at_once is None else checked_at_once[index]
         except ValidationError as error:
             raise InvalidGame(" ".join(error.messages), index=index) from error
-        prepared.append(
-            GameInput(played_at=played_at, bula=None, player_ids=player_ids, scores=checked)
-        )
+        # Positional (played_at, bula, player_ids, scores): a file's hundred thousand games
+        # are made faster so than by keywords.
+        prepared.append(GameInput(played_at, None, player_ids, checked))
     return prepared

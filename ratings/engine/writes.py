@@ -286,35 +286,55 @@ def result_rows(
     fills in; ``at`` is the game's time as the database takes it (:func:`adapted_datetimes`),
     and ``places`` the seats' places by the league's system, each worked out here when not
     given."""
-    seats = len(prepared.player_ids)
-    placeholders = before is None or after is None
-    if placeholders:
-        before = after = [0.0] * seats
-    if at is None:
-        (at,) = adapted_datetimes([prepared.played_at])
-    # zip builds the rows in C: an import makes hundreds of thousands of them.
-    head = (
-        repeat(game_id, seats),
-        repeat(league.pk, seats),
-        repeat(at, seats),
-        prepared.player_ids,
-        range(seats),
-        league.rating_system.places(prepared.scores) if places is None else places,
-        prepared.scores,
-    )
-    # Placeholders first: a file's import writes them, a hundred thousand games, and asks no
-    # more.
-    if not placeholders and (system := league.rating_system).keeps_state:
-        states = [
-            state_value(system.result_state(b, a)) for b, a in zip(before, after, strict=True)
-        ]
-        # Plain floats for the database drivers (a rating may be a float subclass).
-        before, after = list(map(float, before)), list(map(float, after))
-        return list(zip(*head, before, after, states, strict=True))
-    if not any(prepared.papers):
-        return list(zip(*head, before, after, strict=True))
-    left, middle, right = zip(*prepared.papers, strict=True)
-    return list(zip(*head, before, after, left, middle, right, strict=True))
+    return result_rows_of(league)(game_id, prepared, before, after, at=at, places=places)
+
+
+def result_rows_of(league: League) -> Callable[..., list[tuple]]:
+    """:func:`result_rows` for many games of ``league`` (an import's, a replay's): what is the
+    league's (its id, its system) looked up once, not once a game."""
+    league_id, system = league.pk, league.rating_system
+    keeps_state, places_of = system.keeps_state, system.places
+
+    def rows(
+        game_id: int,
+        prepared: GameInput,
+        before: Sequence[float] | None = None,
+        after: Sequence[float] | None = None,
+        *,
+        at=None,
+        places: Sequence[int] | None = None,
+    ) -> list[tuple]:
+        seats = len(prepared.player_ids)
+        placeholders = before is None or after is None
+        if placeholders:
+            before = after = [0.0] * seats
+        if at is None:
+            (at,) = adapted_datetimes([prepared.played_at])
+        # zip builds the rows in C: an import makes hundreds of thousands of them.
+        head = (
+            repeat(game_id, seats),
+            repeat(league_id, seats),
+            repeat(at, seats),
+            prepared.player_ids,
+            range(seats),
+            places_of(prepared.scores) if places is None else places,
+            prepared.scores,
+        )
+        # Placeholders first: a file's import writes them, a hundred thousand games, and asks
+        # no more.
+        if not placeholders and keeps_state:
+            states = [
+                state_value(system.result_state(b, a)) for b, a in zip(before, after, strict=True)
+            ]
+            # Plain floats for the database drivers (a rating may be a float subclass).
+            before, after = list(map(float, before)), list(map(float, after))
+            return list(zip(*head, before, after, states, strict=True))
+        if not any(prepared.papers):
+            return list(zip(*head, before, after, strict=True))
+        left, middle, right = zip(*prepared.papers, strict=True)
+        return list(zip(*head, before, after, left, middle, right, strict=True))
+
+    return rows
 
 
 def insert_results(rows: list[tuple]) -> None:

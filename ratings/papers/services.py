@@ -486,6 +486,30 @@ def link_recorded_game(game: Game, args: dict, actor) -> None:
     DigitalPaper.objects.filter(pk=args["paper"]).update(game=game)
 
 
+# The name of keep_deal_log among the entry service's after-steps (ratings/apps.py): the name
+# games posted as deals were held with when the API kept their logs itself, which held games
+# still carry.
+KEEP_DEAL_LOG = "api.keep_deals"
+
+
+def deal_log_args(*, hands: list, refas: int | None, rules: paper_rules.HouseRules) -> dict:
+    """What keeping a game's deal log needs (:func:`keep_deal_log`), as JSON: a held game keeps
+    it until it counts."""
+    return {"hands": hands, "refas": refas, "rules": rules.json()}
+
+
+def keep_deal_log(game: Game, args: dict, actor) -> None:
+    """A game posted as its deals recorded (at once, or when the table confirmed it): its deals
+    kept as its finished digital paper (:func:`paper_of_game`), in the game's transaction."""
+    paper_of_game(
+        game=game,
+        hands=args["hands"],
+        refas=args["refas"],
+        rules=paper_rules.HouseRules.from_json(args["rules"]),
+        actor=actor,
+    )
+
+
 def paper_key(paper: DigitalPaper) -> UUID:
     """The one-time key of a paper's game: a paper is one game, whoever finishes it (its id
     and start, since a database may give a deleted paper's id again)."""

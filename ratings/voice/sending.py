@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-import apprise
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -36,6 +35,11 @@ ERROR_LENGTH = 1000
 
 def deliver(url: str, text: Text) -> str | None:
     """Send ``text`` to ``url`` now: None when it went, else why not (scrubbed of the URL)."""
+    # Imported here, as in services.clean_url: Apprise and its plugins take longer to import
+    # than the rest of the voice, which every process loads (its models, admin and receivers),
+    # each command's start included.
+    import apprise
+
     notifier = apprise.Apprise()
     if not notifier.add(url):
         return _("Apprise does not know this URL.")

@@ -4,7 +4,6 @@ never in a request."""
 
 from __future__ import annotations
 
-import apprise
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -18,6 +17,8 @@ from ratings.voice.texts import Text
 
 def clean_url(url: str) -> str:
     """The URL if Apprise knows how to send to it (refused otherwise, without repeating it)."""
+    import apprise  # here, not at every process's start: see sending.deliver
+
     url = url.strip()
     if not url or not apprise.Apprise().add(url):
         raise ValidationError(

@@ -40,8 +40,12 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror or error}") from error
         # tqdm hides itself when stderr is not a terminal (disable=None) and for quick phases.
-        progress = partial(
-            tqdm, file=sys.stderr, disable=True if no_progress else None, leave=False, delay=0.5
+        # Without progress no bar is made at all: even a disabled one starts tqdm's monitor
+        # thread and a multiprocessing lock.
+        progress = (
+            rayter_files.NoProgress
+            if no_progress
+            else partial(tqdm, file=sys.stderr, disable=None, leave=False, delay=0.5)
         )
         try:
             with engine.collection_paused():
