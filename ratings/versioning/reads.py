@@ -184,8 +184,9 @@ _MINE = {
 }
 
 
-def _mine_league(vendor: str, alias: str) -> str:
-    """Whether this transaction wrote either number of a league's row ``alias``."""
+def _mine_either(vendor: str, alias: str) -> str:
+    """Whether this transaction wrote either number of the row ``alias`` (a league's or a
+    player's: its ``number`` or its ``papers``)."""
     mine = _MINE.get(vendor, _MINE["sqlite"]).format(alias)
     return f"({mine} OR {mine.replace(f'{alias}.txid', f'{alias}.papers_txid')})"
 
@@ -195,7 +196,7 @@ def _read_sql(vendor: str, shows: Shows) -> str:
     leagues = "TRUE" if shows.sql is None else f"lg.id IN ({shows.sql})"
     return (
         f"SELECT d.epoch, d.number, d.bulk OR {mine.format('d')}, lg.id, v.number, v.papers, "
-        f"COALESCE(v.bulk OR {_mine_league(vendor, 'v')}, TRUE) "
+        f"COALESCE(v.bulk OR {_mine_either(vendor, 'v')}, TRUE) "
         f"FROM {TABLE} d LEFT JOIN {LEAGUES} lg ON {leagues} "
         f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE d.id = 1 ORDER BY lg.id"
     )
@@ -206,17 +207,16 @@ def _players_sql(vendor: str, shows: Shows) -> str:
     query; untrusted while this transaction wrote a league (SQLite: a bulk write; PostgreSQL:
     any write), or a league shown has no row."""
     mine = _MINE.get(vendor, _MINE["sqlite"])
-    mine_papers = mine.format("v").replace("v.txid", "v.papers_txid")
     sql = (
         f"SELECT 0 AS kind, d.epoch, d.number, d.bulk OR {mine.format('d')} OR EXISTS (SELECT 1 "
-        f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {_mine_league(vendor, 'lv')}), v.league_id, "
-        f"v.player_id, v.number, {mine.format('v')} OR {mine_papers}, v.papers "
+        f"FROM {LEAGUE_TABLE} lv WHERE lv.bulk OR {_mine_either(vendor, 'lv')}), v.league_id, "
+        f"v.player_id, v.number, {_mine_either(vendor, 'v')}, v.papers "
         f"FROM {TABLE} d LEFT JOIN {PLAYER_TABLE} v ON ({shows.players}) WHERE d.id = 1"
     )
     if shows.sql is not None:
         sql += (
             f" UNION ALL SELECT 1, NULL, NULL, FALSE, lg.id, NULL, v.number, "
-            f"COALESCE(v.bulk OR {_mine_league(vendor, 'v')}, TRUE), v.papers FROM {LEAGUES} lg "
+            f"COALESCE(v.bulk OR {_mine_either(vendor, 'v')}, TRUE), v.papers FROM {LEAGUES} lg "
             f"LEFT JOIN {LEAGUE_TABLE} v ON v.league_id = lg.id WHERE lg.id IN ({shows.sql})"
         )
     return f"{sql} ORDER BY 1, 5, 6"
@@ -229,7 +229,7 @@ def _season_sql(vendor: str, shows: Shows) -> str:
     mine = _MINE.get(vendor, _MINE["sqlite"])
     return (
         f"SELECT d.epoch, d.number, d.bulk OR {mine.format('d')} OR COALESCE(lv.bulk OR "
-        f"{_mine_league(vendor, 'lv')}, TRUE), lg.id, s.year, s.number, {mine.format('s')} "
+        f"{_mine_either(vendor, 'lv')}, TRUE), lg.id, s.year, s.number, {mine.format('s')} "
         f"FROM {TABLE} d LEFT JOIN {LEAGUES} lg ON lg.id IN ({shows.sql}) "
         f"LEFT JOIN {LEAGUE_TABLE} lv ON lv.league_id = lg.id "
         f"LEFT JOIN {SEASON_TABLE} s ON s.league_id = lg.id AND s.year IN (0, %s) "
