@@ -17,6 +17,7 @@
 #   SKIP_BUILD=1 sh bench/loadtest.sh           # reuse the club already there
 #   LOADTEST_DURATION=10s sh bench/loadtest.sh  # shorter runs (default 20s per page)
 #   LOADTEST_WRITES=0 sh bench/loadtest.sh      # no second run under writes (default 1 game/s)
+#   LOADTEST_ONLY='leaderboard|games list' sh bench/loadtest.sh  # these pages (an awk regex)
 #
 # Other settings: LOADTEST_DB (default clubbench; never "test", the test suite's), LOADTEST_PORT
 # (8765), LOADTEST_TIMEOUT (wrk's --timeout, 30s: a slower request is left out of the latency
@@ -96,6 +97,12 @@ export ALLOWED_HOSTS=127.0.0.1 SECURE_SSL_REDIRECT=false
 .venv/bin/python manage.py collectstatic --no-input -v0
 .venv/bin/python bench/loadtest_pages.py --league big >"$OUT/loadtest-pages.tsv"
 [ -s "$OUT/loadtest-pages.tsv" ] || die "bench/loadtest_pages.py listed no pages"
+if [ -n "${LOADTEST_ONLY:-}" ]; then
+  # The 404 reference (the first line) and the pages whose label matches.
+  awk -F "$TAB" -v only="$LOADTEST_ONLY" 'NR == 1 || $1 ~ only' "$OUT/loadtest-pages.tsv" \
+    >"$OUT/loadtest-pages-only.tsv"
+  mv "$OUT/loadtest-pages-only.tsv" "$OUT/loadtest-pages.tsv"
+fi
 
 .venv/bin/gunicorn club.wsgi -w 2 -b "127.0.0.1:$PORT" --log-level warning \
   >"$OUT/loadtest-gunicorn.log" 2>&1 &

@@ -40,6 +40,7 @@ import math
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache, partial, wraps
 
@@ -47,6 +48,7 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -78,6 +80,7 @@ def cached_page(
     shows: versioning.Shows
     | Callable[[HttpRequest, dict], tuple[versioning.Shows, dict]] = versioning.EVERY_LEAGUE,
     read_too: Callable[..., str] | None = None,
+    rows: Rows | None = None,
 ) -> Callable[..., HttpResponse]:
     """Serve ``view``'s 200 pages from the cache while the data it ``shows`` has not changed:
     the club-wide tables and the leagues ``shows`` finds from the URL's arguments (every league
@@ -89,11 +92,14 @@ def cached_page(
     versions at every request and part of the key (a player's rank, which other players' games
     move); it may leave what it read on the request for the view.
 
+    ``rows``: a second key for when the versions moved (:class:`Rows`): the page is taken from
+    the drawing of the same rows in the same frame, if there was one, rather than drawn.
+
     Goes below the decorators that may refuse the request (``club_readable``): they run on
     every request.
     """
     if view is None:
-        return partial(cached_page, shows=shows, read_too=read_too)
+        return partial(cached_page, shows=shows, read_too=read_too, rows=rows)
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -109,9 +115,13 @@ def cached_page(
         if _browser_has(request, etag):
             response = HttpResponseNotModified()
         else:
-            content, response, drawn_at = drawn_once(
-                page, version, lambda: view(request, *args, **kwargs)
-            )
+
+            def draw() -> HttpResponse:
+                return view(request, *args, **kwargs)
+
+            if rows is not None:
+                draw = partial(_by_rows, rows, request, kwargs, page, draw)
+            content, response, drawn_at = drawn_once(page, version, draw)
             if response is None:
                 response = HttpResponse(content)
                 etag = _etag(request, f"{page}:{drawn_at}")
@@ -123,6 +133,58 @@ def cached_page(
         return response
 
     return wrapper
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A page's second key, for a page of a few rows of a big table that most writes leave as
+    they were: a league's leaderboard shows one page of its standings, and a game moves the
+    standings of its three players only. The first key (``shows``) moves at every write into
+    the league; when it has, this one is read: the versions of what the page shows around its
+    rows (``frame(request, kwargs)``: a ``Shows`` and its arguments, or None for a page
+    without a second key), then the rows themselves (``read(request, **kwargs)``: after those
+    versions, left on the request for the view to draw from), whose every value the page shows
+    completes the key (:func:`loaded_values`). The same rows in the same frame are the same
+    page: it is taken from the cache rather than drawn, and stored under the first key too.
+
+    Keyed by what it shows, the page is as fresh as its rows and its frame. The price is
+    reading the rows at the first request after each write; the requests between two writes
+    take the first key only."""
+
+    frame: Callable[[HttpRequest, dict], tuple[versioning.Shows, dict] | None]
+    read: Callable[..., str]
+
+
+def loaded_values(instance: Model) -> tuple:
+    """A model instance's values as loaded from the database (its fields, its annotations, the
+    related instances loaded with it), for a :class:`Rows` digest: a column the page shows is a
+    value loaded on its rows."""
+    values = sorted((name, value) for name, value in vars(instance).items() if name != "_state")
+    related = sorted(
+        (name, loaded_values(other) if isinstance(other, Model) else other)
+        for name, other in instance._state.fields_cache.items()
+    )
+    return (type(instance).__name__, values, related)
+
+
+def _by_rows(
+    rows: Rows, request: HttpRequest, kwargs: dict, page: str, draw: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """The page from the drawing of the same rows in the same frame (:class:`Rows`), or drawn
+    and stored by that key."""
+    frame = rows.frame(request, kwargs)
+    version = versioning.current(*frame) if frame is not None else None
+    if version is None:
+        return draw()
+    digest = hashlib.sha256(rows.read(request, **kwargs).encode()).hexdigest()[:32]
+    key = f"{page}.rows.{digest}:{version}"
+    content = cache_call(cache.get, key)
+    if content is not None:
+        return HttpResponse(content)
+    response = draw()
+    if _cacheable(response):
+        cache_call(cache.set, key, response.content)
+    return response
 
 
 # How long a request waits for another drawing the page it asks for, at most, before it draws

@@ -116,6 +116,7 @@ from ratings.versioning.reads import (
     current,
 )
 from ratings.versioning.tables import (
+    FRAME_YEAR,
     LEAGUE_TABLE,
     LEAGUES,
     PAPER_TABLES,
@@ -143,6 +144,7 @@ __all__ = [
     "EVENT_PLAYERS_BY_PK",
     "EVENT_TABLE_BY_PK",
     "EVERY_LEAGUE",
+    "FRAME_YEAR",
     "GAME_BY_PK",
     "LEAGUES",
     "LEAGUE_BY_SLUG",

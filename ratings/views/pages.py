@@ -30,7 +30,7 @@ from ratings.events import answers, tonight
 from ratings.events import selectors as event_selectors
 from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
-from ratings.page_cache import cached_page
+from ratings.page_cache import Rows, cached_page, loaded_values
 from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
 from ratings.papers.selectors import papers_in_progress
 from ratings.tables import (
@@ -136,38 +136,93 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _period(request: HttpRequest) -> tuple[periods.PeriodForm, periods.Period | None]:
+    """The leaderboard's period, read once for its key and its drawing."""
+    if not hasattr(request, "club_period"):
+        request.club_period = periods.period_filter(request)
+    return request.club_period
+
+
 def _league_or_season(request: HttpRequest, kwargs: dict) -> tuple[versioning.Shows, dict]:
     """A leaderboard showing a whole season is keyed by that season's versions and its frame's
     (a game of this year leaves last year's table cached); any other, by its league's."""
-    _form, period = periods.period_filter(request)
+    _form, period = _period(request)
     if period is None or period.season is None:
         return versioning.LEAGUE_BY_SLUG, kwargs
     return versioning.SEASON_BY_SLUG, {**kwargs, "year": period.season}
 
 
+def _standings_frame(request: HttpRequest, kwargs: dict) -> tuple[versioning.Shows, dict] | None:
+    """Around the standings of all time: the league's frame (its events, papers in progress and
+    seasons' tabs, :mod:`ratings.versioning`), the rest of the page's second key
+    (:func:`_standings_rows`); a period's table has none."""
+    if _period(request)[1] is not None:
+        return None
+    return versioning.SEASON_BY_SLUG, {**kwargs, "year": versioning.FRAME_YEAR}
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The leaderboard of all time: its league, filter and table, its page's rows read."""
+
+    league: League
+    filter_form: MinGamesForm
+    filters: dict
+    table: LeaderboardTable
+
+
+def _standings(request: HttpRequest, slug: str) -> Standings:
+    league = get_object_or_404(selectors.leagues_with_seasons(), slug=slug)
+    filter_form, filters = _filters(request)
+    table = LeaderboardTable(
+        selectors.league_standings(league, **filters),
+        system=league.rating_system,
+        order_by="rating" if league.lower_is_better else "-rating",
+    )
+    RequestConfig(request, paginate=PAGINATION).configure(table)
+    return Standings(league, filter_form, filters, table)
+
+
+def _standings_rows(request: HttpRequest, slug: str) -> str:
+    """The rows the leaderboard of all time shows, read for its second key (a game of players
+    off its page leaves it as it was) and left on the request for its drawing."""
+    request.club_standings = standings = _standings(request, slug)
+    page = standings.table.page
+    return repr(
+        (page.number, page.paginator.count, [loaded_values(row.record) for row in page.object_list])
+        if page is not None
+        else None
+    )
+
+
 @require_safe
 @club_readable
-@cached_page(shows=_league_or_season)
+@cached_page(
+    shows=_league_or_season,
+    rows=Rows(frame=_standings_frame, read=_standings_rows),
+)
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
     table for a period (a season or dates, :mod:`ratings.forms.periods`)."""
-    league = get_object_or_404(selectors.leagues_with_seasons(), slug=slug)
-    filter_form, filters = _filters(request)
-    period_form, period = periods.period_filter(request)
+    period_form, period = _period(request)
     if period is None:
-        table = LeaderboardTable(
-            selectors.league_standings(league, **filters),
-            system=league.rating_system,
-            order_by="rating" if league.lower_is_better else "-rating",
+        standings = getattr(request, "club_standings", None) or _standings(request, slug)
+        league, filter_form, filters, table = (
+            standings.league,
+            standings.filter_form,
+            standings.filters,
+            standings.table,
         )
     else:
+        league = get_object_or_404(selectors.leagues_with_seasons(), slug=slug)
+        filter_form, filters = _filters(request)
         table = SeasonTable(
             selectors.season_standings(
                 league, period.start, period.end, by=period.by, min_games=filters.get("min_games")
             ),
             system=league.rating_system,
         )
-    RequestConfig(request, paginate=PAGINATION).configure(table)
+        RequestConfig(request, paginate=PAGINATION).configure(table)
     return render(
         request,
         "ratings/leaderboard.html",

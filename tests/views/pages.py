@@ -30,10 +30,11 @@ QUERIES = {
     # table); the digital papers in progress with their players and deal counts; the nights
     # planned ahead (with one more for their answers when there are some)
     "home": 5,
-    # the league with its first and last season; the seasons with games (for the tabs); the
-    # count and the page of standings, ranked by a window; its latest events; its digital papers
-    # in progress (a Preferans league's)
-    "leaderboard": 7,
+    # the versions of its frame (its second key, ratings.page_cache.Rows); the league with its
+    # first and last season; the count and the page of standings, ranked by a window; the
+    # seasons with games (for the tabs); its latest events; its digital papers in progress (a
+    # Preferans league's)
+    "leaderboard": 8,
     "export": 3,  # the league; all its (filtered) standings with their rank
     # the league with its first and last season; the seasons with games; the season's table, every
     # player's games, places and ratings in the period by window functions (a list: no count);

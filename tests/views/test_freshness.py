@@ -384,6 +384,36 @@ def test_a_game_of_other_players_leaves_the_pages_of_players_cached(
     assert newcomers[0].name in after["games"].decode()  # the league's pages moved
 
 
+def test_a_game_off_the_leaderboards_page_leaves_it_as_drawn(client, club):
+    """The leaderboard of all time has a second key: its frame's versions and every value of
+    the rows it shows (ratings.page_cache.Rows). A game of three newcomers, whom its filter
+    leaves off the page, moves the league's version but not the page: it is taken from the
+    cache, not drawn (its versions, its frame's, the league and its rows' two queries). A game of
+    players on it draws it again. Every page stays the page drawn afresh."""
+    league, players, player, pages = club
+    newcomers = make_players(3)  # a new player is a club-wide write: made before the reading
+    newest = Game.objects.filter(league=league).newest_first().first()
+    url = reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=2"
+    theirs = {**pages, "leaderboard:regulars": url}
+    before = read_all(client, theirs)
+
+    record(league, newcomers, played_at=newest.played_at + DAY)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert not response.templates, "drawn again"
+    assert len(queries) == 5
+    assert without_token(response.content) == before["leaderboard:regulars"]
+    assert_fresh(client, theirs)
+
+    record(league, players[:3], played_at=newest.played_at + 2 * DAY)
+
+    response = client.get(url)
+    assert response.templates, "taken from the cache"
+    after = assert_fresh(client, theirs)
+    assert after["leaderboard:regulars"] != before["leaderboard:regulars"]
+
+
 def test_a_deal_at_a_table_leaves_the_night_and_its_players_pages_cached(
     client, club, django_assert_max_num_queries
 ):
