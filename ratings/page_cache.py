@@ -38,6 +38,7 @@ import hashlib
 import logging
 import math
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -158,13 +159,14 @@ class Rows:
 def loaded_values(instance: Model) -> tuple:
     """A model instance's values as loaded from the database (its fields, its annotations, the
     related instances loaded with it), for a :class:`Rows` digest: a column the page shows is a
-    value loaded on its rows."""
-    values = sorted((name, value) for name, value in vars(instance).items() if name != "_state")
-    related = sorted(
-        (name, loaded_values(other) if isinstance(other, Model) else other)
-        for name, other in instance._state.fields_cache.items()
-    )
-    return (type(instance).__name__, values, related)
+    value loaded on its rows. In the order the query loaded them, the same for every row of one
+    query, so the names are left out."""
+    values = [value for name, value in vars(instance).items() if name != "_state"]
+    related = [
+        loaded_values(other) if isinstance(other, Model) else other
+        for other in instance._state.fields_cache.values()
+    ]
+    return (*values, *related)
 
 
 def _by_rows(
@@ -202,8 +204,9 @@ def drawn_once(
     ``page`` is the page's address and viewer: every part of its key but the versions. On a
     miss the first request at these versions marks them as being drawn (``cache.add``: one
     wins, in one process or, with a shared cache, in all), notes them as the page's newest
-    drawing, draws, stores and unmarks; the others look again every few milliseconds and take
-    the page as soon as it is stored. A request also takes the page of a drawing at newer
+    drawing, draws, stores and unmarks; the others wait and take the page as soon as it is
+    drawn: in this process woken as it ends (:class:`_Drawing`), in others looking again every
+    few milliseconds. A request also takes the page of a drawing at newer
     versions (:meth:`~ratings.versioning.Version.at_least`: it counts every write these count)
     rather than drawing its own: under a burst of writes into a league, a request that read
     the versions just before the last write waits for that write's drawing. So a page is drawn
@@ -224,17 +227,38 @@ def drawn_once(
         if taken is None:
             return None, _drawn(key, draw), version  # the cache failed
         if taken:
+            mine = _DRAWING_HERE[key] = _Drawing()
             cache_call(cache.set, newest, version, seconds)
             try:
-                return None, _drawn(key, draw), version
+                response = _drawn(key, draw)
+                if _cacheable(response):
+                    mine.content = response.content
+                return None, response, version
             finally:
                 cache_call(cache.delete, f"{key}:drawing")
+                if _DRAWING_HERE.get(key) is mine:  # (a drawing past its mark may be followed)
+                    del _DRAWING_HERE[key]
+                with _DRAWING_ENDED:
+                    mine.ended = True
+                    _DRAWING_ENDED.notify_all()
         drawing = version  # another request is drawing these very versions
     waiting = {f"{page}:{drawing}": drawing}  # the drawings as fresh as these versions
+    here: dict[str, _Drawing] = {}  # those of them drawn in this process
     deadline = time.monotonic() + DRAW_WAIT_SECONDS
     pause = _POLL_SECONDS[0]
-    while time.monotonic() < deadline:
-        time.sleep(pause)
+    while (left := deadline - time.monotonic()) > 0:
+        here.update((name, _DRAWING_HERE[name]) for name in waiting if name in _DRAWING_HERE)
+        all_here = len(here) == len(waiting)
+        with _DRAWING_ENDED:
+            if not any(drawing.ended for drawing in here.values()):
+                _DRAWING_ENDED.wait(left if all_here else pause)
+        for name, drawing in here.items():
+            if drawing.content is not None:
+                return drawing.content, None, waiting[name]
+        if all_here:
+            if all(drawing.ended for drawing in here.values()):
+                break  # each drawn and not stored: draw it here
+            continue  # another drawing of this process ended: this one is still under way
         pause = min(pause * 2, _POLL_SECONDS[1])
         found = cache_call(
             cache.get_many, [*waiting, *(f"{name}:drawing" for name in waiting), newest]
@@ -250,6 +274,22 @@ def drawn_once(
         if isinstance(drawing, versioning.Version) and drawing.at_least(version):
             waiting.setdefault(f"{page}:{drawing}", drawing)
     return None, _drawn(key, draw), version
+
+
+class _Drawing:
+    """A page being drawn by a thread of this process: the threads here that wait for it are
+    woken when it ends (:data:`_DRAWING_ENDED`) and take its page from it, rather than looking
+    for it in the cache every few milliseconds; those of other processes look."""
+
+    __slots__ = ("content", "ended")
+
+    def __init__(self) -> None:
+        self.content: bytes | None = None  # the page, once drawn, if it is one to keep
+        self.ended = False
+
+
+_DRAWING_HERE: dict[str, _Drawing] = {}  # by the key of the page at its versions
+_DRAWING_ENDED = threading.Condition()
 
 
 def _drawn(key: str, draw: Callable[[], HttpResponse]) -> HttpResponse:

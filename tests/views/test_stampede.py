@@ -98,6 +98,28 @@ def test_one_request_draws_while_the_others_wait_for_its_page(shared_cache):
     assert draw.drawn == 1
 
 
+def test_the_waiters_in_the_drawers_process_are_woken_with_its_page(shared_cache, monkeypatch):
+    """In the drawer's process the others wait for it to end and take its page from it: each
+    looks in the cache at most once (if it asked before the drawer noted its drawing here),
+    where looking every few milliseconds through the drawing would be a dozen looks each."""
+    looks = []
+
+    class Watched:
+        def __getattr__(self, name):
+            return getattr(cache, name)
+
+        def get_many(self, keys):
+            looks.append(keys)
+            return cache.get_many(keys)
+
+    monkeypatch.setattr(page_cache, "cache", Watched())
+    draw = Drawer(0.3)
+    got = at_once(8, f"page:{uuid.uuid4()}", draw)
+    assert got == [b"<p>page</p>"] * 8
+    assert draw.drawn == 1
+    assert len(looks) <= 7
+
+
 def test_a_page_not_to_keep_lets_the_waiters_draw_it_at_once(shared_cache):
     """A 404 is not cached: the others do not wait out the whole pause for it."""
     draw = Drawer(0.2, status=404)
