@@ -16,9 +16,11 @@ player's history (the view tests pin the counts), so they use subqueries, window
 from ratings.selectors import sql, statistics
 from ratings.selectors.games import (
     DEFAULT_BULA,
+    Seat,
     game_detail,
     games_with_seats,
     league_games,
+    seats_by_game,
     usual_bula,
 )
 from ratings.selectors.leagues import (
@@ -52,6 +54,7 @@ from ratings.selectors.seasons import (
 
 __all__ = [
     "DEFAULT_BULA",
+    "Seat",
     "TYPO_SEARCH_MIN_LETTERS",
     "CorrectionRow",
     "HistoryRow",
@@ -65,6 +68,7 @@ __all__ = [
     "usual_bula",
     "holding_a_key",
     "league_games",
+    "seats_by_game",
     "league_standings",
     "league_standings_rows",
     "league_years",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.db.models import (
     OuterRef,
@@ -37,18 +39,39 @@ def _results_by_seat() -> Prefetch:
 def league_games(
     league: League, *, player_slug: str | None = None, oldest_first: bool = False
 ) -> QuerySet[Game]:
-    """The league's games, newest first (or oldest first), each with its results in seat order.
-
-    The results are prefetched, so a page of games costs two queries whatever its length (three
-    with the paginator's count).
-    """
+    """The league's games, newest first (or oldest first); the seats of a page of them from
+    :func:`seats_by_game`, so a page of games costs two queries whatever its length."""
     games = Game.objects.filter(league=league)
     if player_slug is not None:
         games = games.filter(results__player__slug=player_slug)
     games = games.order_by("played_at", "id") if oldest_first else games.newest_first()
-    return games.only("pk", "league_id", "played_at", "bula", "ended_early").prefetch_related(
-        _results_by_seat()
+    return games.only("pk", "league_id", "played_at", "bula", "ended_early")
+
+
+class Seat(NamedTuple):
+    """A player's seat at a game as a list of games shows it."""
+
+    name: str
+    slug: str
+    score: float
+    change: float
+
+
+def seats_by_game(game_ids: Iterable[int]) -> dict[int, list[Seat]]:
+    """Each game's seats in seat order, in one query of plain rows: a page of a league's games
+    shows a few hundred, and a result with its player as two model instances each costs a
+    redrawing of the page under a burst of games more than the rest of it."""
+    seats = defaultdict(list)
+    rows = (
+        Result.objects.filter(game_id__in=list(game_ids))
+        .order_by("game_id", "seat")
+        .values_list(
+            "game_id", "player__name", "player__slug", "score", "rating_before", "rating_after"
+        )
     )
+    for game_id, name, slug, score, before, after in rows:
+        seats[game_id].append(Seat(name, slug, score, after - before))
+    return seats
 
 
 def _neighbour(*, newer: bool) -> Subquery:

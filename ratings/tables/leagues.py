@@ -6,14 +6,14 @@ from datetime import datetime
 
 import django_tables2 as tables
 from django.db.models import F
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from ratings.formatting import number_text, when_html
-from ratings.selectors import Status, tie_order
+from ratings.selectors import Seat, Status, tie_order
 from ratings.systems import RatingSystem
-from ratings.tables.base import NUMBER, NUMBER_CELLS, ClubTable, score_labels
+from ratings.tables.base import NUMBER, NUMBER_CELLS, ClubTable, cell_html, score_labels
 
 # Leaderboard ------------------------------------------------------------------------------------
 
@@ -82,7 +82,8 @@ class LeaderboardTable(ClubTable):
 
 
 class LeagueGamesTable(ClubTable):
-    """A league's games, newest first; each game's results come prefetched in seat order."""
+    """A league's games, newest first; the seats of the page's games are set as ``seats``
+    (:func:`ratings.selectors.seats_by_game`) once the table is paginated."""
 
     played_at = tables.Column(verbose_name=_("Played"), orderable=False)
     players = tables.Column(
@@ -99,22 +100,19 @@ class LeagueGamesTable(ClubTable):
     def __init__(self, *args, system: RatingSystem, **kwargs):
         super().__init__(*args, **kwargs)
         self.system = system
+        self.seats: dict[int, list[Seat]] = {}
 
     def render_played_at(self, value: datetime, record) -> SafeString:
         return format_html('<a href="{}">{}</a>', self.game_url(record.pk), when_html(value))
 
     def render_players(self, record) -> SafeString:
-        return format_html_join(
-            " · ",
-            '<span class="seat">{} {} ({})</span>',
-            (
-                (
-                    self.player_link(r.player),
-                    self.system.score_text(r.score),
-                    self.change_cell(r.change),
-                )
-                for r in record.results.all()
-            ),
+        return SafeString(
+            " · ".join(
+                f'<span class="seat">{self.player_link(seat)} '
+                f"{cell_html(self.system.score_text(seat.score))} "
+                f"({cell_html(self.change_cell(seat.change))})</span>"
+                for seat in self.seats.get(record.pk, ())
+            )
         )
 
 

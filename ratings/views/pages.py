@@ -329,6 +329,8 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
     except EmptyPage:
         # A page past the end (an old link, a typed number) says so: it is not page 1.
         past_the_end = True
+    if not past_the_end:
+        table.seats = selectors.seats_by_game(row.record.pk for row in table.page.object_list)
     # The filter's suggestions: everyone who has played in the league, by name (one query).
     player_names = (
         Standing.objects.filter(league=league, games__gt=0)
