@@ -49,6 +49,11 @@ urlpatterns = [
         name="leaderboard_export",
     ),
     path("leagues/<slug:slug>/games/", pages.league_games, name="league_games"),
+    path(
+        "leagues/<slug:slug>/players.json",
+        pages.league_player_names,
+        name="league_player_names",
+    ),
     path("leagues/<slug:slug>/backtest/", backtest.league_backtest, name="backtest"),
     path("leagues/<slug:slug>/backtest/run/", backtest.league_backtest_run, name="backtest_run"),
     path("leagues/<slug:slug>/games.<str:fmt>", exports.games_export, name="games_export"),

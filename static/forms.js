@@ -24,6 +24,10 @@
  *   first, with the form's own words of what follows; [data-confirm-name] names the field whose
  *   choice the question names ("{name}": the player who leaves early). Without scripts it is
  *   sent as it is.
+ * - A list of names to suggest that the page does not carry ([data-names] on a datalist: the
+ *   games list's players, thousands in a big league) is fetched from its address when its box
+ *   is first used. Without scripts the box suggests nothing and finds a player by part of the
+ *   name all the same.
  */
 (function () {
   "use strict";
@@ -134,8 +138,33 @@
     });
   }
 
+  function fillNames(event) {
+    var list = event.target.list;
+    var address = list && list.getAttribute("data-names");
+    if (!address || list.hasAttribute("data-filled")) return;
+    list.setAttribute("data-filled", "");
+    fetch(address, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (names) {
+        var options = document.createDocumentFragment();
+        names.forEach(function (name) {
+          var option = document.createElement("option");
+          option.value = name;
+          options.appendChild(option);
+        });
+        list.appendChild(options);
+      })
+      .catch(function () {
+        list.removeAttribute("data-filled"); // the next use asks again
+      });
+  }
+
   function start() {
     document.addEventListener("submit", confirmFirst);
+    document.addEventListener("focusin", fillNames);
     Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), addCopyButton);
     markScrollingTables();
     var pending = false;

@@ -12,7 +12,13 @@ from datetime import datetime
 
 from django import forms
 from django.core.paginator import EmptyPage, PageNotAnInteger
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.http import content_disposition_header, urlencode
@@ -64,8 +70,9 @@ class PlayerFilterForm(forms.Form):
 
     Names are matched the club's tolerant way, among the league's players
     (:func:`ratings.forms.find_player`: "ped" finds Pedja, "Pedia" suggests Pedja). The page
-    suggests the league's players as the member types (a ``<datalist>``, :data:`DATALIST_ID`):
-    a text box, where a league of thousands would make a ``<select>`` of thousands of options.
+    suggests the league's players as the member types (a ``<datalist>``, :data:`DATALIST_ID`,
+    filled from :func:`league_player_names` when the box is first used): a text box, where a
+    league of thousands would make a ``<select>`` of thousands of options.
     """
 
     DATALIST_ID = "league-players"
@@ -331,12 +338,6 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
         past_the_end = True
     if not past_the_end:
         table.seats = selectors.seats_by_game(row.record.pk for row in table.page.object_list)
-    # The filter's suggestions: everyone who has played in the league, by name (one query).
-    player_names = (
-        Standing.objects.filter(league=league, games__gt=0)
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
-    )
     return render(
         request,
         "ratings/league_games.html",
@@ -347,11 +348,27 @@ def league_games(request: HttpRequest, slug: str) -> HttpResponse:
             "oldest_first": oldest_first,
             "past_the_end": past_the_end,
             "orders": _order_links(request, oldest_first),
-            "player_names": player_names,
             "can_enter_games": can_enter_games(request.user),
             "waiting": entry_selectors.waiting_in_league(league),
         },
     )
+
+
+@require_safe
+@club_readable
+@cached_download(shows=versioning.LEAGUE_BY_SLUG)
+def league_player_names(request: HttpRequest, slug: str) -> HttpResponse:
+    """Everyone who has played in the league, by name, as a JSON list: the games list's filter
+    suggests them as the member types. The page does not carry them: static/forms.js fetches
+    them when the box is first used, so a league of thousands does not put its every name in
+    each drawing of its games list and in each phone's download of it."""
+    league = get_object_or_404(League, slug=slug)
+    names = (
+        Standing.objects.filter(league=league, games__gt=0)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    return JsonResponse(list(names), safe=False)
 
 
 def _order_links(request: HttpRequest, oldest_first: bool) -> list[periods.Link]:

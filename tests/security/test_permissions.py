@@ -71,6 +71,7 @@ READ_PAGES = {
     "leaderboard": lambda w: [w.league.slug],
     "leaderboard_export": lambda w: [w.league.slug, "csv"],
     "league_games": lambda w: [w.league.slug],
+    "league_player_names": lambda w: [w.league.slug],
     "backtest": lambda w: [w.league.slug],
     "games_export": lambda w: [w.league.slug, "csv"],
     "game": lambda w: [w.game.pk],

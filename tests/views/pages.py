@@ -41,10 +41,13 @@ QUERIES = {
     # its latest events; its digital papers in progress
     "season": 6,
     "season_export": 3,  # the league; the season's table
-    # the league; the page of games and one more (no count), their results; the filter's names;
-    # its games waiting for the table's confirmation (with their seats when there are some)
-    "games": 6,
-    "games_by_player": 7,  # the same, and the typed player looked up in the league
+    # the league; the page of games and one more (no count), their seats; its games waiting for
+    # the table's confirmation (with their seats when there are some)
+    "games": 5,
+    "games_by_player": 6,  # the same, and the typed player looked up in the league
+    # the games list's names (a download, as the exports: no layout): the league; its players
+    # who have played
+    "names_export": 3,
     # the league with its game count and stored backtest; a small league's results in rating
     # order (replayed in memory; a big one shows its stored figures: no replay)
     "backtest": 3,
@@ -103,6 +106,8 @@ ASKS_PERMISSIONS = {"member": {"events"}, "staff": set(QUERIES)}
 
 
 def logged_in(page: str, role: str = "member") -> int:
+    if page == "names_export":
+        return QUERIES[page]  # no layout and no throttle: nothing asks who it is
     if page.endswith("export"):
         # No layout, but the throttle asks who it is (ratings.throttling: members are not
         # throttled): the session and the user.
@@ -120,6 +125,7 @@ def urls(league, game, player, event=None) -> dict[str, str]:
         "leaderboard": reverse("ratings:leaderboard", args=[league.slug]) + "?min_games=1",
         "export": reverse("ratings:leaderboard_export", args=[league.slug, "csv"]),
         "games": reverse("ratings:league_games", args=[league.slug]),
+        "names_export": reverse("ratings:league_player_names", args=[league.slug]),
         "games_by_player": reverse("ratings:league_games", args=[league.slug])
         + f"?player={player.slug}",
         "game": reverse("ratings:game", args=[game.pk]),

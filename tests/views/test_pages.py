@@ -252,27 +252,44 @@ def test_games_list_takes_part_of_a_name_spelled_any_way_and_suggests_the_player
     assert "“ped” fits several players: Pedja, Peđa Kovač. Type more of the name." in text(several)
     page = client.get(url).content.decode()
     assert 'list="league-players"' in page
-    names = re.search(r'<datalist id="league-players">(.*?)</datalist>', page)[1]
-    assert re.findall(r'<option value="([^"]*)">', names) == [
+    names_url = reverse("ratings:league_player_names", args=[worked_example_league.slug])
+    assert f'<datalist id="league-players" data-names="{names_url}"></datalist>' in page
+    assert client.get(names_url).json() == [
         "Bora", "Ceca", "Johnny", "Marko", "Pedja", "Peđa Kovač",
     ]  # fmt: skip
 
 
-def test_the_list_of_names_is_escaped_as_django_escapes(
-    client, worked_example_game, worked_example_league, make_player, record_game
-):
+def test_a_list_of_names_is_escaped_as_django_escapes():
+    """{% name_options %}: the entry forms' lists of the club's players."""
+    from django.template import engines
     from django.utils.html import escape
 
     odd = 'Ana "Ace" O\'Neil <b>&'
+    template = engines["django"].from_string("{% load club_forms %}{% name_options names %}")
+    html = template.render({"names": [odd, "Bora"]})
+    assert html == f'<option value="{escape(odd)}"><option value="Bora">'
+
+
+def test_the_games_lists_names_come_as_data_when_asked_for(
+    client, worked_example_game, worked_example_league, make_player, record_game
+):
+    """The games list does not carry its league's names (static/forms.js fetches them when
+    the filter's box is first used): they come as a JSON list, a new player's among them."""
+    odd = 'Ana "Ace" O\'Neil <b>&'
+    names_url = reverse("ratings:league_player_names", args=[worked_example_league.slug])
+    assert odd not in client.get(names_url).json()
     record_game(
         worked_example_league,
         [make_player(odd), make_player("Bora"), make_player("Ceca")],
         papers=WORKED_EXAMPLE_PAPERS,
     )
+    response = client.get(names_url)
+    assert response["Content-Type"] == "application/json"
+    assert odd in response.json()
     page = client.get(reverse("ratings:league_games", args=[worked_example_league.slug]))
-    html = page.content.decode()
-    assert f'<option value="{escape(odd)}">' in html
-    assert odd not in html
+    assert re.search(
+        r'<datalist id="league-players" data-names="[^"]+"></datalist>', page.content.decode()
+    )
 
 
 def test_games_list_with_an_unknown_player_says_so(
@@ -407,7 +424,8 @@ def test_html_names_are_escaped_on_every_page(client, hostile_club):
     event = played_event(league, players, rounds=1, name=f"Cup {SCRIPT} {IMG}")
     pages = urls(league, game, players[0], event)
     html_pages = {page: url for page, url in pages.items() if not page.endswith("export")}
-    assert len(html_pages) == len(pages) - 2  # the CSV exports: tests/views/test_games_export.py
+    # the CSV exports (tests/views/test_games_export.py) and the games list's names (JSON)
+    assert len(html_pages) == len(pages) - 3
 
     for url in html_pages.values():
         assert_escaped(client.get(url))
