@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache, partial, wraps
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -69,6 +70,8 @@ MESSAGES_MARK = b"<!--club:messages-->"
 # leagues a page shows do not cover, so it is counted on every response that shows it.
 REPORTS_MARK = b"<!--club:reports-->"
 _ANY_MARK = b"<!--club:"
+
+T = TypeVar("T")
 
 # How old a page's facts that change with the clock may be: every page is drawn again at least
 # once in each such period, written or not.
@@ -397,6 +400,21 @@ def conditional_page(
         return response
 
     return wrapper
+
+
+def kept_read(name: str, version: versioning.Version | None, read: Callable[[], T]) -> T:
+    """``read()``, or what it gave at these versions, from the cache: for what a page reads at
+    every request for its key (``read_too``) when ``version`` covers all it reads (a player's
+    ranks, which any game of their leagues may move, by every league's versions). Kept for the
+    clock's period and the release, as pages are; read afresh without a version."""
+    if version is None:
+        return read()
+    key = f"read:{code_fingerprint()}:{clock_period(timezone.now())}:{name}:{version}"
+    value = cache_call(cache.get, key)
+    if value is None:
+        value = read()
+        cache_call(cache.set, key, value)
+    return value
 
 
 def _page(request: HttpRequest, read_too: str = "") -> str:

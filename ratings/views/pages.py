@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 
 from django import forms
 from django.core.paginator import EmptyPage, PageNotAnInteger
@@ -36,7 +37,7 @@ from ratings.events import answers, tonight
 from ratings.events import selectors as event_selectors
 from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
-from ratings.page_cache import Rows, cached_page, loaded_values
+from ratings.page_cache import Rows, cached_page, kept_read, loaded_values
 from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
 from ratings.papers.selectors import papers_in_progress
 from ratings.tables import (
@@ -467,8 +468,12 @@ def _chart(
 def _ranks(request: HttpRequest, slug: str) -> str:
     """The player's status and rank in each of their leagues: other players' games move their
     rank, and no version of the player's covers it, so the page's key holds it (read at every
-    request, after the versions; the page drawn uses this reading)."""
-    request.club_player_standings = standings = selectors.player_standings(slug)
+    request, after the versions; the page drawn uses this reading). Kept by every league's
+    versions, which any game that may move a rank moves: between two games, a request reads
+    one more version instead of the standings."""
+    request.club_player_standings = standings = kept_read(
+        f"ranks:{slug}", versioning.current(), partial(selectors.player_standings, slug)
+    )
     return ";".join(f"{s.league_id}:{s.status}:{s.rank}" for s in standings)
 
 

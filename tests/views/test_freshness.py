@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club import settings as settings_module
-from ratings import engine, page_cache, versioning
+from ratings import engine, page_cache, selectors, versioning
 from ratings.events import services as event_services
 from ratings.events.models import Event
 from ratings.models import Game, League, Player, Standing
@@ -48,8 +48,8 @@ from tests.builders import (
 from tests.papers.deals import SHORT_GAME, enter
 from tests.views.pages import (
     CACHED,
+    LEADERBOARD_DRAWN,
     LOGGED_IN,
-    QUERIES,
     from_cache,
     played_event,
     urls,
@@ -246,7 +246,7 @@ def test_a_page_is_drawn_again_in_each_period_of_the_clock(
     with django_assert_num_queries(1):
         client.get(url)
     clock[0] = start + page_cache.CLOCK_FACTS_MAX_AGE
-    with django_assert_num_queries(QUERIES["leaderboard"]):
+    with django_assert_num_queries(LEADERBOARD_DRAWN):
         client.get(url)
 
 
@@ -279,7 +279,7 @@ def test_pages_come_from_the_cache_until_a_write(
         with django_assert_max_num_queries(from_cache(page)):
             client.get(url)
     new_game(league, players, player)
-    with django_assert_num_queries(QUERIES["leaderboard"]):  # drawn again
+    with django_assert_num_queries(LEADERBOARD_DRAWN):  # drawn again
         assert client.get(pages["leaderboard"]).status_code == 200
 
 
@@ -361,7 +361,7 @@ def assert_kept(client, pages: dict[str, str], kept: dict[str, bytes], assert_ma
     """Each page served from the cache (its versions, and what it reads for its key), as it
     was. A page named ``kind:name`` costs what its kind does."""
     for page, content in kept.items():
-        with assert_max_queries(from_cache(page.split(":")[0])):
+        with assert_max_queries(from_cache(page.split(":")[0], after_a_write=True)):
             response = client.get(pages[page])
         assert without_token(response.content) == content, page
 
@@ -382,6 +382,29 @@ def test_a_game_of_other_players_leaves_the_pages_of_players_cached(
     assert_kept(client, pages, kept, django_assert_max_num_queries)
     after = assert_fresh(client, pages)
     assert newcomers[0].name in after["games"].decode()  # the league's pages moved
+
+
+def test_a_write_of_others_that_moves_a_players_rank_shows_on_their_page(client, club):
+    """Other players' standings move a player's rank, which the player's own versions do not
+    count: the ranks are kept by every league's versions (page_cache.kept_read), and the
+    player's page shows the new rank. (A correction by staff of another player's rating.)"""
+    league, players, player, pages = club
+    League.objects.filter(pk=league.pk).update(provisional_games=0)  # everyone ranked
+    mine = Standing.objects.get(league=league, player=player)
+    behind = Standing.objects.filter(league=league, rating__gt=mine.rating).first()
+    assert behind is not None, "someone ranked after the player (prefko: a higher rating)"
+
+    def ranks():
+        return [standing.rank for standing in selectors.player_standings(player.slug)]
+
+    ranked = ranks()
+    before = read_all(client, pages)
+
+    Standing.objects.filter(pk=behind.pk).update(rating=mine.rating - 100)
+
+    assert ranks() == [ranked[0] + 1]
+    after = assert_fresh(client, pages)
+    assert after["player"] != before["player"]
 
 
 def test_a_game_off_the_leaderboards_page_leaves_it_as_drawn(client, club):
