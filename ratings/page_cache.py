@@ -239,7 +239,7 @@ def drawn_once(
                 return None, response, version
             finally:
                 cache_call(cache.delete, f"{key}:drawing")
-                if _DRAWING_HERE.get(key) is mine:  # (a drawing past its mark may be followed)
+                if _DRAWING_HERE.get(key) is mine:  # (not another's, after this one's mark ran out)
                     del _DRAWING_HERE[key]
                 with _DRAWING_ENDED:
                     mine.ended = True
@@ -250,7 +250,9 @@ def drawn_once(
     deadline = time.monotonic() + DRAW_WAIT_SECONDS
     pause = _POLL_SECONDS[0]
     while (left := deadline - time.monotonic()) > 0:
-        here.update((name, _DRAWING_HERE[name]) for name in waiting if name in _DRAWING_HERE)
+        for name in waiting:  # (.get: the drawing may end and leave between two looks)
+            if (drawing := _DRAWING_HERE.get(name)) is not None:
+                here.setdefault(name, drawing)
         all_here = len(here) == len(waiting)
         with _DRAWING_ENDED:
             if not any(drawing.ended for drawing in here.values()):
