@@ -54,8 +54,9 @@ def test_without_javascript_the_summary_still_takes_the_focus(open_browser, tabl
     check_with_an_empty_seat(browsing, table_club)
 
     # The browser applies autofocus at a rendering step of its own after the page loads, not
-    # with the load: wait for it (a busy machine saw the load first).
-    page.wait_for_function("document.activeElement.hasAttribute('data-error-summary')")
+    # with the load: wait for it (a busy machine saw the load first). A function, not an
+    # expression: Playwright evaluates an expression with eval, which the page's policy forbids.
+    page.wait_for_function("() => document.activeElement.hasAttribute('data-error-summary')")
     page.locator("[data-error-summary]").get_by_role("link", name=SEAT_2).click()
     assert page.url.endswith("#id_player_1")
     assert browsing.errors == []
