@@ -40,7 +40,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache, partial, wraps
@@ -50,7 +50,6 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -72,6 +71,8 @@ REPORTS_MARK = b"<!--club:reports-->"
 _ANY_MARK = b"<!--club:"
 
 T = TypeVar("T")
+# A statement of SQL with its parameters, as the database connection's cursor takes them.
+Statement = tuple[str, Sequence]
 
 # How old a page's facts that change with the clock may be: every page is drawn again at least
 # once in each such period, written or not.
@@ -146,30 +147,21 @@ class Rows:
     standings of its three players only. The first key (``shows``) moves at every write into
     the league; when it has, this one is read: the versions of what the page shows around its
     rows (``frame(request, kwargs)``: a ``Shows`` and its arguments, or None for a page
-    without a second key), then the rows themselves (``read(request, **kwargs)``: after those
-    versions, left on the request for the view to draw from), whose every value the page shows
-    completes the key (:func:`loaded_values`). The same rows in the same frame are the same
+    without a second key), then the rows themselves, by the statements
+    ``statements(request, **kwargs)`` gives (:func:`ratings.pagination.page_statement`: the
+    query the page's table draws from, with its count; None for a page they cannot stand for).
+    Every value they read completes the key. The same rows in the same frame are the same
     page: it is taken from the cache rather than drawn, and stored under the first key too.
 
-    Keyed by what it shows, the page is as fresh as its rows and its frame. The price is
-    reading the rows at the first request after each write; the requests between two writes
-    take the first key only."""
+    The statements are the page's own query as compiled once for the frame's versions (the
+    league's settings are club-wide, in every version), kept in the cache by those: the first
+    request after a write reads the versions, the statements and their rows as plain tuples,
+    and builds no queryset and no model instance unless the page is drawn. Keyed by what it
+    shows, the page is as fresh as its rows and its frame; the requests between two writes take
+    the first key only."""
 
     frame: Callable[[HttpRequest, dict], tuple[versioning.Shows, dict] | None]
-    read: Callable[..., str]
-
-
-def loaded_values(instance: Model) -> tuple:
-    """A model instance's values as loaded from the database (its fields, its annotations, the
-    related instances loaded with it), for a :class:`Rows` digest: a column the page shows is a
-    value loaded on its rows. In the order the query loaded them, the same for every row of one
-    query, so the names are left out."""
-    values = [value for name, value in vars(instance).items() if name != "_state"]
-    related = [
-        loaded_values(other) if isinstance(other, Model) else other
-        for other in instance._state.fields_cache.values()
-    ]
-    return (*values, *related)
+    statements: Callable[..., list[Statement] | None]
 
 
 def _by_rows(
@@ -181,7 +173,16 @@ def _by_rows(
     version = versioning.current(*frame) if frame is not None else None
     if version is None:
         return draw()
-    digest = hashlib.sha256(rows.read(request, **kwargs).encode()).hexdigest()[:32]
+    statements = kept_read(f"rows:{page}", version, partial(rows.statements, request, **kwargs))
+    read = _read(statements)
+    if not read:
+        # No row: a page past an end that moved since the statements were kept (or a league
+        # without players): compiled again for this very page.
+        statements = rows.statements(request, **kwargs)
+        read = _read(statements)
+    if read is None:
+        return draw()
+    digest = hashlib.sha256(repr((statements, read)).encode()).hexdigest()[:32]
     key = f"{page}.rows.{digest}:{version}"
     content = cache_call(cache.get, key)
     if content is not None:
@@ -190,6 +191,18 @@ def _by_rows(
     if _cacheable(response):
         cache_call(cache.set, key, response.content)
     return response
+
+
+def _read(statements: list[Statement] | None) -> list[tuple] | None:
+    """Every row the statements read, as plain tuples, in their order."""
+    if statements is None:
+        return None
+    read = []
+    with connection.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            read.extend(cursor.fetchall())
+    return read
 
 
 # How long a request waits for another drawing the page it asks for, at most, before it draws

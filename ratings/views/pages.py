@@ -37,8 +37,8 @@ from ratings.events import answers, tonight
 from ratings.events import selectors as event_selectors
 from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
-from ratings.page_cache import Rows, cached_page, kept_read, loaded_values
-from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION
+from ratings.page_cache import Rows, cached_page, kept_read
+from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION, page_statement
 from ratings.papers.selectors import papers_in_progress
 from ratings.tables import (
     GameResultsTable,
@@ -163,7 +163,7 @@ def _league_or_season(request: HttpRequest, kwargs: dict) -> tuple[versioning.Sh
 def _standings_frame(request: HttpRequest, kwargs: dict) -> tuple[versioning.Shows, dict] | None:
     """Around the standings of all time: the league's frame (its events, papers in progress and
     seasons' tabs, :mod:`ratings.versioning`), the rest of the page's second key
-    (:func:`_standings_rows`); a period's table has none."""
+    (:func:`_standings_statements`); a period's table has none."""
     if _period(request)[1] is not None:
         return None
     return versioning.SEASON_BY_SLUG, {**kwargs, "year": versioning.FRAME_YEAR}
@@ -191,23 +191,20 @@ def _standings(request: HttpRequest, slug: str) -> Standings:
     return Standings(league, filter_form, filters, table)
 
 
-def _standings_rows(request: HttpRequest, slug: str) -> str:
-    """The rows the leaderboard of all time shows, read for its second key (a game of players
-    off its page leaves it as it was) and left on the request for its drawing."""
+def _standings_statements(request: HttpRequest, slug: str) -> list[tuple[str, tuple]] | None:
+    """The statement that reads the rows the leaderboard of all time shows, for its second key
+    (a game of players off its page leaves it as it was); the table built for it is left on
+    the request for its drawing."""
     request.club_standings = standings = _standings(request, slug)
-    page = standings.table.page
-    return repr(
-        (page.number, page.paginator.count, [loaded_values(row.record) for row in page.object_list])
-        if page is not None
-        else None
-    )
+    statement = page_statement(standings.table, request)
+    return None if statement is None else [statement]
 
 
 @require_safe
 @club_readable
 @cached_page(
     shows=_league_or_season,
-    rows=Rows(frame=_standings_frame, read=_standings_rows),
+    rows=Rows(frame=_standings_frame, statements=_standings_statements),
 )
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its
