@@ -38,6 +38,7 @@ import hashlib
 import logging
 import math
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -54,10 +55,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.html import escape
 
-from ratings import versioning
+from ratings import page_gzip, versioning
 from ratings.models import GameReport
 from ratings.static_build import static_build
 
@@ -129,6 +130,7 @@ def cached_page(
             content, response, drawn_at = drawn_once(page, version, draw)
             if response is None:
                 response = HttpResponse(content)
+                response.club_from_cache = True  # the same bytes as for others: fill_viewer_parts
                 etag = _etag(request, f"{page}:{drawn_at}")
             elif not _cacheable(response):
                 return response
@@ -321,32 +323,66 @@ def fill_viewer_parts(get_response):
     """Middleware: fill in each page's marks with this visitor's CSRF token and messages.
 
     Below the CSRF and messages middleware in MIDDLEWARE, so they see the token used and the
-    messages shown. It also notes the transactions open when the request came in (none in a
-    server, a test's own in a test): see :func:`in_write_transaction`.
+    messages shown. A page from the cache, the same bytes for every visitor but its marks, is
+    gzipped here for a browser that asks, its fixed pieces compressed once per process
+    (:mod:`ratings.page_gzip`); ``GZipMiddleware`` compresses every other response. It also
+    notes the transactions open when the request came in (none in a server, a test's own in a
+    test): see :func:`in_write_transaction`.
     """
 
     def middleware(request: HttpRequest) -> HttpResponse:
         request.club_transactions_before = len(connection.atomic_blocks)
         response = get_response(request)
-        if (
-            response.streaming
-            or not response.get("Content-Type", "").startswith("text/html")
-            or _ANY_MARK not in response.content
-        ):
+        if response.streaming or not response.get("Content-Type", "").startswith("text/html"):
             return response
         content = response.content
-        if CSRF_MARK in content:
-            token = escape(get_token(request)).encode()
-            field = b'<input type="hidden" name="csrfmiddlewaretoken" value="' + token + b'">'
-            content = content.replace(CSRF_MARK, field)
-        if MESSAGES_MARK in content:
-            content = content.replace(MESSAGES_MARK, _messages_html(request))
-        if REPORTS_MARK in content:
-            content = content.replace(REPORTS_MARK, _open_reports_html(request))
-        response.content = content
+        fill = partial(_filled, request, {})
+        if getattr(response, "club_from_cache", False) and _gzip_for(request, content):
+            packed = page_gzip.gzipped(content, _MARKS, fill)
+            if len(packed) < len(content):
+                _packed_response(response, packed)
+                return response
+        if _ANY_MARK in content:
+            response.content = _MARKS.sub(lambda match: fill(match.group()), content)
         return response
 
     return middleware
+
+
+_MARKS = re.compile(b"|".join(re.escape(mark) for mark in (CSRF_MARK, MESSAGES_MARK, REPORTS_MARK)))
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as GZipMiddleware reads Accept-Encoding
+
+
+def _filled(request: HttpRequest, done: dict[bytes, bytes], mark: bytes) -> bytes:
+    """What fills ``mark`` for this visitor, worked out once per response."""
+    if mark not in done:
+        if mark == CSRF_MARK:
+            token = escape(get_token(request)).encode()
+            done[mark] = b'<input type="hidden" name="csrfmiddlewaretoken" value="' + token + b'">'
+        elif mark == MESSAGES_MARK:
+            done[mark] = _messages_html(request)
+        else:
+            done[mark] = _open_reports_html(request)
+    return done[mark]
+
+
+def _gzip_for(request: HttpRequest, content: bytes) -> bool:
+    """Whether this response is one GZipMiddleware would compress (it leaves short ones)."""
+    return len(content) >= 200 and bool(
+        _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", ""))
+    )
+
+
+def _packed_response(response: HttpResponse, packed: bytes) -> None:
+    """``response`` carrying ``packed``, with the headers GZipMiddleware would give it (which
+    then leaves it, already encoded)."""
+    response.content = packed
+    response["Content-Length"] = str(len(packed))
+    response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ("Accept-Encoding",))
+    etag = response.get("ETag", "")
+    if etag.startswith('"'):
+        response["ETag"] = "W/" + etag  # the bytes are not the page's own
 
 
 def _messages_html(request: HttpRequest) -> bytes:

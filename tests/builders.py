@@ -20,6 +20,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, time, timedelta
@@ -776,3 +777,12 @@ def release_static_files(*, ignore: Sequence[str] = ()) -> None:
     patterns = [option for pattern in ignore for option in ("--ignore", pattern)]
     call_command("collectstatic", "--no-input", *patterns, verbosity=0)
     static_build.cache_clear()
+
+
+def one_gzip_member(packed: bytes) -> bytes:
+    """What ``packed`` holds, which must be one whole gzip member and nothing after it, as every
+    browser reads it (some stop after the first member; Python's gzip.decompress reads on)."""
+    reader = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    unpacked = reader.decompress(packed)
+    assert reader.eof and not reader.unused_data
+    return unpacked

@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ratings.dates",
             "ratings.player_names",
             "ratings.voice.masking",
+            "ratings.page_gzip",
         ),
     ),
     ("rules", ("ratings.systems",)),
