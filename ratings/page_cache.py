@@ -177,13 +177,13 @@ def _by_rows(
         return draw()
     statements = kept_read(f"rows:{page}", version, partial(rows.statements, request, **kwargs))
     read = _read(statements)
-    if not read:
+    if read == []:
         # No row: a page past an end that moved since the statements were kept (or a league
         # without players): compiled again for this very page.
         statements = rows.statements(request, **kwargs)
         read = _read(statements)
     if read is None:
-        return draw()
+        return draw()  # a page its statements cannot stand for (kept_read keeps no None)
     digest = hashlib.sha256(repr((statements, read)).encode()).hexdigest()[:32]
     key = f"{page}.rows.{digest}:{version}"
     content = cache_call(cache.get, key)

@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club import settings as settings_module
-from ratings import engine, page_cache, selectors, versioning
+from ratings import engine, page_cache, pagination, selectors, versioning
 from ratings.events import services as event_services
 from ratings.events.models import Event
 from ratings.models import Game, League, Player, Standing
@@ -437,6 +437,28 @@ def test_a_game_off_the_leaderboards_page_leaves_it_as_drawn(client, club):
     assert response.templates, "taken from the cache"
     after = assert_fresh(client, theirs)
     assert after["leaderboard:regulars"] != before["leaderboard:regulars"]
+
+
+def test_a_later_leaderboard_page_and_one_past_the_end_stay_fresh(client, club, monkeypatch):
+    """The second key reads a page's rows by the statement of that page, kept by the frame's
+    versions: page 2 follows a game of newcomers and one of its own players, and an address
+    past the end (shown as the last page, which the next count moves) has no such statement and
+    is drawn again. Pages of 3 rows: the club's 8 players make three pages, 3 newcomers four."""
+    monkeypatch.setattr(pagination, "PER_PAGE", 3)
+    league, players, player, pages = club
+    newest = Game.objects.filter(league=league).newest_first().first()
+    leaderboard = reverse("ratings:leaderboard", args=[league.slug])
+    theirs = {"second": f"{leaderboard}?page=2", "past the end": f"{leaderboard}?page=9"}
+    before = read_all(client, theirs)
+
+    record(league, make_players(3), played_at=newest.played_at + DAY)
+    middle = assert_fresh(client, theirs)
+    on_page_two = [standing.player for standing in selectors.league_standings(league)[3:6]]
+    record(league, on_page_two, played_at=newest.played_at + 2 * DAY)
+    after = assert_fresh(client, theirs)
+
+    assert before["past the end"] != middle["past the end"]  # the newcomers' page
+    assert middle["second"] != after["second"]
 
 
 def test_a_deal_at_a_table_leaves_the_night_and_its_players_pages_cached(
