@@ -53,6 +53,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
+from django.middleware.gzip import re_accepts_gzip
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -149,21 +150,21 @@ class Rows:
     standings of its three players only. The first key (``shows``) moves at every write into
     the league; when it has, this one is read: the versions of what the page shows around its
     rows (``frame(request, kwargs)``: a ``Shows`` and its arguments, or None for a page
-    without a second key), then the rows themselves, by the statements
-    ``statements(request, **kwargs)`` gives (:func:`ratings.pagination.page_statement`: the
-    query the page's table draws from, with its count; None for a page they cannot stand for).
-    Every value they read completes the key. The same rows in the same frame are the same
+    without a second key), then the rows themselves, by the statement
+    ``statement(request, **kwargs)`` gives (:func:`ratings.pagination.page_statement`: the
+    query the page's table draws from, with its count; None for a page it cannot stand for).
+    Every value it reads completes the key. The same rows in the same frame are the same
     page: it is taken from the cache rather than drawn, and stored under the first key too.
 
-    The statements are the page's own query as compiled once for the frame's versions (the
+    The statement is the page's own query as compiled once for the frame's versions (the
     league's settings are club-wide, in every version), kept in the cache by those: the first
-    request after a write reads the versions, the statements and their rows as plain tuples,
+    request after a write reads the versions, the statement and its rows as plain tuples,
     and builds no queryset and no model instance unless the page is drawn. Keyed by what it
     shows, the page is as fresh as its rows and its frame; the requests between two writes take
     the first key only."""
 
     frame: Callable[[HttpRequest, dict], tuple[versioning.Shows, dict] | None]
-    statements: Callable[..., list[Statement] | None]
+    statement: Callable[..., Statement | None]
 
 
 def _by_rows(
@@ -175,16 +176,16 @@ def _by_rows(
     version = versioning.current(*frame) if frame is not None else None
     if version is None:
         return draw()
-    statements = kept_read(f"rows:{page}", version, partial(rows.statements, request, **kwargs))
-    read = _read(statements)
+    statement = kept_read(f"rows:{page}", version, partial(rows.statement, request, **kwargs))
+    read = _read(statement)
     if read == []:
-        # No row: a page past an end that moved since the statements were kept (or a league
+        # No row: a page past an end that moved since the statement was kept (or a league
         # without players): compiled again for this very page.
-        statements = rows.statements(request, **kwargs)
-        read = _read(statements)
+        statement = rows.statement(request, **kwargs)
+        read = _read(statement)
     if read is None:
-        return draw()  # a page its statements cannot stand for (kept_read keeps no None)
-    digest = hashlib.sha256(repr((statements, read)).encode()).hexdigest()[:32]
+        return draw()  # a page its statement cannot stand for (kept_read keeps no None)
+    digest = hashlib.sha256(repr((statement, read)).encode()).hexdigest()[:32]
     key = f"{page}.rows.{digest}:{version}"
     content = cache_call(cache.get, key)
     if content is not None:
@@ -195,16 +196,13 @@ def _by_rows(
     return response
 
 
-def _read(statements: list[Statement] | None) -> list[tuple] | None:
-    """Every row the statements read, as plain tuples, in their order."""
-    if statements is None:
+def _read(statement: Statement | None) -> list[tuple] | None:
+    """Every row the statement reads, as plain tuples, in its order."""
+    if statement is None:
         return None
-    read = []
     with connection.cursor() as cursor:
-        for sql, params in statements:
-            cursor.execute(sql, params)
-            read.extend(cursor.fetchall())
-    return read
+        cursor.execute(*statement)
+        return cursor.fetchall()
 
 
 # How long a request waits for another drawing the page it asks for, at most, before it draws
@@ -350,7 +348,6 @@ def fill_viewer_parts(get_response):
 
 
 _MARKS = re.compile(b"|".join(re.escape(mark) for mark in (CSRF_MARK, MESSAGES_MARK, REPORTS_MARK)))
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as GZipMiddleware reads Accept-Encoding
 
 
 def _filled(request: HttpRequest, done: dict[bytes, bytes], mark: bytes) -> bytes:
@@ -369,7 +366,7 @@ def _filled(request: HttpRequest, done: dict[bytes, bytes], mark: bytes) -> byte
 def _gzip_for(request: HttpRequest, content: bytes) -> bool:
     """Whether this response is one GZipMiddleware would compress (it leaves short ones)."""
     return len(content) >= 200 and bool(
-        _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", ""))
+        re_accepts_gzip.search(request.headers.get("Accept-Encoding", ""))
     )
 
 

@@ -31,6 +31,8 @@ LEVEL = 6  # zlib's default, which Django's GZipMiddleware uses too
 # system; and a raw deflate stream (no zlib header) for the pieces.
 _HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 _RAW_DEFLATE = -zlib.MAX_WBITS
+# The last block of every stream: empty, marked final.
+_END = zlib.compressobj(LEVEL, zlib.DEFLATED, _RAW_DEFLATE).flush(zlib.Z_FINISH)
 # A page's pieces for this many pages (two worker threads' most asked pages).
 KEPT_PAGES = 64
 
@@ -73,12 +75,3 @@ def _deflated(piece: bytes) -> bytes:
     any such blocks may follow."""
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, _RAW_DEFLATE)
     return packer.compress(piece) + packer.flush(zlib.Z_FULL_FLUSH)
-
-
-def _end_of_stream() -> bytes:
-    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, _RAW_DEFLATE)
-    return packer.flush(zlib.Z_FINISH)
-
-
-# The last block of every stream: empty, marked final.
-_END = _end_of_stream()

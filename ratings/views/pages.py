@@ -37,7 +37,7 @@ from ratings.events import answers, tonight
 from ratings.events import selectors as event_selectors
 from ratings.forms import find_player, periods, reports
 from ratings.models import Game, League, Player, PlayerAlias, Standing
-from ratings.page_cache import Rows, cached_page, kept_read
+from ratings.page_cache import Rows, Statement, cached_page, kept_read
 from ratings.pagination import PAGINATION, UNCOUNTED_PAGINATION, page_statement
 from ratings.papers.selectors import papers_in_progress
 from ratings.tables import (
@@ -163,7 +163,7 @@ def _league_or_season(request: HttpRequest, kwargs: dict) -> tuple[versioning.Sh
 def _standings_frame(request: HttpRequest, kwargs: dict) -> tuple[versioning.Shows, dict] | None:
     """Around the standings of all time: the league's frame (its events, papers in progress and
     seasons' tabs, :mod:`ratings.versioning`), the rest of the page's second key
-    (:func:`_standings_statements`); a period's table has none."""
+    (:func:`_standings_statement`); a period's table has none."""
     if _period(request)[1] is not None:
         return None
     return versioning.SEASON_BY_SLUG, {**kwargs, "year": versioning.FRAME_YEAR}
@@ -191,20 +191,19 @@ def _standings(request: HttpRequest, slug: str) -> Standings:
     return Standings(league, filter_form, filters, table)
 
 
-def _standings_statements(request: HttpRequest, slug: str) -> list[tuple[str, tuple]] | None:
+def _standings_statement(request: HttpRequest, slug: str) -> Statement | None:
     """The statement that reads the rows the leaderboard of all time shows, for its second key
     (a game of players off its page leaves it as it was); the table built for it is left on
     the request for its drawing."""
     request.club_standings = standings = _standings(request, slug)
-    statement = page_statement(standings.table, request)
-    return None if statement is None else [statement]
+    return page_statement(standings.table, request)
 
 
 @require_safe
 @club_readable
 @cached_page(
     shows=_league_or_season,
-    rows=Rows(frame=_standings_frame, statements=_standings_statements),
+    rows=Rows(frame=_standings_frame, statement=_standings_statement),
 )
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's standings: ranked in the league's direction, sortable, filterable; or its

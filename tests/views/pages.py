@@ -57,12 +57,12 @@ QUERIES = {
     "backtest": 3,
     "game": 3,  # the game with its league, who entered it and its neighbours; its results
     # Every league's versions (which keep the player's ranks, page_cache.kept_read: not on
-    # PostgreSQL, where the page is drawn uncached, see "event"); the
-    # player's standings with the player; the ranked players better than them in each
-    # league where they are ranked (one aggregate); their whole history; the opponents on the pages
-    # shown; the opponents they met most often in every league (their tallies); their shared
-    # first places in every league (their season standings); the results of the events they
-    # played (their places worked out from them). The whole history holds the games and the
+    # PostgreSQL, where the page is drawn uncached, see "event"); the player's standings with
+    # the player; the ranked players better than them in each league where they are ranked (one
+    # aggregate); their whole history; the opponents on the pages shown; the opponents they met
+    # most often in every league (their tallies); their shared first places in every league
+    # (their season standings); the results of the events they played (their places worked out
+    # from them). The whole history holds the games and the
     # corrections that moved their rating (one query for both), and with each game its place,
     # from which the rest of the statistics of every league are worked out. And the games
     # waiting for their table's confirmation with them at it (their seats when there are some).
